@@ -1,0 +1,6 @@
+//! One module per subcommand.
+
+pub mod check;
+pub mod ds;
+pub mod elephant;
+pub mod ini;
