@@ -1,14 +1,10 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
-}
+//! GML values and the binary formats GameMaker games store them in.
+//!
+//! - [`Value`]: every value the ds_* and Elephant formats carry, with shared references so that
+//!   identity and cycles survive a read → write.
+//! - [`ds`]: the hex strings of `ds_map_write`, `ds_list_write`, `ds_grid_write`, ...
+//! - [`elephant`]: the Elephant library's binary buffers and export strings.
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+pub mod value;
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
-}
+pub use value::{Array, Struct, StructData, Value};
