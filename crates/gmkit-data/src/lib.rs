@@ -1,14 +1,106 @@
-pub fn add(left: u64, right: u64) -> u64 {
-    left + right
+//! Read, edit and write GameMaker compiled data files (`data.win`, `game.unx`, `game.droid`,
+//! `game.ios`, `audiogroupN.dat`) exactly.
+//!
+//! A data file is a `FORM` container of chunks (GEN8, STRG, SPRT, ROOM, CODE, TXTR, ...).
+//! [`parse_bytes`] turns it into a [`DataFile`]: one typed model per chunk, with pointers turned
+//! into typed references ([`StringRef`], [`Id`]). [`build_bytes`] writes the model back; an
+//! unmodified model gives back the input byte for byte, and an edited one gets every pointer,
+//! length, count and padding recomputed.
+//!
+//! Texture, audio and other embedded payloads are not copied: they are [`bytes::Bytes`] views of
+//! the input, decoded only on demand.
+//!
+//! ```no_run
+//! let data = gmkit_data::parse_file("data.win")?;
+//! println!("version {}", data.version);
+//! let bytes = gmkit_data::build_bytes(&data)?;
+//! assert_eq!(bytes, std::fs::read("data.win")?);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod chunk;
+pub mod chunks;
+mod container;
+mod error;
+mod model;
+mod options;
+mod read;
+mod refs;
+mod string;
+mod version;
+mod write;
+
+pub use chunk::ChunkName;
+pub use chunks::DataFile;
+pub use container::ParseReport;
+pub use error::{Error, ErrorKind, Location, Result};
+pub use model::Layout;
+pub use options::ParseOptions;
+pub use read::Warning;
+pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
+pub use string::GmString;
+pub use version::{FormatVersion, Version};
+
+use bytes::Bytes;
+use std::path::Path;
+
+/// Parses a data file from memory (strict mode).
+///
+/// Accepts anything that converts into [`Bytes`] (`Vec<u8>`, `Bytes`, `&'static [u8]`); the
+/// model shares the buffer instead of copying payloads.
+pub fn parse_bytes(data: impl Into<Bytes>) -> Result<DataFile> {
+    parse_bytes_with(data, &ParseOptions::default()).map(|(f, _)| f)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Parses a data file from memory with options, returning the model and a [`ParseReport`].
+pub fn parse_bytes_with(
+    data: impl Into<Bytes>,
+    options: &ParseOptions,
+) -> Result<(DataFile, ParseReport)> {
+    let data = data.into();
+    container::parse(&data, options)
+}
 
-    #[test]
-    fn it_works() {
-        let result = add(2, 2);
-        assert_eq!(result, 4);
-    }
+/// Parses a data file from disk (memory-mapped, so payloads are never copied).
+pub fn parse_file(path: impl AsRef<Path>) -> Result<DataFile> {
+    parse_file_with(path, &ParseOptions::default()).map(|(f, _)| f)
+}
+
+/// Parses a data file from disk with options.
+pub fn parse_file_with(
+    path: impl AsRef<Path>,
+    options: &ParseOptions,
+) -> Result<(DataFile, ParseReport)> {
+    let file = std::fs::File::open(path.as_ref())?;
+    // SAFETY: the map is read-only; like every reader of memory-mapped files, we rely on the file
+    // not being truncated by another process while it is mapped.
+    let map = unsafe { memmap2::Mmap::map(&file)? };
+    parse_bytes_with(Bytes::from_owner(map), options)
+}
+
+/// Writes a model to bytes.
+pub fn build_bytes(file: &DataFile) -> Result<Vec<u8>> {
+    container::build(file)
+}
+
+/// Writes a model to a file (through a temporary file in the same directory, renamed into
+/// place once complete).
+pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
+    let bytes = build_bytes(file)?;
+    let path = path.as_ref();
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.gmkit-tmp-{}", std::process::id()));
+    std::fs::write(&tmp, &bytes)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })?;
+    Ok(())
 }

@@ -1,0 +1,37 @@
+//! `FEAT`: feature flags.
+
+use crate::chunk::{Chunk, ChunkName};
+use crate::chunks::raw::RawBody;
+use crate::error::Result;
+use crate::read::Reader;
+use crate::version::{Detect, Version};
+use crate::write::Writer;
+
+/// The `FEAT` chunk: feature flags. (Not typed yet: carried as its bytes.)
+#[derive(Clone, Debug, Default)]
+pub struct FeatureFlags {
+    /// The chunk body.
+    pub raw: RawBody,
+}
+
+impl Chunk for FeatureFlags {
+    const NAME: ChunkName = ChunkName(*b"FEAT");
+
+    fn read(r: &mut Reader) -> Result<Self> {
+        Ok(FeatureFlags {
+            raw: RawBody::read(r)?,
+        })
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<()> {
+        self.raw.write(w);
+        Ok(())
+    }
+
+    fn is_opaque(&self) -> bool {
+        true
+    }
+}
+
+/// Layout checks for the version detection (none yet).
+pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

@@ -1,0 +1,37 @@
+//! `SEQN`: sequences.
+
+use crate::chunk::{Chunk, ChunkName};
+use crate::chunks::raw::RawBody;
+use crate::error::Result;
+use crate::read::Reader;
+use crate::version::{Detect, Version};
+use crate::write::Writer;
+
+/// The `SEQN` chunk: sequences. (Not typed yet: carried as its bytes.)
+#[derive(Clone, Debug, Default)]
+pub struct Sequences {
+    /// The chunk body.
+    pub raw: RawBody,
+}
+
+impl Chunk for Sequences {
+    const NAME: ChunkName = ChunkName(*b"SEQN");
+
+    fn read(r: &mut Reader) -> Result<Self> {
+        Ok(Sequences {
+            raw: RawBody::read(r)?,
+        })
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<()> {
+        self.raw.write(w);
+        Ok(())
+    }
+
+    fn is_opaque(&self) -> bool {
+        true
+    }
+}
+
+/// Layout checks for the version detection (none yet).
+pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

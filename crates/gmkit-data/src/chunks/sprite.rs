@@ -1,0 +1,37 @@
+//! `SPRT`: sprites.
+
+use crate::chunk::{Chunk, ChunkName};
+use crate::chunks::raw::RawBody;
+use crate::error::Result;
+use crate::read::Reader;
+use crate::version::{Detect, Version};
+use crate::write::Writer;
+
+/// The `SPRT` chunk: sprites. (Not typed yet: carried as its bytes.)
+#[derive(Clone, Debug, Default)]
+pub struct Sprites {
+    /// The chunk body.
+    pub raw: RawBody,
+}
+
+impl Chunk for Sprites {
+    const NAME: ChunkName = ChunkName(*b"SPRT");
+
+    fn read(r: &mut Reader) -> Result<Self> {
+        Ok(Sprites {
+            raw: RawBody::read(r)?,
+        })
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<()> {
+        self.raw.write(w);
+        Ok(())
+    }
+
+    fn is_opaque(&self) -> bool {
+        true
+    }
+}
+
+/// Layout checks for the version detection (none yet).
+pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

@@ -1,0 +1,103 @@
+//! `TPAG`: texture page items, the rectangles of texture pages that sprites, backgrounds, fonts
+//! and embedded images draw from. Other chunks point at items; the model turns those pointers
+//! into [`TpagRef`] indices.
+
+use crate::chunk::{Chunk, ChunkName};
+use crate::error::Result;
+use crate::read::{Reader, Target};
+use crate::version::{Detect, Version};
+use crate::write::Writer;
+
+/// A reference to a texture page item (an index into [`TexturePageItems::items`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct TpagRef(pub u32);
+
+/// One rectangle of a texture page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TexturePageItem {
+    /// Source rectangle on the texture page: x, y, width, height.
+    pub source: [u16; 4],
+    /// Target rectangle inside the sprite frame: x, y, width, height.
+    pub target: [u16; 4],
+    /// Bounding size: width, height.
+    pub bounding: [u16; 2],
+    /// Texture page index (into TXTR); -1 when none.
+    pub texture_page: i16,
+}
+
+/// The `TPAG` chunk.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TexturePageItems {
+    /// The items (`None`: null pointer of a stripped item).
+    pub items: Vec<Option<TexturePageItem>>,
+    /// Whether the items are followed by zero padding to 4 bytes (ARM targets).
+    pub pad_to_4: bool,
+}
+
+impl TexturePageItems {
+    /// Reads the pointer to an item as a reference (`None` for a null pointer).
+    pub(crate) fn read_ref(r: &mut Reader) -> Result<Option<TpagRef>> {
+        Ok(r.target_opt(Target::TexturePageItem, "texture page item pointer")?.map(TpagRef))
+    }
+    /// Writes a reference to an item as a pointer.
+    pub(crate) fn write_ref(w: &mut Writer, t: Option<TpagRef>) {
+        w.target(Target::TexturePageItem, t.map(|t| t.0));
+    }
+}
+
+impl Chunk for TexturePageItems {
+    const NAME: ChunkName = ChunkName(*b"TPAG");
+    const PHASE: u8 = 1;
+
+    fn read(r: &mut Reader) -> Result<Self> {
+        let ptrs = r.pointer_list("texture page item")?;
+        let mut items = Vec::with_capacity(ptrs.len());
+        for (i, &p) in ptrs.iter().enumerate() {
+            if p == 0 {
+                items.push(None);
+                continue;
+            }
+            let prev = r.set_element("texture page item", i);
+            if p as usize != r.pos() {
+                return Err(r.invalid("item pointer", format!("items stored in pointer order (next at {})", r.pos()), p));
+            }
+            let mut f = [0u16; 10];
+            for v in &mut f {
+                *v = r.u16()?;
+            }
+            items.push(Some(TexturePageItem {
+                source: [f[0], f[1], f[2], f[3]],
+                target: [f[4], f[5], f[6], f[7]],
+                bounding: [f[8], f[9]],
+                texture_page: r.i16()?,
+            }));
+            r.restore_element(prev);
+        }
+        r.publish(Target::TexturePageItem, &ptrs);
+        let pad_to_4 = r.pos() % 4 != 0 && r.chunk_end().is_multiple_of(4) && r.is_zero_padding(4);
+        if pad_to_4 {
+            r.align(4)?;
+        }
+        Ok(TexturePageItems { items, pad_to_4 })
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<()> {
+        let slots = w.pointer_slots(self.items.len());
+        for (i, item) in self.items.iter().enumerate() {
+            let Some(t) = item else { continue };
+            w.fill_slot(slots, i);
+            w.define(Target::TexturePageItem, i as u32);
+            for v in t.source.iter().chain(&t.target).chain(&t.bounding) {
+                w.u16(*v);
+            }
+            w.i16(t.texture_page);
+        }
+        if self.pad_to_4 {
+            w.align(4);
+        }
+        Ok(())
+    }
+}
+
+/// No layout checks in TPAG.
+pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

@@ -1,0 +1,247 @@
+//! The FORM container: reading the chunk table, and the parse and build drivers.
+
+use crate::chunk::ChunkName;
+use crate::chunks::{DataFile, phase_of};
+use crate::error::{Error, ErrorKind, Location, Result, invalid};
+use crate::model::Layout;
+use crate::options::ParseOptions;
+use crate::read::{AddrMap, ReadCtx, Reader, Warning};
+use crate::version::{Detect, detect};
+use crate::write::{WriteCtx, Writer};
+use bytes::Bytes;
+
+/// What a parse found besides the model.
+#[derive(Clone, Debug, Default)]
+pub struct ParseReport {
+    /// Oddities that lenient mode let through.
+    pub warnings: Vec<Warning>,
+    /// With [`ParseOptions::track_coverage`]: byte ranges `[start, end)` of the file that no
+    /// field explains (opaque chunks, non-zero padding, unknown bytes). Empty when exact.
+    pub unexplained: Option<Vec<(usize, usize)>>,
+}
+
+/// The chunk table of a FORM file: (name, body start, body end), plus the FORM end.
+pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(Vec<(ChunkName, usize, usize)>, usize)> {
+    if data.len() < 8 {
+        return Err(Error::at(
+            0,
+            ErrorKind::Truncated {
+                what: "FORM header",
+                needed: 8,
+                available: data.len(),
+            },
+        ));
+    }
+    if &data[0..4] != b"FORM" {
+        return Err(Error::at(
+            0,
+            invalid("magic", "\"FORM\"", format!("{:02X?}", &data[0..4])),
+        ));
+    }
+    let form_len = u32::from_le_bytes([data[4], data[5], data[6], data[7]]) as usize;
+    let mut form_end = 8 + form_len;
+    if form_end > data.len() {
+        if !lenient {
+            return Err(Error::at(
+                4,
+                invalid(
+                    "FORM length",
+                    format!("at most {} (the file size - 8)", data.len() - 8),
+                    form_len,
+                ),
+            ));
+        }
+        form_end = data.len();
+    }
+    let mut chunks: Vec<(ChunkName, usize, usize)> = Vec::new();
+    let mut pos = 8;
+    while pos < form_end {
+        if form_end - pos < 8 {
+            return Err(Error::at(
+                pos,
+                ErrorKind::Truncated {
+                    what: "chunk header",
+                    needed: 8,
+                    available: form_end - pos,
+                },
+            ));
+        }
+        let name = ChunkName([data[pos], data[pos + 1], data[pos + 2], data[pos + 3]]);
+        let len = u32::from_le_bytes([data[pos + 4], data[pos + 5], data[pos + 6], data[pos + 7]])
+            as usize;
+        let start = pos + 8;
+        let end = start + len;
+        if end > form_end {
+            return Err(Error::new(
+                invalid("chunk length", format!("at most {}", form_end - start), len),
+                Location {
+                    chunk: Some(name),
+                    element: None,
+                    offset: pos + 4,
+                },
+            ));
+        }
+        if !name.0.iter().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(Error::at(
+                pos,
+                invalid(
+                    "chunk name",
+                    "four ASCII letters or digits",
+                    format!("{:02X?}", name.0),
+                ),
+            ));
+        }
+        if chunks.iter().any(|c| c.0 == name) {
+            return Err(Error::new(
+                invalid("chunk", "each chunk name once", format!("a second {name}")),
+                Location {
+                    chunk: Some(name),
+                    element: None,
+                    offset: pos,
+                },
+            ));
+        }
+        chunks.push((name, start, end));
+        pos = end;
+    }
+    Ok((chunks, form_end))
+}
+
+fn infer_chunk_align(chunks: &[(ChunkName, usize, usize)]) -> usize {
+    let headers = chunks.iter().skip(1).map(|c| c.1 - 8);
+    let mut align = 16;
+    for h in headers {
+        while h % align != 0 {
+            align /= 4;
+        }
+        if align == 1 {
+            break;
+        }
+    }
+    align.max(1)
+}
+
+/// Parses a data file held in `src`.
+pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, ParseReport)> {
+    let data: &[u8] = src;
+    let (chunks, form_end) = scan(data, opts.lenient)?;
+    let version = detect(&Detect {
+        data,
+        chunks: &chunks,
+    });
+    let mut ctx = ReadCtx {
+        version,
+        options: opts.clone(),
+        targets: Default::default(),
+        chunks: chunks.clone(),
+        code: Default::default(),
+    };
+    let chunk_align = infer_chunk_align(&chunks);
+    let mut file = DataFile {
+        version,
+        layout: Layout {
+            order: chunks.iter().map(|c| c.0).collect(),
+            chunk_align,
+            tails: Vec::new(),
+            trailing: src.slice(form_end..),
+            size_hint: data.len(),
+        },
+        ..Default::default()
+    };
+    let mut report = ParseReport::default();
+    let mut covered: Vec<(u32, u32)> = Vec::new();
+    if opts.track_coverage {
+        covered.push((0, 8));
+        covered.extend(chunks.iter().map(|c| ((c.1 - 8) as u32, c.1 as u32)));
+    }
+    let mut by_phase: Vec<usize> = (0..chunks.len()).collect();
+    by_phase.sort_by_key(|&i| (phase_of(&chunks[i].0), i));
+    for i in by_phase {
+        let (name, start, end) = chunks[i];
+        let last = i + 1 == chunks.len();
+        let mut r = Reader::new(src, &ctx, name, start, end, opts.track_coverage);
+        file.read_chunk(&mut r).map_err(|e| e.in_chunk(name))?;
+        let content_end = r.pos().clamp(start, end);
+        let tail = &data[content_end..end];
+        let is_padding = tail.iter().all(|&b| b == 0)
+            && if last {
+                tail.is_empty()
+            } else {
+                end == content_end.next_multiple_of(chunk_align)
+            };
+        if is_padding {
+            r.mark_range(content_end, end);
+        } else {
+            file.layout.tails.push((name, src.slice(content_end..end)));
+        }
+        covered.extend(r.take_coverage());
+        report.warnings.append(&mut r.warnings);
+        let published = std::mem::take(&mut r.published);
+        drop(r);
+        for (t, map) in published {
+            ctx.targets[t as usize] = map;
+        }
+    }
+    let _ = AddrMap::len;
+    if opts.track_coverage {
+        covered.sort_unstable();
+        let mut gaps = Vec::new();
+        let mut at = 0usize;
+        for (s, e) in covered {
+            let (s, e) = (s as usize, e as usize);
+            if s > at {
+                gaps.push((at, s));
+            }
+            at = at.max(e);
+        }
+        if at < form_end {
+            gaps.push((at, form_end));
+        }
+        report.unexplained = Some(gaps);
+    }
+    Ok((file, report))
+}
+
+/// Writes a model back to bytes.
+pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
+    let mut order: Vec<ChunkName> = file.layout.order.clone();
+    for name in file.present_chunks() {
+        if !order.contains(&name) {
+            order.push(name);
+        }
+    }
+    let present = file.present_chunks();
+    order.retain(|n| present.contains(n));
+    let capacity = file.layout.size_hint.max(1024) + file.layout.size_hint / 64;
+    let mut w = Writer::new(
+        capacity,
+        WriteCtx {
+            version: file.version,
+            code: Default::default(),
+        },
+    );
+    w.bytes(b"FORM");
+    w.u32(0);
+    let align = file.layout.chunk_align.max(1);
+    for (i, &name) in order.iter().enumerate() {
+        w.set_chunk(name);
+        let header = w.pos();
+        w.bytes(&name.0);
+        w.u32(0);
+        file.write_chunk(name, &mut w)
+            .map_err(|e| e.in_chunk(name))?;
+        match file.layout.tails.iter().find(|t| t.0 == name) {
+            Some((_, tail)) => w.bytes(tail),
+            None if i + 1 < order.len() => w.align(align),
+            None => {}
+        }
+        let len = w.pos() - header - 8;
+        let len = u32::try_from(len).map_err(|_| w.unwritable("chunk", "larger than 4 GiB"))?;
+        w.patch_u32(header + 4, len);
+    }
+    let form_len =
+        u32::try_from(w.pos() - 8).map_err(|_| w.unwritable("FORM", "larger than 4 GiB"))?;
+    w.patch_u32(4, form_len);
+    w.bytes(&file.layout.trailing);
+    w.finish()
+}

@@ -1,0 +1,144 @@
+//! Errors: what was expected, what was found, and where.
+
+use crate::chunk::ChunkName;
+use std::fmt;
+
+/// Where in a data file an error happened.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Location {
+    /// The chunk being read or written, if any.
+    pub chunk: Option<ChunkName>,
+    /// The element (asset) being read, as (kind, index), if any.
+    pub element: Option<(&'static str, usize)>,
+    /// Absolute byte offset in the file.
+    pub offset: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(c) = self.chunk {
+            write!(f, "chunk {c}, ")?;
+        }
+        if let Some((kind, i)) = self.element {
+            write!(f, "{kind} #{i}, ")?;
+        }
+        write!(f, "byte offset {} (0x{:X})", self.offset, self.offset)
+    }
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ErrorKind {
+    /// The data ended before a field could be read.
+    #[error("unexpected end of data: needed {needed} bytes for {what}, {available} available")]
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Bytes needed.
+        needed: usize,
+        /// Bytes left.
+        available: usize,
+    },
+    /// A value did not have the expected form.
+    #[error("invalid {what}: expected {expected}, found {found}")]
+    Invalid {
+        /// The field.
+        what: &'static str,
+        /// What the format requires.
+        expected: String,
+        /// What the file holds.
+        found: String,
+    },
+    /// A pointer or reference does not lead to a valid target.
+    #[error("bad reference in {what}: {found} does not point to {expected}")]
+    BadReference {
+        /// The field.
+        what: &'static str,
+        /// What kind of target was expected.
+        expected: &'static str,
+        /// The pointer or index found.
+        found: String,
+    },
+    /// A count is larger than the data can hold.
+    #[error("{what} count {count} is too large for the {available} bytes left")]
+    CountTooLarge {
+        /// The list.
+        what: &'static str,
+        /// The count found.
+        count: u64,
+        /// Bytes available.
+        available: usize,
+    },
+    /// A model could not be written (inconsistent references, values out of range).
+    #[error("cannot write {what}: {reason}")]
+    Unwritable {
+        /// What was being written.
+        what: &'static str,
+        /// Why it cannot be.
+        reason: String,
+    },
+    /// An I/O error while reading or writing a file.
+    #[error("I/O error: {0}")]
+    Io(String),
+}
+
+/// An error with its location in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Error {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// Where it went wrong.
+    pub location: Location,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.kind, self.location)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    /// An error at a location.
+    pub fn new(kind: ErrorKind, location: Location) -> Self {
+        Error { kind, location }
+    }
+    /// An error at a plain byte offset, with no chunk or element.
+    pub fn at(offset: usize, kind: ErrorKind) -> Self {
+        Error {
+            kind,
+            location: Location {
+                offset,
+                ..Default::default()
+            },
+        }
+    }
+    /// Adds the chunk name where not set yet.
+    pub fn in_chunk(mut self, chunk: ChunkName) -> Self {
+        self.location.chunk.get_or_insert(chunk);
+        self
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::at(0, ErrorKind::Io(e.to_string()))
+    }
+}
+
+/// The result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Shorthand for an [`ErrorKind::Invalid`].
+pub(crate) fn invalid(
+    what: &'static str,
+    expected: impl fmt::Display,
+    found: impl fmt::Display,
+) -> ErrorKind {
+    ErrorKind::Invalid {
+        what,
+        expected: expected.to_string(),
+        found: found.to_string(),
+    }
+}

@@ -1,0 +1,105 @@
+//! The whole-file model and the read/write drivers.
+
+use crate::chunk::ChunkName;
+use bytes::Bytes;
+
+/// How the chunks sit in the container: order, alignment, and bytes outside any field.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Chunk order as in the file (writing follows it; chunks added to the model but missing
+    /// here are written after these).
+    pub order: Vec<ChunkName>,
+    /// Alignment of chunk headers (16 on most platforms, 4 or 1 on some; 1 = no padding).
+    pub chunk_align: usize,
+    /// Bytes between a chunk's content and the chunk's end that are not zero padding, kept
+    /// verbatim (written instead of padding).
+    pub tails: Vec<(ChunkName, Bytes)>,
+    /// Bytes after the end of the FORM container.
+    pub trailing: Bytes,
+    /// Size of the file this model was read from (used to size the output buffer).
+    pub size_hint: usize,
+}
+
+/// Declares every chunk once: module, `DataFile` field, dispatch and version checks.
+macro_rules! chunk_list {
+    ($($name:literal => $field:ident : $module:ident :: $ty:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// A whole data file: one optional typed model per chunk, plus the container layout.
+        ///
+        /// Parse with [`crate::parse_bytes`], edit the fields, write with [`crate::build_bytes`].
+        #[derive(Clone, Debug, Default)]
+        pub struct DataFile {
+            /// The detected version (decides the layout written).
+            pub version: crate::version::Version,
+            /// Container details: chunk order, alignment, unexplained bytes.
+            pub layout: crate::model::Layout,
+            $(
+                #[doc = concat!("The `", stringify!($name), "` chunk, if present.")]
+                pub $field: Option<$module::$ty>,
+            )*
+            /// Chunks gmkit does not know, kept verbatim.
+            pub unknown: Vec<crate::chunks::raw::UnknownChunk>,
+        }
+
+        /// Layout checks of every chunk module, run by the version detection.
+        pub(crate) const CHECKS: &[crate::version::Check] = &[$($module::detect),*];
+
+        /// Reading phase of a chunk (see [`crate::chunk::Chunk::PHASE`]).
+        pub(crate) fn phase_of(name: &crate::chunk::ChunkName) -> u8 {
+            match &name.0 {
+                $($name => <$module::$ty as crate::chunk::Chunk>::PHASE,)*
+                _ => 2,
+            }
+        }
+
+        impl DataFile {
+            /// Reads one chunk body into its field.
+            pub(crate) fn read_chunk(&mut self, r: &mut crate::read::Reader) -> crate::error::Result<()> {
+                let name = r.chunk_name();
+                match &name.0 {
+                    $($name => self.$field = Some(<$module::$ty as crate::chunk::Chunk>::read(r)?),)*
+                    _ => self.unknown.push(crate::chunks::raw::UnknownChunk {
+                        name,
+                        body: crate::chunks::raw::RawBody::read(r)?,
+                    }),
+                }
+                Ok(())
+            }
+
+            /// Writes one chunk body; false if the model has no such chunk.
+            pub(crate) fn write_chunk(&self, name: crate::chunk::ChunkName, w: &mut crate::write::Writer) -> crate::error::Result<bool> {
+                match &name.0 {
+                    $($name => match &self.$field {
+                        Some(c) => crate::chunk::Chunk::write(c, w).map(|_| true),
+                        None => Ok(false),
+                    },)*
+                    _ => match self.unknown.iter().find(|c| c.name == name) {
+                        Some(c) => { c.body.write(w); Ok(true) }
+                        None => Ok(false),
+                    },
+                }
+            }
+
+            /// Names of the chunks present in the model, in registration order.
+            pub(crate) fn present_chunks(&self) -> Vec<crate::chunk::ChunkName> {
+                let mut v = Vec::new();
+                $(if self.$field.is_some() { v.push(crate::chunk::ChunkName(*$name)); })*
+                v.extend(self.unknown.iter().map(|c| c.name));
+                v
+            }
+
+            /// Names of the chunks whose model still carries uninterpreted bytes (unknown chunks
+            /// included). Empty when every chunk is fully typed.
+            pub fn opaque_chunks(&self) -> Vec<crate::chunk::ChunkName> {
+                let mut v = Vec::new();
+                $(if self.$field.as_ref().is_some_and(crate::chunk::Chunk::is_opaque) {
+                    v.push(crate::chunk::ChunkName(*$name));
+                })*
+                v.extend(self.unknown.iter().map(|c| c.name));
+                v
+            }
+        }
+    };
+}
+pub(crate) use chunk_list;

@@ -1,0 +1,570 @@
+//! The bounds-checked reader every chunk parser uses.
+//!
+//! A [`Reader`] walks the whole file (pointers are absolute) but is limited to the current chunk's
+//! body. Every read is checked; errors carry the chunk, the element and the byte offset. When
+//! coverage tracking is on, every consumed byte range is recorded, so a test can list the bytes of
+//! a file that no field explains.
+
+use crate::chunk::ChunkName;
+use crate::error::{Error, ErrorKind, Location, Result, invalid};
+use crate::options::ParseOptions;
+use crate::refs::StringRef;
+use crate::version::Version;
+use bytes::Bytes;
+
+/// Kinds of things other chunks refer to by pointer. Each has an address table filled while
+/// reading (address → index) and while writing (index → address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub(crate) enum Target {
+    /// A STRG entry (pointer to its first character).
+    String = 0,
+    /// A TPAG item.
+    TexturePageItem = 1,
+    /// A TXTR page record.
+    TexturePage = 2,
+    /// A CODE entry.
+    Code = 3,
+    /// An embedded sequence or other shared record (free for chunk use).
+    Aux1 = 4,
+    /// Free for chunk use.
+    Aux2 = 5,
+}
+
+/// Number of [`Target`] kinds.
+pub(crate) const TARGETS: usize = 6;
+
+/// A map from absolute addresses to element indices, built from the addresses of one list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AddrMap {
+    /// Sorted (address, index) pairs.
+    sorted: Vec<(u32, u32)>,
+    /// Dense table for the common case: addresses in `[base, base + len << shift)`.
+    base: u32,
+    shift: u32,
+    dense: Vec<u32>,
+}
+
+impl AddrMap {
+    /// Builds the map from the address of each element, in element order.
+    pub(crate) fn new(addrs: &[u32]) -> Self {
+        let mut sorted: Vec<(u32, u32)> = addrs
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| (a, i as u32))
+            .collect();
+        if !sorted.windows(2).all(|w| w[0].0 <= w[1].0) {
+            sorted.sort_unstable();
+        }
+        let mut map = AddrMap {
+            sorted,
+            ..Default::default()
+        };
+        if let (Some(first), Some(last)) = (map.sorted.first(), map.sorted.last()) {
+            let span = (last.0 - first.0) as usize;
+            let shift = if map.sorted.iter().all(|&(a, _)| a % 4 == first.0 % 4) {
+                2
+            } else {
+                0
+            };
+            // Dense only when it costs at most a few entries per element.
+            if (span >> shift) <= map.sorted.len() * 16 + 64 {
+                let mut dense = vec![u32::MAX; (span >> shift) + 1];
+                for &(a, i) in &map.sorted {
+                    let slot = &mut dense[((a - first.0) >> shift) as usize];
+                    if *slot == u32::MAX {
+                        *slot = i;
+                    }
+                }
+                map.base = first.0;
+                map.shift = shift;
+                map.dense = dense;
+            }
+        }
+        map
+    }
+
+    /// The index of the element at `addr`.
+    #[inline]
+    pub(crate) fn get(&self, addr: u32) -> Option<u32> {
+        if !self.dense.is_empty() {
+            let off = addr.wrapping_sub(self.base);
+            if off & ((1 << self.shift) - 1) != 0 {
+                return None;
+            }
+            return match self.dense.get((off >> self.shift) as usize) {
+                Some(&i) if i != u32::MAX => Some(i),
+                _ => None,
+            };
+        }
+        self.sorted
+            .binary_search_by_key(&addr, |&(a, _)| a)
+            .ok()
+            .map(|k| self.sorted[k].1)
+    }
+
+    /// Number of addresses.
+    pub(crate) fn len(&self) -> usize {
+        self.sorted.len()
+    }
+}
+
+/// Lookups shared by all chunk readers: the version, options, and address maps published by
+/// chunks of earlier phases.
+pub(crate) struct ReadCtx {
+    pub version: Version,
+    pub options: ParseOptions,
+    pub targets: [AddrMap; TARGETS],
+    /// Chunk bodies by name: (name, body start, body end).
+    pub chunks: Vec<(ChunkName, usize, usize)>,
+    /// Bytecode state shared between CODE, VARI and FUNC.
+    pub code: crate::chunks::code::ReadState,
+}
+
+impl ReadCtx {
+    /// The body range of a chunk, if present.
+    pub(crate) fn chunk_range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
+        self.chunks
+            .iter()
+            .find(|c| c.0.0 == *name)
+            .map(|c| (c.1, c.2))
+    }
+}
+
+/// A non-fatal finding while parsing in lenient mode (or an oddity in strict mode).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// What was odd.
+    pub message: String,
+    /// Where.
+    pub location: Location,
+}
+
+/// The bounds-checked reader.
+pub(crate) struct Reader<'a> {
+    src: &'a Bytes,
+    data: &'a [u8],
+    pos: usize,
+    start: usize,
+    end: usize,
+    chunk: ChunkName,
+    element: Option<(&'static str, usize)>,
+    pub(crate) ctx: &'a ReadCtx,
+    coverage: Option<Vec<(u32, u32)>>,
+    pub(crate) published: Vec<(Target, AddrMap)>,
+    pub(crate) warnings: Vec<Warning>,
+    depth: u32,
+}
+
+macro_rules! read_le {
+    ($($name:ident: $t:ty),*) => {$(
+        #[doc = concat!("Reads a little-endian `", stringify!($t), "`.")]
+        #[inline]
+        pub fn $name(&mut self) -> Result<$t> {
+            const N: usize = std::mem::size_of::<$t>();
+            let b = self.bytes_ref(N, stringify!($t))?;
+            Ok(<$t>::from_le_bytes(b.try_into().unwrap_or([0; N])))
+        }
+    )*};
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(
+        src: &'a Bytes,
+        ctx: &'a ReadCtx,
+        chunk: ChunkName,
+        start: usize,
+        end: usize,
+        track: bool,
+    ) -> Self {
+        Reader {
+            src,
+            data: &src[..],
+            pos: start,
+            start,
+            end: end.min(src.len()),
+            chunk,
+            element: None,
+            ctx,
+            coverage: track.then(Vec::new),
+            published: Vec::new(),
+            warnings: Vec::new(),
+            depth: 0,
+        }
+    }
+
+    /// The file's version.
+    #[inline]
+    pub fn version(&self) -> &Version {
+        &self.ctx.version
+    }
+    /// The parse options.
+    pub fn options(&self) -> &ParseOptions {
+        &self.ctx.options
+    }
+    /// Current absolute position.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+    /// Start of the current chunk body.
+    pub fn chunk_start(&self) -> usize {
+        self.start
+    }
+    /// End of the current chunk body.
+    #[inline]
+    pub fn chunk_end(&self) -> usize {
+        self.end
+    }
+    /// Bytes left in the chunk from the current position.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.end.saturating_sub(self.pos)
+    }
+    /// The whole file.
+    pub fn file(&self) -> &'a [u8] {
+        self.data
+    }
+    /// The current chunk's name.
+    pub fn chunk_name(&self) -> ChunkName {
+        self.chunk
+    }
+
+    /// Sets the element being read (for error locations); returns the previous one.
+    pub fn set_element(
+        &mut self,
+        kind: &'static str,
+        index: usize,
+    ) -> Option<(&'static str, usize)> {
+        self.element.replace((kind, index))
+    }
+    /// Restores an element returned by [`Reader::set_element`].
+    pub fn restore_element(&mut self, prev: Option<(&'static str, usize)>) {
+        self.element = prev;
+    }
+
+    /// Where the reader is now, for errors.
+    pub fn location(&self) -> Location {
+        Location {
+            chunk: Some(self.chunk),
+            element: self.element,
+            offset: self.pos,
+        }
+    }
+    /// An error at the current position.
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.location())
+    }
+    /// An error at a given absolute offset.
+    pub fn error_at(&self, offset: usize, kind: ErrorKind) -> Error {
+        let mut loc = self.location();
+        loc.offset = offset;
+        Error::new(kind, loc)
+    }
+    /// An [`ErrorKind::Invalid`] at the current position.
+    pub fn invalid(
+        &self,
+        what: &'static str,
+        expected: impl std::fmt::Display,
+        found: impl std::fmt::Display,
+    ) -> Error {
+        self.error(invalid(what, expected, found))
+    }
+    /// Records a warning (lenient mode) or fails (strict mode).
+    pub fn check(
+        &mut self,
+        ok: bool,
+        what: &'static str,
+        expected: impl std::fmt::Display,
+        found: impl std::fmt::Display,
+    ) -> Result<()> {
+        if ok {
+            return Ok(());
+        }
+        let e = self.invalid(what, expected, found);
+        if self.ctx.options.lenient {
+            self.warnings.push(Warning {
+                message: e.kind.to_string(),
+                location: e.location,
+            });
+            Ok(())
+        } else {
+            Err(e)
+        }
+    }
+
+    #[inline]
+    fn mark(&mut self, pos: usize, n: usize) {
+        if let Some(cov) = &mut self.coverage {
+            let (s, e) = (pos as u32, (pos + n) as u32);
+            match cov.last_mut() {
+                Some(last) if last.1 == s => last.1 = e,
+                _ => cov.push((s, e)),
+            }
+        }
+    }
+
+    /// Takes the recorded coverage ranges.
+    pub(crate) fn take_coverage(&mut self) -> Vec<(u32, u32)> {
+        self.coverage.take().unwrap_or_default()
+    }
+
+    /// Moves to an absolute position inside the current chunk (the end itself is allowed).
+    pub fn seek(&mut self, pos: usize) -> Result<()> {
+        if pos < self.start || pos > self.end {
+            return Err(self.error(ErrorKind::BadReference {
+                what: "pointer",
+                expected: "a position inside this chunk",
+                found: format!("{pos} (chunk body is {}..{})", self.start, self.end),
+            }));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Moves to an absolute position anywhere in the file (for the few cross-chunk pointers that
+    /// must be followed).
+    pub fn seek_file(&mut self, pos: usize) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(self.error(ErrorKind::BadReference {
+                what: "pointer",
+                expected: "a position inside the file",
+                found: pos.to_string(),
+            }));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Borrows the next `n` bytes of the chunk and advances.
+    #[inline]
+    pub fn bytes_ref(&mut self, n: usize, what: &'static str) -> Result<&'a [u8]> {
+        let pos = self.pos;
+        match pos.checked_add(n) {
+            Some(e) if e <= self.end => {
+                self.pos = e;
+                self.mark(pos, n);
+                Ok(&self.data[pos..e])
+            }
+            _ => Err(self.error(ErrorKind::Truncated {
+                what,
+                needed: n,
+                available: self.remaining(),
+            })),
+        }
+    }
+
+    /// The next `n` bytes as a zero-copy [`Bytes`] view of the input.
+    pub fn bytes(&mut self, n: usize, what: &'static str) -> Result<Bytes> {
+        let pos = self.pos;
+        self.bytes_ref(n, what)?;
+        Ok(self.src.slice(pos..pos + n))
+    }
+
+    /// A zero-copy view of an absolute range of the file (not recorded as consumed).
+    pub fn slice(&self, start: usize, end: usize) -> Result<Bytes> {
+        if start > end || end > self.data.len() {
+            return Err(self.error(ErrorKind::BadReference {
+                what: "range",
+                expected: "a range inside the file",
+                found: format!("{start}..{end}"),
+            }));
+        }
+        Ok(self.src.slice(start..end))
+    }
+
+    /// Records an absolute range as explained by a field without reading it (e.g. a blob whose
+    /// bytes were sliced with [`Reader::slice`]).
+    pub fn mark_range(&mut self, start: usize, end: usize) {
+        if end > start {
+            self.mark(start, end - start);
+        }
+    }
+
+    read_le!(u8: u8, i8: i8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32, f64: f64);
+
+    /// Reads a 4-byte boolean that must be 0 or 1.
+    #[inline]
+    pub fn bool32(&mut self) -> Result<bool> {
+        let at = self.pos;
+        match self.u32()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(self.error_at(at, invalid("bool32", "0 or 1", v))),
+        }
+    }
+
+    /// Skips zero padding up to an alignment, failing if a padding byte is not zero.
+    pub fn align(&mut self, to: usize) -> Result<()> {
+        let pad = (to - self.pos % to) % to;
+        let at = self.pos;
+        let b = self.bytes_ref(pad, "alignment padding")?;
+        if b.iter().any(|&x| x != 0) {
+            return Err(self.error_at(
+                at,
+                invalid("alignment padding", "zero bytes", format!("{b:02X?}")),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the next `to`-alignment padding is all zeros and inside the chunk.
+    pub fn is_zero_padding(&self, to: usize) -> bool {
+        let pad = (to - self.pos % to) % to;
+        self.pos + pad <= self.end && self.data[self.pos..self.pos + pad].iter().all(|&x| x == 0)
+    }
+
+    /// Reads a count and checks that `count * min_size` bytes can follow, so that the count is safe
+    /// to allocate from.
+    pub fn count(&mut self, what: &'static str, min_size: usize) -> Result<usize> {
+        let at = self.pos;
+        let n = self.u32()? as usize;
+        self.check_count(at, what, n, min_size)?;
+        Ok(n)
+    }
+
+    /// Checks that `n` elements of at least `min_size` bytes fit in what is left of the chunk.
+    pub fn check_count(
+        &self,
+        at: usize,
+        what: &'static str,
+        n: usize,
+        min_size: usize,
+    ) -> Result<()> {
+        if n.saturating_mul(min_size.max(1)) > self.end.saturating_sub(self.pos) {
+            return Err(self.error_at(
+                at,
+                ErrorKind::CountTooLarge {
+                    what,
+                    count: n as u64,
+                    available: self.remaining(),
+                },
+            ));
+        }
+        Ok(())
+    }
+
+    /// Reads a pointer list header: count, then that many absolute pointers.
+    pub fn pointer_list(&mut self, what: &'static str) -> Result<Vec<u32>> {
+        let n = self.count(what, 4)?;
+        let mut v = Vec::with_capacity(n);
+        for _ in 0..n {
+            v.push(self.u32()?);
+        }
+        Ok(v)
+    }
+
+    /// Reads the elements of a pointer list, visiting each pointer in order. A null pointer yields
+    /// `None` (stripped assets, 2024.11+).
+    pub fn pointer_list_elements<T>(
+        &mut self,
+        what: &'static str,
+        mut read: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<Option<T>>> {
+        let ptrs = self.pointer_list(what)?;
+        let mut out = Vec::with_capacity(ptrs.len());
+        for (i, p) in ptrs.into_iter().enumerate() {
+            if p == 0 {
+                out.push(None);
+                continue;
+            }
+            let prev = self.set_element(what, i);
+            self.seek(p as usize)?;
+            out.push(Some(read(self)?));
+            self.restore_element(prev);
+        }
+        Ok(out)
+    }
+
+    /// Reads a string reference (pointer to the first character of a STRG entry); 0 is `None`.
+    #[inline]
+    pub fn string_opt(&mut self) -> Result<Option<StringRef>> {
+        let at = self.pos;
+        let p = self.u32()?;
+        if p == 0 {
+            return Ok(None);
+        }
+        match self.ctx.targets[Target::String as usize].get(p) {
+            Some(i) => Ok(Some(StringRef(i))),
+            None => Err(self.error_at(
+                at,
+                ErrorKind::BadReference {
+                    what: "string reference",
+                    expected: "the start of a STRG entry",
+                    found: format!("0x{p:X}"),
+                },
+            )),
+        }
+    }
+
+    /// Reads a string reference that must not be null.
+    #[inline]
+    pub fn string(&mut self) -> Result<StringRef> {
+        let at = self.pos;
+        self.string_opt()?.ok_or_else(|| {
+            self.error_at(
+                at,
+                invalid("string reference", "a STRG entry", "null pointer"),
+            )
+        })
+    }
+
+    /// Reads a pointer to an element of another list (e.g. a TPAG item) and resolves it to that
+    /// element's index; 0 is `None`.
+    pub fn target_opt(&mut self, target: Target, what: &'static str) -> Result<Option<u32>> {
+        let at = self.pos;
+        let p = self.u32()?;
+        if p == 0 {
+            return Ok(None);
+        }
+        match self.ctx.targets[target as usize].get(p) {
+            Some(i) => Ok(Some(i)),
+            None => Err(self.error_at(
+                at,
+                ErrorKind::BadReference {
+                    what,
+                    expected: target_name(target),
+                    found: format!("0x{p:X}"),
+                },
+            )),
+        }
+    }
+
+    /// Resolves an address through a published address map.
+    pub fn resolve(&self, target: Target, addr: u32) -> Option<u32> {
+        self.ctx.targets[target as usize].get(addr)
+    }
+
+    /// Publishes the addresses of a list's elements so that chunks of later phases can resolve
+    /// pointers to them.
+    pub fn publish(&mut self, target: Target, addrs: &[u32]) {
+        self.published.push((target, AddrMap::new(addrs)));
+    }
+
+    /// Enters a nested structure; fails past a fixed depth (guards against pointer cycles).
+    pub fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return Err(self.invalid(
+                "nesting",
+                "at most 64 levels",
+                "deeper nesting (pointer cycle?)",
+            ));
+        }
+        Ok(())
+    }
+    /// Leaves a nested structure.
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
+pub(crate) fn target_name(t: Target) -> &'static str {
+    match t {
+        Target::String => "a STRG entry",
+        Target::TexturePageItem => "a TPAG item",
+        Target::TexturePage => "a TXTR page",
+        Target::Code => "a CODE entry",
+        Target::Aux1 | Target::Aux2 => "a known record",
+    }
+}

@@ -1,0 +1,198 @@
+//! Versions: the bytecode version, the IDE version GEN8 states, and the layout ("format")
+//! version inferred from the file itself.
+//!
+//! Modern files all say IDE `2.0.0.0`, so the layout version is detected: first a floor from the
+//! chunks present, then layout checks (one per chunk module, each next to the layout it tests)
+//! run until nothing changes.
+//!
+//! ```
+//! use gmkit_data::{FormatVersion, Version};
+//! let v = Version::gms2(FormatVersion::new(2023, 4, 0, 0));
+//! assert!(v.at_least(2023, 2));
+//! assert!(v.non_lts_at_least(2023, 2));
+//! assert!(!v.at_least(2024, 6));
+//! ```
+
+use crate::chunk::ChunkName;
+use std::fmt;
+
+/// A layout version, named after the first IDE release that used that layout.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct FormatVersion {
+    /// Major (1, 2, 2022, 2023, 2024, ...).
+    pub major: u16,
+    /// Minor.
+    pub minor: u16,
+    /// Release.
+    pub release: u16,
+    /// Build.
+    pub build: u16,
+}
+
+impl FormatVersion {
+    /// A version from its four parts.
+    pub const fn new(major: u16, minor: u16, release: u16, build: u16) -> Self {
+        FormatVersion {
+            major,
+            minor,
+            release,
+            build,
+        }
+    }
+}
+
+impl fmt::Display for FormatVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let FormatVersion {
+            major,
+            minor,
+            release,
+            build,
+        } = *self;
+        match (release, build) {
+            (0, 0) => write!(f, "{major}.{minor}"),
+            (r, 0) => write!(f, "{major}.{minor}.{r}"),
+            (r, b) => write!(f, "{major}.{minor}.{r}.{b}"),
+        }
+    }
+}
+
+/// Everything known about a file's version.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Version {
+    /// Bytecode (WAD) version from GEN8 (13–17).
+    pub bytecode: u8,
+    /// IDE version as stated in GEN8 (major, minor, release, build).
+    pub ide: [u32; 4],
+    /// The layout version, detected from the file.
+    pub format: FormatVersion,
+    /// Whether the file belongs to the 2022 LTS branch (no 2023.x non-LTS features).
+    pub lts: bool,
+}
+
+impl Version {
+    /// A GMS2-era version with the given layout (bytecode 17, IDE 2.0.0.0).
+    pub fn gms2(format: FormatVersion) -> Self {
+        Version {
+            bytecode: 17,
+            ide: [2, 0, 0, 0],
+            format,
+            lts: false,
+        }
+    }
+    /// Layout at least `major.minor`.
+    #[inline]
+    pub fn at_least(&self, major: u16, minor: u16) -> bool {
+        self.format >= FormatVersion::new(major, minor, 0, 0)
+    }
+    /// Layout at least `major.minor.release.build`.
+    #[inline]
+    pub fn at_least_full(&self, major: u16, minor: u16, release: u16, build: u16) -> bool {
+        self.format >= FormatVersion::new(major, minor, release, build)
+    }
+    /// Layout at least `major.minor` on the main (non-LTS) branch.
+    #[inline]
+    pub fn non_lts_at_least(&self, major: u16, minor: u16) -> bool {
+        !self.lts && self.at_least(major, minor)
+    }
+    /// A GameMaker Studio 2 (or later) file.
+    #[inline]
+    pub fn is_gms2(&self) -> bool {
+        self.format.major >= 2
+    }
+    /// The GMS1 build number (`1.0.0.N`), if this is a GMS1 file.
+    pub fn gms1_build(&self) -> Option<u32> {
+        (self.ide[0] == 1).then_some(self.ide[3])
+    }
+    /// Raises the layout version to at least `v` (never lowers it).
+    pub fn raise(&mut self, v: FormatVersion) {
+        if v > self.format {
+            self.format = v;
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.format)?;
+        if self.lts {
+            f.write_str(" LTS")?;
+        }
+        write!(
+            f,
+            " (bytecode {}, IDE {}.{}.{}.{})",
+            self.bytecode, self.ide[0], self.ide[1], self.ide[2], self.ide[3]
+        )
+    }
+}
+
+/// Raw access to the file for version checks that run before any chunk is parsed.
+pub(crate) struct Detect<'a> {
+    pub data: &'a [u8],
+    pub chunks: &'a [(ChunkName, usize, usize)],
+}
+
+impl<'a> Detect<'a> {
+    /// The body range of a chunk.
+    pub fn chunk(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
+        self.chunks
+            .iter()
+            .find(|c| c.0.0 == *name)
+            .map(|c| (c.1, c.2))
+    }
+    /// Whether a chunk is present.
+    pub fn has(&self, name: &[u8; 4]) -> bool {
+        self.chunk(name).is_some()
+    }
+    /// A little-endian u32 at an absolute offset.
+    pub fn u32(&self, at: usize) -> Option<u32> {
+        let b = self.data.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes(b.try_into().ok()?))
+    }
+    /// A little-endian i32 at an absolute offset.
+    pub fn i32(&self, at: usize) -> Option<i32> {
+        self.u32(at).map(|v| v as i32)
+    }
+}
+
+/// One layout check: may raise the version (or set flags) when its evidence is found.
+pub(crate) type Check = fn(&Detect, &mut Version);
+
+/// Detects the version of a file from GEN8 and the chunk table.
+pub(crate) fn detect(d: &Detect) -> Version {
+    let mut v = Version::default();
+    if let Some((start, _)) = d.chunk(b"GEN8") {
+        v.bytecode = d.data.get(start + 1).copied().unwrap_or(0);
+        for i in 0..4 {
+            v.ide[i] = d.u32(start + 44 + 4 * i).unwrap_or(0);
+        }
+    }
+    v.format = if v.ide[0] >= 2 {
+        FormatVersion::new(2, 0, 0, 0)
+    } else {
+        FormatVersion::new(1, 0, 0, v.ide[3].min(u16::MAX as u32) as u16)
+    };
+    // Floors from chunk presence (§1.2 of the format notes).
+    let floors: [(&[u8; 4], FormatVersion); 6] = [
+        (b"UILR", FormatVersion::new(2024, 13, 0, 0)),
+        (b"PSEM", FormatVersion::new(2023, 2, 0, 0)),
+        (b"FEAT", FormatVersion::new(2022, 8, 0, 0)),
+        (b"FEDS", FormatVersion::new(2, 3, 6, 0)),
+        (b"SEQN", FormatVersion::new(2, 3, 0, 0)),
+        (b"TGIN", FormatVersion::new(2, 2, 1, 0)),
+    ];
+    if let Some((_, f)) = floors.iter().find(|(n, _)| d.has(n)) {
+        v.raise(*f);
+    }
+    // Layout checks until a fixpoint.
+    for _ in 0..64 {
+        let before = v;
+        for check in crate::chunks::CHECKS {
+            check(d, &mut v);
+        }
+        if v == before {
+            break;
+        }
+    }
+    v
+}

@@ -1,0 +1,176 @@
+//! Round-trip and exactness tests over every file of the real-game corpus.
+//!
+//! The corpus lives outside the repository (`../shared/corpus`, or the directory named by
+//! `GMKIT_CORPUS`). These tests fail with a clear message when it is missing.
+
+use gmkit_data::{ParseOptions, build_bytes, parse_bytes_with};
+use std::path::PathBuf;
+
+fn corpus_dir() -> PathBuf {
+    let dir = std::env::var_os("GMKIT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "corpus not found at {} (set GMKIT_CORPUS to the directory holding MANIFEST.tsv)",
+        dir.display()
+    );
+    dir
+}
+
+/// (file name, bytes) of every corpus file listed in the manifest.
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir();
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    let files: Vec<(String, Vec<u8>)> = manifest
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let name = l.split('\t').next().unwrap().to_string();
+            let bytes = std::fs::read(dir.join(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name, bytes)
+        })
+        .collect();
+    assert_eq!(files.len(), 30, "the manifest lists 30 corpus files");
+    files
+}
+
+/// Chunks that are still carried as bytes. This list only shrinks: a chunk leaves it when its
+/// typed model lands, and the test fails if a chunk listed here is typed in every file (so the
+/// list is kept honest) or if any other chunk is opaque.
+const STILL_OPAQUE: &[&str] = &[
+    // textures, audio, backgrounds
+    "TXTR", "AUDO", "SOND", "AGRP", "EMBI", "TGIN", "BGND",
+    // -- objects, rooms, scripts --
+    "ROOM", "OBJT", "TMLN", "PATH", "SCPT", "GLOB", "GMEN", "SHDR", "EXTN", "LANG", "OPTN", "DAFL",
+    // -- bytecode --
+    "CODE", "VARI", "FUNC", // -- sprites, fonts, sequences, particles --
+    "SPRT", "FONT", "SEQN", "ACRV", "TAGS", "FEAT", "FEDS", "PSEM", "PSYS",
+    "UILR",
+    // -- end --
+];
+
+#[test]
+fn every_corpus_file_parses_and_rebuilds_identically() {
+    let mut failures = Vec::new();
+    let mut identical = 0;
+    for (name, bytes) in corpus() {
+        let parsed = parse_bytes_with(bytes.clone(), &ParseOptions::default());
+        let file = match parsed {
+            Ok((f, _)) => f,
+            Err(e) => {
+                failures.push(format!("{name}: parse failed: {e}"));
+                continue;
+            }
+        };
+        match build_bytes(&file) {
+            Ok(out) if out == bytes => identical += 1,
+            Ok(out) => {
+                let first = out
+                    .iter()
+                    .zip(&bytes)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(bytes.len()));
+                failures.push(format!(
+                    "{name}: rebuilt {} bytes vs {} original, first difference at byte {first}",
+                    out.len(),
+                    bytes.len()
+                ));
+            }
+            Err(e) => failures.push(format!("{name}: build failed: {e}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of 30 identical; failures:\n{}",
+        identical,
+        failures.join("\n")
+    );
+    assert_eq!(identical, 30);
+}
+
+#[test]
+fn opaque_chunks_only_shrink() {
+    let mut seen_opaque = std::collections::BTreeSet::new();
+    let mut failures = Vec::new();
+    for (name, bytes) in corpus() {
+        let file = match parse_bytes_with(bytes, &ParseOptions::default()) {
+            Ok((f, _)) => f,
+            Err(_) => continue, // reported by the round-trip test
+        };
+        for c in file.opaque_chunks() {
+            let c = c.as_str();
+            if !STILL_OPAQUE.contains(&c.as_str()) {
+                failures.push(format!("{name}: chunk {c} is opaque"));
+            }
+            seen_opaque.insert(c);
+        }
+    }
+    for c in STILL_OPAQUE {
+        if !seen_opaque.contains(*c) && CHUNKS_IN_CORPUS.contains(c) {
+            failures.push(format!(
+                "{c} is typed in every file: remove it from STILL_OPAQUE"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Chunks that occur in the corpus (GMEN does not).
+const CHUNKS_IN_CORPUS: &[&str] = &[
+    "GEN8", "OPTN", "LANG", "EXTN", "SOND", "AGRP", "SPRT", "BGND", "PATH", "SCPT", "GLOB", "SHDR",
+    "FONT", "TMLN", "OBJT", "FEDS", "ACRV", "SEQN", "TAGS", "ROOM", "UILR", "DAFL", "EMBI", "TGIN",
+    "CODE", "VARI", "FUNC", "FEAT", "STRG", "TXTR", "AUDO", "PSYS", "PSEM",
+];
+
+/// Every byte of every corpus file is explained by a field of the model, except inside chunks
+/// still listed in [`STILL_OPAQUE`].
+#[test]
+fn every_byte_is_explained() {
+    let opts = ParseOptions {
+        track_coverage: true,
+        ..Default::default()
+    };
+    let mut failures = Vec::new();
+    for (name, bytes) in corpus() {
+        let chunks = chunk_table(&bytes);
+        let Ok((_, report)) = parse_bytes_with(bytes.clone(), &opts) else {
+            continue;
+        };
+        for (s, e) in report.unexplained.unwrap() {
+            let owner = chunks
+                .iter()
+                .find(|c| c.1 <= s && s < c.2)
+                .map(|c| c.0.clone());
+            match owner {
+                Some(c) if STILL_OPAQUE.contains(&c.as_str()) => {}
+                owner => failures.push(format!(
+                    "{name}: bytes {s}..{e} ({} bytes) in {} not explained by any field",
+                    e - s,
+                    owner.unwrap_or_else(|| "the container".into())
+                )),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} ranges:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+fn chunk_table(data: &[u8]) -> Vec<(String, usize, usize)> {
+    let mut v = Vec::new();
+    let mut pos = 8;
+    while pos + 8 <= data.len() {
+        let name = String::from_utf8_lossy(&data[pos..pos + 4]).into_owned();
+        let len = u32::from_le_bytes(data[pos + 4..pos + 8].try_into().unwrap()) as usize;
+        v.push((name, pos + 8, pos + 8 + len));
+        pos += 8 + len;
+    }
+    v
+}
