@@ -26,6 +26,7 @@ mod model;
 mod options;
 mod read;
 mod refs;
+mod sample;
 mod string;
 mod version;
 mod write;
@@ -38,6 +39,7 @@ pub use model::Layout;
 pub use options::ParseOptions;
 pub use read::Warning;
 pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
+pub use sample::sample;
 pub use string::GmString;
 pub use version::{FormatVersion, Version};
 

@@ -1,16 +1,193 @@
 //! `gmkit check`: parse, rebuild and compare data files.
 
+use gmkit_data::{ParseOptions, build_bytes, parse_bytes_with};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Instant;
+
 /// Arguments of `gmkit check`.
 #[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit check                      # the built-in sample\n  gmkit check data.win\n  gmkit check --json game/*.win > report.jsonl\n  gmkit check --exact data.win     # also list bytes no field explains\n\nExit status: 0 when every file parsed and rebuilt identically, 1 otherwise, 3 on I/O errors."
+)]
 pub struct Args {
-    /// Data files to check (data.win, game.unx, game.droid, game.ios, audiogroupN.dat)
-    pub files: Vec<std::path::PathBuf>,
-    /// Print one JSON object per file
+    /// Data files to check (data.win, game.unx, game.droid, game.ios, audiogroupN.dat); without
+    /// files, checks a small built-in sample
+    pub files: Vec<PathBuf>,
+    /// Print one JSON object per file (JSON lines)
     #[arg(long)]
     pub json: bool,
+    /// Lenient parsing: integrity problems become warnings
+    #[arg(long)]
+    pub lenient: bool,
+    /// Also report byte ranges that no field of the model explains
+    #[arg(long)]
+    pub exact: bool,
 }
 
-pub fn run(_args: Args) -> u8 {
-    eprintln!("gmkit check: not implemented yet");
-    crate::exit::FAILED
+/// The result for one file.
+#[derive(Serialize)]
+struct Report {
+    file: String,
+    size: usize,
+    version: Option<String>,
+    parsed: bool,
+    identical: bool,
+    opaque_chunks: Vec<String>,
+    parse_ms: f64,
+    build_ms: f64,
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unexplained_bytes: Option<usize>,
+    warnings: usize,
+}
+
+fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
+    let size = bytes.len();
+    let mut report = Report {
+        file: name,
+        size,
+        version: None,
+        parsed: false,
+        identical: false,
+        opaque_chunks: Vec::new(),
+        parse_ms: 0.0,
+        build_ms: 0.0,
+        error: None,
+        unexplained_bytes: None,
+        warnings: 0,
+    };
+    let opts = ParseOptions {
+        lenient: args.lenient,
+        track_coverage: args.exact,
+    };
+    let original = bytes::Bytes::from(bytes);
+    let t = Instant::now();
+    let parsed = parse_bytes_with(original.clone(), &opts);
+    report.parse_ms = t.elapsed().as_secs_f64() * 1e3;
+    let (file, parse_report) = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            report.error = Some(e.to_string());
+            return report;
+        }
+    };
+    report.parsed = true;
+    report.version = Some(file.version.to_string());
+    report.opaque_chunks = file.opaque_chunks().iter().map(|c| c.to_string()).collect();
+    report.warnings = parse_report.warnings.len();
+    report.unexplained_bytes = parse_report
+        .unexplained
+        .map(|gaps| gaps.iter().map(|(s, e)| e - s).sum());
+    let t = Instant::now();
+    let built = build_bytes(&file);
+    report.build_ms = t.elapsed().as_secs_f64() * 1e3;
+    match built {
+        Ok(out) => {
+            report.identical = out[..] == original[..];
+            if !report.identical {
+                let first = out
+                    .iter()
+                    .zip(original.iter())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(original.len()));
+                report.error = Some(format!(
+                    "rebuilt file differs: {} bytes vs {} original, first difference at byte {first}",
+                    out.len(),
+                    original.len()
+                ));
+            }
+        }
+        Err(e) => report.error = Some(format!("build failed: {e}")),
+    }
+    report
+}
+
+fn print_human(r: &Report) {
+    let status = if r.identical { "ok" } else { "FAILED" };
+    println!("{}: {status}", r.file);
+    println!("  size       {} bytes", r.size);
+    if let Some(v) = &r.version {
+        println!("  version    {v}");
+    }
+    println!(
+        "  parse      {} ({:.2} ms)",
+        if r.parsed { "ok" } else { "failed" },
+        r.parse_ms
+    );
+    if r.parsed {
+        println!(
+            "  rebuild    {} ({:.2} ms)",
+            if r.identical {
+                "byte-identical"
+            } else {
+                "different"
+            },
+            r.build_ms
+        );
+        if !r.opaque_chunks.is_empty() {
+            println!("  opaque     {}", r.opaque_chunks.join(" "));
+        }
+        if let Some(n) = r.unexplained_bytes {
+            println!("  unexplained {n} bytes");
+        }
+        if r.warnings > 0 {
+            println!("  warnings   {}", r.warnings);
+        }
+    }
+    if let Some(e) = &r.error {
+        println!("  error      {e}");
+    }
+}
+
+pub fn run(args: Args) -> u8 {
+    let mut code = crate::exit::OK;
+    let inputs: Vec<Option<PathBuf>> = if args.files.is_empty() {
+        vec![None]
+    } else {
+        args.files.iter().cloned().map(Some).collect()
+    };
+    let bar = if inputs.len() > 1 && !args.json {
+        let b = ProgressBar::new(inputs.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    for input in inputs {
+        let (name, bytes) = match &input {
+            None => (
+                "<built-in sample>".to_string(),
+                gmkit_data::build_bytes(&gmkit_data::sample()).unwrap_or_default(),
+            ),
+            Some(path) => match std::fs::read(path) {
+                Ok(b) => (path.display().to_string(), b),
+                Err(e) => {
+                    bar.suspend(|| eprintln!("gmkit check: {}: {e}", path.display()));
+                    code = crate::exit::IO;
+                    bar.inc(1);
+                    continue;
+                }
+            },
+        };
+        bar.set_message(name.clone());
+        let report = check_bytes(name, bytes, &args);
+        if !report.identical && code == crate::exit::OK {
+            code = crate::exit::FAILED;
+        }
+        bar.suspend(|| {
+            if args.json {
+                println!("{}", serde_json::to_string(&report).unwrap_or_default());
+            } else {
+                print_human(&report);
+            }
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    code
 }

@@ -1,0 +1,184 @@
+//! Damaged inputs: truncations, flipped bytes and broken headers must give an error that says
+//! where, never a panic or a hang.
+
+use gmkit_data::{ErrorKind, ParseOptions, build_bytes, parse_bytes, parse_bytes_with};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+fn corpus_dir() -> PathBuf {
+    let dir = std::env::var_os("GMKIT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    assert!(
+        dir.join("MANIFEST.tsv").is_file(),
+        "corpus not found at {} (set GMKIT_CORPUS to the directory holding MANIFEST.tsv)",
+        dir.display()
+    );
+    dir
+}
+
+/// The small corpus files (every layout family is represented among them).
+fn small_files() -> Vec<(String, Vec<u8>)> {
+    let dir = corpus_dir();
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let bytes = std::fs::read(&p).ok()?;
+            let name = p.file_name()?.to_string_lossy();
+            // The only bytecode 14 file is large; it is in for its layout family.
+            (p.extension()? == "win"
+                && (bytes.len() <= 50_000 || name.starts_with("tricking-the-vikings")))
+            .then(|| (p.file_name().unwrap().to_string_lossy().into_owned(), bytes))
+        })
+        .collect();
+    v.sort();
+    assert!(
+        v.len() >= 8,
+        "expected at least 8 small corpus files, found {}",
+        v.len()
+    );
+    v
+}
+
+/// Parses (strict and lenient) and, when that succeeds, rebuilds; returns a description of a
+/// panic if one happened.
+fn survive(bytes: Vec<u8>) -> Option<String> {
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        for lenient in [false, true] {
+            let opts = ParseOptions {
+                lenient,
+                track_coverage: false,
+            };
+            if let Ok((file, _)) = parse_bytes_with(bytes.clone(), &opts) {
+                let _ = build_bytes(&file);
+            }
+        }
+    }));
+    r.err().map(|e| {
+        e.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default()
+    })
+}
+
+struct XorShift(u64);
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn truncations_never_panic() {
+    let mut panics = Vec::new();
+    for (name, bytes) in small_files() {
+        let step = (bytes.len() / if bytes.len() > 100_000 { 100 } else { 400 }).max(1);
+        for cut in (0..bytes.len()).step_by(step) {
+            if let Some(msg) = survive(bytes[..cut].to_vec()) {
+                panics.push(format!("{name} cut at {cut}: {msg}"));
+            }
+        }
+    }
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+}
+
+#[test]
+fn byte_flips_never_panic() {
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+    let mut panics = Vec::new();
+    for (name, bytes) in small_files() {
+        let rounds = if bytes.len() > 100_000 { 200 } else { 1500 };
+        for _ in 0..rounds {
+            let mut m = bytes.clone();
+            // One to four random changes: a flipped byte, or a whole u32 set to a nasty value.
+            for _ in 0..=(rng.next() % 4) {
+                let at = (rng.next() as usize) % m.len();
+                match rng.next() % 3 {
+                    0 => m[at] ^= 1 << (rng.next() % 8),
+                    1 => m[at] = rng.next() as u8,
+                    _ => {
+                        let at = at & !3;
+                        let v: u32 = [
+                            0,
+                            1,
+                            0xFFFF_FFFF,
+                            0x7FFF_FFFF,
+                            0x8000_0000,
+                            m.len() as u32,
+                            8,
+                        ][(rng.next() % 7) as usize];
+                        if at + 4 <= m.len() {
+                            m[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                        }
+                    }
+                }
+            }
+            if let Some(msg) = survive(m) {
+                panics.push(format!("{name}: {msg}"));
+            }
+        }
+    }
+    assert!(
+        panics.is_empty(),
+        "{} panics:\n{}",
+        panics.len(),
+        panics.join("\n")
+    );
+}
+
+#[test]
+fn errors_say_what_and_where() {
+    let (_, bytes) = small_files()
+        .into_iter()
+        .find(|f| f.0.starts_with("the-game"))
+        .unwrap();
+    // Wrong magic.
+    let mut m = bytes.clone();
+    m[0..4].copy_from_slice(b"MROF");
+    let e = parse_bytes(m).unwrap_err();
+    assert_eq!(e.location.offset, 0);
+    assert!(e.to_string().contains("FORM"), "{e}");
+    // A chunk length pointing past the end names the chunk and the offset of the length field.
+    let mut m = bytes.clone();
+    m[12..16].copy_from_slice(&0x7FFF_FFFFu32.to_le_bytes());
+    let e = parse_bytes(m).unwrap_err();
+    assert_eq!(
+        e.location.chunk.map(|c| c.to_string()).as_deref(),
+        Some("GEN8")
+    );
+    assert_eq!(e.location.offset, 12);
+    // Truncated inside GEN8.
+    let e = parse_bytes(bytes[..20].to_vec()).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Invalid { .. } | ErrorKind::Truncated { .. }
+        ),
+        "{e}"
+    );
+    // Empty input.
+    let e = parse_bytes(Vec::new()).unwrap_err();
+    assert!(matches!(e.kind, ErrorKind::Truncated { .. }), "{e}");
+    // A string reference that points nowhere names GEN8 and the field's offset.
+    let mut m = bytes.clone();
+    m[20..24].copy_from_slice(&3u32.to_le_bytes());
+    let e = parse_bytes(m).unwrap_err();
+    assert_eq!(
+        e.location.chunk.map(|c| c.to_string()).as_deref(),
+        Some("GEN8")
+    );
+    assert_eq!(e.location.offset, 20, "{e}");
+    assert!(e.to_string().contains("STRG"), "{e}");
+}
