@@ -48,8 +48,6 @@ const STILL_OPAQUE: &[&str] = &[
     "ROOM", "OBJT", "TMLN", "PATH", "SCPT", "GLOB", "GMEN", "SHDR", "EXTN", "LANG", "OPTN", "DAFL",
     // -- bytecode --
     "CODE", "VARI", "FUNC", // -- sprites, fonts, sequences, particles --
-    "SPRT", "FONT", "SEQN", "ACRV", "TAGS", "FEAT", "FEDS", "PSEM", "PSYS",
-    "UILR",
     // -- end --
 ];
 

@@ -1,37 +1,40 @@
-//! `FEAT`: feature flags.
+//! `FEAT` (2022.8+): feature flags the runner must enable.
+//!
+//! Layout: zero padding to 4, then a simple list of strings (no chunk version).
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::refs::StringRef;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
-/// The `FEAT` chunk: feature flags. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// The `FEAT` chunk: feature flag names.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FeatureFlags {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// The flags, in file order.
+    pub flags: Vec<StringRef>,
 }
 
 impl Chunk for FeatureFlags {
     const NAME: ChunkName = ChunkName(*b"FEAT");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        Ok(FeatureFlags {
-            raw: RawBody::read(r)?,
-        })
+        r.align(4)?;
+        let n = r.count("feature flag", 4)?;
+        let flags = (0..n).map(|_| r.string()).collect::<Result<_>>()?;
+        Ok(FeatureFlags { flags })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
+        w.align(4);
+        w.u32(self.flags.len() as u32);
+        for &s in &self.flags {
+            w.string(s);
+        }
         Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
     }
 }
 
-/// Layout checks for the version detection (none yet).
+/// No layout checks in FEAT.
 pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

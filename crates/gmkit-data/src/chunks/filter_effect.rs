@@ -1,37 +1,64 @@
-//! `FEDS`: filter effects.
+//! `FEDS` (2.3.6+): filter and effect definitions.
+//!
+//! Layout: zero padding to 4, `u32` chunk version (1), pointer list of (name, value) string pairs.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::refs::StringRef;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
-/// The `FEDS` chunk: filter effects. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// The `FEDS` chunk: filter effects.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct FilterEffects {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// Chunk format version (1).
+    pub chunk_version: u32,
+    /// The effects (`None`: null pointer of a stripped entry).
+    pub effects: Vec<Option<FilterEffect>>,
+}
+
+/// One filter effect.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FilterEffect {
+    /// Effect name.
+    pub name: StringRef,
+    /// Effect value (its definition).
+    pub value: StringRef,
 }
 
 impl Chunk for FilterEffects {
     const NAME: ChunkName = ChunkName(*b"FEDS");
 
     fn read(r: &mut Reader) -> Result<Self> {
+        r.align(4)?;
+        let chunk_version = r.u32()?;
+        let effects = r.pointer_list_elements("filter effect", |r| {
+            Ok(FilterEffect {
+                name: r.string()?,
+                value: r.string()?,
+            })
+        })?;
         Ok(FilterEffects {
-            raw: RawBody::read(r)?,
+            chunk_version,
+            effects,
         })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
-        Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
+        w.align(4);
+        w.u32(self.chunk_version);
+        w.pointer_list(
+            &self.effects,
+            |_| {},
+            |w, e| {
+                w.string(e.name);
+                w.string(e.value);
+                Ok(())
+            },
+        )
     }
 }
 
-/// Layout checks for the version detection (none yet).
+/// No layout checks in FEDS.
 pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

@@ -1,37 +1,417 @@
 //! `SPRT`: sprites.
+//!
+//! Layout: a pointer list; each sprite is preceded by zero padding to 4. Sprite: name; `u32`
+//! width, height; `i32` margins left, right, bottom, top; bool32 transparent, smooth, preload;
+//! `u32` bbox mode; `u32` separate-masks mode; `i32` origin X, Y. Then either (old style) the
+//! frame list and masks, or the marker `i32` -1 and a special header ([`SpecialHeader`]) followed
+//! by a body that depends on the sprite type, then the embedded sequence and nine-slice records
+//! the header points at ([`mask`], [`nine_slice`]).
+
+pub mod mask;
+pub mod nine_slice;
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
-use crate::error::Result;
+use crate::chunks::sequence::Sequence;
+use crate::chunks::texture_page_item::{TexturePageItems, TpagRef};
+use crate::error::{Result, invalid};
 use crate::read::Reader;
-use crate::version::{Detect, Version};
+use crate::refs::StringRef;
+use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
+use bytes::Bytes;
+pub use nine_slice::NineSlice;
 
-/// The `SPRT` chunk: sprites. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// The `SPRT` chunk: sprites.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sprites {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// The sprites (`None`: null pointer of a stripped sprite).
+    pub sprites: Vec<Option<Sprite>>,
+}
+
+/// One sprite.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sprite {
+    /// Asset name.
+    pub name: StringRef,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Bounding box margin: left.
+    pub margin_left: i32,
+    /// Bounding box margin: right.
+    pub margin_right: i32,
+    /// Bounding box margin: bottom.
+    pub margin_bottom: i32,
+    /// Bounding box margin: top.
+    pub margin_top: i32,
+    /// Transparent flag.
+    pub transparent: bool,
+    /// Smooth edges flag.
+    pub smooth: bool,
+    /// Preload texture flag.
+    pub preload: bool,
+    /// Bounding box mode (automatic, full image, manual).
+    pub bbox_mode: u32,
+    /// Separate collision masks mode (0 = one mask, 1 = one per frame, ...).
+    pub sep_masks: u32,
+    /// Origin X.
+    pub origin_x: i32,
+    /// Origin Y.
+    pub origin_y: i32,
+    /// The special header (`None`: old-style sprite without the `-1` marker).
+    pub special: Option<SpecialHeader>,
+    /// Frames: texture page items (normal sprites).
+    pub frames: Vec<Option<TpagRef>>,
+    /// Collision masks (normal sprites): one bitmap per mask, rows of `ceil(w/8)` bytes, `w × h`
+    /// being the full sprite size before 2024.6 and the bounding-box size from 2024.6
+    /// (see [`Sprite::mask_size`]).
+    pub masks: Vec<Bytes>,
+    /// Body of a SWF / Spine / vector sprite, kept verbatim (with absolute pointers, so only
+    /// valid at its original position): such sprites make the chunk opaque.
+    pub raw_body: Option<Bytes>,
+}
+
+/// The header of a "special" sprite (marker -1).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpecialHeader {
+    /// Special header version (1–3): 2 adds the sequence pointer, 3 the nine-slice pointer.
+    pub version: u32,
+    /// Sprite type: 0 normal, 1 SWF, 2 Spine, 3 vector.
+    pub sprite_type: u32,
+    /// GMS2: playback speed and speed type.
+    pub playback: Option<(f32, u32)>,
+    /// The embedded sequence (version 2+, when the pointer is not null).
+    pub sequence: Option<EmbeddedSequence>,
+    /// The nine-slice settings (version 3+, when the pointer is not null).
+    pub nine_slice: Option<NineSlice>,
+}
+
+/// A sequence embedded in a sprite.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EmbeddedSequence {
+    /// Record version (1).
+    pub version: i32,
+    /// The sequence.
+    pub sequence: Sequence,
+}
+
+/// Whether the special header carries playback speed and type.
+fn has_playback(v: &Version) -> bool {
+    v.is_gms2()
+}
+
+impl Sprite {
+    /// Size of one collision mask (`ceil(w/8) × h` bytes) under the file's version, or `None` on
+    /// overflow.
+    pub fn mask_size(&self, v: &Version) -> Option<usize> {
+        mask::mask_size(
+            v,
+            (self.width, self.height),
+            [
+                self.margin_left,
+                self.margin_right,
+                self.margin_bottom,
+                self.margin_top,
+            ],
+        )
+    }
+}
+
+fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
+    let mut s = Sprite {
+        name: r.string()?,
+        width: r.u32()?,
+        height: r.u32()?,
+        margin_left: r.i32()?,
+        margin_right: r.i32()?,
+        margin_bottom: r.i32()?,
+        margin_top: r.i32()?,
+        transparent: r.bool32()?,
+        smooth: r.bool32()?,
+        preload: r.bool32()?,
+        bbox_mode: r.u32()?,
+        sep_masks: r.u32()?,
+        origin_x: r.i32()?,
+        origin_y: r.i32()?,
+        ..Default::default()
+    };
+    let at = r.pos();
+    if r.i32()? != -1 {
+        r.seek(at)?;
+        read_normal_body(r, &mut s)?;
+        return Ok(s);
+    }
+    let mut h = SpecialHeader {
+        version: r.u32()?,
+        sprite_type: r.u32()?,
+        ..Default::default()
+    };
+    if !(1..=3).contains(&h.version) {
+        return Err(r.error_at(at + 4, invalid("special sprite version", "1, 2 or 3", h.version)));
+    }
+    if has_playback(r.version()) {
+        h.playback = Some((r.f32()?, r.u32()?));
+    }
+    let seq_ptr = if h.version >= 2 { r.u32()? } else { 0 };
+    let nine_ptr = if h.version >= 3 { r.u32()? } else { 0 };
+    match h.sprite_type {
+        0 => read_normal_body(r, &mut s)?,
+        _ => {
+            // SWF / Spine / vector: kept verbatim up to the first record the header points at,
+            // or the next sprite / chunk end.
+            let end = [seq_ptr, nine_ptr]
+                .iter()
+                .filter(|&&p| p != 0)
+                .map(|&p| p as usize)
+                .min()
+                .unwrap_or(next);
+            let start = r.pos();
+            if end < start {
+                return Err(r.invalid("sprite record pointer", "a position after the body", end));
+            }
+            s.raw_body = Some(r.bytes(end - start, "special sprite body")?);
+        }
+    }
+    // The embedded records follow the body in pointer order.
+    let mut records = [(seq_ptr, 0u8), (nine_ptr, 1u8)];
+    records.sort_by_key(|x| x.0);
+    for (p, which) in records {
+        if p == 0 {
+            continue;
+        }
+        if p as usize != r.pos() {
+            return Err(r.invalid(
+                "sprite record pointer",
+                format!("the record right after the body ({})", r.pos()),
+                p,
+            ));
+        }
+        if which == 0 {
+            h.sequence = Some(EmbeddedSequence {
+                version: r.i32()?,
+                sequence: Sequence::read(r)?,
+            });
+        } else {
+            h.nine_slice = Some(NineSlice::read(r)?);
+        }
+    }
+    s.special = Some(h);
+    Ok(s)
+}
+
+fn read_normal_body(r: &mut Reader, s: &mut Sprite) -> Result<()> {
+    let n = r.count("sprite frame", 4)?;
+    s.frames = (0..n)
+        .map(|_| TexturePageItems::read_ref(r))
+        .collect::<Result<_>>()?;
+    let size = s
+        .mask_size(r.version())
+        .ok_or_else(|| r.invalid("sprite size", "a mask size that fits in memory", s.width))?;
+    s.masks = mask::read_masks(r, size)?;
+    Ok(())
+}
+
+fn write_sprite(w: &mut Writer, s: &Sprite) -> Result<()> {
+    w.string(s.name);
+    w.u32(s.width);
+    w.u32(s.height);
+    w.i32(s.margin_left);
+    w.i32(s.margin_right);
+    w.i32(s.margin_bottom);
+    w.i32(s.margin_top);
+    w.bool32(s.transparent);
+    w.bool32(s.smooth);
+    w.bool32(s.preload);
+    w.u32(s.bbox_mode);
+    w.u32(s.sep_masks);
+    w.i32(s.origin_x);
+    w.i32(s.origin_y);
+    let Some(h) = &s.special else {
+        return write_normal_body(w, s);
+    };
+    w.i32(-1);
+    w.u32(h.version);
+    w.u32(h.sprite_type);
+    if has_playback(w.version()) {
+        let (speed, kind) = h.playback.unwrap_or((1.0, 0));
+        w.f32(speed);
+        w.u32(kind);
+    }
+    let seq_slot = (h.version >= 2).then(|| {
+        let at = w.pos();
+        w.u32(0);
+        at
+    });
+    let nine_slot = (h.version >= 3).then(|| {
+        let at = w.pos();
+        w.u32(0);
+        at
+    });
+    match &s.raw_body {
+        Some(b) if h.sprite_type != 0 => w.bytes(b),
+        None if h.sprite_type == 0 => write_normal_body(w, s)?,
+        _ => {
+            return Err(w.unwritable(
+                "sprite",
+                "type 0 sprites need frames and masks, other types their verbatim body",
+            ));
+        }
+    }
+    if let Some(seq) = &h.sequence {
+        let Some(at) = seq_slot else {
+            return Err(w.unwritable("sprite", "an embedded sequence needs special version 2+"));
+        };
+        let p = w.pos32();
+        w.patch_u32(at, p);
+        w.i32(seq.version);
+        seq.sequence.write(w)?;
+    }
+    if let Some(n) = &h.nine_slice {
+        let Some(at) = nine_slot else {
+            return Err(w.unwritable("sprite", "a nine-slice needs special version 3"));
+        };
+        let p = w.pos32();
+        w.patch_u32(at, p);
+        n.write(w);
+    }
+    Ok(())
+}
+
+fn write_normal_body(w: &mut Writer, s: &Sprite) -> Result<()> {
+    w.u32(s.frames.len() as u32);
+    for &f in &s.frames {
+        TexturePageItems::write_ref(w, f);
+    }
+    let size = s.mask_size(w.version()).unwrap_or(usize::MAX);
+    mask::write_masks(w, &s.masks, size)
 }
 
 impl Chunk for Sprites {
     const NAME: ChunkName = ChunkName(*b"SPRT");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        Ok(Sprites {
-            raw: RawBody::read(r)?,
-        })
+        let ptrs = r.pointer_list("sprite")?;
+        let mut sprites = Vec::with_capacity(ptrs.len());
+        for (i, &p) in ptrs.iter().enumerate() {
+            if p == 0 {
+                sprites.push(None);
+                continue;
+            }
+            let prev = r.set_element("sprite", i);
+            r.align(4)?;
+            if p as usize != r.pos() {
+                return Err(r.invalid(
+                    "sprite pointer",
+                    format!("sprites stored in pointer order (next at {})", r.pos()),
+                    p,
+                ));
+            }
+            let next = ptrs[i + 1..]
+                .iter()
+                .find(|&&q| q != 0)
+                .map_or(r.chunk_end(), |&q| q as usize);
+            sprites.push(Some(read_sprite(r, next)?));
+            r.restore_element(prev);
+        }
+        Ok(Sprites { sprites })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
-        Ok(())
+        w.pointer_list(&self.sprites, |w| w.align(4), write_sprite)
     }
 
     fn is_opaque(&self) -> bool {
-        true
+        self.sprites.iter().flatten().any(|s| s.raw_body.is_some())
     }
 }
 
-/// Layout checks for the version detection (none yet).
-pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}
+/// SPRT layout checks (§1.3): 2.3.2 (special version 3), 2024.6 (bbox-sized masks), 2024.14
+/// (vector sprite version 4).
+pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    let Some((start, end)) = d.chunk(b"SPRT") else {
+        return;
+    };
+    let Some(n) = d.u32(start) else { return };
+    let gms2 = v.is_gms2();
+    let mut mask_checked = false;
+    for i in 0..(n as usize).min(100_000) {
+        let Some(p) = d.u32(start + 4 + 4 * i) else {
+            return;
+        };
+        let p = p as usize;
+        if p == 0 {
+            continue;
+        }
+        let next = (i + 1..n as usize)
+            .filter_map(|j| d.u32(start + 4 + 4 * j))
+            .find(|&q| q != 0)
+            .map_or(end, |q| q as usize);
+        let Some(info) = sprite_info(d, p, gms2) else {
+            continue;
+        };
+        if info.special_version >= 3 && gms2 {
+            v.raise(FormatVersion::new(2, 3, 2, 0));
+        }
+        if info.sprite_type == 3
+            && v.at_least(2024, 13)
+            && d.i32(info.body) == Some(4)
+        {
+            v.raise(FormatVersion::new(2024, 14, 0, 0));
+        }
+        if info.sprite_type == 0
+            && !mask_checked
+            && v.non_lts_at_least(2023, 2)
+            && !v.at_least(2024, 6)
+        {
+            if let Some(bbox) = mask::uses_bbox_masks(d, &info, next) {
+                mask_checked = true;
+                if bbox {
+                    v.raise(FormatVersion::new(2024, 6, 0, 0));
+                }
+            }
+        }
+    }
+}
+
+/// Offsets of a sprite's parts, for the version checks.
+pub(crate) struct SpriteInfo {
+    width: u32,
+    height: u32,
+    margins: [i32; 4],
+    special_version: u32,
+    sprite_type: u32,
+    /// Start of the type-specific body.
+    body: usize,
+    /// First embedded-record pointer (sequence or nine-slice), 0 if none.
+    first_record: usize,
+}
+
+fn sprite_info(d: &Detect, p: usize, gms2: bool) -> Option<SpriteInfo> {
+    let mut info = SpriteInfo {
+        width: d.u32(p + 4)?,
+        height: d.u32(p + 8)?,
+        margins: [d.i32(p + 12)?, d.i32(p + 16)?, d.i32(p + 20)?, d.i32(p + 24)?],
+        special_version: 0,
+        sprite_type: 0,
+        body: p + 56,
+        first_record: 0,
+    };
+    if d.i32(p + 56)? == -1 {
+        info.special_version = d.u32(p + 60)?;
+        info.sprite_type = d.u32(p + 64)?;
+        let mut q = p + 68 + if gms2 { 8 } else { 0 };
+        let mut recs = Vec::new();
+        if info.special_version >= 2 {
+            recs.push(d.u32(q)? as usize);
+            q += 4;
+        }
+        if info.special_version >= 3 {
+            recs.push(d.u32(q)? as usize);
+            q += 4;
+        }
+        info.first_record = recs.into_iter().filter(|&x| x != 0).min().unwrap_or(0);
+        info.body = q;
+    }
+    Some(info)
+}
