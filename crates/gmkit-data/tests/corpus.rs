@@ -48,7 +48,7 @@ const STILL_OPAQUE: &[&str] = &[
     "ROOM", "OBJT", "TMLN", "PATH", "SCPT", "GLOB", "GMEN", "SHDR", "EXTN", "LANG", "OPTN", "DAFL",
     // -- bytecode --
     "CODE", "VARI", "FUNC", // -- sprites, fonts, sequences, particles --
-    // -- end --
+            // -- end --
 ];
 
 #[test]
