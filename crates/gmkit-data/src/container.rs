@@ -21,7 +21,10 @@ pub struct ParseReport {
 }
 
 /// The chunk table of a FORM file: (name, body start, body end), plus the FORM end.
-pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(Vec<(ChunkName, usize, usize)>, usize)> {
+/// (name, body start, body end) of each chunk, in file order.
+pub(crate) type ChunkTable = Vec<(ChunkName, usize, usize)>;
+
+pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
     if data.len() < 8 {
         return Err(Error::at(
             0,

@@ -94,7 +94,7 @@ macro_rules! chunk_list {
             pub fn opaque_chunks(&self) -> Vec<crate::chunk::ChunkName> {
                 let mut v = Vec::new();
                 $(if self.$field.as_ref().is_some_and(crate::chunk::Chunk::is_opaque) {
-                    v.push(crate::chunk::ChunkName(*$name));
+                    v.push(<$module::$ty as crate::chunk::Chunk>::NAME);
                 })*
                 v.extend(self.unknown.iter().map(|c| c.name));
                 v

@@ -111,6 +111,7 @@ impl AddrMap {
 
 /// Lookups shared by all chunk readers: the version, options, and address maps published by
 /// chunks of earlier phases.
+#[allow(dead_code)] // filled for chunk readers; not all are used by every build
 pub(crate) struct ReadCtx {
     pub version: Version,
     pub options: ParseOptions,
@@ -121,6 +122,7 @@ pub(crate) struct ReadCtx {
     pub code: crate::chunks::code::ReadState,
 }
 
+#[allow(dead_code)]
 impl ReadCtx {
     /// The body range of a chunk, if present.
     pub(crate) fn chunk_range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
@@ -168,6 +170,8 @@ macro_rules! read_le {
     )*};
 }
 
+// The toolkit of every chunk reader; not every chunk needs every method.
+#[allow(dead_code)]
 impl<'a> Reader<'a> {
     pub(crate) fn new(
         src: &'a Bytes,

@@ -7,6 +7,7 @@ use crate::refs::StringRef;
 use crate::version::Version;
 
 /// Shared state available to chunk writers.
+#[allow(dead_code)] // shared with chunk writers
 pub(crate) struct WriteCtx {
     pub version: Version,
     /// Bytecode layout computed by CODE, used by VARI and FUNC.
@@ -34,6 +35,8 @@ macro_rules! write_le {
     )*};
 }
 
+// The toolkit of every chunk writer; not every chunk needs every method.
+#[allow(dead_code)]
 impl Writer {
     pub(crate) fn new(capacity: usize, ctx: WriteCtx) -> Self {
         Writer {

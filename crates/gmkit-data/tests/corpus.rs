@@ -47,7 +47,8 @@ const STILL_OPAQUE: &[&str] = &[
     // -- objects, rooms, scripts --
     "ROOM", "OBJT", "TMLN", "PATH", "SCPT", "GLOB", "GMEN", "SHDR", "EXTN", "LANG", "OPTN", "DAFL",
     // -- bytecode --
-    "CODE", "VARI", "FUNC", // -- sprites, fonts, sequences, particles --
+    "CODE", "VARI",
+    "FUNC", // -- sprites, fonts, sequences, particles --
             // -- end --
 ];
 

@@ -333,10 +333,9 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
             Some(&p) => glyph::walk(d, p, end, l),
             None => Some(start + 4 + 4 * n as usize),
         };
-        if let Some(e) = content_end {
-            if e + TRAILER > end {
+        if let Some(e) = content_end
+            && e + TRAILER > end {
                 v.raise(FormatVersion::new(2024, 14, 0, 0));
             }
-        }
     }
 }

@@ -363,14 +363,12 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
             && !mask_checked
             && v.non_lts_at_least(2023, 2)
             && !v.at_least(2024, 6)
-        {
-            if let Some(bbox) = mask::uses_bbox_masks(d, &info, next) {
+            && let Some(bbox) = mask::uses_bbox_masks(d, &info, next) {
                 mask_checked = true;
                 if bbox {
                     v.raise(FormatVersion::new(2024, 6, 0, 0));
                 }
             }
-        }
     }
 }
 

@@ -74,7 +74,7 @@ impl Chunk for TexturePageItems {
             r.restore_element(prev);
         }
         r.publish(Target::TexturePageItem, &ptrs);
-        let pad_to_4 = r.pos() % 4 != 0 && r.chunk_end().is_multiple_of(4) && r.is_zero_padding(4);
+        let pad_to_4 = !r.pos().is_multiple_of(4) && r.chunk_end().is_multiple_of(4) && r.is_zero_padding(4);
         if pad_to_4 {
             r.align(4)?;
         }
