@@ -114,9 +114,12 @@ impl Version {
 
 impl fmt::Display for Version {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.format)?;
         if self.lts {
-            f.write_str(" LTS")?;
+            // The LTS branch is ordered by the main-branch layout it matches (2022.9), with the
+            // LTS revision in the build field.
+            write!(f, "2022.0.{} LTS", self.format.build)?;
+        } else {
+            write!(f, "{}", self.format)?;
         }
         write!(
             f,
