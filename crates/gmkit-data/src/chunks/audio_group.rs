@@ -75,9 +75,31 @@ impl Chunk for AudioGroups {
     }
 }
 
+/// Whether the pointer list of `chunk` (after `header` bytes) holds a null pointer. In a GMS2
+/// file that is evidence of asset stripping, i.e. 2024.11+ (notes §2.5).
+pub(crate) fn has_null_pointer(d: &Detect, chunk: &[u8; 4], header: usize) -> bool {
+    let Some((start, end)) = d.chunk(chunk) else {
+        return false;
+    };
+    let list = start + header;
+    let Some(n) = d.u32(list) else { return false };
+    let n = (n as usize).min(end.saturating_sub(list + 4) / 4);
+    (0..n).any(|i| d.u32(list + 4 + 4 * i) == Some(0))
+}
+
+/// Raises a 2.3+ file to 2024.11 when the pointer list of `chunk` holds a null pointer.
+pub(crate) fn detect_stripped(d: &Detect, v: &mut Version, chunk: &[u8; 4], header: usize) {
+    if v.at_least(2, 3) && !v.at_least(2024, 11) && has_null_pointer(d, chunk, header) {
+        v.raise(FormatVersion::new(2024, 11, 0, 0));
+    }
+}
+
 /// AGRP check for 2024.14 (needs 2024.13): ≥ 2 groups: records are not 4 bytes apart (path
 /// added); 1 group: the word after the name is non-zero.
+///
+/// Also 2024.11 (needs 2.3): a null pointer in the list (stripped group).
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    detect_stripped(d, v, b"AGRP", 0);
     if !v.at_least(2024, 13) || v.at_least(2024, 14) {
         return;
     }

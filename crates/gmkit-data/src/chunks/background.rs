@@ -261,7 +261,10 @@ fn tileset_end(d: &Detect, p: usize, separation: bool) -> Option<usize> {
 /// field was always 0 before). 2024.14.1 (needs 2024.13): the first tileset's size computed from
 /// the old layout does not reach the next tileset (or the chunk end), but the new layout (with
 /// tile separation X/Y) does.
+///
+/// Also 2024.11 (needs 2.3): a null pointer in the list (stripped asset).
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    crate::chunks::audio_group::detect_stripped(d, v, b"BGND", 0);
     if !v.is_gms2() {
         return;
     }

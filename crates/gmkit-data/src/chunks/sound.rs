@@ -168,7 +168,10 @@ impl Chunk for Sounds {
 /// SOND check for 2024.6 (needs 2023.2 non-LTS): records grew from 36 to 40 bytes (audio
 /// length). ≥ 2 sounds: pointer delta 40; 1 sound: the word after the old 36-byte record is a
 /// non-zero value inside the chunk.
+///
+/// Also 2024.11 (needs 2.3): a null pointer in the list (stripped asset).
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    crate::chunks::audio_group::detect_stripped(d, v, b"SOND", 0);
     if !v.non_lts_at_least(2023, 2) || v.at_least(2024, 6) {
         return;
     }

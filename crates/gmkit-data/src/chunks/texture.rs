@@ -350,7 +350,7 @@ impl Chunk for Textures {
                 Some(s) => s as usize,
                 None => {
                     let last = k + 1 == blobs.len();
-                    let limit = blobs.get(k + 1).map_or(r.chunk_end(), |b| b.1);
+                    let limit = blobs.get(k + 1).map_or(r.chunk_end(), |b| b.1).min(r.chunk_end());
                     let region = r.file().get(p..limit.max(p)).unwrap_or(&[]);
                     match measured_len(region, last) {
                         Some(n) => n,
@@ -476,7 +476,10 @@ fn record_size(d: &Detect, start: usize, end: usize) -> Option<usize> {
 
 /// TXTR layout checks: 2.0.6 (generated mips), 2022.3 (blob size), 2022.9 (group info) from the
 /// record size; 2022.5 from the first BZ2+QOI blob (4-byte uncompressed size after the header).
+///
+/// Also 2024.11 (needs 2.3): a null pointer in the list (stripped asset).
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    crate::chunks::audio_group::detect_stripped(d, v, b"TXTR", 0);
     let Some((start, end)) = d.chunk(b"TXTR") else {
         return;
     };
@@ -521,5 +524,48 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
             }
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The measured length of every embedded blob of the corpus (bz2 end-of-stream scan, PNG
+    /// walk) equals its real length, with or without trailing zero padding.
+    #[test]
+    fn measured_length_matches_corpus_blobs() {
+        let Some(dir) = std::env::var_os("GMKIT_CORPUS") else {
+            return;
+        };
+        let mut checked = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "win") {
+                continue;
+            }
+            let file = crate::parse_file(&path).unwrap();
+            for page in file.texture.iter().flat_map(|t| t.pages.iter().flatten()) {
+                let Some(blob) = page.blob() else { continue };
+                for pad in [0usize, 1, 3, 17, 127, 200] {
+                    let mut region = blob.to_vec();
+                    region.resize(blob.len() + pad, 0);
+                    let got = measured_len(&region, true);
+                    assert_eq!(got, Some(blob.len()), "{}: {:?} + {pad} zeros", path.display(), page.format());
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 40);
+    }
+
+    #[test]
+    fn bz2_scan_never_panics_on_short_input() {
+        for n in 0..40 {
+            let v = vec![0xFFu8; n];
+            let _ = bz2_stream_end(&v, 0);
+            let _ = measured_len(&v, false);
+        }
+        assert_eq!(bz2_stream_end(b"", 0), None);
     }
 }

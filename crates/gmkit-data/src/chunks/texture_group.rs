@@ -196,7 +196,10 @@ impl Chunk for TextureGroups {
 /// first list (directory, extension and load type were inserted). 2023.1 non-LTS (needs 2022.9):
 /// the word after the 4th list pointer is not above it, i.e. it is already the first list's
 /// count (the spine list was removed).
+///
+/// Also 2024.11 (needs 2.3): a null pointer in the list (stripped asset).
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    crate::chunks::audio_group::detect_stripped(d, v, b"TGIN", 4);
     let Some((start, _end)) = d.chunk(b"TGIN") else {
         return;
     };
