@@ -191,23 +191,26 @@ fn bz2_stream_end(b: &[u8], min: usize) -> Option<usize> {
     None
 }
 
-/// Length of a blob whose size is not stored, inside `region` (from the blob start to the next
-/// blob or the chunk end). `last`: no blob follows.
+/// Length of a blob whose size is not stored, from its image format, inside `region` (from the
+/// blob start to the next blob or the chunk end). `last`: no blob follows. `None` when the
+/// image is truncated or damaged.
 fn measured_len(region: &[u8], last: bool) -> Option<usize> {
     match blob_format(region) {
         BlobFormat::Png => png_len(region),
         BlobFormat::Qoi => qoi_len(region),
         BlobFormat::Bz2Qoi => bz2_stream_end(region, 8),
-        BlobFormat::Dds | BlobFormat::Unknown => {
-            // Everything up to the zero padding; keep enough trailing zeros that the next blob
-            // still falls on the same 128-byte boundary.
-            let nz_end = region.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
-            if last {
-                Some(nz_end)
-            } else {
-                Some(nz_end.max(region.len().saturating_sub(BLOB_ALIGN - 1)))
-            }
-        }
+        BlobFormat::Dds | BlobFormat::Unknown => Some(padded_len(region, last)),
+    }
+}
+
+/// Length of a blob of unknown extent: everything up to the zero padding, keeping enough
+/// trailing zeros that the next blob still falls on the same 128-byte boundary.
+fn padded_len(region: &[u8], last: bool) -> usize {
+    let nz_end = region.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+    if last {
+        nz_end
+    } else {
+        nz_end.max(region.len().saturating_sub(BLOB_ALIGN - 1))
     }
 }
 
@@ -352,14 +355,22 @@ impl Chunk for Textures {
                     let last = k + 1 == blobs.len();
                     let limit = blobs.get(k + 1).map_or(r.chunk_end(), |b| b.1).min(r.chunk_end());
                     let region = r.file().get(p..limit.max(p)).unwrap_or(&[]);
+                    let fits = |n: usize| {
+                        region.get(n..).is_some_and(|rest| rest.iter().all(|&b| b == 0))
+                            && (last || (p + n).next_multiple_of(BLOB_ALIGN) == limit)
+                    };
                     match measured_len(region, last) {
-                        Some(n) => n,
+                        Some(n) if fits(n) => n,
+                        // Bytes after the image before the padding: kept as part of the blob.
+                        Some(_) => padded_len(region, last),
                         None => {
-                            return Err(r.invalid(
+                            r.check(
+                                false,
                                 "texture blob",
                                 format!("a complete {:?} image", blob_format(region)),
                                 "a truncated or damaged stream",
-                            ));
+                            )?;
+                            padded_len(region, last)
                         }
                     }
                 }
