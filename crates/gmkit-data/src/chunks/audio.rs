@@ -1,37 +1,75 @@
-//! `AUDO`: embedded audio.
+//! `AUDO`: embedded audio files (also the only chunk of `audiogroupN.dat` files).
+//!
+//! Layout: a pointer list of entries; an entry is a `u32` byte length and the file bytes (WAV,
+//! OGG, ...). Every entry but the last is followed by zero padding to 4 bytes.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
+use bytes::Bytes;
 
-/// The `AUDO` chunk: embedded audio. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// The `AUDO` chunk: the audio files of the builtin audio group (or of an audio group file).
+/// Sounds refer to entries by index.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct EmbeddedAudio {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// The audio files' bytes, in file order (zero-copy views of the input; `None`: null pointer
+    /// of a stripped entry).
+    pub entries: Vec<Option<Bytes>>,
 }
 
 impl Chunk for EmbeddedAudio {
     const NAME: ChunkName = ChunkName(*b"AUDO");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        Ok(EmbeddedAudio {
-            raw: RawBody::read(r)?,
-        })
+        let ptrs = r.pointer_list("audio entry")?;
+        let mut entries = Vec::with_capacity(ptrs.len());
+        let mut first = true;
+        for (i, &p) in ptrs.iter().enumerate() {
+            if p == 0 {
+                entries.push(None);
+                continue;
+            }
+            let prev = r.set_element("audio entry", i);
+            if !first {
+                r.align(4)?;
+            }
+            first = false;
+            if p as usize != r.pos() {
+                return Err(r.invalid(
+                    "audio entry pointer",
+                    format!("entries stored in pointer order (next at {})", r.pos()),
+                    p,
+                ));
+            }
+            let len = r.u32()? as usize;
+            entries.push(Some(r.bytes(len, "audio data")?));
+            r.restore_element(prev);
+        }
+        Ok(EmbeddedAudio { entries })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
-        Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
+        let mut first = true;
+        w.pointer_list(
+            &self.entries,
+            |w| {
+                if !first {
+                    w.align(4);
+                }
+                first = false;
+            },
+            |w, data| {
+                let len = u32::try_from(data.len())
+                    .map_err(|_| w.unwritable("audio entry", "larger than 4 GiB"))?;
+                w.u32(len);
+                w.bytes(data);
+                Ok(())
+            },
+        )
     }
 }
 
-/// Layout checks for the version detection (none yet).
+/// No layout checks in AUDO.
 pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

@@ -1,37 +1,195 @@
 //! `SOND`: sounds.
+//!
+//! Layout: a pointer list of records: name; `u32` flags; type string; file string; `u32`
+//! effects; `f32` volume; `f32` pitch; then either an `i32` audio group id (bytecode ≥ 14 and the
+//! regular flag set) or a `bool32` preload flag; `i32` audio id; [2024.6] `f32` audio length.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::version::{Detect, Version};
+use crate::refs::StringRef;
+use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 
-/// The `SOND` chunk: sounds. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// Sound flag: the audio data is embedded in the data file (AUDO).
+pub const FLAG_EMBEDDED: u32 = 0x1;
+/// Sound flag: the audio data is compressed.
+pub const FLAG_COMPRESSED: u32 = 0x2;
+/// Sound flag bits marking a "regular" sound (as written by every GameMaker since bytecode 14).
+pub const FLAG_REGULAR: u32 = 0x64;
+
+/// The `SOND` chunk: sounds.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sounds {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// The sounds, in file order (`None`: null pointer of a stripped sound, 2024.11+).
+    pub sounds: Vec<Option<Sound>>,
+}
+
+/// One sound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sound {
+    /// Asset name.
+    pub name: StringRef,
+    /// Flags: [`FLAG_EMBEDDED`], [`FLAG_COMPRESSED`], [`FLAG_REGULAR`]. Together with the
+    /// bytecode version they decide whether [`Sound::group`] is a group id or a preload flag.
+    pub flags: u32,
+    /// File type (extension such as `.ogg`), if any.
+    pub kind: Option<StringRef>,
+    /// Original file name, if any.
+    pub file: Option<StringRef>,
+    /// Effects bit set.
+    pub effects: u32,
+    /// Volume (0..1).
+    pub volume: f32,
+    /// Pitch.
+    pub pitch: f32,
+    /// Audio group id or preload flag (which one depends on the flags and the bytecode).
+    pub group: GroupOrPreload,
+    /// Index of the audio entry: into this file's AUDO when the group is the builtin group (id
+    /// 0; 1 in old GMS1 files), else into the group's `audiogroupN.dat`. -1 when none.
+    pub audio_id: i32,
+    /// Length in seconds (2024.6+; `None` before).
+    pub audio_length: Option<f32>,
+}
+
+/// The field after the pitch: an audio group id for regular sounds (bytecode ≥ 14), a preload
+/// flag otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupOrPreload {
+    /// Audio group id (index into AGRP).
+    Group(i32),
+    /// Whether the sound is preloaded.
+    Preload(bool),
+}
+
+/// Whether a sound with these flags stores an audio group id (else a preload flag).
+fn has_group_id(v: &Version, flags: u32) -> bool {
+    v.bytecode >= 14 && flags & FLAG_REGULAR == FLAG_REGULAR
+}
+/// 2024.6+: sounds carry their length.
+fn has_audio_length(v: &Version) -> bool {
+    v.at_least(2024, 6)
 }
 
 impl Chunk for Sounds {
     const NAME: ChunkName = ChunkName(*b"SOND");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        Ok(Sounds {
-            raw: RawBody::read(r)?,
-        })
+        let v = *r.version();
+        let ptrs = r.pointer_list("sound")?;
+        let mut sounds = Vec::with_capacity(ptrs.len());
+        for (i, &p) in ptrs.iter().enumerate() {
+            if p == 0 {
+                sounds.push(None);
+                continue;
+            }
+            let prev = r.set_element("sound", i);
+            if p as usize != r.pos() {
+                return Err(r.invalid(
+                    "sound pointer",
+                    format!("sounds stored in pointer order (next at {})", r.pos()),
+                    p,
+                ));
+            }
+            let name = r.string()?;
+            let flags = r.u32()?;
+            let kind = r.string_opt()?;
+            let file = r.string_opt()?;
+            let effects = r.u32()?;
+            let volume = r.f32()?;
+            let pitch = r.f32()?;
+            let group = if has_group_id(&v, flags) {
+                GroupOrPreload::Group(r.i32()?)
+            } else {
+                GroupOrPreload::Preload(r.bool32()?)
+            };
+            let audio_id = r.i32()?;
+            let audio_length = if has_audio_length(&v) {
+                Some(r.f32()?)
+            } else {
+                None
+            };
+            sounds.push(Some(Sound {
+                name,
+                flags,
+                kind,
+                file,
+                effects,
+                volume,
+                pitch,
+                group,
+                audio_id,
+                audio_length,
+            }));
+            r.restore_element(prev);
+        }
+        Ok(Sounds { sounds })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
-        Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
+        let v = *w.version();
+        w.pointer_list(
+            &self.sounds,
+            |_| {},
+            |w, s| {
+                w.string(s.name);
+                w.u32(s.flags);
+                w.string_opt(s.kind);
+                w.string_opt(s.file);
+                w.u32(s.effects);
+                w.f32(s.volume);
+                w.f32(s.pitch);
+                match (has_group_id(&v, s.flags), s.group) {
+                    (true, GroupOrPreload::Group(g)) => w.i32(g),
+                    (false, GroupOrPreload::Preload(p)) => w.bool32(p),
+                    (true, _) => {
+                        return Err(w.unwritable(
+                            "sound",
+                            "a regular sound (flags 0x64, bytecode ≥ 14) needs an audio group id",
+                        ));
+                    }
+                    (false, _) => {
+                        return Err(w.unwritable(
+                            "sound",
+                            "this sound stores a preload flag, not an audio group id",
+                        ));
+                    }
+                }
+                w.i32(s.audio_id);
+                if has_audio_length(&v) {
+                    w.f32(s.audio_length.unwrap_or(0.0));
+                }
+                Ok(())
+            },
+        )
     }
 }
 
-/// Layout checks for the version detection (none yet).
-pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}
+/// SOND check for 2024.6 (needs 2023.2 non-LTS): records grew from 36 to 40 bytes (audio
+/// length). ≥ 2 sounds: pointer delta 40; 1 sound: the word after the old 36-byte record is a
+/// non-zero value inside the chunk.
+///
+/// Also 2024.11 (needs 2.3): a null pointer in the list (stripped asset).
+pub(crate) fn detect(d: &Detect, v: &mut Version) {
+    crate::chunks::audio_group::detect_stripped(d, v, b"SOND", 0);
+    if !v.non_lts_at_least(2023, 2) || v.at_least(2024, 6) {
+        return;
+    }
+    let Some((start, end)) = d.chunk(b"SOND") else {
+        return;
+    };
+    let Some(n) = d.u32(start) else { return };
+    let Some(p0) = d.u32(start + 4) else { return };
+    if n == 0 || p0 == 0 {
+        return;
+    }
+    let new = if n >= 2 {
+        d.u32(start + 8).is_some_and(|p1| p1 == p0.wrapping_add(40))
+    } else {
+        let at = p0 as usize + 36;
+        at + 4 <= end && d.u32(at).is_some_and(|w| w != 0)
+    };
+    if new {
+        v.raise(FormatVersion::new(2024, 6, 0, 0));
+    }
+}
