@@ -47,7 +47,7 @@ const STILL_OPAQUE: &[&str] = &[
     // -- objects, rooms, scripts --
     "ROOM", "OBJT", "TMLN", "PATH", "SCPT", "GLOB", "GMEN", "SHDR", "EXTN", "LANG", "OPTN", "DAFL",
     // -- bytecode --
-    "CODE", "VARI", "FUNC", // -- sprites, fonts, sequences, particles --
+    // -- sprites, fonts, sequences, particles --
     "SPRT", "FONT", "SEQN", "ACRV", "TAGS", "FEAT", "FEDS", "PSEM", "PSYS",
     "UILR",
     // -- end --
