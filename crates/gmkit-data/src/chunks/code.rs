@@ -144,7 +144,7 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
         func_names: Vec::new(),
         total: 0,
     };
-    let tables: [(bool, Option<Vec<(u32, u32, i32)>>); 2] = [
+    let tables: [(bool, Option<variable::OccurrenceTable>); 2] = [
         (
             false,
             match r.ctx.chunk_range(b"VARI") {

@@ -12,7 +12,7 @@
 
 use crate::chunk::{Chunk, ChunkName};
 use crate::chunks::code::{function_first_is_operand, link_chains};
-use crate::chunks::variable::{code_checks_chains, read_occurrences};
+use crate::chunks::variable::{OccurrenceTable, code_checks_chains, read_occurrences};
 use crate::error::Result;
 use crate::read::Reader;
 use crate::refs::StringRef;
@@ -73,7 +73,7 @@ pub(crate) fn occurrence_table(
     file: &[u8],
     (start, end): (usize, usize),
     v: &Version,
-) -> Option<Vec<(u32, u32, i32)>> {
+) -> Option<OccurrenceTable> {
     let rd = |p: usize| -> Option<u32> {
         Some(u32::from_le_bytes(file.get(p..p.checked_add(4)?)?.try_into().ok()?))
     };
@@ -83,7 +83,7 @@ pub(crate) fn occurrence_table(
     let mut out = Vec::new();
     if counted(v) {
         let n = rd(start)? as usize;
-        if n.checked_mul(12)? > end - start - 4 {
+        if n.checked_mul(12)? > end.checked_sub(start)?.checked_sub(4)? {
             return None;
         }
         for i in 0..n {

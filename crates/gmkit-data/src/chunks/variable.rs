@@ -56,13 +56,16 @@ fn long_layout(v: &Version) -> bool {
     v.bytecode >= 15
 }
 
-/// Reads `(name pointer, occurrence count, first address)` of every entry straight from the
-/// file (used by CODE to bind its operands). `None` when the table is malformed.
+/// `(name pointer, occurrence count, first address)` of each VARI or FUNC entry, as stored.
+pub(crate) type OccurrenceTable = Vec<(u32, u32, i32)>;
+
+/// Reads the [`OccurrenceTable`] of VARI straight from the file (used by CODE to bind its
+/// operands). `None` when the table is malformed.
 pub(crate) fn occurrence_table(
     file: &[u8],
     (start, end): (usize, usize),
     v: &Version,
-) -> Option<Vec<(u32, u32, i32)>> {
+) -> Option<OccurrenceTable> {
     let rd = |p: usize| -> Option<u32> {
         Some(u32::from_le_bytes(file.get(p..p.checked_add(4)?)?.try_into().ok()?))
     };
