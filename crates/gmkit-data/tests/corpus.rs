@@ -46,8 +46,7 @@ const STILL_OPAQUE: &[&str] = &[
     // textures, audio, backgrounds: all typed
     // -- objects, rooms, scripts --
     "ROOM", "OBJT", "TMLN", "PATH", "SCPT", "GLOB", "GMEN", "SHDR", "EXTN", "LANG", "OPTN", "DAFL",
-    // -- bytecode --
-    "CODE", "VARI", "FUNC",
+    // -- bytecode: all typed --
     // -- sprites, fonts, sequences, particles: all typed --
     // -- end --
 ];

@@ -1,0 +1,280 @@
+//! Editing bytecode: patch one instruction, rebuild, re-parse, and check that exactly that
+//! instruction changed, that VARI/FUNC changed only in their occurrence-derived values, and that
+//! the rebuilt file round-trips itself.
+
+use gmkit_data::chunks::code::{CodeBody, Instruction, PushValue};
+use gmkit_data::{DataFile, build_bytes, parse_bytes};
+use std::path::PathBuf;
+
+fn corpus_file(name: &str) -> Vec<u8> {
+    let dir = std::env::var_os("GMKIT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
+        panic!(
+            "corpus file {name} not found in {} (set GMKIT_CORPUS): {e}",
+            dir.display()
+        )
+    })
+}
+
+fn chunk(data: &[u8], name: &[u8; 4]) -> (usize, usize) {
+    let mut pos = 8;
+    while pos + 8 <= data.len() {
+        let len = u32::from_le_bytes(data[pos + 4..pos + 8].try_into().unwrap()) as usize;
+        if &data[pos..pos + 4] == name {
+            return (pos + 8, pos + 8 + len);
+        }
+        pos += 8 + len;
+    }
+    panic!("no chunk {}", String::from_utf8_lossy(name));
+}
+
+/// Raw `(count, first address)` of every VARI entry, straight from the bytes.
+fn vari_occurrences(data: &[u8], bytecode: u8) -> Vec<(u32, i32)> {
+    let (s, e) = chunk(data, b"VARI");
+    let (mut p, size) = if bytecode >= 15 {
+        (s + 12, 20)
+    } else {
+        (s, 12)
+    };
+    let rd = |p: usize| u32::from_le_bytes(data[p..p + 4].try_into().unwrap());
+    let mut v = Vec::new();
+    while p + size <= e && rd(p) != 0 {
+        v.push((rd(p + size - 8), rd(p + size - 4) as i32));
+        p += size;
+    }
+    v
+}
+
+/// Every instruction of every root entry: (entry, index, instruction).
+fn all_instructions(f: &DataFile) -> Vec<(usize, usize, Instruction)> {
+    let mut v = Vec::new();
+    for (e, entry) in f.code.as_ref().unwrap().entries.iter().enumerate() {
+        if let CodeBody::Instructions(ins) = &entry.body {
+            v.extend(ins.iter().enumerate().map(|(i, x)| (e, i, *x)));
+        }
+    }
+    v
+}
+
+fn instruction_mut(f: &mut DataFile, entry: usize, index: usize) -> &mut Instruction {
+    match &mut f.code.as_mut().unwrap().entries[entry].body {
+        CodeBody::Instructions(ins) => &mut ins[index],
+        CodeBody::Shared { .. } => unreachable!(),
+    }
+}
+
+/// Rebuilds, re-parses, and checks the result against the edit.
+fn rebuild_and_check(
+    original: &DataFile,
+    edited: &DataFile,
+    at: (usize, usize),
+    expect: Instruction,
+) -> (DataFile, Vec<u8>) {
+    let bytes = build_bytes(edited).expect("edited file builds");
+    let back = parse_bytes(bytes.clone()).expect("edited file parses");
+    let before = all_instructions(original);
+    let after = all_instructions(&back);
+    assert_eq!(before.len(), after.len());
+    let mut changed = 0;
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!((b.0, b.1), (a.0, a.1));
+        if (a.0, a.1) == at {
+            assert_eq!(a.2, expect, "the edited instruction reads back as written");
+            changed += 1;
+        } else {
+            assert_eq!(a.2, b.2, "instruction {}:{} unchanged", a.0, a.1);
+        }
+    }
+    assert_eq!(changed, 1);
+    // Entry headers, variables and functions unchanged (the models hold no derived values).
+    let (oc, bc) = (original.code.as_ref().unwrap(), back.code.as_ref().unwrap());
+    for (o, b) in oc.entries.iter().zip(&bc.entries) {
+        assert_eq!(
+            (
+                o.name,
+                o.locals_count,
+                o.arguments_count,
+                o.execution_offset
+            ),
+            (
+                b.name,
+                b.locals_count,
+                b.arguments_count,
+                b.execution_offset
+            )
+        );
+        if let (CodeBody::Shared { parent: x }, CodeBody::Shared { parent: y }) = (&o.body, &b.body)
+        {
+            assert_eq!(x, y);
+        }
+    }
+    assert_eq!(original.variable, back.variable);
+    assert_eq!(original.function, back.function);
+    // The rebuilt file round-trips itself.
+    assert_eq!(
+        build_bytes(&back).unwrap(),
+        bytes,
+        "build(parse(build(x))) == build(x)"
+    );
+    (back, bytes)
+}
+
+fn edit_constant(name: &str) {
+    let data = corpus_file(name);
+    let original = parse_bytes(data.clone()).unwrap();
+    assert_eq!(build_bytes(&original).unwrap(), data);
+    let (e, i, ins) = all_instructions(&original)
+        .into_iter()
+        .find(|(_, _, x)| {
+            matches!(x, Instruction::Push { value: PushValue::Int16(v), .. } if *v < 1000)
+        })
+        .expect("an int16 push");
+    let Instruction::Push {
+        op,
+        value: PushValue::Int16(v),
+    } = ins
+    else {
+        unreachable!()
+    };
+    let new = Instruction::Push {
+        op,
+        value: PushValue::Int16(v + 1234),
+    };
+    let mut edited = original.clone();
+    *instruction_mut(&mut edited, e, i) = new;
+    let (_, bytes) = rebuild_and_check(&original, &edited, (e, i), new);
+    // Same size, exactly one word differs (the constant is inline).
+    assert_eq!(bytes.len(), data.len());
+    let diff: Vec<usize> = (0..data.len()).filter(|&k| data[k] != bytes[k]).collect();
+    assert!(
+        !diff.is_empty() && diff.len() <= 2 && diff[diff.len() - 1] - diff[0] < 2,
+        "{diff:?}"
+    );
+    assert!(
+        new.to_string()
+            .starts_with(&format!("{}.e {}", op.mnemonic(), v + 1234))
+    );
+}
+
+fn edit_variable(name: &str) {
+    let data = corpus_file(name);
+    let original = parse_bytes(data.clone()).unwrap();
+    let bytecode = original.version.bytecode;
+    let counts = vari_occurrences(&data, bytecode);
+    // A push of variable A (used at least twice), redirected to B (used at least once).
+    let (e, i, ins) = all_instructions(&original)
+        .into_iter()
+        .find(|(_, _, x)| {
+            matches!(x, Instruction::Push { value: PushValue::Variable(r), .. }
+                if counts[r.variable.index()].0 >= 2)
+        })
+        .expect("a variable push");
+    let Instruction::Push {
+        op,
+        value: PushValue::Variable(var),
+    } = ins
+    else {
+        unreachable!()
+    };
+    let a = var.variable.index();
+    let b = (0..counts.len())
+        .rev()
+        .find(|&k| k != a && counts[k].0 >= 1)
+        .expect("another used variable");
+    let mut r = var;
+    r.variable = gmkit_data::Id::new(b as u32);
+    let new = Instruction::Push {
+        op,
+        value: PushValue::Variable(r),
+    };
+    let mut edited = original.clone();
+    *instruction_mut(&mut edited, e, i) = new;
+    let (back, bytes) = rebuild_and_check(&original, &edited, (e, i), new);
+
+    // Occurrence-derived values: A lost one occurrence, B gained one, the rest is unchanged.
+    let after = vari_occurrences(&bytes, bytecode);
+    assert_eq!(after.len(), counts.len());
+    for k in 0..counts.len() {
+        if k == a {
+            assert_eq!(after[k].0, counts[k].0 - 1);
+        } else if k == b {
+            assert_eq!(after[k].0, counts[k].0 + 1);
+            assert!(after[k].1 <= counts[k].1);
+        } else {
+            assert_eq!(after[k], counts[k], "variable #{k} occurrences unchanged");
+        }
+    }
+    assert_eq!(bytes.len(), data.len());
+    // The disassembly names the new variable.
+    let vars = back.variable.as_ref().unwrap();
+    let strings = back.string_table.as_ref().unwrap();
+    let b_name = strings.get(vars.variables[b].name).unwrap().to_string();
+    let shown = new.display(&back).to_string();
+    assert!(shown.ends_with(&format!(".{b_name}")), "{shown}");
+}
+
+#[test]
+fn edit_constant_bc14() {
+    edit_constant("tricking-the-vikings.win");
+}
+
+#[test]
+fn edit_variable_bc14() {
+    edit_variable("tricking-the-vikings.win");
+}
+
+#[test]
+fn edit_constant_bc16() {
+    edit_constant("bubblinaway.win");
+}
+
+#[test]
+fn edit_variable_bc16() {
+    edit_variable("bubblinaway.win");
+}
+
+#[test]
+fn edit_constant_bc17_shared_blobs() {
+    edit_constant("deltarun.win");
+}
+
+#[test]
+fn edit_variable_bc17_shared_blobs() {
+    edit_variable("deltarun.win");
+}
+
+#[test]
+fn yyc_files_without_bytecode_round_trip() {
+    for name in ["123nishith-ma.win", "rcr-wasm.win"] {
+        let data = corpus_file(name);
+        let f = parse_bytes(data.clone()).unwrap();
+        assert!(f.code.is_none() && f.variable.is_none() && f.function.is_none());
+        assert_eq!(build_bytes(&f).unwrap(), data);
+    }
+}
+
+#[test]
+fn disassembly_names_functions() {
+    let data = corpus_file("deltarun.win");
+    let f = parse_bytes(data).unwrap();
+    let code = f.code.as_ref().unwrap();
+    let call = (0..code.entries.len())
+        .flat_map(|e| code.instructions(e).iter())
+        .find(|x| matches!(x, Instruction::Call { .. }))
+        .unwrap();
+    let text = call.display(&f).to_string();
+    assert!(
+        text.starts_with("call.i ") && text.contains("(argc="),
+        "{text}"
+    );
+    // Every child entry sees its parent's instructions from its execution offset.
+    for (i, e) in code.entries.iter().enumerate() {
+        if let CodeBody::Shared { .. } = e.body {
+            assert!(!code.instructions(i).is_empty(), "child entry {i}");
+        }
+    }
+}
