@@ -45,7 +45,6 @@ const STILL_OPAQUE: &[&str] = &[
     // textures, audio, backgrounds
     "TXTR", "AUDO", "SOND", "AGRP", "EMBI", "TGIN", "BGND",
     // -- objects, rooms, scripts --
-    "EXTN",
     // -- bytecode --
     "CODE", "VARI", "FUNC", // -- sprites, fonts, sequences, particles --
     "SPRT", "FONT", "SEQN", "ACRV", "TAGS", "FEAT", "FEDS", "PSEM", "PSYS",
