@@ -517,7 +517,7 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
             l.kind == 4
                 && match (l.bound, d.u32(l.data + 4), d.u32(l.data + 8)) {
                     (Some(b), Some(w), Some(h)) => {
-                        let raw = (w as u64) * (h as u64) * 4;
+                        let raw = (w as u64).saturating_mul(h as u64).saturating_mul(4);
                         ((b.saturating_sub(l.data + 12)) as u64) < raw
                     }
                     _ => false,
