@@ -561,6 +561,48 @@ impl<'a> Reader<'a> {
     pub fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
+
+    /// Reads the elements of a pointer list whose pointers must all be non-null (nested lists
+    /// such as events and actions), visiting each pointer in order.
+    pub fn pointer_list_required<T>(
+        &mut self,
+        what: &'static str,
+        mut read: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let at = self.pos;
+        let ptrs = self.pointer_list(what)?;
+        let mut out = Vec::with_capacity(ptrs.len());
+        for (i, p) in ptrs.into_iter().enumerate() {
+            if p == 0 {
+                return Err(self.error_at(
+                    at + 4 + 4 * i,
+                    invalid(what, "a non-null pointer", "a null pointer"),
+                ));
+            }
+            let prev = self.set_element(what, i);
+            self.seek(p as usize)?;
+            out.push(read(self)?);
+            self.restore_element(prev);
+        }
+        Ok(out)
+    }
+
+    /// Rejects null entries of an asset pointer list in files older than 2024.11 (strict mode:
+    /// error; lenient mode: warning). From 2024.11 null entries are stripped assets.
+    pub fn check_nulls<T>(&mut self, what: &'static str, items: &[Option<T>]) -> Result<()> {
+        if self.version().at_least(2024, 11) {
+            return Ok(());
+        }
+        if let Some(i) = items.iter().position(Option::is_none) {
+            self.check(
+                false,
+                what,
+                "no null pointers before 2024.11",
+                format!("a null pointer at entry #{i}"),
+            )?;
+        }
+        Ok(())
+    }
 }
 
 pub(crate) fn target_name(t: Target) -> &'static str {

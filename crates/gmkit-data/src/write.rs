@@ -139,6 +139,21 @@ impl Writer {
         Ok(())
     }
 
+    /// Writes a pointer list whose elements are all present, each written by `write` at its
+    /// own position.
+    pub fn pointer_list_required<T>(
+        &mut self,
+        items: &[T],
+        mut write: impl FnMut(&mut Self, &T) -> Result<()>,
+    ) -> Result<()> {
+        let slots = self.pointer_slots(items.len());
+        for (i, item) in items.iter().enumerate() {
+            self.fill_slot(slots, i);
+            write(self, item)?;
+        }
+        Ok(())
+    }
+
     /// Writes a string reference (filled in when the string table is written).
     #[inline]
     pub fn string(&mut self, s: StringRef) {

@@ -1,37 +1,28 @@
-//! `DAFL`: included data files.
+//! `DAFL`: included data files. The chunk is always empty in known files (included files are
+//! shipped next to the data file); any content would be kept verbatim by the container as an
+//! unexplained tail.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
-/// The `DAFL` chunk: included data files. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
-pub struct DataFiles {
-    /// The chunk body.
-    pub raw: RawBody,
-}
+/// The `DAFL` chunk (empty).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DataFiles {}
 
 impl Chunk for DataFiles {
     const NAME: ChunkName = ChunkName(*b"DAFL");
 
-    fn read(r: &mut Reader) -> Result<Self> {
-        Ok(DataFiles {
-            raw: RawBody::read(r)?,
-        })
+    fn read(_r: &mut Reader) -> Result<Self> {
+        Ok(DataFiles {})
     }
 
-    fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
+    fn write(&self, _w: &mut Writer) -> Result<()> {
         Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
     }
 }
 
-/// Layout checks for the version detection (none yet).
+/// No layout checks in DAFL.
 pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

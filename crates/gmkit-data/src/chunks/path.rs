@@ -1,37 +1,106 @@
-//! `PATH`: paths.
+//! `PATH`: paths (point lists that instances can follow).
+//!
+//! Layout: a pointer list of paths; path = name, bool32 smooth, bool32 closed, u32 precision,
+//! simple list of points (f32 x, y, speed).
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::refs::StringRef;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
-/// The `PATH` chunk: paths. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// One point of a path.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PathPoint {
+    /// X position.
+    pub x: f32,
+    /// Y position.
+    pub y: f32,
+    /// Speed factor at this point.
+    pub speed: f32,
+}
+
+/// A path asset.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Path {
+    /// Asset name.
+    pub name: StringRef,
+    /// Whether the path is a smooth curve (else straight segments).
+    pub smooth: bool,
+    /// Whether the path is closed.
+    pub closed: bool,
+    /// Curve precision (1–8).
+    pub precision: u32,
+    /// The points.
+    pub points: Vec<PathPoint>,
+}
+
+/// The `PATH` chunk.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Paths {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// The paths (`None`: stripped asset, 2024.11+).
+    pub paths: Vec<Option<Path>>,
+}
+
+impl Path {
+    fn read(r: &mut Reader) -> Result<Self> {
+        let name = r.string()?;
+        let smooth = r.bool32()?;
+        let closed = r.bool32()?;
+        let precision = r.u32()?;
+        let n = r.count("path point", 12)?;
+        let mut points = Vec::with_capacity(n);
+        for _ in 0..n {
+            points.push(PathPoint {
+                x: r.f32()?,
+                y: r.f32()?,
+                speed: r.f32()?,
+            });
+        }
+        Ok(Path {
+            name,
+            smooth,
+            closed,
+            precision,
+            points,
+        })
+    }
+
+    fn write(&self, w: &mut Writer) {
+        w.string(self.name);
+        w.bool32(self.smooth);
+        w.bool32(self.closed);
+        w.u32(self.precision);
+        w.u32(self.points.len() as u32);
+        for p in &self.points {
+            w.f32(p.x);
+            w.f32(p.y);
+            w.f32(p.speed);
+        }
+    }
 }
 
 impl Chunk for Paths {
     const NAME: ChunkName = ChunkName(*b"PATH");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        Ok(Paths {
-            raw: RawBody::read(r)?,
-        })
+        let paths = r.pointer_list_elements("path", Path::read)?;
+        r.check_nulls("path pointer", &paths)?;
+        Ok(Paths { paths })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
-        Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
+        w.pointer_list(
+            &self.paths,
+            |_| {},
+            |w, p| {
+                p.write(w);
+                Ok(())
+            },
+        )
     }
 }
 
-/// Layout checks for the version detection (none yet).
+/// No layout checks in PATH.
 pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

@@ -1,37 +1,75 @@
-//! `SCPT`: scripts.
+//! `SCPT`: scripts (a name bound to a code entry).
+//!
+//! Layout: a pointer list of scripts; script = name, i32 code id. From 2.3 the top bit of the id
+//! marks a constructor and the id is the remaining 31 bits.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::raw::RawBody;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::refs::StringRef;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
-/// The `SCPT` chunk: scripts. (Not typed yet: carried as its bytes.)
-#[derive(Clone, Debug, Default)]
+/// A script asset.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Script {
+    /// Asset name.
+    pub name: StringRef,
+    /// Index of the script's CODE entry (-1 = none; stored without the constructor bit).
+    pub code_id: i32,
+    /// Whether the script is a constructor (2.3+: top bit of the stored id).
+    pub constructor: bool,
+}
+
+/// The `SCPT` chunk.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scripts {
-    /// The chunk body.
-    pub raw: RawBody,
+    /// The scripts (`None`: stripped asset, 2024.11+).
+    pub scripts: Vec<Option<Script>>,
+}
+
+/// Whether the top bit of the code id means "constructor" (2.3+).
+fn has_constructor_bit(v: &Version) -> bool {
+    v.at_least(2, 3)
 }
 
 impl Chunk for Scripts {
     const NAME: ChunkName = ChunkName(*b"SCPT");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        Ok(Scripts {
-            raw: RawBody::read(r)?,
-        })
+        let ctor = has_constructor_bit(r.version());
+        let scripts = r.pointer_list_elements("script", |r| {
+            let name = r.string()?;
+            let raw = r.i32()?;
+            let constructor = ctor && raw < 0 && raw != -1;
+            let code_id = if constructor { raw & 0x7FFF_FFFF } else { raw };
+            Ok(Script {
+                name,
+                code_id,
+                constructor,
+            })
+        })?;
+        r.check_nulls("script pointer", &scripts)?;
+        Ok(Scripts { scripts })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        self.raw.write(w);
-        Ok(())
-    }
-
-    fn is_opaque(&self) -> bool {
-        true
+        w.pointer_list(
+            &self.scripts,
+            |_| {},
+            |w, s| {
+                w.string(s.name);
+                let raw = if s.constructor {
+                    (s.code_id as u32 | 0x8000_0000) as i32
+                } else {
+                    s.code_id
+                };
+                w.i32(raw);
+                Ok(())
+            },
+        )
     }
 }
 
-/// Layout checks for the version detection (none yet).
+/// No layout checks in SCPT.
 pub(crate) fn detect(_d: &Detect, _v: &mut Version) {}

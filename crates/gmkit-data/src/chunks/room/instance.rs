@@ -1,0 +1,171 @@
+//! Room instances and legacy tiles (the fixed-size records of a room and of asset layers).
+
+use crate::chunks::object::Object;
+use crate::error::Result;
+use crate::read::Reader;
+use crate::refs::{Id, id_from_i32, id_to_i32};
+use crate::version::Version;
+use crate::write::Writer;
+
+/// An instance of an object placed in a room.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Instance {
+    /// X position.
+    pub x: i32,
+    /// Y position.
+    pub y: i32,
+    /// The object (stored as an i32 id; -1 = none).
+    pub object: Option<Id<Object>>,
+    /// Instance id (unique in the game; layers refer to instances by it).
+    pub instance_id: u32,
+    /// Creation code (CODE entry id, -1 = none).
+    pub creation_code: i32,
+    /// Horizontal scale.
+    pub scale_x: f32,
+    /// Vertical scale.
+    pub scale_y: f32,
+    /// Image speed and image index (2.2.2.302+; `None` before).
+    pub image: Option<(f32, i32)>,
+    /// Blend colour (ABGR).
+    pub colour: u32,
+    /// Rotation in degrees.
+    pub rotation: f32,
+    /// Pre-create code (CODE entry id, -1 = none; bytecode 16+, `None` before).
+    pub pre_create_code: Option<i32>,
+}
+
+/// Whether instances carry image speed and index (2.2.2.302+).
+pub(crate) fn has_image_fields(v: &Version) -> bool {
+    v.at_least_full(2, 2, 2, 302)
+}
+
+/// Whether instances carry a pre-create code id (bytecode 16+).
+pub(crate) fn has_pre_create(v: &Version) -> bool {
+    v.bytecode >= 16
+}
+
+impl Instance {
+    /// Reads one instance.
+    pub(crate) fn read(r: &mut Reader) -> Result<Self> {
+        let x = r.i32()?;
+        let y = r.i32()?;
+        let at = r.pos();
+        let object = r.i32()?;
+        if object < -1 {
+            return Err(r.error_at(
+                at,
+                crate::error::invalid("instance object id", "an object index or -1", object),
+            ));
+        }
+        Ok(Instance {
+            x,
+            y,
+            object: id_from_i32(object),
+            instance_id: r.u32()?,
+            creation_code: r.i32()?,
+            scale_x: r.f32()?,
+            scale_y: r.f32()?,
+            image: if has_image_fields(r.version()) {
+                Some((r.f32()?, r.i32()?))
+            } else {
+                None
+            },
+            colour: r.u32()?,
+            rotation: r.f32()?,
+            pre_create_code: if has_pre_create(r.version()) {
+                Some(r.i32()?)
+            } else {
+                None
+            },
+        })
+    }
+
+    /// Writes the instance.
+    pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
+        w.i32(self.x);
+        w.i32(self.y);
+        w.i32(id_to_i32(self.object));
+        w.u32(self.instance_id);
+        w.i32(self.creation_code);
+        w.f32(self.scale_x);
+        w.f32(self.scale_y);
+        if has_image_fields(w.version()) {
+            let (speed, index) = self.image.unwrap_or((1.0, 0));
+            w.f32(speed);
+            w.i32(index);
+        }
+        w.u32(self.colour);
+        w.f32(self.rotation);
+        if has_pre_create(w.version()) {
+            w.i32(self.pre_create_code.unwrap_or(-1));
+        }
+        Ok(())
+    }
+}
+
+/// A legacy tile: a rectangle of a background (GMS1) or sprite (GMS2) placed in a room or an
+/// asset layer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tile {
+    /// X position.
+    pub x: i32,
+    /// Y position.
+    pub y: i32,
+    /// Background id (GMS1) or sprite id (GMS2); -1 = none.
+    pub source_asset: i32,
+    /// Source rectangle X.
+    pub source_x: i32,
+    /// Source rectangle Y.
+    pub source_y: i32,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// Depth.
+    pub depth: i32,
+    /// Tile instance id.
+    pub instance_id: u32,
+    /// Horizontal scale.
+    pub scale_x: f32,
+    /// Vertical scale.
+    pub scale_y: f32,
+    /// Blend colour.
+    pub colour: u32,
+}
+
+impl Tile {
+    /// Reads one tile.
+    pub(crate) fn read(r: &mut Reader) -> Result<Self> {
+        Ok(Tile {
+            x: r.i32()?,
+            y: r.i32()?,
+            source_asset: r.i32()?,
+            source_x: r.i32()?,
+            source_y: r.i32()?,
+            width: r.u32()?,
+            height: r.u32()?,
+            depth: r.i32()?,
+            instance_id: r.u32()?,
+            scale_x: r.f32()?,
+            scale_y: r.f32()?,
+            colour: r.u32()?,
+        })
+    }
+
+    /// Writes the tile.
+    pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
+        w.i32(self.x);
+        w.i32(self.y);
+        w.i32(self.source_asset);
+        w.i32(self.source_x);
+        w.i32(self.source_y);
+        w.u32(self.width);
+        w.u32(self.height);
+        w.i32(self.depth);
+        w.u32(self.instance_id);
+        w.f32(self.scale_x);
+        w.f32(self.scale_y);
+        w.u32(self.colour);
+        Ok(())
+    }
+}
