@@ -316,11 +316,9 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
             }
         }
     }
-    if v.at_least(2022, 6) && !v.at_least(2023, 4) {
-        if let (Some(a), Some(b)) = (d.u32(first + 12), d.u32(first + 16)) {
-            if a > b {
+    if v.at_least(2022, 6) && !v.at_least(2023, 4)
+        && let (Some(a), Some(b)) = (d.u32(first + 12), d.u32(first + 16))
+            && a > b {
                 v.raise(FormatVersion::new(2023, 4, 0, 0));
             }
-        }
-    }
 }

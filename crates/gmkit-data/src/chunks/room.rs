@@ -504,13 +504,11 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
         }
     }
     // 2.3.2: asset layers lost the nine-slice list pointer (3 pointers instead of 4).
-    if v.at_least(2, 3) && !v.at_least_full(2, 3, 2, 0) {
-        if let Some(l) = detect_layers(d, v).iter().find(|l| l.kind == 3) {
-            if d.u32(l.data).map(|p| p as usize) == Some(l.data + 12) {
+    if v.at_least(2, 3) && !v.at_least_full(2, 3, 2, 0)
+        && let Some(l) = detect_layers(d, v).iter().find(|l| l.kind == 3)
+            && d.u32(l.data).map(|p| p as usize) == Some(l.data + 12) {
                 v.raise(FormatVersion::new(2, 3, 2, 0));
             }
-        }
-    }
     // 2024.2: tile data shorter than width × height × 4 (run-length encoded).
     if v.at_least(2023, 2) && !v.at_least(2024, 2) {
         let rle = detect_layers(d, v).iter().any(|l| {
@@ -538,12 +536,11 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
     }
     // 2024.6: asset layers got a text-item list pointer; the first list starts one pointer
     // later than the older layout predicts.
-    if v.non_lts_at_least(2023, 2) && !v.at_least(2024, 6) {
-        if let Some(l) = detect_layers(d, v).iter().find(|l| l.kind == 3) {
+    if v.non_lts_at_least(2023, 2) && !v.at_least(2024, 6)
+        && let Some(l) = detect_layers(d, v).iter().find(|l| l.kind == 3) {
             let n = assets::pointer_count(v);
             if d.u32(l.data).map(|p| p as usize) == Some(l.data + 4 * (n + 1)) {
                 v.raise(FormatVersion::new(2024, 6, 0, 0));
             }
         }
-    }
 }

@@ -209,18 +209,14 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
         return;
     }
     let p0 = p0 as usize;
-    if v.at_least(2, 3) && !v.at_least(2022, 9) {
-        if let Some(second) = d.u32(p0 + 4) {
-            if second as usize != p0 + 24 {
+    if v.at_least(2, 3) && !v.at_least(2022, 9)
+        && let Some(second) = d.u32(p0 + 4)
+            && second as usize != p0 + 24 {
                 v.raise(FormatVersion::new(2022, 9, 0, 0));
             }
-        }
-    }
-    if v.at_least(2022, 9) && !v.non_lts_at_least(2023, 1) && !v.lts {
-        if let (Some(fourth), Some(next)) = (d.u32(p0 + 28), d.u32(p0 + 32)) {
-            if next <= fourth {
+    if v.at_least(2022, 9) && !v.non_lts_at_least(2023, 1) && !v.lts
+        && let (Some(fourth), Some(next)) = (d.u32(p0 + 28), d.u32(p0 + 32))
+            && next <= fourth {
                 v.raise(FormatVersion::new(2023, 1, 0, 0));
             }
-        }
-    }
 }
