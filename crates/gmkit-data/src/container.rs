@@ -1,7 +1,7 @@
 //! The FORM container: reading the chunk table, and the parse and build drivers.
 
 use crate::chunk::ChunkName;
-use crate::chunks::{DataFile, phase_of};
+use crate::chunks::{AnyChunk, DataFile, phase_of};
 use crate::error::{Error, ErrorKind, Location, Result, invalid};
 use crate::model::Layout;
 use crate::options::ParseOptions;
@@ -131,6 +131,7 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
     let version = detect(&Detect {
         data,
         chunks: &chunks,
+        code_flags: Default::default(),
     });
     let mut ctx = ReadCtx {
         version,
@@ -159,33 +160,41 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
     }
     let mut by_phase: Vec<usize> = (0..chunks.len()).collect();
     by_phase.sort_by_key(|&i| (phase_of(&chunks[i].0), i));
-    for i in by_phase {
-        let (name, start, end) = chunks[i];
-        let last = i + 1 == chunks.len();
-        let mut r = Reader::new(src, &ctx, name, start, end, opts.track_coverage);
-        file.read_chunk(&mut r).map_err(|e| e.in_chunk(name))?;
-        let content_end = r.pos().clamp(start, end);
-        let tail = &data[content_end..end];
-        let is_padding = tail.iter().all(|&b| b == 0)
-            && if last {
-                tail.is_empty()
-            } else {
-                end == content_end.next_multiple_of(chunk_align)
-            };
-        if is_padding {
-            r.mark_range(content_end, end);
+    let mut k = 0;
+    while k < by_phase.len() {
+        // Chunks of one phase only depend on earlier phases: read them in parallel.
+        let phase = phase_of(&chunks[by_phase[k]].0);
+        let group_end = by_phase[k..]
+            .iter()
+            .position(|&i| phase_of(&chunks[i].0) != phase)
+            .map_or(by_phase.len(), |n| k + n);
+        let group = &by_phase[k..group_end];
+        let read_one = |&i: &usize| read_chunk(src, &ctx, &chunks, i, chunk_align, opts);
+        let results: Vec<Result<ChunkRead>> = if group.len() > 1 && data.len() >= PARALLEL_MIN_SIZE
+        {
+            use rayon::prelude::*;
+            group.par_iter().map(read_one).collect()
         } else {
-            file.layout.tails.push((name, src.slice(content_end..end)));
+            group.iter().map(read_one).collect()
+        };
+        for res in results {
+            let done = res?;
+            file.store(done.chunk);
+            if let Some(tail) = done.tail {
+                file.layout.tails.push(tail);
+            }
+            covered.extend(done.coverage);
+            report.warnings.extend(done.warnings);
+            for (t, map) in done.published {
+                ctx.targets[t as usize] = map;
+            }
         }
-        covered.extend(r.take_coverage());
-        report.warnings.append(&mut r.warnings);
-        let published = std::mem::take(&mut r.published);
-        drop(r);
-        for (t, map) in published {
-            ctx.targets[t as usize] = map;
-        }
+        k = group_end;
     }
-    let _ = AddrMap::len;
+    // Tails in file order, whatever order the chunks were read in.
+    file.layout
+        .tails
+        .sort_by_key(|(name, _)| chunks.iter().position(|c| c.0 == *name));
     if opts.track_coverage {
         covered.sort_unstable();
         let mut gaps = Vec::new();
@@ -203,6 +212,54 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
         report.unexplained = Some(gaps);
     }
     Ok((file, report))
+}
+
+/// Files smaller than this are read on one thread (spawning costs more than it saves).
+const PARALLEL_MIN_SIZE: usize = 256 * 1024;
+
+/// One chunk as read, with what its reader found.
+struct ChunkRead {
+    chunk: AnyChunk,
+    tail: Option<(ChunkName, Bytes)>,
+    coverage: Vec<(u32, u32)>,
+    warnings: Vec<Warning>,
+    published: Vec<(crate::read::Target, AddrMap)>,
+}
+
+/// Reads chunk `i` of the table.
+fn read_chunk(
+    src: &Bytes,
+    ctx: &ReadCtx,
+    chunks: &[(ChunkName, usize, usize)],
+    i: usize,
+    chunk_align: usize,
+    opts: &ParseOptions,
+) -> Result<ChunkRead> {
+    let (name, start, end) = chunks[i];
+    let last = i + 1 == chunks.len();
+    let mut r = Reader::new(src, ctx, name, start, end, opts.track_coverage);
+    let chunk = DataFile::read_any(&mut r).map_err(|e| e.in_chunk(name))?;
+    let content_end = r.pos().clamp(start, end);
+    let tail = &src[content_end..end];
+    let is_padding = tail.iter().all(|&b| b == 0)
+        && if last {
+            tail.is_empty()
+        } else {
+            end == content_end.next_multiple_of(chunk_align)
+        };
+    let tail = if is_padding {
+        r.mark_range(content_end, end);
+        None
+    } else {
+        Some((name, src.slice(content_end..end)))
+    };
+    Ok(ChunkRead {
+        chunk,
+        tail,
+        coverage: r.take_coverage(),
+        warnings: std::mem::take(&mut r.warnings),
+        published: std::mem::take(&mut r.published),
+    })
 }
 
 /// Writes a model back to bytes.

@@ -42,6 +42,13 @@ macro_rules! chunk_list {
             pub unknown: Vec<crate::chunks::raw::UnknownChunk>,
         }
 
+        /// Any one chunk, as read (parsed in parallel, then stored in its field).
+        #[allow(clippy::large_enum_variant)]
+        pub(crate) enum AnyChunk {
+            $($ty($module::$ty),)*
+            Unknown(crate::chunks::raw::UnknownChunk),
+        }
+
         /// Layout checks of every chunk module, run by the version detection.
         pub(crate) const CHECKS: &[crate::version::Check] = &[$($module::detect),*];
 
@@ -54,17 +61,24 @@ macro_rules! chunk_list {
         }
 
         impl DataFile {
-            /// Reads one chunk body into its field.
-            pub(crate) fn read_chunk(&mut self, r: &mut crate::read::Reader) -> crate::error::Result<()> {
+            /// Reads one chunk body.
+            pub(crate) fn read_any(r: &mut crate::read::Reader) -> crate::error::Result<AnyChunk> {
                 let name = r.chunk_name();
-                match &name.0 {
-                    $($name => self.$field = Some(<$module::$ty as crate::chunk::Chunk>::read(r)?),)*
-                    _ => self.unknown.push(crate::chunks::raw::UnknownChunk {
+                Ok(match &name.0 {
+                    $($name => AnyChunk::$ty(<$module::$ty as crate::chunk::Chunk>::read(r)?),)*
+                    _ => AnyChunk::Unknown(crate::chunks::raw::UnknownChunk {
                         name,
                         body: crate::chunks::raw::RawBody::read(r)?,
                     }),
+                })
+            }
+
+            /// Stores a chunk read by [`DataFile::read_any`] in its field.
+            pub(crate) fn store(&mut self, chunk: AnyChunk) {
+                match chunk {
+                    $(AnyChunk::$ty(c) => self.$field = Some(c),)*
+                    AnyChunk::Unknown(c) => self.unknown.push(c),
                 }
-                Ok(())
             }
 
             /// Writes one chunk body; false if the model has no such chunk.

@@ -133,6 +133,8 @@ impl fmt::Display for Version {
 pub(crate) struct Detect<'a> {
     pub data: &'a [u8],
     pub chunks: &'a [(ChunkName, usize, usize)],
+    /// What the bytecode scan found (it does not depend on the version, so it runs once).
+    pub code_flags: std::cell::OnceCell<u8>,
 }
 
 impl<'a> Detect<'a> {
@@ -151,6 +153,12 @@ impl<'a> Detect<'a> {
     pub fn u32(&self, at: usize) -> Option<u32> {
         let b = self.data.get(at..at.checked_add(4)?)?;
         Some(u32::from_le_bytes(b.try_into().ok()?))
+    }
+    /// The bytecode version byte of GEN8 (0 when GEN8 is missing).
+    pub fn bytecode(&self) -> u8 {
+        self.chunk(b"GEN8")
+            .and_then(|(s, _)| self.data.get(s + 1).copied())
+            .unwrap_or(0)
     }
     /// A little-endian i32 at an absolute offset.
     pub fn i32(&self, at: usize) -> Option<i32> {

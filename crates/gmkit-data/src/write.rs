@@ -189,6 +189,10 @@ impl Writer {
         }
         t[i] = addr;
     }
+    /// Reserves room for `n` more bytes.
+    pub fn reserve(&mut self, n: usize) {
+        self.buf.reserve(n);
+    }
     /// Reserves room for `n` addresses of a target list.
     pub fn reserve_targets(&mut self, target: Target, n: usize) {
         self.addrs[target as usize].reserve(n);

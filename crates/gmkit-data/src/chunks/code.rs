@@ -429,6 +429,7 @@ impl CodeEntries {
         new: bool,
         st: &mut WriteState,
     ) -> Result<()> {
+        w.reserve(ins.len() * 8);
         for i in ins {
             let at = w.pos32();
             let e = instruction::encode(i, new).map_err(|m| w.unwritable("instruction", m))?;
@@ -517,59 +518,73 @@ impl CodeEntries {
 /// with an int32 operand, 2024.4 `pushref` asset types of the renumbered table, 2024.14.4
 /// `dup.e`.
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
-    if v.bytecode < 15 {
-        return;
+    let flags = *d.code_flags.get_or_init(|| scan_features(d));
+    if flags & NULLISH != 0 {
+        v.raise(FormatVersion::new(2, 3, 7, 0));
     }
+    if flags & PUSHREF != 0 && v.at_least(2023, 2) {
+        v.raise(FormatVersion::new(2023, 8, 0, 0));
+    }
+    if flags & RENUMBERED != 0 && v.at_least(2023, 8) {
+        v.raise(FormatVersion::new(2024, 4, 0, 0));
+    }
+    if flags & DUP_E != 0 {
+        v.raise(FormatVersion::new(2024, 14, 4, 0));
+    }
+}
+
+const NULLISH: u8 = 1;
+const PUSHREF: u8 = 2;
+const RENUMBERED: u8 = 4;
+const DUP_E: u8 = 8;
+
+/// Scans the instruction blobs once for the instructions that reveal a version.
+fn scan_features(d: &Detect) -> u8 {
+    let mut flags = 0;
     let Some((start, end)) = d.chunk(b"CODE") else {
-        return;
+        return 0;
     };
-    let Some(n) = d.u32(start) else { return };
-    if n == 0 {
-        return;
+    let (Some(n), Some(blobs_end)) = (d.u32(start), d.u32(start + 4)) else {
+        return 0;
+    };
+    if d.data.get(start + 1).is_none() || n == 0 || d.bytecode() < 15 {
+        return 0;
     }
     let blobs = start + 4 + 4 * n as usize;
-    let Some(blobs_end) = d.u32(start + 4).map(|p| p as usize) else {
-        return;
-    };
+    let blobs_end = blobs_end as usize;
     if blobs_end > end || blobs_end < blobs {
-        return;
+        return 0;
     }
-    let (mut nullish, mut pushref, mut renumbered, mut dup_e) = (false, false, false, false);
-    let mut p = blobs;
-    while p + 4 <= blobs_end {
-        let Some(w) = d.u32(p) else { return };
+    let Some(code) = d.data.get(blobs..blobs_end) else {
+        return 0;
+    };
+    let sizes = instruction::size_table_new();
+    let word = |p: usize| code.get(p..p + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let mut p = 0;
+    while let Some(w) = word(p) {
         let op = (w >> 24) as u8;
         let t1 = (w >> 16) as u8 & 0xF;
         if op == Opcode::Extended.new_code() {
             let kind = w as u16 as i16;
-            nullish |= kind == ExtendedKind::CHKNULLISH.0;
+            if kind == ExtendedKind::CHKNULLISH.0 {
+                flags |= NULLISH;
+            }
             if t1 == DataType::Int32 as u8 {
-                pushref = true;
+                flags |= PUSHREF;
                 // Asset type 9 (sequence) only exists in the 2024.4 numbering.
-                if let Some(x) = d.u32(p + 4) {
-                    renumbered |= kind == ExtendedKind::PUSHREF.0 && x >> 24 == 9;
+                if kind == ExtendedKind::PUSHREF.0 && word(p + 4).is_some_and(|x| x >> 24 == 9) {
+                    flags |= RENUMBERED;
                 }
             }
         } else if op == Opcode::Dup.new_code() && t1 == DataType::Int16 as u8 {
-            dup_e = true;
+            flags |= DUP_E;
         }
-        match instruction::size_of_word(w, true) {
-            Some(s) => p += s,
-            None => return,
+        match sizes[op as usize][t1 as usize] {
+            0 => break,
+            s => p += s as usize,
         }
     }
-    if nullish {
-        v.raise(FormatVersion::new(2, 3, 7, 0));
-    }
-    if pushref && v.at_least(2023, 2) {
-        v.raise(FormatVersion::new(2023, 8, 0, 0));
-    }
-    if renumbered && v.at_least(2023, 8) {
-        v.raise(FormatVersion::new(2024, 4, 0, 0));
-    }
-    if dup_e {
-        v.raise(FormatVersion::new(2024, 14, 4, 0));
-    }
+    flags
 }
 
 /// Bytecode state shared between CODE, VARI and FUNC while reading. Empty: a chunk reader
@@ -604,39 +619,60 @@ pub(crate) fn link_chains(
     first_offset: u32,
     what: &'static str,
 ) -> Result<Vec<(u32, i32)>> {
-    occurrences.sort_unstable_by_key(|o| (o.index, o.pos));
-    let mut out = vec![(0u32, -1i32); names.len()];
-    let mut k = 0;
-    while k < occurrences.len() {
-        let idx = occurrences[k].index as usize;
-        let mut e = k;
-        while e < occurrences.len() && occurrences[e].index as usize == idx {
-            e += 1;
-        }
-        let Some(&name) = names.get(idx) else {
-            return Err(w.unwritable(
-                what,
-                format!("CODE refers to entry #{idx}, but there are only {}", names.len()),
-            ));
+    // Group the occurrences by entry, keeping address order inside each group. They were
+    // recorded in write order (increasing addresses), so a stable counting sort does it in O(n).
+    if let Some(o) = occurrences.iter().find(|o| o.index as usize >= names.len()) {
+        return Err(w.unwritable(
+            what,
+            format!("CODE refers to entry #{}, but there are only {}", o.index, names.len()),
+        ));
+    }
+    if !occurrences.windows(2).all(|p| p[0].pos < p[1].pos) {
+        occurrences.sort_unstable_by_key(|o| o.pos);
+    }
+    let mut start = vec![0u32; names.len() + 1];
+    for o in occurrences.iter() {
+        start[o.index as usize + 1] += 1;
+    }
+    for i in 0..names.len() {
+        start[i + 1] += start[i];
+    }
+    let mut grouped = vec![
+        Occurrence {
+            index: 0,
+            pos: 0,
+            always: 0,
+            last_tag: 0
         };
+        occurrences.len()
+    ];
+    let mut next = start.clone();
+    for o in occurrences.iter() {
+        let slot = &mut next[o.index as usize];
+        grouped[*slot as usize] = *o;
+        *slot += 1;
+    }
+    let mut out = vec![(0u32, -1i32); names.len()];
+    for (idx, &name) in names.iter().enumerate() {
+        let group = &grouped[start[idx] as usize..start[idx + 1] as usize];
+        let Some(first) = group.first() else { continue };
         if name > 0xFF_FFFF {
             return Err(w.unwritable(what, "a name's STRG index does not fit in 24 bits"));
         }
-        for j in k..e {
-            let o = occurrences[j];
-            let value = if j + 1 < e {
-                let dist = occurrences[j + 1].pos - o.pos;
-                if dist > 0x07FF_FFFF {
-                    return Err(w.unwritable(what, "occurrences more than 128 MiB apart"));
+        for (j, o) in group.iter().enumerate() {
+            let value = match group.get(j + 1) {
+                Some(next) => {
+                    let dist = next.pos - o.pos;
+                    if dist > 0x07FF_FFFF {
+                        return Err(w.unwritable(what, "occurrences more than 128 MiB apart"));
+                    }
+                    dist | (o.always as u32) << 24
                 }
-                dist | (o.always as u32) << 24
-            } else {
-                name | ((o.always | o.last_tag) as u32) << 24
+                None => name | ((o.always | o.last_tag) as u32) << 24,
             };
             w.patch_u32(o.pos as usize + 4, value);
         }
-        out[idx] = ((e - k) as u32, (occurrences[k].pos + first_offset) as i32);
-        k = e;
+        out[idx] = (group.len() as u32, (first.pos + first_offset) as i32);
     }
     Ok(out)
 }

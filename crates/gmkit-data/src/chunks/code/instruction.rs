@@ -274,6 +274,22 @@ impl Instruction {
 /// Instruction size from its first word alone (`None` for an unknown opcode). Used by scans
 /// that do not build the model.
 #[inline]
+/// Instruction sizes by first byte and type-1 nibble for bytecode 15+ (0 = not an instruction),
+/// for fast scans.
+pub(crate) fn size_table_new() -> &'static [[u8; 16]; 256] {
+    static TABLE: std::sync::OnceLock<[[u8; 16]; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u8; 16]; 256];
+        for (op, row) in t.iter_mut().enumerate() {
+            for (t1, size) in row.iter_mut().enumerate() {
+                let w = (op as u32) << 24 | (t1 as u32) << 16;
+                *size = size_of_word(w, true).map_or(0, |s| s as u8);
+            }
+        }
+        t
+    })
+}
+
 pub(crate) fn size_of_word(w: u32, new: bool) -> Option<usize> {
     let op = (w >> 24) as u8;
     let t1 = ((w >> 16) & 0xF) as u8;
@@ -741,6 +757,7 @@ fn tb(t1: DataType, t2: DataType) -> u32 {
 }
 
 /// Encodes one instruction for the given family.
+#[inline(always)]
 pub(crate) fn encode(ins: &Instruction, new: bool) -> Result<Encoded, EncodeError> {
     let opbyte = |op: Opcode| -> Result<u32, EncodeError> {
         if new {
