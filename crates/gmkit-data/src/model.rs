@@ -4,7 +4,7 @@ use crate::chunk::ChunkName;
 use bytes::Bytes;
 
 /// How the chunks sit in the container: order, alignment, and bytes outside any field.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Layout {
     /// Chunk order as in the file (writing follows it; chunks added to the model but missing
     /// here are written after these).
@@ -28,7 +28,7 @@ macro_rules! chunk_list {
         /// A whole data file: one optional typed model per chunk, plus the container layout.
         ///
         /// Parse with [`crate::parse_bytes`], edit the fields, write with [`crate::build_bytes`].
-        #[derive(Clone, Debug, Default)]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct DataFile {
             /// The detected version (decides the layout written).
             pub version: crate::version::Version,

@@ -163,3 +163,47 @@ fn chunk_table(data: &[u8]) -> Vec<(String, usize, usize)> {
     }
     v
 }
+
+/// Growing the string table moves every chunk after it (and, in most files, every texture and
+/// sound): the rebuilt file must parse to the same model but for the edit, in every corpus file.
+#[test]
+fn every_corpus_file_survives_a_shifting_edit() {
+    let mut failures = Vec::new();
+    for (name, bytes) in corpus() {
+        let Ok(original) = gmkit_data::parse_bytes(bytes) else {
+            continue;
+        };
+        let mut edited = original.clone();
+        let strings = edited.string_table.as_mut().unwrap();
+        let long = strings.push("x".repeat(1001));
+        let general = edited.general.as_mut().unwrap();
+        let old_name = general.name;
+        general.name = long;
+        let rebuilt = match build_bytes(&edited) {
+            Ok(b) => b,
+            Err(e) => {
+                failures.push(format!("{name}: build failed: {e}"));
+                continue;
+            }
+        };
+        let mut again = match gmkit_data::parse_bytes(rebuilt) {
+            Ok(f) => f,
+            Err(e) => {
+                failures.push(format!("{name}: the edited file does not parse: {e}"));
+                continue;
+            }
+        };
+        let s = again.string_table.as_mut().unwrap();
+        if s.get(long).map(|s| s.len()) != Some(1001) {
+            failures.push(format!("{name}: the new string is not there"));
+            continue;
+        }
+        s.entries.pop();
+        again.general.as_mut().unwrap().name = old_name;
+        again.layout.size_hint = original.layout.size_hint;
+        if again != original {
+            failures.push(format!("{name}: the model changed beyond the edit"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -20,7 +20,7 @@ use crate::write::Writer;
 /// let r = s.push("hello");
 /// assert_eq!(s.get(r).unwrap(), "hello");
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Strings {
     /// The entries, in file order. Duplicates are distinct entries.
     pub entries: Vec<GmString>,
