@@ -11,3 +11,8 @@ pub mod value;
 mod value_serde;
 
 pub use value::{Array, Struct, StructData, Value};
+
+/// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

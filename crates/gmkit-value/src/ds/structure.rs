@@ -12,6 +12,7 @@
 use super::record::{MIN_RECORD, Reader, Writer};
 use super::{DecodeOptions, DsData, DsError, DsKind, DsValue, EncodeError, Grid, QueueSlots};
 use crate::Value;
+use std::collections::HashMap;
 
 /// Reads a whole structure from its byte stream.
 pub(crate) fn read(
@@ -79,19 +80,48 @@ fn read_items(r: &mut Reader, what: &'static str) -> Result<Vec<Value>, DsError>
 fn read_map(r: &mut Reader) -> Result<Vec<(Value, Value)>, DsError> {
     let n = r.count("map count", 2 * MIN_RECORD)?;
     let mut pairs: Vec<(Value, Value)> = Vec::with_capacity(n);
+    let html5 = r.opts().html5_compat;
+    // HTML5's ds_map_add overwrites: the last duplicate wins, at the first's position.
+    // Keys are indexed by a canonical form so that this stays linear.
+    let mut index: HashMap<KeyId, usize> = HashMap::new();
     for _ in 0..n {
         let k = r.value()?;
         let v = r.value()?;
-        if r.opts().html5_compat {
-            // HTML5's ds_map_add overwrites: the last duplicate wins, at the first's position.
-            if let Some(slot) = pairs.iter_mut().find(|(pk, _)| *pk == k) {
+        if html5 {
+            let id = KeyId::of(&k);
+            if let Some(slot) = index.get(&id).and_then(|&i| pairs.get_mut(i)) {
                 slot.1 = v;
                 continue;
             }
+            index.insert(id, pairs.len());
         }
         pairs.push((k, v));
     }
     Ok(pairs)
+}
+
+/// A hashable identity of a map key (equal ids ⇔ equal values).
+#[derive(PartialEq, Eq, Hash)]
+enum KeyId {
+    Str(String),
+    Bits(u8, u64),
+    /// Arrays: their tagged JSON text, which is canonical (reals by their exact bits).
+    Other(String),
+}
+
+impl KeyId {
+    fn of(v: &Value) -> KeyId {
+        match v {
+            Value::String(s) => KeyId::Str(s.clone()),
+            Value::Real(r) => KeyId::Bits(0, r.to_bits()),
+            Value::Bool(b) => KeyId::Bits(1, (*b).into()),
+            Value::Int32(i) => KeyId::Bits(2, *i as u64),
+            Value::Int64(i) => KeyId::Bits(3, *i as u64),
+            Value::Ptr(p) => KeyId::Bits(4, *p),
+            Value::Undefined => KeyId::Bits(5, 0),
+            other => KeyId::Other(crate::json::value_to_tagged_json(other).to_string()),
+        }
+    }
 }
 
 fn read_priority(r: &mut Reader) -> Result<Vec<(Value, Value)>, DsError> {
