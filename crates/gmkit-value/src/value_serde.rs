@@ -84,9 +84,11 @@ impl Serialize for Guarded<'_> {
             }
             Value::Array(a) => {
                 self.enter(a.id())?;
-                let items = a.read().clone();
+                // Holding the read lock is safe: a cycle is refused above before it could
+                // re-enter this array's lock.
+                let items = a.read();
                 let mut seq = s.serialize_seq(Some(items.len()))?;
-                for x in &items {
+                for x in items.iter() {
                     seq.serialize_element(&self.child(x))?;
                 }
                 self.leave();
@@ -94,9 +96,9 @@ impl Serialize for Guarded<'_> {
             }
             Value::Struct(st) => {
                 self.enter(st.id())?;
-                let fields = st.read().fields.clone();
-                let mut m = s.serialize_map(Some(fields.len()))?;
-                for (k, x) in &fields {
+                let data = st.read();
+                let mut m = s.serialize_map(Some(data.fields.len()))?;
+                for (k, x) in &data.fields {
                     m.serialize_entry(k, &self.child(x))?;
                 }
                 self.leave();

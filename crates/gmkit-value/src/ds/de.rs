@@ -109,7 +109,7 @@ impl De {
             Content::Value(Value::Ptr(p)) => v.visit_u64(p),
             Content::Value(Value::Real(r)) => {
                 let in_range =
-                    r.fract() == 0.0 && r >= -9.223372036854776e18 && r < 1.8446744073709552e19;
+                    r.fract() == 0.0 && (-9.223372036854776e18..1.8446744073709552e19).contains(&r);
                 if !in_range {
                     return Err(SerdeError(format!(
                         "expected an integer, found the real {r}"

@@ -130,11 +130,14 @@ fn decode(a: DecodeArgs) -> u8 {
     let data = match ds::decode_with(&text, a.kind.map(Into::into), &opts) {
         Ok(d) => d,
         Err(e) => {
-            let hint = if a.html5 {
-                ""
-            } else {
-                " (--html5 reads the HTML5 runner's lenient cases)"
-            };
+            let hint =
+                if matches!(e, ds::DsError::NotHex { .. } | ds::DsError::Empty) && a.input != "-" {
+                    format!(" (and no file named {:?} exists)", a.input)
+                } else if a.html5 {
+                    String::new()
+                } else {
+                    " (--html5 reads the HTML5 runner's lenient cases)".into()
+                };
             return fail("decode", exit::FAILED, &format!("{e}{hint}"));
         }
     };
