@@ -133,10 +133,18 @@ fn decode(a: DecodeArgs) -> u8 {
             let hint =
                 if matches!(e, ds::DsError::NotHex { .. } | ds::DsError::Empty) && a.input != "-" {
                     format!(" (and no file named {:?} exists)", a.input)
-                } else if a.html5 {
-                    String::new()
-                } else {
+                } else if !a.html5
+                    && matches!(
+                        e,
+                        ds::DsError::UnknownKind { .. }
+                            | ds::DsError::NegativeCount { .. }
+                            | ds::DsError::InvalidUtf8 { .. }
+                            | ds::DsError::JsonNotEnabled { .. }
+                    )
+                {
                     " (--html5 reads the HTML5 runner's lenient cases)".into()
+                } else {
+                    String::new()
                 };
             return fail("decode", exit::FAILED, &format!("{e}{hint}"));
         }
