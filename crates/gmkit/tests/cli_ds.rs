@@ -174,3 +174,21 @@ fn help_has_examples() {
         assert!(stdout(&o).contains("Examples:"), "{sub:?}");
     }
 }
+
+#[test]
+fn deep_nesting_round_trips() {
+    // 200 nested arrays: deeper than serde_json's default limit once in tagged form
+    let mut hex = String::from("2F01000001000000");
+    for _ in 0..200 {
+        hex.push_str("0200000001000000");
+    }
+    hex.push_str("05000000");
+    let json = stdout(&gmkit(&["ds", "decode", "--compact", &hex], b""));
+    let back = stdout(&gmkit(&["ds", "encode"], json.as_bytes()));
+    assert_eq!(back.trim_end(), hex);
+    // hostile JSON depth is refused, not overflowed
+    let deep = "[".repeat(100_000);
+    let o = gmkit(&["ds", "encode"], deep.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nested"));
+}

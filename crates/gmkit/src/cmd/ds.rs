@@ -164,9 +164,9 @@ fn encode(a: EncodeArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return fail("encode", exit::IO, &format!("{}: {e}", a.input)),
     };
-    let j: serde_json::Value = match serde_json::from_slice(&bytes) {
+    let j = match crate::io::parse_json(&bytes) {
         Ok(j) => j,
-        Err(e) => return fail("encode", exit::FAILED, &format!("input is not JSON: {e}")),
+        Err(e) => return fail("encode", exit::FAILED, &e),
     };
     let data = match ds_data_from_tagged_json(&j) {
         Ok(d) => d,

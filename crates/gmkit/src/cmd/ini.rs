@@ -115,9 +115,9 @@ fn encode(a: EncodeArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return fail("encode", exit::IO, &format!("{}: {e}", a.input)),
     };
-    let doc: Json = match serde_json::from_slice(&bytes) {
+    let doc = match crate::io::parse_json(&bytes) {
         Ok(j) => j,
-        Err(e) => return fail("encode", exit::FAILED, &format!("input is not JSON: {e}")),
+        Err(e) => return fail("encode", exit::FAILED, &e),
     };
     let text = match json_to_ini(&doc) {
         Ok(t) => t,
