@@ -22,7 +22,7 @@
 //! as its numeric id). Games that need nesting store the inner structure's own ds_* string as a
 //! string value; the serde support ([`to_string`], [`from_str`]) does exactly that.
 //!
-//! Reading policies (see `DecodeOptions`): strict by default; [`DecodeOptions::html5`] mirrors
+//! Reading policies (see [`DecodeOptions`]): strict by default; [`DecodeOptions::html5`] mirrors
 //! the HTML5 runner's lenient cases (unknown kinds read as undefined, strings cut at NUL,
 //! duplicate map keys last-wins, negative counts as zero, legacy JSON form).
 
@@ -366,7 +366,8 @@ pub struct DecodeOptions {
     pub cesu8: bool,
     /// Reject bytes after the structure (GameMaker ignores them, so does the default).
     pub reject_trailing: bool,
-    /// Deepest array nesting accepted.
+    /// Deepest array nesting accepted (default 256, which is also the writer's limit). Each
+    /// level takes stack space while reading and dropping, so keep it in the hundreds.
     pub max_depth: usize,
 }
 

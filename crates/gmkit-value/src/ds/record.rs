@@ -463,8 +463,11 @@ impl Writer {
         Ok(())
     }
 
-    fn enter(&mut self, id: usize) -> std::result::Result<bool, EncodeError> {
-        let err = if self.stack.contains(&id) {
+    /// Enters an array (`id` = its identity; `None` for a 2-D array, which cannot be shared).
+    /// Returns whether to write it: a cycle or too deep nesting is an error when strict, else
+    /// written as undefined.
+    fn enter(&mut self, id: Option<usize>) -> std::result::Result<bool, EncodeError> {
+        let err = if id.is_some_and(|id| self.stack.contains(&id)) {
             EncodeError::Cycle { path: self.path() }
         } else if self.stack.len() >= MAX_WRITE_DEPTH {
             EncodeError::TooDeep {
@@ -472,7 +475,8 @@ impl Writer {
                 path: self.path(),
             }
         } else {
-            self.stack.push(id);
+            // 0 is never the address of a live array.
+            self.stack.push(id.unwrap_or(0));
             return Ok(true);
         };
         if self.strict {
@@ -483,7 +487,7 @@ impl Writer {
     }
 
     fn array(&mut self, a: &Array) -> std::result::Result<(), EncodeError> {
-        if !self.enter(a.id())? {
+        if !self.enter(Some(a.id()))? {
             return Ok(());
         }
         let items = a.read();
@@ -501,8 +505,7 @@ impl Writer {
     }
 
     fn array2d(&mut self, rows: &[Vec<Value>]) -> std::result::Result<(), EncodeError> {
-        // Plain vectors cannot be cyclic; use the slice address as a depth marker.
-        if !self.enter(rows.as_ptr() as usize ^ usize::MAX)? {
+        if !self.enter(None)? {
             return Ok(());
         }
         self.u32(kind::ARRAY);
