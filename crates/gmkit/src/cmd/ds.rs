@@ -43,11 +43,17 @@ Examples:
 /// Structure kinds on the command line.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum KindArg {
+    /// ds_map (magic 402/403)
     Map,
+    /// ds_list (302/303)
     List,
+    /// ds_grid (602/603)
     Grid,
+    /// ds_queue (202/203)
     Queue,
+    /// ds_stack (102/103)
     Stack,
+    /// ds_priority (502/503)
     Priority,
 }
 
@@ -98,6 +104,7 @@ pub struct EncodeArgs {
     pub no_newline: bool,
 }
 
+/// Runs a subcommand; returns the process exit code ([`crate::exit`]).
 pub fn run(c: Command) -> u8 {
     match c {
         Command::Decode(a) => decode(a),

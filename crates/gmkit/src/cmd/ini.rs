@@ -73,6 +73,7 @@ pub struct EncodeArgs {
     pub output: Option<PathBuf>,
 }
 
+/// Runs a subcommand; returns the process exit code ([`crate::exit`]).
 pub fn run(c: Command) -> u8 {
     match c {
         Command::Decode(a) => decode(a),
