@@ -5,6 +5,14 @@
 //! - [`ds`]: the hex strings of `ds_map_write`, `ds_list_write`, `ds_grid_write`, ...
 //! - [`elephant`]: the Elephant library's binary buffers and export strings.
 
+pub mod ds;
+pub mod json;
 pub mod value;
+mod value_serde;
 
 pub use value::{Array, Struct, StructData, Value};
+
+/// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

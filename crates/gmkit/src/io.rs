@@ -51,3 +51,46 @@ pub fn write_atomic(
     }
     result
 }
+
+/// Deepest JSON nesting accepted by [`parse_json`]: enough for the 256 nested arrays a ds_*
+/// string may hold in tagged form (two JSON levels per array), with room to spare.
+pub const MAX_JSON_DEPTH: usize = 1024;
+
+/// Parses JSON that may nest deeper than serde_json's default limit of 128.
+///
+/// The nesting depth is measured first with a linear scan, so that a hostile document cannot
+/// overflow the stack; only then is the recursion limit lifted.
+pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, String> {
+    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+    for &c in bytes {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if max > MAX_JSON_DEPTH {
+        return Err(format!(
+            "JSON nested {max} levels deep: expected at most {MAX_JSON_DEPTH}"
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let v =
+        serde::Deserialize::deserialize(&mut de).map_err(|e| format!("input is not JSON: {e}"))?;
+    de.end().map_err(|e| format!("input is not JSON: {e}"))?;
+    Ok(v)
+}

@@ -1,0 +1,343 @@
+//! Serde deserializer: ds_* strings → Rust data, mirroring [`super::to_string`].
+//!
+//! A ds_map reads as a map or struct; a list, stack or queue as a sequence; a priority queue as a
+//! sequence of `(priority, value)` pairs; a grid as a sequence of columns. Inside, reals read as
+//! any Rust number when they fit (integers must be integral), reals also read as `bool`
+//! (non-zero = true, as GML does), undefined reads as `None` / `()`, and a string read where a
+//! map or struct is expected is decoded as a nested ds_map string.
+//!
+//! ```
+//! use serde::Deserialize;
+//! #[derive(Deserialize, Debug, PartialEq)]
+//! struct Tree { x: u32, object_name: String, y: u32 }
+//! let hex = "9201000003000000010000000100000078000000000000000000000000010000000B0000006F626A\
+//!            6563745F6E616D65010000000E0000006F626A5F6368756E6B5F73697A650100000001000000790000\
+//!            00000000000000000000";
+//! let t: Tree = gmkit_value::ds::from_str(hex)?;
+//! assert_eq!(t, Tree { x: 0, object_name: "obj_chunk_size".into(), y: 0 });
+//! # Ok::<(), gmkit_value::ds::SerdeError>(())
+//! ```
+
+use super::{DsKind, DsValue, SerdeError, decode};
+use crate::{Array, Value};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+
+/// Deserializes a ds_* string of any structure.
+pub fn from_str<T: DeserializeOwned>(s: &str) -> Result<T, SerdeError> {
+    from_ds_value(decode(s, None)?.value)
+}
+
+/// Deserializes decoded contents.
+pub fn from_ds_value<T: DeserializeOwned>(v: DsValue) -> Result<T, SerdeError> {
+    let content = match v {
+        DsValue::Map(p) => Content::Pairs(p),
+        DsValue::List(v) | DsValue::Queue(v) | DsValue::Stack(v) => array(v),
+        DsValue::Priority(p) => array(p.into_iter().map(|(k, v)| array(vec![k, v])).collect()),
+        DsValue::Grid(g) => array(
+            (0..g.width())
+                .map(|x| array(g.column(x).unwrap_or_default().to_vec()))
+                .collect(),
+        ),
+    };
+    T::deserialize(De(content))
+}
+
+fn array<T: From<Value>>(v: Vec<Value>) -> T {
+    T::from(Value::Array(Array::new(v)))
+}
+
+/// What is being deserialized: a value, or the pairs of a map.
+enum Content {
+    Value(Value),
+    Pairs(Vec<(Value, Value)>),
+}
+
+impl From<Value> for Content {
+    fn from(v: Value) -> Self {
+        Content::Value(v)
+    }
+}
+
+struct De(Content);
+
+fn err(expected: &str, found: &Value) -> SerdeError {
+    SerdeError(format!("expected {expected}, found {}", found.type_name()))
+}
+
+impl De {
+    fn value(v: Value) -> Self {
+        De(Content::Value(v))
+    }
+
+    /// The map pairs this content stands for: a map, a struct, or a nested ds_map string.
+    fn pairs(self) -> Result<Vec<(Value, Value)>, SerdeError> {
+        match self.0 {
+            Content::Pairs(p) => Ok(p),
+            Content::Value(Value::Struct(s)) => Ok(s
+                .read()
+                .fields
+                .iter()
+                .map(|(k, v)| (Value::from(k.as_str()), v.clone()))
+                .collect()),
+            Content::Value(Value::String(s)) => match decode(&s, Some(DsKind::Map)) {
+                Ok(d) => match d.value {
+                    DsValue::Map(p) => Ok(p),
+                    _ => Err(SerdeError("expected a nested ds_map string".into())),
+                },
+                Err(e) => Err(SerdeError(format!(
+                    "expected a map (a nested ds_map string), found a string that is not one: {e}"
+                ))),
+            },
+            Content::Value(v) => Err(err("a map", &v)),
+        }
+    }
+
+    fn number(&self) -> Option<f64> {
+        match &self.0 {
+            Content::Value(v) => v.as_f64(),
+            Content::Pairs(_) => None,
+        }
+    }
+
+    fn integer<'de, V: Visitor<'de>>(self, v: V, signed: bool) -> Result<V::Value, SerdeError> {
+        match self.0 {
+            Content::Value(Value::Int32(i)) => v.visit_i64(i.into()),
+            Content::Value(Value::Int64(i)) => v.visit_i64(i),
+            Content::Value(Value::Ptr(p)) => v.visit_u64(p),
+            Content::Value(Value::Real(r)) => {
+                let in_range =
+                    r.fract() == 0.0 && (-9.223372036854776e18..1.8446744073709552e19).contains(&r);
+                if !in_range {
+                    return Err(SerdeError(format!(
+                        "expected an integer, found the real {r}"
+                    )));
+                }
+                if signed || r < 0.0 {
+                    v.visit_i64(r as i64)
+                } else {
+                    v.visit_u64(r as u64)
+                }
+            }
+            other => De(other).deserialize_any_impl(v),
+        }
+    }
+
+    fn deserialize_any_impl<'de, V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        match self.0 {
+            Content::Pairs(p) => v.visit_map(Pairs::new(p)),
+            Content::Value(x) => match x {
+                Value::Undefined => v.visit_unit(),
+                Value::Bool(b) => v.visit_bool(b),
+                Value::Real(r) => v.visit_f64(r),
+                Value::Int32(i) => v.visit_i32(i),
+                Value::Int64(i) => v.visit_i64(i),
+                Value::Ptr(p) => v.visit_u64(p),
+                Value::String(s) => v.visit_string(s),
+                Value::Array(a) => v.visit_seq(Seq(a.read().clone().into_iter())),
+                Value::Array2d(rows) => v.visit_seq(Seq(rows
+                    .into_iter()
+                    .map(array::<Value>)
+                    .collect::<Vec<_>>()
+                    .into_iter())),
+                s @ Value::Struct(_) => v.visit_map(Pairs::new(De::value(s).pairs()?)),
+            },
+        }
+    }
+}
+
+macro_rules! ints {
+    ($($name:ident => $signed:expr),*) => {$(
+        fn $name<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+            self.integer(v, $signed)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for De {
+    type Error = SerdeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        self.deserialize_any_impl(v)
+    }
+
+    ints!(deserialize_i8 => true, deserialize_i16 => true, deserialize_i32 => true,
+          deserialize_i64 => true, deserialize_u8 => false, deserialize_u16 => false,
+          deserialize_u32 => false, deserialize_u64 => false);
+
+    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        self.deserialize_f64(v)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        match (&self.0, self.number()) {
+            (Content::Value(Value::Bool(_)), _) | (_, None) => self.deserialize_any_impl(v),
+            (_, Some(f)) => v.visit_f64(f),
+        }
+    }
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        match self.0 {
+            Content::Value(Value::Real(r)) => v.visit_bool(r != 0.0),
+            other => De(other).deserialize_any_impl(v),
+        }
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        match self.0 {
+            Content::Value(Value::Undefined) => v.visit_none(),
+            other => v.visit_some(De(other)),
+        }
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        self.deserialize_any_impl(v)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        v: V,
+    ) -> Result<V::Value, SerdeError> {
+        v.visit_newtype_struct(self)
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, SerdeError> {
+        v.visit_map(Pairs::new(self.pairs()?))
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, SerdeError> {
+        self.deserialize_map(v)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, SerdeError> {
+        if let Content::Value(Value::String(s)) = &self.0 {
+            if super::detect(s).map(|d| d.0) != Some(DsKind::Map) {
+                let s: String = s.clone();
+                return v.visit_enum(s.into_deserializer());
+            }
+        }
+        let mut pairs = self.pairs()?;
+        match (pairs.pop(), pairs.is_empty()) {
+            (Some((Value::String(variant), content)), true) => {
+                v.visit_enum(Enum { variant, content })
+            }
+            _ => Err(SerdeError(
+                "expected an enum: a variant name or a map with one variant entry".into(),
+            )),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        i128 u128 char str string bytes byte_buf unit_struct seq tuple tuple_struct identifier
+        ignored_any
+    }
+}
+
+struct Seq(std::vec::IntoIter<Value>);
+
+impl<'de> SeqAccess<'de> for Seq {
+    type Error = SerdeError;
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, SerdeError> {
+        self.0
+            .next()
+            .map(|x| seed.deserialize(De::value(x)))
+            .transpose()
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+struct Pairs {
+    iter: std::vec::IntoIter<(Value, Value)>,
+    value: Option<Value>,
+}
+
+impl Pairs {
+    fn new(p: Vec<(Value, Value)>) -> Self {
+        Pairs {
+            iter: p.into_iter(),
+            value: None,
+        }
+    }
+}
+
+impl<'de> MapAccess<'de> for Pairs {
+    type Error = SerdeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, SerdeError> {
+        match self.iter.next() {
+            None => Ok(None),
+            Some((k, v)) => {
+                self.value = Some(v);
+                seed.deserialize(De::value(k)).map(Some)
+            }
+        }
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, SerdeError> {
+        let v = self
+            .value
+            .take()
+            .ok_or_else(|| SerdeError("map value requested before its key".into()))?;
+        seed.deserialize(De::value(v))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+struct Enum {
+    variant: String,
+    content: Value,
+}
+
+impl<'de> EnumAccess<'de> for Enum {
+    type Error = SerdeError;
+    type Variant = VariantContent;
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, VariantContent), SerdeError> {
+        let name: de::value::StringDeserializer<SerdeError> = self.variant.into_deserializer();
+        Ok((seed.deserialize(name)?, VariantContent(self.content)))
+    }
+}
+
+/// The content of an enum variant.
+struct VariantContent(Value);
+
+impl<'de> VariantAccess<'de> for VariantContent {
+    type Error = SerdeError;
+    fn unit_variant(self) -> Result<(), SerdeError> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, SerdeError> {
+        seed.deserialize(De::value(self.0))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, v: V) -> Result<V::Value, SerdeError> {
+        de::Deserializer::deserialize_seq(De::value(self.0), v)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, SerdeError> {
+        de::Deserializer::deserialize_map(De::value(self.0), v)
+    }
+}

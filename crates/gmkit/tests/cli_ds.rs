@@ -1,0 +1,194 @@
+//! End-to-end tests of `gmkit ds` and `gmkit ini`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn gmkit(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gmkit"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gmkit");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "gmkit failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gmkit-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const SAMPLES: &[&str] = &[
+    // native queue layout with an unused slot before the head and two after the tail
+    "CB00000003000000010000000500000000000000000000000000000000000000000000000000F03F000000000000000000000040000000000000000000000000000000000000000000000000",
+    // legacy 402 map
+    "920100000100000001000000050000006A696C636B01000000080000006A616C6B73646A66",
+    // int32, int64, ptr, bool, nested arrays
+    "2F0100000500000007000000FBFFFFFF0A0000000000000000FFFFFF03000000EFBEADDE000000000D000000000000000000F03F0200000003000000020000000100000000000000000000000000F03F0100000001000000780200000000000000",
+    // HTML5 CESU-8 string
+    "93010000010000000100000001000000650100000006000000EDA0BDEDB880",
+];
+
+#[test]
+fn decode_encode_round_trip_of_vectors() {
+    let dir = std::env::var_os("GMKIT_VECTORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
+        });
+    let text = std::fs::read_to_string(dir.join("ds.jsonl"))
+        .expect("the shared ds vectors are required (set GMKIT_VECTORS)");
+    let mut hexes: Vec<String> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|j| {
+            j.get("canonical").and_then(|c| c.as_bool()) == Some(true)
+                || j.get("profile").and_then(|p| p.as_str()) == Some("native-writer")
+                || j["name"].as_str().is_some_and(|n| n.starts_with("cabin_"))
+        })
+        .map(|j| j["hex"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(hexes.len() >= 25, "too few vectors selected");
+    hexes.extend(SAMPLES.iter().map(|s| s.to_string()));
+    for hex in &hexes {
+        let json = stdout(&gmkit(&["ds", "decode", hex], b""));
+        let back = stdout(&gmkit(&["ds", "encode"], json.as_bytes()));
+        assert_eq!(back.trim_end(), hex, "json was {json}");
+    }
+}
+
+#[test]
+fn decode_reads_files_and_stdin() {
+    let hex = SAMPLES[1];
+    let dir = temp_dir("files");
+    let f = dir.join("map.txt");
+    std::fs::write(&f, format!("{hex}\r\n")).unwrap();
+    let from_file = stdout(&gmkit(
+        &["ds", "decode", "--compact", f.to_str().unwrap()],
+        b"",
+    ));
+    let from_stdin = stdout(&gmkit(&["ds", "decode", "--compact", "-"], hex.as_bytes()));
+    assert_eq!(from_file, from_stdin);
+    assert_eq!(from_file.lines().count(), 1);
+    assert!(
+        from_file.contains("\"generation\":\"legacy\""),
+        "{from_file}"
+    );
+    // encode to a file, atomically
+    let out = dir.join("out.txt");
+    let o = gmkit(
+        &["ds", "encode", "-o", out.to_str().unwrap()],
+        from_file.as_bytes(),
+    );
+    stdout(&o);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), hex);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_input_fails_with_a_message() {
+    for args in [
+        &["ds", "decode", "zz93010000"][..],
+        &["ds", "decode", "9301000001000000010000000A0000006162"],
+        &["ds", "decode", "--kind", "list", "9301000000000000"],
+        &["ds", "decode", ""],
+    ] {
+        let o = gmkit(args, b"");
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("gmkit ds decode:") && err.len() > 40,
+            "{args:?}: {err}"
+        );
+    }
+    let o = gmkit(&["ds", "encode"], b"{\"list\": [{\"real\": \"x\"}]}");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("$.list[0].real"));
+    let o = gmkit(&["ds", "encode"], b"not json");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn html5_flag_reads_lenient_input() {
+    let hex = "2F0100000200000006000000000000000000000000002240";
+    assert_eq!(gmkit(&["ds", "decode", hex], b"").status.code(), Some(1));
+    let out = stdout(&gmkit(&["ds", "decode", "--html5", "--compact", hex], b""));
+    assert_eq!(out.trim(), r#"{"list":[{"undefined":null},{"real":9}]}"#);
+}
+
+#[test]
+fn ini_round_trip_and_edit() {
+    let ini = "[Player]\r\nname=\"Kris\"\r\ninventory=\"2F01000002000000000000000000000000000000000000000000000000001440\"\r\n; comment\r\n\r\n[World]\r\nflags = \"93010000010000000100000001000000750500000041\"\r\nlower=\"2f01000000000000\"\r\nlast=1";
+    let dir = temp_dir("ini");
+    let f = dir.join("save.ini");
+    std::fs::write(&f, ini).unwrap();
+    let json = stdout(&gmkit(&["ini", "decode", f.to_str().unwrap()], b""));
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let lines = doc["lines"].as_array().unwrap();
+    let ds_lines = lines.iter().filter(|l| l.get("ds").is_some()).count();
+    assert_eq!(ds_lines, 3, "{json}");
+    // unchanged: byte for byte, to stdout and to a file
+    assert_eq!(stdout(&gmkit(&["ini", "encode"], json.as_bytes())), ini);
+    let out = dir.join("out.ini");
+    stdout(&gmkit(
+        &["ini", "encode", "-", "-o", out.to_str().unwrap()],
+        json.as_bytes(),
+    ));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), ini);
+    // an edited ds value is re-encoded, the rest kept
+    let mut doc = doc;
+    doc["lines"][2]["ds"] = serde_json::json!({"list": [{"real": 7}]});
+    let edited = stdout(&gmkit(&["ini", "encode"], doc.to_string().as_bytes()));
+    assert_eq!(
+        edited,
+        ini.replace(
+            "2F01000002000000000000000000000000000000000000000000000000001440",
+            "2F01000001000000000000000000000000001C40"
+        )
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn help_has_examples() {
+    for sub in [
+        ["ds", "decode"],
+        ["ds", "encode"],
+        ["ini", "decode"],
+        ["ini", "encode"],
+    ] {
+        let o = gmkit(&[sub[0], sub[1], "--help"], b"");
+        assert!(stdout(&o).contains("Examples:"), "{sub:?}");
+    }
+}
+
+#[test]
+fn deep_nesting_round_trips() {
+    // 200 nested arrays: deeper than serde_json's default limit once in tagged form
+    let mut hex = String::from("2F01000001000000");
+    for _ in 0..200 {
+        hex.push_str("0200000001000000");
+    }
+    hex.push_str("05000000");
+    let json = stdout(&gmkit(&["ds", "decode", "--compact", &hex], b""));
+    let back = stdout(&gmkit(&["ds", "encode"], json.as_bytes()));
+    assert_eq!(back.trim_end(), hex);
+    // hostile JSON depth is refused, not overflowed
+    let deep = "[".repeat(100_000);
+    let o = gmkit(&["ds", "encode"], deep.as_bytes());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nested"));
+}
