@@ -5,6 +5,7 @@
 //! - [`ds`]: the hex strings of `ds_map_write`, `ds_list_write`, `ds_grid_write`, ...
 //! - [`elephant`]: the Elephant library's binary buffers and export strings.
 
+pub mod elephant;
 pub mod value;
 
 pub use value::{Array, Struct, StructData, Value};
