@@ -1,7 +1,9 @@
 //! serde deserialization straight from Elephant bytes (borrowing strings from the input).
 
 use super::datatype::Datatype;
-use super::error::{Error, Result};
+use super::error::{Boxed, Error};
+
+type Result<T, E = Boxed> = std::result::Result<T, E>;
 use super::export::{DEFAULT_MAX_DECOMPRESSED, decompress};
 use super::read::{DEFAULT_MAX_DEPTH, Layout, read_header};
 use super::schema::SchemaRegistry;
@@ -14,9 +16,28 @@ const ARRAY: u8 = 205;
 const STRUCT: u8 = 206;
 const UNDEFINED: u8 = 207;
 
+/// Datatype byte → normalised code (0 = invalid), for 1.4.0+ data and for older data.
+const fn code_table(legacy: bool) -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut i = 1;
+    while i <= 13 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    let base = if legacy { 14 } else { 204 };
+    let mut k = 0;
+    while k < 4 {
+        t[base + k] = 204 + k as u8;
+        k += 1;
+    }
+    t
+}
+static CODES: [u8; 256] = code_table(false);
+static LEGACY_CODES: [u8; 256] = code_table(true);
+
 /// Deserializes a Rust value from an Elephant buffer (1.2.0 … 1.5.1; verbose constructed structs
 /// and plain structs only — see [`from_bytes_with`] for schema'd data).
-pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Error> {
     from_bytes_with(bytes, None)
 }
 
@@ -24,10 +45,10 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
 pub fn from_bytes_with<'de, T: Deserialize<'de>>(
     bytes: &'de [u8],
     schemas: Option<&SchemaRegistry>,
-) -> Result<T> {
+) -> Result<T, Error> {
     let header = read_header(bytes, false)?;
     if header.layout == Layout::V1 {
-        return Err(Error::msg("1.0.0 data is not supported by the serde reader; use elephant::read"));
+        return Err(Error::msg("1.0.0 data is not supported by the serde reader; use elephant::read").into());
     }
     let mut de = Deserializer {
         buf: bytes,
@@ -42,19 +63,19 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
         replaying: 0,
         replay_budget: bytes.len().saturating_mul(16).max(1 << 20),
     };
-    let v = T::deserialize(&mut de).map_err(|e| e.at(de.pos))?;
+    let v = T::deserialize(&mut de).map_err(|e| e.0.at(de.pos))?;
     let at = de.pos;
     if bytes.get(at..at + 4) != Some(&FOOTER.to_le_bytes()[..]) {
         return Err(Error::BadFooter {
             offset: at,
             found: super::error::hex_preview(&bytes[at.min(bytes.len())..(at + 4).min(bytes.len())]),
-        });
+        }.into());
     }
     Ok(v)
 }
 
 /// Deserializes a Rust value from an Elephant export string.
-pub fn from_export_string<T: DeserializeOwned>(s: &str) -> Result<T> {
+pub fn from_export_string<T: DeserializeOwned>(s: &str) -> Result<T, Error> {
     let bytes = decompress(s, DEFAULT_MAX_DECOMPRESSED)?;
     from_bytes(&bytes)
 }
@@ -83,13 +104,14 @@ enum Num {
 }
 
 impl<'de, 'r> Deserializer<'de, 'r> {
-    #[inline]
-    fn truncated(&self, n: usize, what: &'static str) -> Error {
+    #[cold]
+    fn truncated(&self, n: usize, what: &'static str) -> Boxed {
         Error::Truncated {
             offset: self.pos,
             expected: what,
             available: self.buf.len().saturating_sub(self.pos).min(n),
         }
+        .into()
     }
     #[inline]
     fn bytes<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
@@ -128,25 +150,27 @@ impl<'de, 'r> Deserializer<'de, 'r> {
     }
 
     /// Normalises a datatype byte to the 1.4.0+ codes, rejecting unknown ones.
-    #[inline]
+    #[inline(always)]
     fn norm(&self, code: u8, at: usize) -> Result<u8> {
-        let ok = if self.legacy {
-            Datatype::from_legacy_code(code)
-        } else {
-            Datatype::from_code(code)
-        };
-        match ok {
-            Some(d) => Ok(d.code()),
-            None => Err(Error::UnknownDatatype {
-                offset: at,
-                code,
-                containers: if self.legacy { "14-17" } else { "204-207" },
-            }),
+        let table = if self.legacy { &LEGACY_CODES } else { &CODES };
+        match table[code as usize] {
+            0 => Err(self.unknown(code, at)),
+            d => Ok(d),
         }
     }
 
+    #[cold]
+    fn unknown(&self, code: u8, at: usize) -> Boxed {
+        Error::UnknownDatatype {
+            offset: at,
+            code,
+            containers: if self.legacy { "14-17" } else { "204-207" },
+        }
+        .into()
+    }
+
     /// The datatype of the next value (reading `buffer_any` bytes as needed).
-    #[inline]
+    #[inline(always)]
     fn dt(&mut self) -> Result<u8> {
         let mut dt = match self.pending.take() {
             Some(d) => d,
@@ -186,7 +210,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             return Err(Error::TooDeep {
                 offset: self.pos,
                 limit: DEFAULT_MAX_DEPTH,
-            });
+            }.into());
         }
         self.depth += 1;
         Ok(())
@@ -247,7 +271,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
                      (use elephant::read for cyclic data)"
                 ),
                 offset: Some(at),
-            });
+            }.into());
         }
         self.replay_budget = self
             .replay_budget
@@ -283,7 +307,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             return Err(Error::msg(format!(
                 "array has {} more element(s) than the Rust type takes",
                 acc.left
-            )));
+            )).into());
         }
         Ok(v)
     }
@@ -379,7 +403,7 @@ struct SeqAcc<'a, 'de, 'r> {
 }
 
 impl<'de> de::SeqAccess<'de> for SeqAcc<'_, 'de, '_> {
-    type Error = Error;
+    type Error = Boxed;
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
@@ -402,7 +426,7 @@ struct MapAcc<'a, 'de, 'r> {
 }
 
 impl<'de> de::MapAccess<'de> for MapAcc<'_, 'de, '_> {
-    type Error = Error;
+    type Error = Boxed;
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         if self.left == 0 {
@@ -430,7 +454,7 @@ struct SchemaAcc<'a, 'de, 'r> {
 }
 
 impl<'de> de::MapAccess<'de> for SchemaAcc<'_, 'de, '_> {
-    type Error = Error;
+    type Error = Boxed;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         while self.i < self.fields.len() && self.skip[self.i] {
             self.i += 1;
@@ -472,7 +496,7 @@ macro_rules! int_hint {
 }
 
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
-    type Error = Error;
+    type Error = Boxed;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let dt = self.dt()?;
@@ -536,6 +560,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let dt = self.dt()?;
+        if dt == 10 {
+            return visitor.visit_bool(self.u8("bool")? != 0);
+        }
         match self.number(dt)? {
             Some(Num::U(u)) => visitor.visit_bool(u != 0),
             Some(Num::I(i)) => visitor.visit_bool(i > 0),
@@ -547,6 +574,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         }
     }
 
+    #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let dt = self.dt()?;
         if dt == UNDEFINED {
@@ -583,7 +611,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 }
                 let id = self.containers.len() - 1;
                 let r = match marker {
-                    0xFFFF => Err(Error::msg("references to enum values are not supported")),
+                    0xFFFF => Err(Error::msg("references to enum values are not supported").into()),
                     0xFFFE => {
                         let (name, body) = self.constructed_head()?;
                         visitor.visit_enum(Enum {
@@ -603,7 +631,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     n => Err(Error::msg(format!(
                         "expected an enum: a string, a one-member struct or a constructed struct, \
                          found a struct with {n} members"
-                    ))),
+                    )).into()),
                 };
                 if self.replaying == 0 {
                     self.containers[id].2 = self.pos;
@@ -613,7 +641,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             }
             _ => Err(Error::msg(format!(
                 "expected an enum (string or struct), found datatype {dt}"
-            ))),
+            )).into()),
         }
     }
 
@@ -634,16 +662,16 @@ struct Enum<'a, 'de, 'r> {
 }
 
 impl<'de, 'a, 'r> de::EnumAccess<'de> for Enum<'a, 'de, 'r> {
-    type Error = Error;
+    type Error = Boxed;
     type Variant = Self;
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(self.variant))?;
+        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Boxed>::new(self.variant))?;
         Ok((v, self))
     }
 }
 
 impl<'de> de::VariantAccess<'de> for Enum<'_, 'de, '_> {
-    type Error = Error;
+    type Error = Boxed;
     fn unit_variant(self) -> Result<()> {
         match self.body {
             Some(body) => self.de.visit_struct_body(body, de::IgnoredAny).map(|_| ()),
@@ -652,13 +680,13 @@ impl<'de> de::VariantAccess<'de> for Enum<'_, 'de, '_> {
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
         match self.body {
-            Some(_) => Err(Error::msg("expected a newtype variant, found a constructed struct")),
+            Some(_) => Err(Error::msg("expected a newtype variant, found a constructed struct").into()),
             None => seed.deserialize(&mut *self.de),
         }
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         match self.body {
-            Some(_) => Err(Error::msg("expected a tuple variant, found a constructed struct")),
+            Some(_) => Err(Error::msg("expected a tuple variant, found a constructed struct").into()),
             None => de::Deserializer::deserialize_seq(&mut *self.de, visitor),
         }
     }

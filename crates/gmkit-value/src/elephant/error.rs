@@ -315,3 +315,37 @@ pub(crate) fn hex_preview(bytes: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
+
+/// The error of the serde (de)serializers: boxed, so that the `Result`s passed through every
+/// generated `Serialize`/`Deserialize` call stay one word wide.
+#[derive(Debug)]
+pub(crate) struct Boxed(pub(crate) Box<Error>);
+
+impl From<Error> for Boxed {
+    #[cold]
+    fn from(e: Error) -> Self {
+        Boxed(Box::new(e))
+    }
+}
+
+impl fmt::Display for Boxed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Boxed {}
+
+impl serde::ser::Error for Boxed {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::msg(msg).into()
+    }
+}
+
+impl serde::de::Error for Boxed {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error::msg(msg).into()
+    }
+}

@@ -1,7 +1,9 @@
 //! serde serialization straight into Elephant 1.5.1 bytes (no intermediate [`crate::Value`]).
 
 use super::datatype::Datatype as D;
-use super::error::{Error, Result};
+use super::error::{Boxed, Error};
+
+type Result<T, E = Boxed> = std::result::Result<T, E>;
 use super::export::compress;
 use super::read::DEFAULT_MAX_DEPTH;
 use super::{FOOTER, HEADER, VERSION_1_5_1};
@@ -14,24 +16,23 @@ const UNDEFINED: u8 = D::Undefined as u8;
 
 /// Serializes `value` as an Elephant 1.5.1 buffer. See the [module docs](super) for the mapping
 /// of Rust types; named structs become verbose constructed structs named after the type.
-pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut s = Serializer {
         out: Vec::with_capacity(1024),
         elem: false,
         arrays: Vec::new(),
-        offsets: Vec::new(),
         ctors: Vec::new(),
         depth: 0,
     };
     s.out.extend_from_slice(&HEADER.to_le_bytes());
     s.out.extend_from_slice(&VERSION_1_5_1.to_le_bytes());
-    value.serialize(&mut s)?;
+    value.serialize(&mut s).map_err(|e| *e.0)?;
     s.out.extend_from_slice(&FOOTER.to_le_bytes());
     Ok(s.out)
 }
 
 /// Serializes `value` as an Elephant export string (what `ElephantImportString` reads).
-pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String> {
+pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
     Ok(compress(&to_bytes(value)?))
 }
 
@@ -41,7 +42,6 @@ struct ArrayCtx {
     common_pos: usize,
     common: u8,
     count: usize,
-    off_base: usize,
 }
 
 /// The Elephant serializer (see [`to_bytes`]).
@@ -50,21 +50,25 @@ struct Serializer {
     /// The next value is an element of the innermost array.
     elem: bool,
     arrays: Vec<ArrayCtx>,
-    /// Payload offsets of the elements of open arrays still written with a common datatype.
-    offsets: Vec<usize>,
-    ctors: Vec<(&'static str, u16)>,
+    /// Constructor name → (index, offset where its name was written).
+    ctors: Vec<(&'static str, u16, usize)>,
     depth: usize,
 }
 
 impl Serializer {
     /// Starts a value of datatype `dt`: its datatype byte, unless it is an array element
     /// covered by the array's common datatype.
-    #[inline]
+    #[inline(always)]
     fn begin(&mut self, dt: u8) {
         if !self.elem {
             self.out.push(dt);
-            return;
+        } else {
+            self.element(dt);
         }
+    }
+
+    #[inline]
+    fn element(&mut self, dt: u8) {
         self.elem = false;
         let a = self.arrays.last_mut().expect("element outside an array");
         let n = a.count;
@@ -73,42 +77,45 @@ impl Serializer {
             a.common_pos = self.out.len();
             a.common = dt;
             self.out.push(dt);
-            self.offsets.push(self.out.len());
-        } else if a.common == dt {
-            self.offsets.push(self.out.len());
-        } else if a.common == ANY {
-            self.out.push(dt);
-        } else {
-            self.to_any();
+        } else if a.common != dt {
+            if a.common != ANY {
+                self.to_any();
+            }
             self.out.push(dt);
         }
     }
 
     /// The innermost array's elements differ: give every element written so far its own
-    /// datatype byte and switch the common datatype to `buffer_any`.
+    /// datatype byte and switch the common datatype to `buffer_any`. The element boundaries are
+    /// found by re-reading what was written (rare, so nothing is tracked on the fast path).
     #[cold]
     fn to_any(&mut self) {
         let a = self.arrays.last_mut().expect("inside an array");
-        let offs = &self.offsets[a.off_base..];
-        let first = offs[0];
-        let tail = self.out.split_off(first);
-        self.out.reserve(tail.len() + offs.len());
-        for (i, &o) in offs.iter().enumerate() {
-            let end = offs.get(i + 1).copied().unwrap_or(first + tail.len());
-            self.out.push(a.common);
-            self.out.extend_from_slice(&tail[o - first..end - first]);
-        }
+        let (common, first) = (a.common, a.common_pos + 1);
         self.out[a.common_pos] = ANY;
         a.common = ANY;
-        self.offsets.truncate(a.off_base);
+        let tail = self.out.split_off(first);
+        let mut p = 0;
+        while p < tail.len() {
+            let end = skip(&tail, p, common, &self.ctors, first);
+            self.out.push(common);
+            self.out.extend_from_slice(&tail[p..end]);
+            p = end;
+        }
     }
 
     #[inline]
     fn string(&mut self, s: &str) -> Result<()> {
-        if memchr::memchr(0, s.as_bytes()).is_some() {
+        let b = s.as_bytes();
+        let nul = if b.len() < 32 {
+            b.iter().any(|&c| c == 0)
+        } else {
+            memchr::memchr(0, b).is_some()
+        };
+        if nul {
             return Err(Error::NulInString {
                 offset: self.out.len(),
-            });
+            }.into());
         }
         self.out.extend_from_slice(s.as_bytes());
         self.out.push(0);
@@ -120,7 +127,7 @@ impl Serializer {
             return Err(Error::TooDeep {
                 offset: self.out.len(),
                 limit: DEFAULT_MAX_DEPTH,
-            });
+            }.into());
         }
         self.depth += 1;
         Ok(())
@@ -136,20 +143,18 @@ impl Serializer {
             common_pos: 0,
             common: 0,
             count: 0,
-            off_base: self.offsets.len(),
         });
         Ok(())
     }
 
     fn close_array(&mut self) -> Result<()> {
         let a = self.arrays.pop().expect("open array");
-        self.offsets.truncate(a.off_base);
         self.depth -= 1;
         if a.count >= 0xFFFF {
             return Err(Error::ArrayTooLong {
                 offset: a.len_pos,
                 len: a.count,
-            });
+            }.into());
         }
         self.out[a.len_pos..a.len_pos + 2].copy_from_slice(&(a.count as u16).to_le_bytes());
         Ok(())
@@ -161,19 +166,18 @@ impl Serializer {
         self.begin(STRUCT);
         self.enter()?;
         self.out.extend_from_slice(&[0xFE, 0xFF]);
-        let known = self
-            .ctors
-            .iter()
-            .find(|(n, _)| std::ptr::eq(*n, name) || *n == name)
-            .map(|&(_, i)| i);
+        let known = match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
+            Some(c) => Some(c.1),
+            None => self.ctors.iter().find(|c| c.0 == name).map(|c| c.1),
+        };
         match known {
             Some(i) => self.out.extend_from_slice(&i.to_le_bytes()),
             None => {
                 let i = u16::try_from(self.ctors.len()).map_err(|_| Error::TooManyConstructors {
                     offset: self.out.len(),
                 })?;
-                self.ctors.push((name, i));
                 self.out.extend_from_slice(&i.to_le_bytes());
+                self.ctors.push((name, i, self.out.len()));
                 self.string(name)?;
             }
         }
@@ -198,7 +202,7 @@ impl Serializer {
                 offset: count_pos,
                 len: count,
                 limit,
-            });
+            }.into());
         }
         self.out[count_pos..count_pos + 2].copy_from_slice(&(count as u16).to_le_bytes());
         Ok(())
@@ -236,7 +240,7 @@ struct VariantSeq<'a> {
 
 impl<'a> ser::Serializer for &'a mut Serializer {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     type SerializeSeq = Self;
     type SerializeTuple = Self;
     type SerializeTupleStruct = Self;
@@ -303,7 +307,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
             return Err(Error::ArrayTooLong {
                 offset: self.out.len(),
                 len: v.len(),
-            });
+            }.into());
         }
         self.out.extend_from_slice(&(v.len() as u16).to_le_bytes());
         if !v.is_empty() {
@@ -405,7 +409,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
 
 impl ser::SerializeSeq for &mut Serializer {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.elem = true;
@@ -420,7 +424,7 @@ impl ser::SerializeSeq for &mut Serializer {
 
 impl ser::SerializeTuple for &mut Serializer {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(self, value)
     }
@@ -431,7 +435,7 @@ impl ser::SerializeTuple for &mut Serializer {
 
 impl ser::SerializeTupleStruct for &mut Serializer {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(self, value)
     }
@@ -442,7 +446,7 @@ impl ser::SerializeTupleStruct for &mut Serializer {
 
 impl ser::SerializeTupleVariant for VariantSeq<'_> {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(&mut self.s, value)
     }
@@ -455,7 +459,7 @@ impl ser::SerializeTupleVariant for VariantSeq<'_> {
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
         key.serialize(KeySerializer { s: self.s })
@@ -470,7 +474,7 @@ impl ser::SerializeMap for Compound<'_> {
 
 impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
         self.count += 1;
@@ -484,7 +488,7 @@ impl ser::SerializeStruct for Compound<'_> {
 
 impl ser::SerializeStructVariant for Compound<'_> {
     type Ok = ();
-    type Error = Error;
+    type Error = Boxed;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
@@ -498,20 +502,20 @@ struct KeySerializer<'a> {
     s: &'a mut Serializer,
 }
 
-fn key_error() -> Error {
-    Error::msg("struct member names must be strings, numbers, chars or bools")
+fn key_error() -> Boxed {
+    Error::msg("struct member names must be strings, numbers, chars or bools").into()
 }
 
 impl ser::Serializer for KeySerializer<'_> {
     type Ok = ();
-    type Error = Error;
-    type SerializeSeq = ser::Impossible<(), Error>;
-    type SerializeTuple = ser::Impossible<(), Error>;
-    type SerializeTupleStruct = ser::Impossible<(), Error>;
-    type SerializeTupleVariant = ser::Impossible<(), Error>;
-    type SerializeMap = ser::Impossible<(), Error>;
-    type SerializeStruct = ser::Impossible<(), Error>;
-    type SerializeStructVariant = ser::Impossible<(), Error>;
+    type Error = Boxed;
+    type SerializeSeq = ser::Impossible<(), Boxed>;
+    type SerializeTuple = ser::Impossible<(), Boxed>;
+    type SerializeTupleStruct = ser::Impossible<(), Boxed>;
+    type SerializeTupleVariant = ser::Impossible<(), Boxed>;
+    type SerializeMap = ser::Impossible<(), Boxed>;
+    type SerializeStruct = ser::Impossible<(), Boxed>;
+    type SerializeStructVariant = ser::Impossible<(), Boxed>;
 
     fn serialize_str(self, v: &str) -> Result<()> {
         self.s.string(v)
@@ -614,5 +618,56 @@ impl ser::Serializer for KeySerializer<'_> {
         _l: usize,
     ) -> Result<Self::SerializeStructVariant> {
         Err(key_error())
+    }
+}
+
+/// The end of the value of datatype `dt` starting at `p` in `buf` (bytes this serializer wrote;
+/// `base` is the offset of `buf` in the whole output, for constructor-name positions).
+fn skip(buf: &[u8], p: usize, dt: u8, ctors: &[(&'static str, u16, usize)], base: usize) -> usize {
+    let u16_at = |p: usize| u16::from_le_bytes([buf[p], buf[p + 1]]) as usize;
+    let string_end = |p: usize| p + memchr::memchr(0, &buf[p..]).expect("terminated") + 1;
+    let pairs = |mut p: usize, n: usize| {
+        for _ in 0..n {
+            p = string_end(p);
+            p = skip(buf, p + 1, buf[p], ctors, base);
+        }
+        p
+    };
+    match dt {
+        1 | 2 | 10 => p + 1,
+        3 | 4 | 7 => p + 2,
+        5 | 6 | 8 => p + 4,
+        9 | 12 => p + 8,
+        11 | 13 => string_end(p),
+        UNDEFINED => p,
+        ARRAY => {
+            let n = u16_at(p);
+            let mut q = p + 2;
+            if n > 0 {
+                let c = buf[q];
+                q += 1;
+                for _ in 0..n {
+                    q = if c == ANY {
+                        skip(buf, q + 1, buf[q], ctors, base)
+                    } else {
+                        skip(buf, q, c, ctors, base)
+                    };
+                }
+            }
+            q
+        }
+        STRUCT => {
+            let m = u16_at(p);
+            if m == 0xFFFE {
+                let mut q = p + 4;
+                if ctors.iter().any(|c| c.2 == base + q) {
+                    q = string_end(q);
+                }
+                pairs(q + 3, u16_at(q + 1))
+            } else {
+                pairs(p + 2, m)
+            }
+        }
+        _ => unreachable!("the serializer writes no other datatype"),
     }
 }
