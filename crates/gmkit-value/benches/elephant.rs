@@ -32,7 +32,14 @@ struct Save {
 }
 
 fn save() -> Save {
-    let ids = ["sword", "shield", "potion_of_healing", "arrow", "gold_coin", "map"];
+    let ids = [
+        "sword",
+        "shield",
+        "potion_of_healing",
+        "arrow",
+        "gold_coin",
+        "map",
+    ];
     let mut state = 0x2545F491u64;
     let mut rnd = move || {
         state ^= state << 13;
@@ -76,7 +83,10 @@ fn bench(c: &mut Criterion) {
         pb.len(),
         jb.len()
     );
-    assert_eq!(gmkit_value::elephant::from_bytes::<Save>(&eb).unwrap(), data);
+    assert_eq!(
+        gmkit_value::elephant::from_bytes::<Save>(&eb).unwrap(),
+        data
+    );
 
     let mut g = c.benchmark_group("encode");
     g.throughput(Throughput::Bytes(eb.len() as u64));

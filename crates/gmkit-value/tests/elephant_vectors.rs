@@ -1,9 +1,7 @@
 //! Every line of `shared/vectors/elephant.jsonl` is checked here.
 
 use gmkit_value::Value;
-use gmkit_value::elephant::{
-    self, NoCallbacks, ReadOptions, SchemaRegistry, WriteOptions, tagged,
-};
+use gmkit_value::elephant::{self, NoCallbacks, ReadOptions, SchemaRegistry, WriteOptions, tagged};
 use serde_json::Value as Json;
 use std::path::PathBuf;
 
@@ -33,7 +31,9 @@ fn json_eq(a: &Json, b: &Json) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_eq(p, q))
         }
         (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
     }
@@ -76,7 +76,11 @@ fn check(line: &Json) -> Result<(), String> {
                     let enc = elephant::write_with(v, &wopts, &mut NoCallbacks)
                         .map_err(|e| format!("encode of {what} failed: {e}"))?;
                     if enc != bytes {
-                        return Err(format!("encode of {what}: {}\n expected {}", hex(&enc), hex(&bytes)));
+                        return Err(format!(
+                            "encode of {what}: {}\n expected {}",
+                            hex(&enc),
+                            hex(&bytes)
+                        ));
                     }
                 }
             }
@@ -113,7 +117,8 @@ fn check(line: &Json) -> Result<(), String> {
             if raw != bytes {
                 return Err(format!("decompressed {}", hex(&raw)));
             }
-            let got = elephant::import_string_with(s, &ropts).map_err(|e| format!("import: {e}"))?;
+            let got =
+                elephant::import_string_with(s, &ropts).map_err(|e| format!("import: {e}"))?;
             let want = value()?;
             if got != want {
                 return Err(format!("imported {got:?}, expected {want:?}"));

@@ -49,7 +49,11 @@ fn schema_round_trip_and_output_file() {
     let dir = std::env::temp_dir().join(format!("gmkit-cli-elephant-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let schemas = dir.join("schemas.json");
-    std::fs::write(&schemas, r#"{"TestConstructor": {"v1": {"a": 204, "b": 9}}}"#).unwrap();
+    std::fs::write(
+        &schemas,
+        r#"{"TestConstructor": {"v1": {"a": 204, "b": 9}}}"#,
+    )
+    .unwrap();
     let bytes = unhex(
         "50454C4501050100CEFEFF000054657374436F6E7374727563746F72000100000900000000000000000000000000000040544E4148",
     );
@@ -88,11 +92,17 @@ fn export_strings_round_trip() {
 #[test]
 fn bad_input_names_the_offset() {
     // Unknown datatype byte 0x20 at offset 8.
-    let (code, _, err) = run(&["elephant", "decode", "-"], &unhex("50454C450105010020544E4148"));
+    let (code, _, err) = run(
+        &["elephant", "decode", "-"],
+        &unhex("50454C450105010020544E4148"),
+    );
     assert_eq!(code, 1);
     assert!(err.contains("byte 8"), "{err}");
     // String without terminator starting at offset 9.
-    let (code, _, err) = run(&["elephant", "decode", "-"], &unhex("50454C45010501000B6869"));
+    let (code, _, err) = run(
+        &["elephant", "decode", "-"],
+        &unhex("50454C45010501000B6869"),
+    );
     assert_eq!(code, 1);
     assert!(err.contains("byte 9"), "{err}");
     let (code, _, err) = run(

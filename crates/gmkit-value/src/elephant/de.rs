@@ -4,12 +4,12 @@ use super::datatype::Datatype;
 use super::error::{Boxed, Error};
 
 type Result<T, E = Boxed> = std::result::Result<T, E>;
+use super::FOOTER;
 use super::export::{DEFAULT_MAX_DECOMPRESSED, decompress};
 use super::read::{DEFAULT_MAX_DEPTH, Layout, read_header};
 use super::schema::SchemaRegistry;
-use super::FOOTER;
-use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visitor};
 
 const ANY: u8 = 204;
 const ARRAY: u8 = 205;
@@ -48,7 +48,9 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
 ) -> Result<T, Error> {
     let header = read_header(bytes, false)?;
     if header.layout == Layout::V1 {
-        return Err(Error::msg("1.0.0 data is not supported by the serde reader; use elephant::read").into());
+        return Err(Error::msg(
+            "1.0.0 data is not supported by the serde reader; use elephant::read",
+        ));
     }
     let mut de = Deserializer {
         buf: bytes,
@@ -68,8 +70,10 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
     if bytes.get(at..at + 4) != Some(&FOOTER.to_le_bytes()[..]) {
         return Err(Error::BadFooter {
             offset: at,
-            found: super::error::hex_preview(&bytes[at.min(bytes.len())..(at + 4).min(bytes.len())]),
-        }.into());
+            found: super::error::hex_preview(
+                &bytes[at.min(bytes.len())..(at + 4).min(bytes.len())],
+            ),
+        });
     }
     Ok(v)
 }
@@ -210,7 +214,8 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             return Err(Error::TooDeep {
                 offset: self.pos,
                 limit: DEFAULT_MAX_DEPTH,
-            }.into());
+            }
+            .into());
         }
         self.depth += 1;
         Ok(())
@@ -226,7 +231,11 @@ impl<'de, 'r> Deserializer<'de, 'r> {
 
     fn container_inner<V: Visitor<'de>>(&mut self, kind: u8, visitor: V) -> Result<V::Value> {
         let start = self.pos;
-        let marker = self.u16(if kind == ARRAY { "array length" } else { "struct marker" })?;
+        let marker = self.u16(if kind == ARRAY {
+            "array length"
+        } else {
+            "struct marker"
+        })?;
         if marker == 0xFFFF && self.layout >= Layout::V2 {
             let id = self.u16("reference id")?;
             return self.replay(start, id, visitor);
@@ -271,15 +280,16 @@ impl<'de, 'r> Deserializer<'de, 'r> {
                      (use elephant::read for cyclic data)"
                 ),
                 offset: Some(at),
-            }.into());
+            }
+            .into());
         }
-        self.replay_budget = self
-            .replay_budget
-            .checked_sub(end - start)
-            .ok_or(Error::TooManyValues {
-                offset: at,
-                limit: self.buf.len().saturating_mul(16).max(1 << 20),
-            })?;
+        self.replay_budget =
+            self.replay_budget
+                .checked_sub(end - start)
+                .ok_or(Error::TooManyValues {
+                    offset: at,
+                    limit: self.buf.len().saturating_mul(16).max(1 << 20),
+                })?;
         let saved = self.pos;
         self.pos = start;
         self.replaying += 1;
@@ -307,7 +317,8 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             return Err(Error::msg(format!(
                 "array has {} more element(s) than the Rust type takes",
                 acc.left
-            )).into());
+            ))
+            .into());
         }
         Ok(v)
     }
@@ -364,18 +375,24 @@ impl<'de, 'r> Deserializer<'de, 'r> {
                 if e == 0 {
                     break;
                 }
-                *skip.get_mut(e as usize - 1).ok_or_else(|| Error::BadSkipEntry {
-                    offset: e_at,
-                    entry: e,
-                    fields: fields.len(),
-                    constructor: name.into(),
-                })? = true;
+                *skip
+                    .get_mut(e as usize - 1)
+                    .ok_or_else(|| Error::BadSkipEntry {
+                        offset: e_at,
+                        entry: e,
+                        fields: fields.len(),
+                        constructor: name.into(),
+                    })? = true;
             }
         }
         Ok((name, Body::Schema(fields, skip)))
     }
 
-    fn visit_struct_body<V: Visitor<'de>>(&mut self, body: Body<'r>, visitor: V) -> Result<V::Value> {
+    fn visit_struct_body<V: Visitor<'de>>(
+        &mut self,
+        body: Body<'r>,
+        visitor: V,
+    ) -> Result<V::Value> {
         match body {
             Body::Verbose(n) => visitor.visit_map(MapAcc {
                 de: &mut *self,
@@ -461,9 +478,7 @@ impl<'de> de::MapAccess<'de> for SchemaAcc<'_, 'de, '_> {
         }
         match self.fields.get(self.i) {
             None => Ok(None),
-            Some((k, _)) => seed
-                .deserialize(k.as_str().into_deserializer())
-                .map(Some),
+            Some((k, _)) => seed.deserialize(k.as_str().into_deserializer()).map(Some),
         }
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
@@ -485,7 +500,7 @@ macro_rules! int_hint {
             match self.number(dt)? {
                 Some(Num::U(u)) => visitor.visit_u64(u),
                 Some(Num::I(i)) => visitor.visit_i64(i),
-                Some(Num::F(f)) if f.fract() == 0.0 && f >= -9.2e18 && f <= 1.8e19 => {
+                Some(Num::F(f)) if f.fract() == 0.0 && (-9.2e18..=1.8e19).contains(&f) => {
                     if f < 0.0 { visitor.visit_i64(f as i64) } else { visitor.visit_u64(f as u64) }
                 }
                 Some(Num::F(f)) => visitor.visit_f64(f),
@@ -631,7 +646,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     n => Err(Error::msg(format!(
                         "expected an enum: a string, a one-member struct or a constructed struct, \
                          found a struct with {n} members"
-                    )).into()),
+                    ))
+                    .into()),
                 };
                 if self.replaying == 0 {
                     self.containers[id].2 = self.pos;
@@ -641,7 +657,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
             }
             _ => Err(Error::msg(format!(
                 "expected an enum (string or struct), found datatype {dt}"
-            )).into()),
+            ))
+            .into()),
         }
     }
 
@@ -665,7 +682,9 @@ impl<'de, 'a, 'r> de::EnumAccess<'de> for Enum<'a, 'de, 'r> {
     type Error = Boxed;
     type Variant = Self;
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
-        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Boxed>::new(self.variant))?;
+        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Boxed>::new(
+            self.variant,
+        ))?;
         Ok((v, self))
     }
 }
@@ -680,13 +699,17 @@ impl<'de> de::VariantAccess<'de> for Enum<'_, 'de, '_> {
     }
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
         match self.body {
-            Some(_) => Err(Error::msg("expected a newtype variant, found a constructed struct").into()),
+            Some(_) => {
+                Err(Error::msg("expected a newtype variant, found a constructed struct").into())
+            }
             None => seed.deserialize(&mut *self.de),
         }
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         match self.body {
-            Some(_) => Err(Error::msg("expected a tuple variant, found a constructed struct").into()),
+            Some(_) => {
+                Err(Error::msg("expected a tuple variant, found a constructed struct").into())
+            }
             None => de::Deserializer::deserialize_seq(&mut *self.de, visitor),
         }
     }

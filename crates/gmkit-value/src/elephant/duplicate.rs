@@ -148,14 +148,15 @@ impl Dup<'_> {
                     }
                     _ => {
                         let ex = cs.map(|c| c.verbose_exclude.as_slice()).unwrap_or(&[]);
-                        let names: Vec<String> = match vs {
-                            Some(vs) if !self.force_verbose => {
-                                vs.verbose_names().into_iter().map(str::to_owned).collect()
-                            }
-                            _ => src.fields.iter().map(|(k, _)| k.clone()).collect(),
+                        let pairs: Vec<(String, Value)> = match vs {
+                            Some(vs) if !self.force_verbose => vs
+                                .verbose_names()
+                                .into_iter()
+                                .map(|k| (k.to_owned(), src.get(k).cloned().unwrap_or_default()))
+                                .collect(),
+                            _ => src.fields.clone(),
                         };
-                        for k in names.into_iter().filter(|k| !ex.contains(k)) {
-                            let x = src.get(&k).cloned().unwrap_or_default();
+                        for (k, x) in pairs.into_iter().filter(|(k, _)| !ex.contains(k)) {
                             xs.push((k, self.value(&x, depth + 1)?));
                         }
                     }

@@ -72,7 +72,9 @@ pub enum Error {
         offset: usize,
     },
     /// A string without its NUL terminator.
-    #[error("missing string terminator: string at byte {offset} has no 0x00 before the end of data")]
+    #[error(
+        "missing string terminator: string at byte {offset} has no 0x00 before the end of data"
+    )]
     MissingTerminator {
         /// Offset where the string starts.
         offset: usize,
@@ -90,7 +92,9 @@ pub enum Error {
         next_id: usize,
     },
     /// A constructor that the schema registry does not know (strict mode only).
-    #[error("could not resolve constructor function \"{name}\" at byte {offset}: expected a constructor registered in the schema registry")]
+    #[error(
+        "could not resolve constructor function \"{name}\" at byte {offset}: expected a constructor registered in the schema registry"
+    )]
     UnknownConstructor {
         /// Offset of the constructed struct.
         offset: usize,
@@ -98,7 +102,9 @@ pub enum Error {
         name: String,
     },
     /// A constructor index that was never introduced with a name (legacy data only).
-    #[error("unknown constructor index {index} at byte {offset}: expected an index introduced earlier with its name")]
+    #[error(
+        "unknown constructor index {index} at byte {offset}: expected an index introduced earlier with its name"
+    )]
     UnknownConstructorIndex {
         /// Offset of the index.
         offset: usize,
@@ -106,7 +112,9 @@ pub enum Error {
         index: u16,
     },
     /// A non-verbose constructed struct whose constructor has no schema.
-    #[error("no Elephant schema found for constructor \"{constructor}\" at byte {offset}, but a schema is required for importing")]
+    #[error(
+        "no Elephant schema found for constructor \"{constructor}\" at byte {offset}, but a schema is required for importing"
+    )]
     MissingSchema {
         /// Offset of the struct (read) or output position (write).
         offset: usize,
@@ -114,7 +122,9 @@ pub enum Error {
         constructor: String,
     },
     /// A non-verbose constructed struct whose schema version is not in the registry.
-    #[error("no Elephant \"v{version}\" schema found for constructor \"{constructor}\" at byte {offset}")]
+    #[error(
+        "no Elephant \"v{version}\" schema found for constructor \"{constructor}\" at byte {offset}"
+    )]
     MissingSchemaVersion {
         /// Offset of the struct (read) or output position (write).
         offset: usize,
@@ -124,7 +134,9 @@ pub enum Error {
         version: u32,
     },
     /// A skip-list entry naming a field the schema does not have.
-    #[error("bad skip-list entry {entry} at byte {offset}: expected 1..={fields} for constructor \"{constructor}\"")]
+    #[error(
+        "bad skip-list entry {entry} at byte {offset}: expected 1..={fields} for constructor \"{constructor}\""
+    )]
     BadSkipEntry {
         /// Offset of the entry.
         offset: usize,
@@ -144,7 +156,9 @@ pub enum Error {
         limit: usize,
     },
     /// The data would expand to more values than the configured budget.
-    #[error("too many values at byte {offset}: expected at most {limit} zero-size elements in total")]
+    #[error(
+        "too many values at byte {offset}: expected at most {limit} zero-size elements in total"
+    )]
     TooManyValues {
         /// Where the budget ran out.
         offset: usize,
@@ -160,7 +174,9 @@ pub enum Error {
         len: usize,
     },
     /// A struct with too many members (write).
-    #[error("structs must contain fewer than {limit} member variables (was {len}) at output byte {offset}")]
+    #[error(
+        "structs must contain fewer than {limit} member variables (was {len}) at output byte {offset}"
+    )]
     StructTooLarge {
         /// Output position.
         offset: usize,
@@ -170,7 +186,9 @@ pub enum Error {
         limit: usize,
     },
     /// A reference to a container whose id does not fit in u16 (write).
-    #[error("reference to container id {id} at output byte {offset}: expected an id below 65536 (Elephant ids are u16)")]
+    #[error(
+        "reference to container id {id} at output byte {offset}: expected an id below 65536 (Elephant ids are u16)"
+    )]
     IdOverflow {
         /// Output position.
         offset: usize,
@@ -190,7 +208,9 @@ pub enum Error {
         offset: usize,
     },
     /// A value that cannot be written with the datatype a schema asks for (write).
-    #[error("cannot write a {found} as {expected} (constructor \"{constructor}\", field \"{field}\") at output byte {offset}")]
+    #[error(
+        "cannot write a {found} as {expected} (constructor \"{constructor}\", field \"{field}\") at output byte {offset}"
+    )]
     TypeMismatch {
         /// Output position.
         offset: usize,
@@ -204,7 +224,9 @@ pub enum Error {
         field: String,
     },
     /// A schema field the struct does not have (write, non-verbose).
-    #[error("constructor \"{constructor}\" instance lacks schema field \"{field}\" (v{version}) at output byte {offset}")]
+    #[error(
+        "constructor \"{constructor}\" instance lacks schema field \"{field}\" (v{version}) at output byte {offset}"
+    )]
     MissingField {
         /// Output position.
         offset: usize,

@@ -35,10 +35,7 @@ pub fn compress(bytes: &[u8]) -> String {
 /// Never hangs on truncated or corrupt streams; refuses to produce more than
 /// `min(max_output, max(1000 × compressed size, 1 MiB))` bytes.
 pub fn decompress(s: &str, max_output: usize) -> Result<Vec<u8>> {
-    let cleaned: Vec<u8> = s
-        .bytes()
-        .filter(|b| !b.is_ascii_whitespace())
-        .collect();
+    let cleaned: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let z = B64.decode(&cleaned).map_err(|e| {
         let offset = match e {
             base64::DecodeError::InvalidByte(o, _)

@@ -207,12 +207,17 @@ impl FromJson<'_> {
                 let ctor = match d.get(CONSTRUCTOR_KEY) {
                     None => None,
                     Some(Value::String(c)) => {
-                        let ver = d.get(SCHEMA_VERSION_KEY).and_then(Value::as_f64).ok_or_else(
-                            || Error::Json {
-                                path: if path.is_empty() { "root".into() } else { path.clone() },
+                        let ver = d
+                            .get(SCHEMA_VERSION_KEY)
+                            .and_then(Value::as_f64)
+                            .ok_or_else(|| Error::Json {
+                                path: if path.is_empty() {
+                                    "root".into()
+                                } else {
+                                    path.clone()
+                                },
                                 message: format!("No schema version found (constructor \"{c}\")"),
-                            },
-                        )?;
+                            })?;
                         Some((c.clone(), (ver as i64 & 0x7F) as u8))
                     }
                     Some(other) => {
@@ -304,7 +309,12 @@ fn plain(v: &Value, depth: usize) -> Result<Json> {
         ),
         Value::Array2d(rows) => Json::Array(
             rows.iter()
-                .map(|r| r.iter().map(|x| plain(x, depth + 2)).collect::<Result<_>>().map(Json::Array))
+                .map(|r| {
+                    r.iter()
+                        .map(|x| plain(x, depth + 2))
+                        .collect::<Result<_>>()
+                        .map(Json::Array)
+                })
                 .collect::<Result<_>>()?,
         ),
         Value::Struct(s) => {

@@ -72,8 +72,8 @@ pub use export::{
 pub use json::{from_json, from_plain_json, to_json, to_json_with, to_plain_json};
 pub use read::{ReadOptions, read, read_with};
 pub use schema::{
-    ConstructorSchema, FORCE_VERSION_KEY, SchemaRegistry, VERBOSE_EXCLUDE_KEY,
-    VERSION_VERBOSE_KEY, VersionSchema,
+    ConstructorSchema, FORCE_VERSION_KEY, SchemaRegistry, VERBOSE_EXCLUDE_KEY, VERSION_VERBOSE_KEY,
+    VersionSchema,
 };
 pub use ser::{to_bytes, to_export_string};
 pub use write::{WriteOptions, write, write_with};

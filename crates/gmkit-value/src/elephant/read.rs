@@ -107,7 +107,10 @@ pub fn read_header(buf: &[u8], legacy_atmc: bool) -> Result<Header> {
     if atmc && layout > Layout::V2 {
         return Err(Error::BadHeader {
             offset: 0,
-            found: format!("{} (\"ATMC\" with version {major}.{minor}.{patch})", hex_preview(&buf[..4])),
+            found: format!(
+                "{} (\"ATMC\" with version {major}.{minor}.{patch})",
+                hex_preview(&buf[..4])
+            ),
         });
     }
     Ok(Header {
@@ -255,6 +258,9 @@ pub(crate) fn read_scalar(c: &mut Cursor<'_>, dt: Datatype) -> Result<Value> {
     })
 }
 
+/// Struct members in order.
+type Fields = Vec<(String, Value)>;
+
 struct Reader<'a, 'o> {
     c: Cursor<'a>,
     layout: Layout,
@@ -288,7 +294,11 @@ impl Reader<'_, '_> {
             None => Err(Error::UnknownDatatype {
                 offset: at,
                 code,
-                containers: if self.legacy_codes { "14-17" } else { "204-207" },
+                containers: if self.legacy_codes {
+                    "14-17"
+                } else {
+                    "204-207"
+                },
             }),
         }
     }
@@ -440,8 +450,7 @@ impl Reader<'_, '_> {
     }
 
     fn constructed_body(&mut self, name: String, at: usize) -> Result<Value> {
-        if self.opts.require_constructors && !self.opts.schemas.is_some_and(|s| s.contains(&name))
-        {
+        if self.opts.require_constructors && !self.opts.schemas.is_some_and(|s| s.contains(&name)) {
             return Err(Error::UnknownConstructor { offset: at, name });
         }
         let flags = self.c.u8("constructed struct flags")?;
@@ -486,7 +495,7 @@ impl Reader<'_, '_> {
         s: &Struct,
         version: u8,
         at: usize,
-    ) -> Result<(Vec<(String, Value)>, Vec<String>)> {
+    ) -> Result<(Fields, Vec<String>)> {
         let name = s.read().constructor.clone().unwrap_or_default();
         let cs = self
             .opts

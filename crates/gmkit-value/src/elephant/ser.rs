@@ -79,7 +79,7 @@ impl Serializer {
             self.out.push(dt);
         } else if a.common != dt {
             if a.common != ANY {
-                self.to_any();
+                self.switch_to_any();
             }
             self.out.push(dt);
         }
@@ -89,18 +89,25 @@ impl Serializer {
     /// datatype byte and switch the common datatype to `buffer_any`. The element boundaries are
     /// found by re-reading what was written (rare, so nothing is tracked on the fast path).
     #[cold]
-    fn to_any(&mut self) {
+    fn switch_to_any(&mut self) {
         let a = self.arrays.last_mut().expect("inside an array");
-        let (common, first) = (a.common, a.common_pos + 1);
+        let (common, first, written) = (a.common, a.common_pos + 1, a.count - 1);
         self.out[a.common_pos] = ANY;
         a.common = ANY;
         let tail = self.out.split_off(first);
+        let mut bounds = Vec::new();
         let mut p = 0;
-        while p < tail.len() {
+        for _ in 0..written {
             let end = skip(&tail, p, common, &self.ctors, first);
             self.out.push(common);
             self.out.extend_from_slice(&tail[p..end]);
+            bounds.push(end);
             p = end;
+        }
+        // Constructor names first written inside the moved elements moved too.
+        for c in self.ctors.iter_mut().filter(|c| c.2 >= first) {
+            let i = bounds.partition_point(|&e| e <= c.2 - first);
+            c.2 += i + 1;
         }
     }
 
@@ -108,14 +115,15 @@ impl Serializer {
     fn string(&mut self, s: &str) -> Result<()> {
         let b = s.as_bytes();
         let nul = if b.len() < 32 {
-            b.iter().any(|&c| c == 0)
+            b.contains(&0)
         } else {
             memchr::memchr(0, b).is_some()
         };
         if nul {
             return Err(Error::NulInString {
                 offset: self.out.len(),
-            }.into());
+            }
+            .into());
         }
         self.out.extend_from_slice(s.as_bytes());
         self.out.push(0);
@@ -127,7 +135,8 @@ impl Serializer {
             return Err(Error::TooDeep {
                 offset: self.out.len(),
                 limit: DEFAULT_MAX_DEPTH,
-            }.into());
+            }
+            .into());
         }
         self.depth += 1;
         Ok(())
@@ -154,7 +163,8 @@ impl Serializer {
             return Err(Error::ArrayTooLong {
                 offset: a.len_pos,
                 len: a.count,
-            }.into());
+            }
+            .into());
         }
         self.out[a.len_pos..a.len_pos + 2].copy_from_slice(&(a.count as u16).to_le_bytes());
         Ok(())
@@ -173,9 +183,10 @@ impl Serializer {
         match known {
             Some(i) => self.out.extend_from_slice(&i.to_le_bytes()),
             None => {
-                let i = u16::try_from(self.ctors.len()).map_err(|_| Error::TooManyConstructors {
-                    offset: self.out.len(),
-                })?;
+                let i =
+                    u16::try_from(self.ctors.len()).map_err(|_| Error::TooManyConstructors {
+                        offset: self.out.len(),
+                    })?;
                 self.out.extend_from_slice(&i.to_le_bytes());
                 self.ctors.push((name, i, self.out.len()));
                 self.string(name)?;
@@ -202,7 +213,8 @@ impl Serializer {
                 offset: count_pos,
                 len: count,
                 limit,
-            }.into());
+            }
+            .into());
         }
         self.out[count_pos..count_pos + 2].copy_from_slice(&(count as u16).to_le_bytes());
         Ok(())
@@ -307,7 +319,8 @@ impl<'a> ser::Serializer for &'a mut Serializer {
             return Err(Error::ArrayTooLong {
                 offset: self.out.len(),
                 len: v.len(),
-            }.into());
+            }
+            .into());
         }
         self.out.extend_from_slice(&(v.len() as u16).to_le_bytes());
         if !v.is_empty() {
@@ -331,7 +344,12 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         self.begin(UNDEFINED);
         Ok(())
     }
-    fn serialize_unit_variant(self, _n: &'static str, _i: u32, variant: &'static str) -> Result<()> {
+    fn serialize_unit_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        variant: &'static str,
+    ) -> Result<()> {
         self.serialize_str(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -476,7 +494,11 @@ impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
     type Error = Boxed;
     #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.count += 1;
         self.s.string(key)?;
         value.serialize(&mut *self.s)
@@ -489,7 +511,11 @@ impl ser::SerializeStruct for Compound<'_> {
 impl ser::SerializeStructVariant for Compound<'_> {
     type Ok = ();
     type Error = Boxed;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
     fn end(self) -> Result<()> {
@@ -574,7 +600,11 @@ impl ser::Serializer for KeySerializer<'_> {
     fn serialize_unit_variant(self, _n: &'static str, _i: u32, v: &'static str) -> Result<()> {
         self.s.string(v)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _n: &'static str, v: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<()> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -592,7 +622,11 @@ impl ser::Serializer for KeySerializer<'_> {
     fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple> {
         Err(key_error())
     }
-    fn serialize_tuple_struct(self, _n: &'static str, _l: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(
+        self,
+        _n: &'static str,
+        _l: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         Err(key_error())
     }
     fn serialize_tuple_variant(

@@ -187,9 +187,7 @@ impl FromTagged {
         Ok(match t.as_str() {
             "undefined" => Value::Undefined,
             "bool" => Value::Bool(v.as_bool().ok_or_else(|| err(&p, "expected true/false"))?),
-            "f64" | "f32" | "f16" | "u8" | "s8" | "u16" | "s16" | "u32" => {
-                Value::Real(num(v, &p)?)
-            }
+            "f64" | "f32" | "f16" | "u8" | "s8" | "u16" | "s16" | "u32" => Value::Real(num(v, &p)?),
             "s32" => Value::Int32(
                 v.as_i64()
                     .and_then(|i| i32::try_from(i).ok())

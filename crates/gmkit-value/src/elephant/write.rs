@@ -355,7 +355,11 @@ impl Writer<'_, '_> {
                     None => 0,
                 };
                 let vs = cs.and_then(|cs| cs.versions.get(&v));
-                (v, v == 0 || vs.is_some_and(VersionSchema::is_verbose), false)
+                (
+                    v,
+                    v == 0 || vs.is_some_and(VersionSchema::is_verbose),
+                    false,
+                )
             }
         };
         let vs = if version == 0 {
@@ -379,8 +383,7 @@ impl Writer<'_, '_> {
         }
         let flag_version = (version & 0x7F) as u8;
         self.constructor_index(name)?;
-        self.out
-            .push(((verbose as u8) << 7) | flag_version);
+        self.out.push(((verbose as u8) << 7) | flag_version);
         let template = if opts.diffs_only {
             cs.filter(|cs| cs.template.is_some())
         } else {

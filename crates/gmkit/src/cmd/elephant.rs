@@ -200,10 +200,12 @@ fn encode(input: &str, string: bool, output: Option<PathBuf>, schemas: Option<Pa
                     );
                     return Err(exit::USAGE);
                 }
-                out.write_all(&bytes).and_then(|_| out.flush()).map_err(|e| {
-                    eprintln!("gmkit elephant encode: stdout: {e}");
-                    exit::IO
-                })
+                out.write_all(&bytes)
+                    .and_then(|_| out.flush())
+                    .map_err(|e| {
+                        eprintln!("gmkit elephant encode: stdout: {e}");
+                        exit::IO
+                    })
             }
         }
     };
