@@ -145,7 +145,19 @@ impl<'de, 'r> Deserializer<'de, 'r> {
     fn str(&mut self) -> Result<&'de str> {
         let start = self.pos;
         let rest = self.buf.get(start..).unwrap_or_default();
-        let n = memchr::memchr(0, rest).ok_or(Error::MissingTerminator { offset: start })?;
+        // Fast path: short ASCII strings (member names, most values) in one pass.
+        for (i, &b) in rest.iter().take(32).enumerate() {
+            if b == 0 {
+                self.pos = start + i + 1;
+                // SAFETY: every byte before `i` is ASCII (checked below), which is valid UTF-8.
+                return Ok(unsafe { std::str::from_utf8_unchecked(&rest[..i]) });
+            }
+            if b >= 0x80 {
+                break;
+            }
+        }
+        let n =
+            memchr::memchr(0, rest).ok_or_else(|| Error::MissingTerminator { offset: start })?;
         let s = std::str::from_utf8(&rest[..n]).map_err(|e| Error::InvalidUtf8 {
             offset: start + e.valid_up_to(),
         })?;
@@ -268,7 +280,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
         let &(kind, start, end) =
             self.containers
                 .get(id as usize)
-                .ok_or(Error::DanglingReference {
+                .ok_or_else(|| Error::DanglingReference {
                     offset: at,
                     id,
                     next_id: self.containers.len(),
@@ -286,7 +298,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
         self.replay_budget =
             self.replay_budget
                 .checked_sub(end - start)
-                .ok_or(Error::TooManyValues {
+                .ok_or_else(|| Error::TooManyValues {
                     offset: at,
                     limit: self.buf.len().saturating_mul(16).max(1 << 20),
                 })?;

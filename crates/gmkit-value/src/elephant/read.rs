@@ -222,7 +222,8 @@ impl<'a> Cursor<'a> {
     pub fn str(&mut self) -> Result<&'a str> {
         let start = self.pos;
         let rest = self.buf.get(start..).unwrap_or_default();
-        let n = memchr::memchr(0, rest).ok_or(Error::MissingTerminator { offset: start })?;
+        let n =
+            memchr::memchr(0, rest).ok_or_else(|| Error::MissingTerminator { offset: start })?;
         let s = std::str::from_utf8(&rest[..n]).map_err(|e| Error::InvalidUtf8 {
             offset: start + e.valid_up_to(),
         })?;
@@ -343,7 +344,7 @@ impl Reader<'_, '_> {
         self.pool
             .get(id as usize)
             .cloned()
-            .ok_or(Error::DanglingReference {
+            .ok_or_else(|| Error::DanglingReference {
                 offset: at,
                 id,
                 next_id: self.pool.len(),
@@ -372,7 +373,7 @@ impl Reader<'_, '_> {
             self.zero_budget =
                 self.zero_budget
                     .checked_sub(len as usize)
-                    .ok_or(Error::TooManyValues {
+                    .ok_or_else(|| Error::TooManyValues {
                         offset: at,
                         limit: self.c.buf.len().saturating_mul(64).max(1 << 20),
                     })?;

@@ -21,6 +21,7 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
         out: Vec::with_capacity(1024),
         elem: false,
         arrays: Vec::new(),
+        cur: ArrayCtx::default(),
         ctors: Vec::new(),
         depth: 0,
     };
@@ -37,6 +38,7 @@ pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Erro
 }
 
 /// An array being written: its common datatype is decided by its elements as they come.
+#[derive(Default)]
 struct ArrayCtx {
     len_pos: usize,
     common_pos: usize,
@@ -49,7 +51,10 @@ struct Serializer {
     out: Vec<u8>,
     /// The next value is an element of the innermost array.
     elem: bool,
+    /// Enclosing arrays of `cur`.
     arrays: Vec<ArrayCtx>,
+    /// The innermost open array.
+    cur: ArrayCtx,
     /// Constructor name → (index, offset where its name was written).
     ctors: Vec<(&'static str, u16, usize)>,
     depth: usize,
@@ -70,7 +75,7 @@ impl Serializer {
     #[inline]
     fn element(&mut self, dt: u8) {
         self.elem = false;
-        let a = self.arrays.last_mut().expect("element outside an array");
+        let a = &mut self.cur;
         let n = a.count;
         a.count += 1;
         if n == 0 {
@@ -90,7 +95,7 @@ impl Serializer {
     /// found by re-reading what was written (rare, so nothing is tracked on the fast path).
     #[cold]
     fn switch_to_any(&mut self) {
-        let a = self.arrays.last_mut().expect("inside an array");
+        let a = &mut self.cur;
         let (common, first, written) = (a.common, a.common_pos + 1, a.count - 1);
         self.out[a.common_pos] = ANY;
         a.common = ANY;
@@ -147,17 +152,22 @@ impl Serializer {
         self.enter()?;
         let len_pos = self.out.len();
         self.out.extend_from_slice(&[0, 0]);
-        self.arrays.push(ArrayCtx {
-            len_pos,
-            common_pos: 0,
-            common: 0,
-            count: 0,
-        });
+        let outer = std::mem::replace(
+            &mut self.cur,
+            ArrayCtx {
+                len_pos,
+                common_pos: 0,
+                common: 0,
+                count: 0,
+            },
+        );
+        self.arrays.push(outer);
         Ok(())
     }
 
     fn close_array(&mut self) -> Result<()> {
-        let a = self.arrays.pop().expect("open array");
+        let outer = self.arrays.pop().unwrap_or_default();
+        let a = std::mem::replace(&mut self.cur, outer);
         self.depth -= 1;
         if a.count >= 0xFFFF {
             return Err(Error::ArrayTooLong {
