@@ -156,8 +156,9 @@ impl<'de, 'r> Deserializer<'de, 'r> {
                 break;
             }
         }
-        let n =
-            memchr::memchr(0, rest).ok_or_else(|| Error::MissingTerminator { offset: start })?;
+        let Some(n) = memchr::memchr(0, rest) else {
+            return Err(Error::MissingTerminator { offset: start }.into());
+        };
         let s = std::str::from_utf8(&rest[..n]).map_err(|e| Error::InvalidUtf8 {
             offset: start + e.valid_up_to(),
         })?;
@@ -277,14 +278,14 @@ impl<'de, 'r> Deserializer<'de, 'r> {
     }
 
     fn replay<V: Visitor<'de>>(&mut self, at: usize, id: u16, visitor: V) -> Result<V::Value> {
-        let &(kind, start, end) =
-            self.containers
-                .get(id as usize)
-                .ok_or_else(|| Error::DanglingReference {
-                    offset: at,
-                    id,
-                    next_id: self.containers.len(),
-                })?;
+        let Some(&(kind, start, end)) = self.containers.get(id as usize) else {
+            return Err(Error::DanglingReference {
+                offset: at,
+                id,
+                next_id: self.containers.len(),
+            }
+            .into());
+        };
         if end == 0 {
             return Err(Error::Message {
                 message: format!(

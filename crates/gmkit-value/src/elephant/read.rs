@@ -222,8 +222,9 @@ impl<'a> Cursor<'a> {
     pub fn str(&mut self) -> Result<&'a str> {
         let start = self.pos;
         let rest = self.buf.get(start..).unwrap_or_default();
-        let n =
-            memchr::memchr(0, rest).ok_or_else(|| Error::MissingTerminator { offset: start })?;
+        let Some(n) = memchr::memchr(0, rest) else {
+            return Err(Error::MissingTerminator { offset: start });
+        };
         let s = std::str::from_utf8(&rest[..n]).map_err(|e| Error::InvalidUtf8 {
             offset: start + e.valid_up_to(),
         })?;
@@ -341,14 +342,14 @@ impl Reader<'_, '_> {
 
     fn reference(&mut self, at: usize) -> Result<Value> {
         let id = self.c.u16("reference id")?;
-        self.pool
-            .get(id as usize)
-            .cloned()
-            .ok_or_else(|| Error::DanglingReference {
+        match self.pool.get(id as usize) {
+            Some(v) => Ok(v.clone()),
+            None => Err(Error::DanglingReference {
                 offset: at,
                 id,
                 next_id: self.pool.len(),
-            })
+            }),
+        }
     }
 
     fn array(&mut self) -> Result<Value> {
