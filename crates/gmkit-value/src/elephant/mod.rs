@@ -40,7 +40,8 @@
 //! | `&[u8]` via `serialize_bytes` | array with common datatype u8 (1) |
 //! | named structs | constructed struct (206, `0xFFFE`), constructor = the serde name, verbose, version 0 |
 //! | maps | plain struct (206); keys written as strings |
-//! | other enum variants | plain struct `{variant: value}` |
+//! | struct enum variants | constructed struct named after the variant |
+//! | newtype / tuple enum variants | plain struct `{variant: value}` |
 //!
 //! Deserializing accepts anything GameMaker writes: any numeric datatype for any number,
 //! plain or constructed structs for structs and maps, references (a shared container is read
