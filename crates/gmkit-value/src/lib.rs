@@ -6,6 +6,7 @@
 //! - [`elephant`]: the Elephant library's binary buffers and export strings.
 
 pub mod ds;
+pub mod elephant;
 pub mod json;
 pub mod value;
 mod value_serde;

@@ -1,0 +1,117 @@
+//! Export strings: `ElephantExportString` / `ElephantImportString` (zlib, then base64).
+
+use super::callbacks::NoCallbacks;
+use super::error::{Error, Result};
+use super::read::{ReadOptions, read_with};
+use super::write::{WriteOptions, write_with};
+use crate::Value;
+use base64::Engine;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use flate2::{Compression, Decompress, FlushDecompress, Status};
+use std::io::Write;
+
+/// The default cap on decompressed size: 256 MiB.
+pub const DEFAULT_MAX_DECOMPRESSED: usize = 256 << 20;
+
+/// Standard alphabet; padding written, accepted with or without.
+const B64: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(true)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// zlib-compresses `bytes` (as `buffer_compress` does) and base64-encodes the result
+/// (standard alphabet, `=` padding, no line breaks).
+pub fn compress(bytes: &[u8]) -> String {
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Compression::default());
+    z.write_all(bytes).expect("writing to a Vec cannot fail");
+    let c = z.finish().expect("writing to a Vec cannot fail");
+    B64.encode(c)
+}
+
+/// Undoes [`compress`]: base64 (ASCII whitespace ignored), then zlib.
+///
+/// Never hangs on truncated or corrupt streams; refuses to produce more than
+/// `min(max_output, max(1000 × compressed size, 1 MiB))` bytes.
+pub fn decompress(s: &str, max_output: usize) -> Result<Vec<u8>> {
+    let cleaned: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let z = B64.decode(&cleaned).map_err(|e| {
+        let offset = match e {
+            base64::DecodeError::InvalidByte(o, _)
+            | base64::DecodeError::InvalidLastSymbol { offset: o, .. } => o,
+            _ => cleaned.len(),
+        };
+        Error::Base64 {
+            offset,
+            message: e.to_string(),
+        }
+    })?;
+    inflate(&z, max_output)
+}
+
+fn inflate(z: &[u8], max_output: usize) -> Result<Vec<u8>> {
+    let limit = max_output.min(z.len().saturating_mul(1000).max(1 << 20));
+    let mut d = Decompress::new(true);
+    let mut out: Vec<u8> = Vec::with_capacity((z.len() * 4).min(limit));
+    loop {
+        if out.len() == out.capacity() {
+            if out.len() >= limit {
+                return Err(Error::TooLarge {
+                    limit,
+                    input: z.len(),
+                });
+            }
+            out.reserve((out.len().max(4096)).min(limit - out.len()));
+        }
+        let before_in = d.total_in();
+        let before_out = d.total_out();
+        let pos = d.total_in() as usize;
+        let status = d
+            .decompress_vec(&z[pos..], &mut out, FlushDecompress::Finish)
+            .map_err(|e| Error::Zlib {
+                offset: d.total_in() as usize,
+                message: e.to_string(),
+            })?;
+        match status {
+            Status::StreamEnd => return Ok(out),
+            _ if d.total_in() == before_in
+                && d.total_out() == before_out
+                && out.len() < out.capacity() =>
+            {
+                return Err(Error::Zlib {
+                    offset: d.total_in() as usize,
+                    message: "incomplete or truncated stream: expected more deflate data and \
+                              the Adler-32 trailer"
+                        .into(),
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `ElephantExportString(value)`: the 1.5.1 buffer, zlib-compressed, base64-encoded.
+pub fn export_string(value: &Value) -> Result<String> {
+    export_string_with(value, &WriteOptions::default())
+}
+
+/// [`export_string`] with options (as in Elephant, diffs-only is ignored by exports).
+pub fn export_string_with(value: &Value, opts: &WriteOptions<'_>) -> Result<String> {
+    let opts = WriteOptions {
+        diffs_only: false,
+        ..*opts
+    };
+    Ok(compress(&write_with(value, &opts, &mut NoCallbacks)?))
+}
+
+/// `ElephantImportString(s)` with default options.
+pub fn import_string(s: &str) -> Result<Value> {
+    import_string_with(s, &ReadOptions::default())
+}
+
+/// `ElephantImportString(s)`.
+pub fn import_string_with(s: &str, opts: &ReadOptions<'_>) -> Result<Value> {
+    let bytes = decompress(s, DEFAULT_MAX_DECOMPRESSED)?;
+    read_with(&bytes, opts, &mut NoCallbacks).map(|(v, _)| v)
+}

@@ -1,0 +1,717 @@
+//! serde serialization straight into Elephant 1.5.1 bytes (no intermediate [`crate::Value`]).
+
+use super::datatype::Datatype as D;
+use super::error::{Boxed, Error};
+
+type Result<T, E = Boxed> = std::result::Result<T, E>;
+use super::export::compress;
+use super::read::DEFAULT_MAX_DEPTH;
+use super::{FOOTER, HEADER, VERSION_1_5_1};
+use serde::ser::{self, Serialize};
+
+const ANY: u8 = D::Any as u8;
+const ARRAY: u8 = D::Array as u8;
+const STRUCT: u8 = D::Struct as u8;
+const UNDEFINED: u8 = D::Undefined as u8;
+
+/// Serializes `value` as an Elephant 1.5.1 buffer. See the [module docs](super) for the mapping
+/// of Rust types; named structs become verbose constructed structs named after the type.
+pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+    let mut s = Serializer {
+        out: Vec::with_capacity(1024),
+        elem: false,
+        arrays: Vec::new(),
+        cur: ArrayCtx::default(),
+        ctors: Vec::new(),
+        depth: 0,
+    };
+    s.out.extend_from_slice(&HEADER.to_le_bytes());
+    s.out.extend_from_slice(&VERSION_1_5_1.to_le_bytes());
+    value.serialize(&mut s).map_err(|e| *e.0)?;
+    s.out.extend_from_slice(&FOOTER.to_le_bytes());
+    Ok(s.out)
+}
+
+/// Serializes `value` as an Elephant export string (what `ElephantImportString` reads).
+pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
+    Ok(compress(&to_bytes(value)?))
+}
+
+/// An array being written: its common datatype is decided by its elements as they come.
+#[derive(Default)]
+struct ArrayCtx {
+    len_pos: usize,
+    common_pos: usize,
+    common: u8,
+    count: usize,
+}
+
+/// The Elephant serializer (see [`to_bytes`]).
+struct Serializer {
+    out: Vec<u8>,
+    /// The next value is an element of the innermost array.
+    elem: bool,
+    /// Enclosing arrays of `cur`.
+    arrays: Vec<ArrayCtx>,
+    /// The innermost open array.
+    cur: ArrayCtx,
+    /// Constructor name → (index, offset where its name was written).
+    ctors: Vec<(&'static str, u16, usize)>,
+    depth: usize,
+}
+
+impl Serializer {
+    /// Starts a value of datatype `dt`: its datatype byte, unless it is an array element
+    /// covered by the array's common datatype.
+    #[inline(always)]
+    fn begin(&mut self, dt: u8) {
+        if !self.elem {
+            self.out.push(dt);
+        } else {
+            self.element(dt);
+        }
+    }
+
+    #[inline]
+    fn element(&mut self, dt: u8) {
+        self.elem = false;
+        let a = &mut self.cur;
+        let n = a.count;
+        a.count += 1;
+        if n == 0 {
+            a.common_pos = self.out.len();
+            a.common = dt;
+            self.out.push(dt);
+        } else if a.common != dt {
+            if a.common != ANY {
+                self.switch_to_any();
+            }
+            self.out.push(dt);
+        }
+    }
+
+    /// The innermost array's elements differ: give every element written so far its own
+    /// datatype byte and switch the common datatype to `buffer_any`. The element boundaries are
+    /// found by re-reading what was written (rare, so nothing is tracked on the fast path).
+    #[cold]
+    fn switch_to_any(&mut self) {
+        let a = &mut self.cur;
+        let (common, first, written) = (a.common, a.common_pos + 1, a.count - 1);
+        self.out[a.common_pos] = ANY;
+        a.common = ANY;
+        let tail = self.out.split_off(first);
+        let mut bounds = Vec::new();
+        let mut p = 0;
+        for _ in 0..written {
+            let end = skip(&tail, p, common, &self.ctors, first);
+            self.out.push(common);
+            self.out.extend_from_slice(&tail[p..end]);
+            bounds.push(end);
+            p = end;
+        }
+        // Constructor names first written inside the moved elements moved too.
+        for c in self.ctors.iter_mut().filter(|c| c.2 >= first) {
+            let i = bounds.partition_point(|&e| e <= c.2 - first);
+            c.2 += i + 1;
+        }
+    }
+
+    #[inline]
+    fn string(&mut self, s: &str) -> Result<()> {
+        let b = s.as_bytes();
+        let nul = if b.len() < 32 {
+            b.contains(&0)
+        } else {
+            memchr::memchr(0, b).is_some()
+        };
+        if nul {
+            return Err(Error::NulInString {
+                offset: self.out.len(),
+            }
+            .into());
+        }
+        self.out.extend_from_slice(s.as_bytes());
+        self.out.push(0);
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        if self.depth >= DEFAULT_MAX_DEPTH {
+            return Err(Error::TooDeep {
+                offset: self.out.len(),
+                limit: DEFAULT_MAX_DEPTH,
+            }
+            .into());
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn open_array(&mut self) -> Result<()> {
+        self.begin(ARRAY);
+        self.enter()?;
+        let len_pos = self.out.len();
+        self.out.extend_from_slice(&[0, 0]);
+        let outer = std::mem::replace(
+            &mut self.cur,
+            ArrayCtx {
+                len_pos,
+                common_pos: 0,
+                common: 0,
+                count: 0,
+            },
+        );
+        self.arrays.push(outer);
+        Ok(())
+    }
+
+    fn close_array(&mut self) -> Result<()> {
+        let outer = self.arrays.pop().unwrap_or_default();
+        let a = std::mem::replace(&mut self.cur, outer);
+        self.depth -= 1;
+        if a.count >= 0xFFFF {
+            return Err(Error::ArrayTooLong {
+                offset: a.len_pos,
+                len: a.count,
+            }
+            .into());
+        }
+        self.out[a.len_pos..a.len_pos + 2].copy_from_slice(&(a.count as u16).to_le_bytes());
+        Ok(())
+    }
+
+    /// `0xFFFE`, constructor index (+ name the first time), flags `0x80` (verbose, version 0),
+    /// member count placeholder. Returns the count position.
+    fn open_constructed(&mut self, name: &'static str) -> Result<usize> {
+        self.begin(STRUCT);
+        self.enter()?;
+        self.out.extend_from_slice(&[0xFE, 0xFF]);
+        let known = match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
+            Some(c) => Some(c.1),
+            None => self.ctors.iter().find(|c| c.0 == name).map(|c| c.1),
+        };
+        match known {
+            Some(i) => self.out.extend_from_slice(&i.to_le_bytes()),
+            None => {
+                let i =
+                    u16::try_from(self.ctors.len()).map_err(|_| Error::TooManyConstructors {
+                        offset: self.out.len(),
+                    })?;
+                self.out.extend_from_slice(&i.to_le_bytes());
+                self.ctors.push((name, i, self.out.len()));
+                self.string(name)?;
+            }
+        }
+        self.out.push(0x80);
+        let pos = self.out.len();
+        self.out.extend_from_slice(&[0, 0]);
+        Ok(pos)
+    }
+
+    fn open_plain(&mut self) -> Result<usize> {
+        self.begin(STRUCT);
+        self.enter()?;
+        let pos = self.out.len();
+        self.out.extend_from_slice(&[0, 0]);
+        Ok(pos)
+    }
+
+    fn close_struct(&mut self, count_pos: usize, count: usize, limit: usize) -> Result<()> {
+        self.depth -= 1;
+        if count >= limit {
+            return Err(Error::StructTooLarge {
+                offset: count_pos,
+                len: count,
+                limit,
+            }
+            .into());
+        }
+        self.out[count_pos..count_pos + 2].copy_from_slice(&(count as u16).to_le_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn s32(&mut self, v: i32) {
+        self.begin(D::S32 as u8);
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    fn f64(&mut self, v: f64) {
+        self.begin(D::F64 as u8);
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+    #[inline]
+    fn i64(&mut self, v: i64) {
+        self.begin(D::U64 as u8);
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+}
+
+/// An open struct or map: where its member count goes and how many members it has.
+struct Compound<'a> {
+    s: &'a mut Serializer,
+    count_pos: usize,
+    count: usize,
+    limit: usize,
+}
+
+/// A variant wrapper `{variant: [..]}` around an array.
+struct VariantSeq<'a> {
+    s: &'a mut Serializer,
+}
+
+impl<'a> ser::Serializer for &'a mut Serializer {
+    type Ok = ();
+    type Error = Boxed;
+    type SerializeSeq = Self;
+    type SerializeTuple = Self;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = VariantSeq<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.begin(D::Bool as u8);
+        self.out.push(v as u8);
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.s32(v as i32);
+        Ok(())
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.s32(v as i32);
+        Ok(())
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.s32(v);
+        Ok(())
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.i64(v);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.s32(v as i32);
+        Ok(())
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.s32(v as i32);
+        Ok(())
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.f64(v as f64);
+        Ok(())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.i64(v as i64);
+        Ok(())
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.f64(v as f64);
+        Ok(())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.f64(v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.begin(D::String as u8);
+        self.string(v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        self.begin(ARRAY);
+        if v.len() >= 0xFFFF {
+            return Err(Error::ArrayTooLong {
+                offset: self.out.len(),
+                len: v.len(),
+            }
+            .into());
+        }
+        self.out.extend_from_slice(&(v.len() as u16).to_le_bytes());
+        if !v.is_empty() {
+            self.out.push(D::U8 as u8);
+            self.out.extend_from_slice(v);
+        }
+        Ok(())
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.begin(UNDEFINED);
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.begin(UNDEFINED);
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.begin(UNDEFINED);
+        Ok(())
+    }
+    fn serialize_unit_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let pos = self.open_plain()?;
+        self.string(variant)?;
+        value.serialize(&mut *self)?;
+        self.close_struct(pos, 1, 0xFFFE)
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self> {
+        self.open_array()?;
+        Ok(self)
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Self> {
+        self.open_array()?;
+        Ok(self)
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self> {
+        self.open_array()?;
+        Ok(self)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<VariantSeq<'a>> {
+        let pos = self.open_plain()?;
+        self.out[pos] = 1;
+        self.string(variant)?;
+        self.open_array()?;
+        Ok(VariantSeq { s: self })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        let count_pos = self.open_plain()?;
+        Ok(Compound {
+            s: self,
+            count_pos,
+            count: 0,
+            limit: 0xFFFE,
+        })
+    }
+    fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a>> {
+        let count_pos = self.open_constructed(name)?;
+        Ok(Compound {
+            s: self,
+            count_pos,
+            count: 0,
+            limit: 0x10000,
+        })
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a>> {
+        self.serialize_struct(variant, len)
+    }
+}
+
+impl ser::SerializeSeq for &mut Serializer {
+    type Ok = ();
+    type Error = Boxed;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.elem = true;
+        value.serialize(&mut **self)?;
+        self.elem = false;
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        self.close_array()
+    }
+}
+
+impl ser::SerializeTuple for &mut Serializer {
+    type Ok = ();
+    type Error = Boxed;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.close_array()
+    }
+}
+
+impl ser::SerializeTupleStruct for &mut Serializer {
+    type Ok = ();
+    type Error = Boxed;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.close_array()
+    }
+}
+
+impl ser::SerializeTupleVariant for VariantSeq<'_> {
+    type Ok = ();
+    type Error = Boxed;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(&mut self.s, value)
+    }
+    fn end(self) -> Result<()> {
+        self.s.close_array()?;
+        self.s.depth -= 1;
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Boxed;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.count += 1;
+        key.serialize(KeySerializer { s: self.s })
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(&mut *self.s)
+    }
+    fn end(self) -> Result<()> {
+        self.s.close_struct(self.count_pos, self.count, self.limit)
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Boxed;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.count += 1;
+        self.s.string(key)?;
+        value.serialize(&mut *self.s)
+    }
+    fn end(self) -> Result<()> {
+        self.s.close_struct(self.count_pos, self.count, self.limit)
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Boxed;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    fn end(self) -> Result<()> {
+        ser::SerializeStruct::end(self)
+    }
+}
+
+/// Writes map keys as member names: strings, chars, integers, bools (as GML would stringify).
+struct KeySerializer<'a> {
+    s: &'a mut Serializer,
+}
+
+fn key_error() -> Boxed {
+    Error::msg("struct member names must be strings, numbers, chars or bools").into()
+}
+
+impl ser::Serializer for KeySerializer<'_> {
+    type Ok = ();
+    type Error = Boxed;
+    type SerializeSeq = ser::Impossible<(), Boxed>;
+    type SerializeTuple = ser::Impossible<(), Boxed>;
+    type SerializeTupleStruct = ser::Impossible<(), Boxed>;
+    type SerializeTupleVariant = ser::Impossible<(), Boxed>;
+    type SerializeMap = ser::Impossible<(), Boxed>;
+    type SerializeStruct = ser::Impossible<(), Boxed>;
+    type SerializeStructVariant = ser::Impossible<(), Boxed>;
+
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.s.string(v)
+    }
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        self.s.string(if v { "true" } else { "false" })
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.serialize_i64(v as i64)
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.serialize_i64(v as i64)
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.serialize_i64(v as i64)
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.s.string(&v.to_string())
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.serialize_u64(v as u64)
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.serialize_u64(v as u64)
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.serialize_u64(v as u64)
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.s.string(&v.to_string())
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        self.s.string(&v.to_string())
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        self.s.string(&v.to_string())
+    }
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.s.string(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_bytes(self, _v: &[u8]) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_unit_struct(self, _n: &'static str) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_unit_variant(self, _n: &'static str, _i: u32, v: &'static str) -> Result<()> {
+        self.s.string(v)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _n: &'static str,
+        v: &T,
+    ) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _value: &T,
+    ) -> Result<()> {
+        Err(key_error())
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(key_error())
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple> {
+        Err(key_error())
+    }
+    fn serialize_tuple_struct(
+        self,
+        _n: &'static str,
+        _l: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(key_error())
+    }
+    fn serialize_tuple_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(key_error())
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(key_error())
+    }
+    fn serialize_struct(self, _n: &'static str, _l: usize) -> Result<Self::SerializeStruct> {
+        Err(key_error())
+    }
+    fn serialize_struct_variant(
+        self,
+        _n: &'static str,
+        _i: u32,
+        _v: &'static str,
+        _l: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(key_error())
+    }
+}
+
+/// The end of the value of datatype `dt` starting at `p` in `buf` (bytes this serializer wrote;
+/// `base` is the offset of `buf` in the whole output, for constructor-name positions).
+fn skip(buf: &[u8], p: usize, dt: u8, ctors: &[(&'static str, u16, usize)], base: usize) -> usize {
+    let u16_at = |p: usize| u16::from_le_bytes([buf[p], buf[p + 1]]) as usize;
+    let string_end = |p: usize| p + memchr::memchr(0, &buf[p..]).expect("terminated") + 1;
+    let pairs = |mut p: usize, n: usize| {
+        for _ in 0..n {
+            p = string_end(p);
+            p = skip(buf, p + 1, buf[p], ctors, base);
+        }
+        p
+    };
+    match dt {
+        1 | 2 | 10 => p + 1,
+        3 | 4 | 7 => p + 2,
+        5 | 6 | 8 => p + 4,
+        9 | 12 => p + 8,
+        11 | 13 => string_end(p),
+        UNDEFINED => p,
+        ARRAY => {
+            let n = u16_at(p);
+            let mut q = p + 2;
+            if n > 0 {
+                let c = buf[q];
+                q += 1;
+                for _ in 0..n {
+                    q = if c == ANY {
+                        skip(buf, q + 1, buf[q], ctors, base)
+                    } else {
+                        skip(buf, q, c, ctors, base)
+                    };
+                }
+            }
+            q
+        }
+        STRUCT => {
+            let m = u16_at(p);
+            if m == 0xFFFE {
+                let mut q = p + 4;
+                if ctors.iter().any(|c| c.2 == base + q) {
+                    q = string_end(q);
+                }
+                pairs(q + 3, u16_at(q + 1))
+            } else {
+                pairs(p + 2, m)
+            }
+        }
+        _ => unreachable!("the serializer writes no other datatype"),
+    }
+}
