@@ -202,15 +202,14 @@ pub fn ini_to_json(text: &str) -> Json {
 fn parse_line(line: &str) -> Map<String, Json> {
     let mut m = Map::new();
     let t = line.trim_start();
-    if t.starts_with('[') {
-        if let (Some(open), Some(close)) = (line.find('['), line.rfind(']')) {
-            if open < close {
-                m.insert("section".into(), json!(&line[open + 1..close]));
-                m.insert("prefix".into(), json!(&line[..=open]));
-                m.insert("suffix".into(), json!(&line[close..]));
-                return m;
-            }
-        }
+    if t.starts_with('[')
+        && let (Some(open), Some(close)) = (line.find('['), line.rfind(']'))
+        && open < close
+    {
+        m.insert("section".into(), json!(&line[open + 1..close]));
+        m.insert("prefix".into(), json!(&line[..=open]));
+        m.insert("suffix".into(), json!(&line[close..]));
+        return m;
     }
     let eq = match line.find('=') {
         Some(eq) if !t.starts_with(';') && !t.starts_with('#') => eq,
@@ -298,10 +297,10 @@ pub fn json_to_ini(doc: &Json) -> Result<String, String> {
 /// re-encoded data.
 fn ds_text(line: &Json, dsj: &Json) -> Result<String, String> {
     let data = ds_data_from_tagged_json(dsj).map_err(|e| e.to_string())?;
-    if let Some(orig) = line.get("original").and_then(Json::as_str) {
-        if ds::decode(orig, None).is_ok_and(|d| d == data) {
-            return Ok(orig.to_owned());
-        }
+    if let Some(orig) = line.get("original").and_then(Json::as_str)
+        && ds::decode(orig, None).is_ok_and(|d| d == data)
+    {
+        return Ok(orig.to_owned());
     }
     let hex = ds::try_encode(&data, &Default::default()).map_err(|e| e.to_string())?;
     Ok(match line.get("hex_case").and_then(Json::as_str) {
