@@ -587,6 +587,19 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// Checks that the element a pointer list points at starts at the current position: elements
+    /// are stored one after another in pointer order, which is the layout the writer reproduces.
+    pub fn expect_element_at(&self, p: u32, what: &'static str) -> Result<()> {
+        if p as usize == self.pos {
+            return Ok(());
+        }
+        Err(self.invalid(
+            what,
+            format!("elements stored in pointer order (next at {})", self.pos),
+            p,
+        ))
+    }
+
     /// Rejects null entries of an asset pointer list in files older than 2024.11 (strict mode:
     /// error; lenient mode: warning). From 2024.11 null entries are stripped assets.
     pub fn check_nulls<T>(&mut self, what: &'static str, items: &[Option<T>]) -> Result<()> {

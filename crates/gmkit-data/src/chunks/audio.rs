@@ -36,13 +36,7 @@ impl Chunk for EmbeddedAudio {
                 r.align(4)?;
             }
             first = false;
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "audio entry pointer",
-                    format!("entries stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "audio entry pointer")?;
             let len = r.u32()? as usize;
             entries.push(Some(r.bytes(len, "audio data")?));
             r.restore_element(prev);

@@ -44,13 +44,7 @@ impl Chunk for AudioGroups {
                 continue;
             }
             let prev = r.set_element("audio group", i);
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "audio group pointer",
-                    format!("groups stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "audio group pointer")?;
             let name = r.string()?;
             let path = if has_path(&v) { r.string_opt()? } else { None };
             groups.push(Some(AudioGroup { name, path }));

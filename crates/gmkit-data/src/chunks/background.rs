@@ -157,13 +157,7 @@ impl Chunk for Backgrounds {
             if aligned {
                 r.align(8)?;
             }
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "background pointer",
-                    format!("records stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "background pointer")?;
             let name = r.string()?;
             let transparent = r.bool32()?;
             let smooth = r.bool32()?;

@@ -179,13 +179,7 @@ fn read_font(r: &mut Reader, l: FontLayout) -> Result<Font> {
             continue;
         }
         let prev = r.set_element("glyph", i);
-        if p as usize != r.pos() {
-            return Err(r.invalid(
-                "glyph pointer",
-                format!("glyphs stored in pointer order (next at {})", r.pos()),
-                p,
-            ));
-        }
+        r.expect_element_at(p, "glyph pointer")?;
         f.glyphs.push(Some(Glyph::read(r, l.glyph_extra)?));
         r.restore_element(prev);
     }
@@ -243,13 +237,7 @@ impl Chunk for Fonts {
                 continue;
             }
             let prev = r.set_element("font", i);
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "font pointer",
-                    format!("fonts stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "font pointer")?;
             fonts.push(Some(read_font(r, l)?));
             r.restore_element(prev);
         }

@@ -19,19 +19,13 @@ impl Chunk for GameEnd {
     const NAME: ChunkName = ChunkName(*b"GMEN");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        let n = r.count("code id", 4)?;
-        let mut code_ids = Vec::with_capacity(n);
-        for _ in 0..n {
-            code_ids.push(r.i32()?);
-        }
-        Ok(GameEnd { code_ids })
+        Ok(GameEnd {
+            code_ids: super::global_init::read_code_ids(r)?,
+        })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        w.u32(self.code_ids.len() as u32);
-        for &id in &self.code_ids {
-            w.i32(id);
-        }
+        super::global_init::write_code_ids(w, &self.code_ids);
         Ok(())
     }
 }

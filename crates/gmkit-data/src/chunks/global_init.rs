@@ -19,20 +19,28 @@ impl Chunk for GlobalInit {
     const NAME: ChunkName = ChunkName(*b"GLOB");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        let n = r.count("code id", 4)?;
-        let mut code_ids = Vec::with_capacity(n);
-        for _ in 0..n {
-            code_ids.push(r.i32()?);
-        }
-        Ok(GlobalInit { code_ids })
+        Ok(GlobalInit {
+            code_ids: read_code_ids(r)?,
+        })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        w.u32(self.code_ids.len() as u32);
-        for &id in &self.code_ids {
-            w.i32(id);
-        }
+        write_code_ids(w, &self.code_ids);
         Ok(())
+    }
+}
+
+/// Reads a simple list of CODE entry ids (GLOB and GMEN).
+pub(crate) fn read_code_ids(r: &mut Reader) -> Result<Vec<i32>> {
+    let n = r.count("code id", 4)?;
+    (0..n).map(|_| r.i32()).collect()
+}
+
+/// Writes a simple list of CODE entry ids (GLOB and GMEN).
+pub(crate) fn write_code_ids(w: &mut Writer, ids: &[i32]) {
+    w.u32(ids.len() as u32);
+    for &id in ids {
+        w.i32(id);
     }
 }
 

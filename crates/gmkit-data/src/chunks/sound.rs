@@ -84,13 +84,7 @@ impl Chunk for Sounds {
                 continue;
             }
             let prev = r.set_element("sound", i);
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "sound pointer",
-                    format!("sounds stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "sound pointer")?;
             let name = r.string()?;
             let flags = r.u32()?;
             let kind = r.string_opt()?;

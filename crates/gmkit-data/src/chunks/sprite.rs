@@ -300,13 +300,7 @@ impl Chunk for Sprites {
             }
             let prev = r.set_element("sprite", i);
             r.align(4)?;
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "sprite pointer",
-                    format!("sprites stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "sprite pointer")?;
             let next = ptrs[i + 1..]
                 .iter()
                 .find(|&&q| q != 0)

@@ -83,13 +83,7 @@ impl Chunk for Strings {
             if aligned {
                 r.align(4)?;
             }
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "string entry pointer",
-                    format!("entries stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "string entry pointer")?;
             let at = r.pos();
             let len = r.u32()? as usize;
             let bytes = r.bytes(len, "string bytes")?;

@@ -279,13 +279,7 @@ impl Chunk for Textures {
                 continue;
             }
             let prev = r.set_element("texture page", i);
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "page record pointer",
-                    format!("records stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "page record pointer")?;
             let scaled = r.u32()?;
             let generated_mips = if has_generated_mips(&v) {
                 Some(r.u32()?)

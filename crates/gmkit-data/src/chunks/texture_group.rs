@@ -92,13 +92,7 @@ impl Chunk for TextureGroups {
                 continue;
             }
             let prev = r.set_element("texture group", i);
-            if p as usize != r.pos() {
-                return Err(r.invalid(
-                    "texture group pointer",
-                    format!("groups stored in pointer order (next at {})", r.pos()),
-                    p,
-                ));
-            }
+            r.expect_element_at(p, "texture group pointer")?;
             let name = r.string()?;
             let files = if has_files(&v) {
                 Some(GroupFiles {

@@ -58,9 +58,7 @@ impl Chunk for TexturePageItems {
                 continue;
             }
             let prev = r.set_element("texture page item", i);
-            if p as usize != r.pos() {
-                return Err(r.invalid("item pointer", format!("items stored in pointer order (next at {})", r.pos()), p));
-            }
+            r.expect_element_at(p, "item pointer")?;
             let mut f = [0u16; 10];
             for v in &mut f {
                 *v = r.u16()?;
