@@ -2,21 +2,9 @@
 //! audio of a corpus game and check it parses and rebuilds byte for byte.
 
 use gmkit_data::{build_bytes, parse_bytes};
-use std::path::PathBuf;
 
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {name} not found in {} ({e}); set GMKIT_CORPUS",
-            dir.display()
-        )
-    })
-}
+mod common;
+use common::*;
 
 /// The body of a chunk of a FORM file.
 fn chunk_body<'a>(data: &'a [u8], name: &[u8; 4]) -> &'a [u8] {

@@ -3,21 +3,9 @@
 
 use gmkit_data::{ErrorKind, ParseOptions, build_bytes, parse_bytes, parse_bytes_with};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::PathBuf;
 
-fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "corpus not found at {} (set GMKIT_CORPUS to the directory holding MANIFEST.tsv)",
-        dir.display()
-    );
-    dir
-}
+mod common;
+use common::*;
 
 /// The small corpus files (every layout family is represented among them).
 fn small_files() -> Vec<(String, Vec<u8>)> {

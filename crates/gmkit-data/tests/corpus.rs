@@ -4,39 +4,9 @@
 //! `GMKIT_CORPUS`). These tests fail with a clear message when it is missing.
 
 use gmkit_data::{ParseOptions, build_bytes, parse_bytes_with};
-use std::path::PathBuf;
 
-fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "corpus not found at {} (set GMKIT_CORPUS to the directory holding MANIFEST.tsv)",
-        dir.display()
-    );
-    dir
-}
-
-/// (file name, bytes) of every corpus file listed in the manifest.
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = corpus_dir();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    let files: Vec<(String, Vec<u8>)> = manifest
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let name = l.split('\t').next().unwrap().to_string();
-            let bytes = std::fs::read(dir.join(&name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-            (name, bytes)
-        })
-        .collect();
-    assert_eq!(files.len(), 30, "the manifest lists 30 corpus files");
-    files
-}
+mod common;
+use common::*;
 
 /// Chunks still carried as bytes in some corpus file. Empty: every chunk of every corpus file is
 /// typed, and the test fails if any chunk is opaque.
@@ -133,7 +103,7 @@ fn every_byte_is_explained() {
             let owner = chunks
                 .iter()
                 .find(|c| c.1 <= s && s < c.2)
-                .map(|c| c.0.clone());
+                .map(|c| String::from_utf8_lossy(&c.0).into_owned());
             match owner {
                 Some(c) if STILL_OPAQUE.contains(&c.as_str()) => {}
                 owner => failures.push(format!(
@@ -150,18 +120,6 @@ fn every_byte_is_explained() {
         failures.len(),
         failures.join("\n")
     );
-}
-
-fn chunk_table(data: &[u8]) -> Vec<(String, usize, usize)> {
-    let mut v = Vec::new();
-    let mut pos = 8;
-    while pos + 8 <= data.len() {
-        let name = String::from_utf8_lossy(&data[pos..pos + 4]).into_owned();
-        let len = u32::from_le_bytes(data[pos + 4..pos + 8].try_into().unwrap()) as usize;
-        v.push((name, pos + 8, pos + 8 + len));
-        pos += 8 + len;
-    }
-    v
 }
 
 /// Growing the string table moves every chunk after it (and, in most files, every texture and

@@ -3,22 +3,9 @@
 //! every other part of the model is checked to be unchanged.
 
 use gmkit_data::{DataFile, StringRef, build_bytes, parse_bytes};
-use std::path::PathBuf;
 
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    let path = dir.join(name);
-    std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {} not readable ({e}); set GMKIT_CORPUS to the corpus directory",
-            path.display()
-        )
-    })
-}
+mod common;
+use common::*;
 
 /// A file with objects and rooms with instances.
 const FILE: &str = "tiktaktoe-gm-network.win";

@@ -4,21 +4,9 @@
 
 use gmkit_data::chunks::texture_page_item::TpagRef;
 use gmkit_data::{build_bytes, parse_bytes};
-use std::path::PathBuf;
 
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {name} not found in {} ({e}); set GMKIT_CORPUS",
-            dir.display()
-        )
-    })
-}
+mod common;
+use common::*;
 
 fn edit_and_check(name: &str) {
     let bytes = corpus_file(name);

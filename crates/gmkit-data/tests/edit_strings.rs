@@ -2,21 +2,9 @@
 //! parses again, shows the change, and everything else is unchanged.
 
 use gmkit_data::{build_bytes, parse_bytes};
-use std::path::PathBuf;
 
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {name} not found in {} ({e}); set GMKIT_CORPUS",
-            dir.display()
-        )
-    })
-}
+mod common;
+use common::*;
 
 const FILES: &[&str] = &[
     "the-game.win",

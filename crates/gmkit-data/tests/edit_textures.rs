@@ -5,22 +5,9 @@
 use bytes::Bytes;
 use gmkit_data::chunks::texture::{BlobFormat, PageData};
 use gmkit_data::{DataFile, build_bytes, parse_bytes};
-use std::path::PathBuf;
 
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    let path = dir.join(name);
-    std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {} not found ({e}); set GMKIT_CORPUS to the corpus directory",
-            path.display()
-        )
-    })
-}
+mod common;
+use common::*;
 
 /// A small RGBA PNG with a gradient.
 fn make_png(width: u32, height: u32) -> Vec<u8> {
@@ -38,19 +25,6 @@ fn make_png(width: u32, height: u32) -> Vec<u8> {
     writer.write_image_data(&pixels).unwrap();
     writer.finish().unwrap();
     out
-}
-
-/// (name, body start, body end) of every chunk.
-fn chunk_table(data: &[u8]) -> Vec<([u8; 4], usize, usize)> {
-    let mut v = Vec::new();
-    let mut pos = 8;
-    while pos + 8 <= data.len() {
-        let name: [u8; 4] = data[pos..pos + 4].try_into().unwrap();
-        let len = u32::from_le_bytes(data[pos + 4..pos + 8].try_into().unwrap()) as usize;
-        v.push((name, pos + 8, pos + 8 + len));
-        pos += 8 + len;
-    }
-    v
 }
 
 fn u32_at(data: &[u8], at: usize) -> u32 {
