@@ -1,7 +1,7 @@
 //! `BGND`: backgrounds (GMS1) and tilesets (GMS2).
 //!
 //! Layout: a pointer list of records, each 8-aligned in files where every pointer is a multiple
-//! of 8. Record: name; `bool32` transparent, smooth, preload; TPAG item pointer; [GMS2] tileset
+//! of 8. Record: name; `bool32` transparent, smooth, preload; TPAG item pointer; \[GMS2\] tileset
 //! fields: `u32` version, tile width, tile height, [2024.14.1] separation X, Y, output border
 //! X, Y, columns, frames per tile, tile count; `i32` exported sprite; `i64` frame length; then
 //! tile count × frames `u32` tile ids.

@@ -1,7 +1,7 @@
 //! One module per chunk, named after what the chunk holds.
 //!
 //! The list below is the single place where chunks are registered: it declares the modules,
-//! the [`DataFile`](crate::DataFile) fields, and the read/write dispatch.
+//! the [`DataFile`] fields, and the read/write dispatch.
 
 pub mod raw;
 

@@ -5,7 +5,7 @@
 //! bool32 draw background colour; i32 creation code id; u32 flags; pointers to the backgrounds,
 //! views, instances and legacy tiles lists; [2024.13] pointer to the instance creation order
 //! list; bool32 world; u32 top, left, right, bottom; f32 gravity X, Y; f32 meters per pixel;
-//! [GMS2] layers pointer; [2.3] sequences pointer; then the lists in that order.
+//! \[GMS2\] layers pointer; [2.3] sequences pointer; then the lists in that order.
 //!
 //! One asset kind per file: [`instance`] (instances and legacy tiles), [`layer`] (layer header
 //! and simple layer kinds), [`assets`] (asset layers), [`tiles`] (tile layers and their RLE).

@@ -3,7 +3,7 @@
 //!
 //! Layout: a pointer list (null entries 2024.11+). Shader: name; u32 type with the top bit set;
 //! six strings (GLSL ES vertex/fragment, GLSL vertex/fragment, HLSL9 vertex/fragment); HLSL11
-//! vertex and pixel blob pointers; simple list of vertex-attribute names; [bytecode > 13] i32
+//! vertex and pixel blob pointers; simple list of vertex-attribute names; \[bytecode > 13\] i32
 //! shader version, then (pointer, length) pairs for PSSL vertex/pixel and PS Vita Cg
 //! vertex/pixel, [version ≥ 2] PS3 Cg vertex/pixel. Then each present blob in that order,
 //! 8-aligned (PS3: 16). HLSL11 blobs have no length and a recorded length of 0 means the same:

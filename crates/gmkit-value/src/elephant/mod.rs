@@ -2,7 +2,7 @@
 //! arrays (with shared and circular references, constructors and schemas) in a buffer, and the
 //! zlib + base64 "export strings" made from it.
 //!
-//! * [`read`] / [`write`]: buffers ↔ [`Value`](crate::Value) graphs, every format version from
+//! * [`read()`] / [`write()`]: buffers ↔ [`Value`](crate::Value) graphs, every format version from
 //!   1.0.0 to 1.5.1 in, 1.5.1 out, byte-exact with Elephant 1.5.1's writer;
 //! * [`SchemaRegistry`]: the `ELEPHANT_SCHEMA` declarations non-verbose data needs;
 //! * [`export_string`] / [`import_string`]: `ElephantExportString` / `ElephantImportString`;

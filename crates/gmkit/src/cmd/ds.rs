@@ -75,7 +75,7 @@ impl From<KindArg> for DsKind {
 pub struct DecodeArgs {
     /// The hex string itself, a file holding it, or `-` for standard input
     pub input: String,
-    /// Require this structure (like calling ds_<kind>_read)
+    /// Require this structure (like calling `ds_<kind>_read`)
     #[arg(long, value_enum)]
     pub kind: Option<KindArg>,
     /// Read like the HTML5 runner: unknown kinds as undefined, strings cut at NUL, duplicate
