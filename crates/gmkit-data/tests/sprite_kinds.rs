@@ -325,3 +325,36 @@ fn hand_assembled_spine_bodies_decode() {
         );
     }
 }
+
+/// A UI layer tree (no corpus file has nodes): layer with an object and a text item.
+#[test]
+fn ui_layer_tree_round_trips() {
+    use gmkit_data::chunks::ui_layer::UiNode;
+    let mut file = parse_bytes(corpus_file("beforetheafterinn.win")).unwrap();
+    let leaf = |t: i32, n: usize| UiNode {
+        node_type: t,
+        children: None,
+        data: (0..n as u8).collect::<Vec<_>>().into(),
+    };
+    // Root list 8 + headers 44 + data 52 = 104 bytes after the 8-byte chunk header: the last
+    // node's data ends on the 16-byte chunk alignment (otherwise the chunk padding would read
+    // back as part of it).
+    let root = UiNode {
+        node_type: 0,
+        children: Some(vec![leaf(3, 8), leaf(6, 28)]),
+        data: vec![7; 16].into(),
+    };
+    let ui = file.ui_layer.as_mut().expect("UILR");
+    assert!(ui.roots.is_empty() && ui.raw.is_none());
+    ui.roots = vec![root];
+    let out = build_bytes(&file).unwrap();
+    assert_eq!(parse_bytes(out).unwrap().ui_layer, file.ui_layer);
+    let again = round_trip(&file);
+    assert!(again.opaque_chunks().iter().any(|c| c.as_str() == "UILR"));
+    assert_eq!(
+        again.ui_layer.unwrap().roots[0].children.as_ref().unwrap()[1]
+            .data
+            .len(),
+        28
+    );
+}
