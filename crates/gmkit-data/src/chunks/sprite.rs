@@ -4,11 +4,15 @@
 //! width, height; `i32` margins left, right, bottom, top; bool32 transparent, smooth, preload;
 //! `u32` bbox mode; `u32` separate-masks mode; `i32` origin X, Y. Then either (old style) the
 //! frame list and masks, or the marker `i32` -1 and a special header ([`SpecialHeader`]) followed
-//! by a body that depends on the sprite type, then the embedded sequence and nine-slice records
-//! the header points at ([`mask`], [`nine_slice`]).
+//! by a body that depends on the sprite type ([`SpecialBody`]: [`swf`], [`spine`], [`vector`]),
+//! then the embedded sequence and nine-slice records the header points at ([`mask`],
+//! [`nine_slice`]).
 
 pub mod mask;
 pub mod nine_slice;
+pub mod spine;
+pub mod swf;
+pub mod vector;
 
 use crate::chunk::{Chunk, ChunkName};
 use crate::chunks::sequence::Sequence;
@@ -20,6 +24,9 @@ use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 use bytes::Bytes;
 pub use nine_slice::NineSlice;
+pub use spine::{SpineSprite, SpineTexture, SpineTextureData, SpineTextures};
+pub use swf::SwfSprite;
+pub use vector::{VectorMasks, VectorSprite};
 
 /// The `SPRT` chunk: sprites.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -67,9 +74,51 @@ pub struct Sprite {
     /// being the full sprite size before 2024.6 and the bounding-box size from 2024.6
     /// (see [`Sprite::mask_size`]).
     pub masks: Vec<Bytes>,
-    /// Body of a SWF / Spine / vector sprite, kept verbatim (with absolute pointers, so only
-    /// valid at its original position): such sprites make the chunk opaque.
-    pub raw_body: Option<Bytes>,
+    /// Body of a SWF / Spine / vector sprite (`None` for normal sprites, which use
+    /// [`Sprite::frames`] and [`Sprite::masks`]). Must match [`SpecialHeader::sprite_type`].
+    pub special_body: Option<SpecialBody>,
+}
+
+/// The type-specific body of a special sprite.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpecialBody {
+    /// Sprite type 1: SWF (its timeline stays uninterpreted bytes).
+    Swf(SwfSprite),
+    /// Sprite type 2: Spine.
+    Spine(SpineSprite),
+    /// Sprite type 3: vector (its shapes stay uninterpreted bytes).
+    Vector(VectorSprite),
+    /// Any other sprite type: the body kept verbatim up to the next record, sprite or chunk end
+    /// (it may hold absolute pointers, so it is only valid at its original position).
+    Unknown(Bytes),
+}
+
+impl SpecialBody {
+    /// Whether part of the body remains uninterpreted bytes (SWF timeline, vector shapes, an
+    /// unknown sprite type).
+    pub fn is_opaque(&self) -> bool {
+        match self {
+            SpecialBody::Swf(s) => !s.timeline.is_empty(),
+            SpecialBody::Spine(_) => false,
+            SpecialBody::Vector(v) => !v.shapes.is_empty(),
+            SpecialBody::Unknown(_) => true,
+        }
+    }
+
+    /// Whether this body belongs to a sprite of type `t` ([`SpecialBody::Unknown`]: types > 3).
+    pub fn matches(&self, t: u32) -> bool {
+        self.sprite_type().map_or(t > 3, |x| x == t)
+    }
+
+    /// The sprite type this body belongs to (`None` for [`SpecialBody::Unknown`]).
+    pub fn sprite_type(&self) -> Option<u32> {
+        match self {
+            SpecialBody::Swf(_) => Some(1),
+            SpecialBody::Spine(_) => Some(2),
+            SpecialBody::Vector(_) => Some(3),
+            SpecialBody::Unknown(_) => None,
+        }
+    }
 }
 
 /// The header of a "special" sprite (marker -1).
@@ -155,22 +204,28 @@ fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
     }
     let seq_ptr = if h.version >= 2 { r.u32()? } else { 0 };
     let nine_ptr = if h.version >= 3 { r.u32()? } else { 0 };
+    // Where the body must end: the first record the header points at, or the next sprite /
+    // chunk end (then zero padding may follow the body).
+    let record = [seq_ptr, nine_ptr]
+        .iter()
+        .filter(|&&p| p != 0)
+        .map(|&p| p as usize)
+        .min();
+    let end = record.unwrap_or(next);
     match h.sprite_type {
         0 => read_normal_body(r, &mut s)?,
+        1 => s.special_body = Some(SpecialBody::Swf(SwfSprite::read(r, end)?)),
+        2 => s.special_body = Some(SpecialBody::Spine(SpineSprite::read(r)?)),
+        3 => {
+            let v = VectorSprite::read(r, end, record.is_none())?;
+            s.special_body = Some(SpecialBody::Vector(v));
+        }
         _ => {
-            // SWF / Spine / vector: kept verbatim up to the first record the header points at,
-            // or the next sprite / chunk end.
-            let end = [seq_ptr, nine_ptr]
-                .iter()
-                .filter(|&&p| p != 0)
-                .map(|&p| p as usize)
-                .min()
-                .unwrap_or(next);
             let start = r.pos();
             if end < start {
                 return Err(r.invalid("sprite record pointer", "a position after the body", end));
             }
-            s.raw_body = Some(r.bytes(end - start, "special sprite body")?);
+            s.special_body = Some(SpecialBody::Unknown(r.bytes(end - start, "special sprite body")?));
         }
     }
     // The embedded records follow the body in pointer order.
@@ -248,13 +303,19 @@ fn write_sprite(w: &mut Writer, s: &Sprite) -> Result<()> {
         w.u32(0);
         at
     });
-    match &s.raw_body {
-        Some(b) if h.sprite_type != 0 => w.bytes(b),
+    match &s.special_body {
         None if h.sprite_type == 0 => write_normal_body(w, s)?,
+        Some(b) if b.matches(h.sprite_type) => match b {
+            SpecialBody::Swf(x) => x.write(w)?,
+            SpecialBody::Spine(x) => x.write(w)?,
+            SpecialBody::Vector(x) => x.write(w)?,
+            SpecialBody::Unknown(x) => w.bytes(x),
+        },
         _ => {
             return Err(w.unwritable(
                 "sprite",
-                "type 0 sprites need frames and masks, other types their verbatim body",
+                "the special body must match the sprite type (0 normal: none, 1 SWF, 2 Spine, \
+                 3 vector, other: unknown bytes)",
             ));
         }
     }
@@ -316,7 +377,10 @@ impl Chunk for Sprites {
     }
 
     fn is_opaque(&self) -> bool {
-        self.sprites.iter().flatten().any(|s| s.raw_body.is_some())
+        self.sprites
+            .iter()
+            .flatten()
+            .any(|s| s.special_body.as_ref().is_some_and(SpecialBody::is_opaque))
     }
 }
 

@@ -1,0 +1,360 @@
+//! Special sprite kinds (SWF, Spine, vector), which no corpus file contains: add them to a real
+//! file through the model, rebuild, re-parse and compare; and decode hand-assembled Spine bodies.
+
+use bytes::Bytes;
+use gmkit_data::chunks::sprite::spine::{deobfuscate, obfuscate};
+use gmkit_data::chunks::sprite::{
+    NineSlice, SpecialBody, SpecialHeader, SpineSprite, SpineTexture, SpineTextureData,
+    SpineTextures, Sprite, SwfSprite, VectorMasks, VectorSprite,
+};
+use gmkit_data::chunks::texture_page_item::{TexturePageItem, TpagRef};
+use gmkit_data::{DataFile, build_bytes, parse_bytes};
+use std::path::PathBuf;
+
+fn corpus_file(name: &str) -> Vec<u8> {
+    let dir = std::env::var_os("GMKIT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
+        panic!(
+            "corpus file {name} not found in {} ({e}); set GMKIT_CORPUS",
+            dir.display()
+        )
+    })
+}
+
+/// Adds `n` new texture page items and returns references to them.
+fn new_items(file: &mut DataFile, n: u16) -> Vec<Option<TpagRef>> {
+    let tpag = file.texture_page_item.as_mut().expect("TPAG");
+    (0..n)
+        .map(|i| {
+            tpag.items.push(Some(TexturePageItem {
+                source: [i, 2 * i, 16, 16],
+                target: [0, 0, 16, 16],
+                bounding: [16, 16],
+                texture_page: 0,
+            }));
+            Some(TpagRef((tpag.items.len() - 1) as u32))
+        })
+        .collect()
+}
+
+fn special_sprite(file: &DataFile, header_version: u32, body: SpecialBody) -> Sprite {
+    let name = file
+        .sprite
+        .as_ref()
+        .and_then(|s| s.sprites.iter().flatten().next())
+        .map(|s| s.name)
+        .unwrap_or_default();
+    Sprite {
+        name,
+        width: 16,
+        height: 16,
+        margin_right: 15,
+        margin_bottom: 15,
+        transparent: true,
+        special: Some(SpecialHeader {
+            version: header_version,
+            sprite_type: body.sprite_type().unwrap(),
+            playback: file.version.is_gms2().then_some((1.0, 0)),
+            sequence: None,
+            nine_slice: None,
+        }),
+        special_body: Some(body),
+        ..Default::default()
+    }
+}
+
+/// Rebuilds, re-parses and checks the model and a second build.
+fn round_trip(file: &DataFile) -> DataFile {
+    let out = build_bytes(file).expect("build");
+    let again = parse_bytes(out.clone()).expect("re-parse");
+    assert_eq!(again.layout.size_hint, out.len());
+    assert_eq!(again.version, file.version);
+    assert_eq!(again.sprite, file.sprite);
+    assert_eq!(again.texture_page_item, file.texture_page_item);
+    let mut same = again.clone();
+    same.layout.size_hint = file.layout.size_hint;
+    assert!(same == *file, "some other part of the model changed");
+    assert_eq!(build_bytes(&again).expect("second build"), out);
+    again
+}
+
+#[test]
+fn spine_swf_and_vector_sprites_round_trip() {
+    let name = "beforetheafterinn.win";
+    let mut file = parse_bytes(corpus_file(name)).unwrap();
+    // A 2024.13+ non-LTS file: 2023.1 Spine layout, vector sprites exist.
+    assert!(
+        file.version.non_lts_at_least(2024, 13),
+        "{name}: {}",
+        file.version
+    );
+    let vector_version = if file.version.at_least(2024, 14) {
+        4
+    } else {
+        3
+    };
+    let items = new_items(&mut file, 6);
+
+    let mut spine = SpineSprite {
+        frames: Some(items[0..2].to_vec()),
+        version: 3,
+        cache_version: Some(1),
+        textures: SpineTextures::Entries(vec![SpineTexture {
+            width: 256,
+            height: 128,
+            data: SpineTextureData::Length(12345),
+        }]),
+        ..Default::default()
+    };
+    spine.set_json(br#"{"skeleton":{"hash":"x","spine":"4.1.17"},"bones":[{"name":"root"}]}"#);
+    spine.set_atlas(b"\nskeleton.png\nsize: 256,128\nfilter: Linear,Linear\n");
+
+    let swf = SwfSprite {
+        swf_version: 8,
+        frames: Some(vec![items[2]]),
+        jpeg_flag: true,
+        yyswf_version: 8,
+        jpeg_table: Bytes::from_static(b"\xFF\xD8\xFF\xDB jpeg"),
+        timeline: Bytes::from_static(&[3, 0, 0, 0, 1, 0, 0, 0, 0x10, 0x20, 0x30, 0x40]),
+    };
+
+    let vector = |frames: Vec<Option<TpagRef>>, shapes: &'static [u8]| VectorSprite {
+        version: vector_version,
+        frame_shapes: (vector_version == 4).then(|| (0..frames.len() as i32).collect()),
+        frames,
+        shapes: Bytes::from_static(shapes),
+        masks: VectorMasks {
+            width: 16,
+            height: 16,
+            masks: vec![Bytes::from_static(&[0x8F, 0xFF, 0x05])],
+        },
+    };
+    let mut with_nine = special_sprite(
+        &file,
+        3,
+        SpecialBody::Vector(vector(vec![items[3]], &[0xAB; 24])),
+    );
+    with_nine.special.as_mut().unwrap().nine_slice = Some(NineSlice {
+        left: 1,
+        top: 2,
+        right: 3,
+        bottom: 4,
+        enabled: true,
+        tile_modes: [0, 1, 0, 1, 0],
+    });
+    let last = special_sprite(
+        &file,
+        3,
+        SpecialBody::Vector(vector(items[4..6].to_vec(), &[0x7E; 10])),
+    );
+
+    let sprites = [
+        special_sprite(&file, 3, SpecialBody::Spine(spine.clone())),
+        special_sprite(&file, 3, SpecialBody::Swf(swf)),
+        with_nine,
+        last,
+    ];
+    let list = file.sprite.get_or_insert_with(Default::default);
+    let first_new = list.sprites.len();
+    list.sprites.extend(sprites.into_iter().map(Some));
+
+    let again = round_trip(&file);
+    let s = again.sprite.as_ref().unwrap();
+    let Some(SpecialBody::Spine(sp)) = &s.sprites[first_new].as_ref().unwrap().special_body else {
+        panic!("spine sprite expected");
+    };
+    assert!(sp.decode_json().starts_with(br#"{"skeleton""#));
+    assert_eq!(sp.decode_atlas(), spine.decode_atlas());
+    // SWF timeline and vector shapes stay uninterpreted bytes.
+    assert!(file.opaque_chunks().iter().any(|c| c.as_str() == "SPRT"));
+
+    // A Spine-only file is fully typed, and an edit before the new sprites moves them safely.
+    let mut only_spine = again.clone();
+    only_spine
+        .sprite
+        .as_mut()
+        .unwrap()
+        .sprites
+        .truncate(first_new + 1);
+    assert!(only_spine.opaque_chunks().is_empty());
+    if let Some(s) = only_spine.sprite.as_mut().unwrap().sprites[0]
+        .as_mut()
+        .filter(|s| s.special_body.is_none())
+    {
+        s.frames.push(items[5]);
+        if s.masks.len() > 1 {
+            let m = s.masks[0].clone();
+            s.masks.push(m);
+        }
+    }
+    round_trip(&only_spine);
+}
+
+/// The obfuscation running key, straight from the notes.
+fn keys(n: usize) -> Vec<u8> {
+    let mut k: u8 = 42;
+    (0..n)
+        .map(|_| {
+            let out = k;
+            k = ((u32::from(k) * (u32::from(k) + 1)) % 256) as u8;
+            out
+        })
+        .collect()
+}
+
+fn obf(plain: &[u8]) -> Vec<u8> {
+    plain
+        .iter()
+        .zip(keys(plain.len()))
+        .map(|(&b, k)| b.wrapping_add(k))
+        .collect()
+}
+
+fn le(v: &[i32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+#[test]
+fn obfuscation_matches_the_notes() {
+    assert_eq!(keys(4), [42, 14, 210, 22]);
+    let text = b"skeleton.png\nformat: RGBA8888\n";
+    assert_eq!(obfuscate(text), obf(text));
+    assert_eq!(deobfuscate(&obf(text)), text);
+}
+
+/// Hand-assembles Spine v1 and v2 bodies (pre-2023.1 layout, inline texture blobs) per the notes,
+/// patches them into a built file over placeholders of the same size, and checks the reader's
+/// fields and that the writer reproduces the bytes.
+#[test]
+fn hand_assembled_spine_bodies_decode() {
+    let json: &[u8] = br#"{"skeleton":{"spine":"3.8.99"},"bones":[]}"#;
+    let atlas: &[u8] = b"\nhero.png\nsize: 64,32\nformat: RGBA8888\n";
+    let blob: &[u8] = b"\x89PNG\r\n\x1a\nnot really";
+    for version in [1, 2] {
+        let mut file = parse_bytes(corpus_file("dieback.win")).unwrap();
+        assert!(!file.version.non_lts_at_least(2023, 1));
+        let (jl, al, bl) = (json.len() as i32, atlas.len() as i32, blob.len() as i32);
+        let mut hand = Vec::new();
+        let placeholder_textures = if version == 1 {
+            hand.extend(le(&[1, jl, al, bl, 64, 32]));
+            hand.extend(obf(json));
+            hand.extend(obf(atlas));
+            hand.extend(blob);
+            SpineTextures::Single {
+                atlas_width: 0,
+                atlas_height: 0,
+                blob: vec![0; blob.len()].into(),
+            }
+        } else {
+            hand.extend(le(&[2, jl, al, 1]));
+            hand.extend(obf(json));
+            hand.extend(obf(atlas));
+            hand.extend(le(&[64, 32, bl]));
+            hand.extend(blob);
+            SpineTextures::Entries(vec![SpineTexture {
+                width: 0,
+                height: 0,
+                data: SpineTextureData::Blob(vec![0; blob.len()].into()),
+            }])
+        };
+        let placeholder = SpineSprite {
+            frames: None,
+            version,
+            cache_version: None,
+            json: vec![0; json.len()].into(),
+            atlas: vec![0; atlas.len()].into(),
+            textures: placeholder_textures,
+        };
+        let sprite = special_sprite(&file, 1, SpecialBody::Spine(placeholder));
+        let list = file.sprite.get_or_insert_with(Default::default);
+        let at_index = list.sprites.len();
+        list.sprites.push(Some(sprite));
+        let mut out = build_bytes(&file).unwrap();
+
+        // The placeholder body: the header words followed by zeros.
+        let head = &hand[..12];
+        let starts: Vec<usize> = out
+            .windows(hand.len())
+            .enumerate()
+            .filter(|(_, w)| {
+                w.starts_with(head) && w[16..16 + json.len() + atlas.len()].iter().all(|&b| b == 0)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(starts.len(), 1, "placeholder body found once");
+        out[starts[0]..starts[0] + hand.len()].copy_from_slice(&hand);
+
+        let parsed = parse_bytes(out.clone()).unwrap();
+        let s = parsed.sprite.as_ref().unwrap().sprites[at_index]
+            .as_ref()
+            .unwrap();
+        let Some(SpecialBody::Spine(sp)) = &s.special_body else {
+            panic!("spine sprite expected");
+        };
+        assert_eq!(sp.version, version);
+        assert_eq!(sp.cache_version, None);
+        assert_eq!(sp.frames, None);
+        assert_eq!(sp.decode_json(), json);
+        assert_eq!(sp.decode_atlas(), atlas);
+        assert_eq!(&sp.json[..], &obf(json)[..]);
+        match &sp.textures {
+            SpineTextures::Single {
+                atlas_width,
+                atlas_height,
+                blob: b,
+            } => {
+                assert_eq!(version, 1);
+                assert_eq!((*atlas_width, *atlas_height), (64, 32));
+                assert_eq!(&b[..], blob);
+            }
+            SpineTextures::Entries(list) => {
+                assert_eq!(version, 2);
+                assert_eq!(list.len(), 1);
+                assert_eq!((list[0].width, list[0].height), (64, 32));
+                assert_eq!(list[0].data, SpineTextureData::Blob(Bytes::from(blob)));
+            }
+        }
+        assert_eq!(
+            build_bytes(&parsed).unwrap(),
+            out,
+            "writer reproduces the hand bytes"
+        );
+    }
+}
+
+/// A UI layer tree (no corpus file has nodes): layer with an object and a text item.
+#[test]
+fn ui_layer_tree_round_trips() {
+    use gmkit_data::chunks::ui_layer::UiNode;
+    let mut file = parse_bytes(corpus_file("beforetheafterinn.win")).unwrap();
+    let leaf = |t: i32, n: usize| UiNode {
+        node_type: t,
+        children: None,
+        data: (0..n as u8).collect::<Vec<_>>().into(),
+    };
+    // Root list 8 + headers 44 + data 52 = 104 bytes after the 8-byte chunk header: the last
+    // node's data ends on the 16-byte chunk alignment (otherwise the chunk padding would read
+    // back as part of it).
+    let root = UiNode {
+        node_type: 0,
+        children: Some(vec![leaf(3, 8), leaf(6, 28)]),
+        data: vec![7; 16].into(),
+    };
+    let ui = file.ui_layer.as_mut().expect("UILR");
+    assert!(ui.roots.is_empty() && ui.raw.is_none());
+    ui.roots = vec![root];
+    let out = build_bytes(&file).unwrap();
+    assert_eq!(parse_bytes(out).unwrap().ui_layer, file.ui_layer);
+    let again = round_trip(&file);
+    assert!(again.opaque_chunks().iter().any(|c| c.as_str() == "UILR"));
+    assert_eq!(
+        again.ui_layer.unwrap().roots[0].children.as_ref().unwrap()[1]
+            .data
+            .len(),
+        28
+    );
+}
