@@ -4,7 +4,7 @@ use crate::chunk::ChunkName;
 use bytes::Bytes;
 
 /// How the chunks sit in the container: order, alignment, and bytes outside any field.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Layout {
     /// Chunk order as in the file (writing follows it; chunks added to the model but missing
     /// here are written after these).
@@ -18,6 +18,16 @@ pub struct Layout {
     pub trailing: Bytes,
     /// Size of the file this model was read from (used to size the output buffer).
     pub size_hint: usize,
+}
+
+/// Equal when the files would be laid out the same; the size hint is not part of that.
+impl PartialEq for Layout {
+    fn eq(&self, o: &Self) -> bool {
+        self.order == o.order
+            && self.chunk_align == o.chunk_align
+            && self.tails == o.tails
+            && self.trailing == o.trailing
+    }
 }
 
 /// Declares every chunk once: module, `DataFile` field, dispatch and version checks.
