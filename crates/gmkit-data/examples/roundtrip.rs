@@ -43,7 +43,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let original = bytes::Bytes::from(std::fs::read(&path)?);
         let file = gmkit_data::parse_bytes(original.clone())?;
         if std::env::var_os("GMKIT_DEBUG_MEM").is_some() {
-            eprintln!("after parse: live {} peak {}", LIVE.load(Relaxed) - before, PEAK.load(Relaxed) - before);
+            eprintln!(
+                "after parse: live {} peak {}",
+                LIVE.load(Relaxed) - before,
+                PEAK.load(Relaxed) - before
+            );
         }
         let built = gmkit_data::build_bytes(&file)?;
         let identical = built[..] == original[..];

@@ -277,7 +277,7 @@ pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
         capacity,
         WriteCtx {
             version: file.version,
-            code: Default::default(),
+            code: crate::chunks::code::WriteState::for_file(file),
         },
     );
     w.bytes(b"FORM");

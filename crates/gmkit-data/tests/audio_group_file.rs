@@ -7,9 +7,15 @@ use std::path::PathBuf;
 fn corpus_file(name: &str) -> Vec<u8> {
     let dir = std::env::var_os("GMKIT_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"));
-    std::fs::read(dir.join(name))
-        .unwrap_or_else(|e| panic!("corpus file {name} not found in {} ({e}); set GMKIT_CORPUS", dir.display()))
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
+        panic!(
+            "corpus file {name} not found in {} ({e}); set GMKIT_CORPUS",
+            dir.display()
+        )
+    })
 }
 
 /// The body of a chunk of a FORM file.
