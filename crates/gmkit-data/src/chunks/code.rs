@@ -162,9 +162,11 @@ impl EncodedBlob {
         Ok(out)
     }
 
-    /// Decodes the instructions into `out` (cleared first).
+    /// Decodes the instructions into `out` (cleared first; capacity for the largest possible
+    /// count reserved, so it never grows while decoding).
     fn decode_into(&self, out: &mut Vec<Instruction>) -> Result<()> {
         out.clear();
+        out.reserve(self.bytes.len() / 4);
         let mut links = StoredLinks {
             links: &self.links,
             script_asset_type: self.script_asset_type,
@@ -399,21 +401,20 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
     Ok(b)
 }
 
-/// Reads and validates one blob (decoding it into `scratch`), keeping it encoded.
+/// Reads and validates one blob (decoding every instruction and dropping it), keeping it
+/// encoded.
 fn decode_blob(
     r: &mut Reader,
     len: usize,
     new: bool,
     links: &mut Links,
     bound: &mut usize,
-    scratch: &mut Vec<Instruction>,
 ) -> Result<CodeBody> {
     let base = r.pos();
     let bytes = r.bytes(len, "instructions")?;
-    scratch.clear();
     links.found.clear();
     links.blob_base = base;
-    match instruction::decode(&bytes, base, new, links, scratch) {
+    match instruction::decode(&bytes, base, new, links, &mut instruction::Discard) {
         Ok(n) => *bound += n,
         Err((at, kind)) => return Err(r.error_at(at, kind)),
     }
@@ -451,7 +452,6 @@ impl Chunk for CodeEntries {
             blob_base: 0,
             found: Vec::new(),
         };
-        let mut scratch = Vec::new();
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
         if new {
@@ -484,7 +484,7 @@ impl Chunk for CodeEntries {
                         ));
                     }
                     r.seek(cursor)?;
-                    let body = decode_blob(r, len, new, &mut links, &mut bound, &mut scratch)?;
+                    let body = decode_blob(r, len, new, &mut links, &mut bound)?;
                     cursor += len;
                     if len > 0 {
                         roots.push((blob as usize, len, i as u32));
@@ -541,7 +541,7 @@ impl Chunk for CodeEntries {
                 }
                 let name = r.string()?;
                 let len = r.u32()? as usize;
-                let body = decode_blob(r, len, new, &mut links, &mut bound, &mut scratch)?;
+                let body = decode_blob(r, len, new, &mut links, &mut bound)?;
                 entries.push(CodeEntry {
                     name,
                     body,

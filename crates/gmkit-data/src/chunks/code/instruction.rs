@@ -464,6 +464,27 @@ impl LinkSource for StoredLinks<'_> {
     }
 }
 
+/// Where a decoder puts the instructions it decodes.
+pub(crate) trait Sink {
+    /// Takes one instruction.
+    fn put(&mut self, ins: Instruction);
+}
+
+impl Sink for Vec<Instruction> {
+    #[inline]
+    fn put(&mut self, ins: Instruction) {
+        self.push(ins);
+    }
+}
+
+/// A sink that drops the instructions (decoding only to validate).
+pub(crate) struct Discard;
+
+impl Sink for Discard {
+    #[inline]
+    fn put(&mut self, _ins: Instruction) {}
+}
+
 /// A decoding failure: absolute offset and what was wrong.
 pub(crate) type DecodeError = (usize, ErrorKind);
 
@@ -477,18 +498,17 @@ fn data_type(n: u8, at: usize) -> Result<DataType, DecodeError> {
     DataType::from_nibble(n).ok_or_else(|| (at, invalid("data type", "0-10 or 15", n)))
 }
 
-/// Decodes the instructions of one blob (`bytes` starts at absolute offset `base`), appending
-/// to `out`. Returns how many occurrence links were bound.
-pub(crate) fn decode<L: LinkSource>(
+/// Decodes the instructions of one blob (`bytes` starts at absolute offset `base`), passing
+/// them to `out`. Returns how many occurrence links were bound.
+pub(crate) fn decode<L: LinkSource, S: Sink>(
     bytes: &[u8],
     base: usize,
     new: bool,
     links: &mut L,
-    out: &mut Vec<Instruction>,
+    out: &mut S,
 ) -> Result<usize, DecodeError> {
     let mut i = 0;
     let mut bound = 0;
-    out.reserve(bytes.len() / 6);
     while i < bytes.len() {
         let at = base + i;
         let w = word(bytes, i).ok_or_else(|| {
@@ -768,7 +788,7 @@ pub(crate) fn decode<L: LinkSource>(
             }
         };
         i += ins.size();
-        out.push(ins);
+        out.put(ins);
     }
     Ok(bound)
 }
