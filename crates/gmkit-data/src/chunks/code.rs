@@ -38,7 +38,7 @@ use crate::refs::StringRef;
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 use bytes::Bytes;
-use instruction::{EncLink, Links, StoredLinks};
+use instruction::{LinkList, Links, StoredLinks};
 use std::borrow::Cow;
 
 /// Whether the file uses the bc ≥ 15 bytecode family (new opcodes, separate blobs).
@@ -119,7 +119,7 @@ impl PartialEq for CodeBody {
 #[derive(Clone, Debug)]
 pub struct EncodedBlob {
     bytes: Bytes,
-    links: Box<[EncLink]>,
+    links: LinkList,
     new: bool,
     script_asset_type: u8,
 }
@@ -152,7 +152,7 @@ impl EncodedBlob {
 
     /// Number of variable and function occurrences in the blob.
     pub fn occurrences(&self) -> usize {
-        self.links.len()
+        self.links.iter().count()
     }
 
     /// Decodes the instructions (error offsets are relative to the blob).
@@ -167,10 +167,7 @@ impl EncodedBlob {
     fn decode_into(&self, out: &mut Vec<Instruction>) -> Result<()> {
         out.clear();
         out.reserve(self.bytes.len() / 4);
-        let mut links = StoredLinks {
-            links: &self.links,
-            script_asset_type: self.script_asset_type,
-        };
+        let mut links = StoredLinks::new(&self.links, self.script_asset_type);
         instruction::decode(&self.bytes, 0, self.new, &mut links, out)
             .map_err(|(at, kind)| crate::error::Error::at(at, kind).in_chunk(CodeEntries::NAME))?;
         Ok(())
@@ -420,7 +417,7 @@ fn decode_blob(
     }
     Ok(CodeBody::Encoded(EncodedBlob {
         bytes,
-        links: links.found.as_slice().into(),
+        links: links.found.finish(),
         new,
         script_asset_type: links.script_asset_type,
     }))
@@ -450,7 +447,7 @@ impl Chunk for CodeEntries {
             strings: r.ctx.targets[Target::String as usize].len(),
             script_asset_type: script_asset_type(&v),
             blob_base: 0,
-            found: Vec::new(),
+            found: Default::default(),
         };
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
@@ -629,7 +626,7 @@ impl CodeEntries {
                 let start = w.pos32();
                 w.bytes(&b.bytes);
                 let ext = Opcode::Extended.new_code();
-                for &l in b.links.iter() {
+                for l in b.links.iter() {
                     let off = l.pos() as usize;
                     let (word, operand) = match (b.bytes.get(off..off + 4), b.bytes.get(off + 4..off + 8)) {
                         (Some(x), Some(y)) => (

@@ -344,7 +344,7 @@ pub(crate) struct Links<'a> {
     /// Absolute start of the blob being decoded.
     pub blob_base: usize,
     /// The occurrences found in the blob being decoded.
-    pub found: Vec<EncLink>,
+    pub found: LinkListBuilder,
 }
 
 /// What a link slot says.
@@ -408,7 +408,7 @@ impl EncLink {
     #[inline]
     fn new(pos: u32, l: Link) -> Self {
         EncLink {
-            tagged_pos: pos | l.function as u32 | (l.last as u32) << 1,
+            tagged_pos: (pos & !3) | l.function as u32 | (l.last as u32) << 1,
             index: l.index,
         }
     }
@@ -429,21 +429,121 @@ impl EncLink {
     }
 }
 
+/// The occurrence links of a blob in increasing position order, compactly (about 3 bytes a
+/// link): per link, the LEB128 of `word distance from the previous link << 2 | last << 1 |
+/// function`, then the LEB128 of the index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LinkList(Box<[u8]>);
+
+fn put_leb(buf: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        buf.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
+}
+
+impl LinkList {
+    /// The links, in order.
+    pub fn iter(&self) -> LinkIter<'_> {
+        LinkIter {
+            bytes: &self.0,
+            pos: 0,
+        }
+    }
+}
+
+/// Builds [`LinkList`]s (one buffer reused for every blob).
+#[derive(Default)]
+pub(crate) struct LinkListBuilder {
+    buf: Vec<u8>,
+    prev: u32,
+}
+
+impl LinkListBuilder {
+    /// Starts a new list.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.prev = 0;
+    }
+    /// Appends a link (positions strictly increasing, multiples of 4).
+    #[inline]
+    pub fn push(&mut self, l: EncLink) {
+        let words = (l.pos() - self.prev) >> 2;
+        self.prev = l.pos();
+        // The word distance of consecutive links is below 2^30 (blobs are below 4 GiB).
+        put_leb(&mut self.buf, words << 2 | (l.tagged_pos & 3));
+        put_leb(&mut self.buf, l.index);
+    }
+    /// The list built so far (allocated to its exact size).
+    pub fn finish(&self) -> LinkList {
+        LinkList(self.buf.as_slice().into())
+    }
+}
+
+/// Iterator over a [`LinkList`].
+pub(crate) struct LinkIter<'a> {
+    bytes: &'a [u8],
+    pos: u32,
+}
+
+impl LinkIter<'_> {
+    #[inline]
+    fn leb(&mut self) -> Option<u32> {
+        let mut v = 0u32;
+        for shift in (0..35).step_by(7) {
+            let (&b, rest) = self.bytes.split_first()?;
+            self.bytes = rest;
+            v |= ((b & 0x7F) as u32).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+impl Iterator for LinkIter<'_> {
+    type Item = EncLink;
+    #[inline]
+    fn next(&mut self) -> Option<EncLink> {
+        let head = self.leb()?;
+        let index = self.leb()?;
+        self.pos = self.pos.wrapping_add((head >> 2) << 2);
+        Some(EncLink {
+            tagged_pos: self.pos | (head & 3),
+            index,
+        })
+    }
+}
+
 /// The links of an already validated blob, for decoding it again (offsets relative to the
 /// blob).
 pub(crate) struct StoredLinks<'a> {
-    pub links: &'a [EncLink],
+    pub next: Option<EncLink>,
+    pub links: LinkIter<'a>,
     pub script_asset_type: u8,
+}
+
+impl<'a> StoredLinks<'a> {
+    pub fn new(links: &'a LinkList, script_asset_type: u8) -> Self {
+        let mut links = links.iter();
+        StoredLinks {
+            next: links.next(),
+            links,
+            script_asset_type,
+        }
+    }
 }
 
 impl LinkSource for StoredLinks<'_> {
     #[inline]
     fn at(&mut self, addr: usize) -> Option<Link> {
-        let (&first, rest) = self.links.split_first()?;
+        let first = self.next?;
         if first.pos() as usize != addr {
             return None;
         }
-        self.links = rest;
+        self.next = self.links.next();
         Some(Link {
             function: first.function(),
             index: first.index,
