@@ -71,7 +71,7 @@ pub enum CodeBody {
     /// A root entry as read: its blob as stored, decoded on demand
     /// ([`CodeEntries::instructions`]) and written back by copying it and relinking its
     /// occurrences.
-    Encoded(EncodedBlob),
+    Encoded(Box<EncodedBlob>),
     /// A child entry (2.3+): shares the blob of the root entry `parent` (an index into
     /// [`CodeEntries::entries`]) and starts at its execution offset.
     Shared {
@@ -415,12 +415,12 @@ fn decode_blob(
         Ok(n) => *bound += n,
         Err((at, kind)) => return Err(r.error_at(at, kind)),
     }
-    Ok(CodeBody::Encoded(EncodedBlob {
+    Ok(CodeBody::Encoded(Box::new(EncodedBlob {
         bytes,
         links: links.found.finish(),
         new,
         script_asset_type: links.script_asset_type,
-    }))
+    })))
 }
 
 impl Chunk for CodeEntries {
