@@ -170,24 +170,31 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
             .map_or(by_phase.len(), |n| k + n);
         let group = &by_phase[k..group_end];
         let read_one = |&i: &usize| read_chunk(src, &ctx, &chunks, i, chunk_align, opts);
-        let results: Vec<Result<ChunkRead>> = if group.len() > 1 && data.len() >= PARALLEL_MIN_SIZE
-        {
-            use rayon::prelude::*;
-            group.par_iter().map(read_one).collect()
-        } else {
-            group.iter().map(read_one).collect()
-        };
-        for res in results {
-            let done = res?;
+        // Targets published by this phase become visible to the next phases only.
+        let mut published = Vec::new();
+        let mut absorb = |done: ChunkRead| {
             file.store(done.chunk);
             if let Some(tail) = done.tail {
                 file.layout.tails.push(tail);
             }
             covered.extend(done.coverage);
             report.warnings.extend(done.warnings);
-            for (t, map) in done.published {
-                ctx.targets[t as usize] = map;
+            published.extend(done.published);
+        };
+        if group.len() > 1 && data.len() >= PARALLEL_MIN_SIZE {
+            use rayon::prelude::*;
+            let results: Vec<Result<ChunkRead>> = group.par_iter().map(read_one).collect();
+            for res in results {
+                absorb(res?);
             }
+        } else {
+            // One chunk at a time: no list of every chunk model read (small files).
+            for i in group {
+                absorb(read_one(i)?);
+            }
+        }
+        for (t, map) in published {
+            ctx.targets[t as usize] = map;
         }
         k = group_end;
     }
@@ -277,7 +284,7 @@ pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
         capacity,
         WriteCtx {
             version: file.version,
-            code: Default::default(),
+            code: crate::chunks::code::WriteState::for_file(file),
         },
     );
     w.bytes(b"FORM");

@@ -14,11 +14,20 @@ pub(crate) struct WriteCtx {
     pub code: crate::chunks::code::WriteState,
 }
 
+/// Number of fixups per allocated block.
+const FIXUP_BLOCK: usize = 1024;
+
+// Fixups keep the target kind in 3 bits.
+const _: () = assert!(TARGETS <= 8);
+
 /// The output buffer with its pending references.
 pub(crate) struct Writer {
     buf: Vec<u8>,
-    /// (position, target kind, index) of every pointer still to fill in.
-    fixups: Vec<(u32, u8, u32)>,
+    /// (position, `index << 3 | target kind`) of every pointer still to fill in, in blocks of
+    /// up to [`FIXUP_BLOCK`] (8 bytes each, never copied to grow: a large file has many).
+    fixups: Vec<Vec<(u32, u32)>>,
+    /// (position, target kind, index) of pointers whose index does not fit in 29 bits.
+    big_fixups: Vec<(u32, u8, u32)>,
     /// For each target kind, the address of each index (0 = not written yet).
     addrs: [Vec<u32>; TARGETS],
     pub(crate) ctx: WriteCtx,
@@ -42,6 +51,7 @@ impl Writer {
         Writer {
             buf: Vec::with_capacity(capacity),
             fixups: Vec::new(),
+            big_fixups: Vec::new(),
             addrs: Default::default(),
             ctx,
             chunk: crate::chunk::ChunkName(*b"FORM"),
@@ -169,7 +179,21 @@ impl Writer {
     #[inline]
     pub fn target(&mut self, target: Target, index: Option<u32>) {
         if let Some(i) = index {
-            self.fixups.push((self.pos32(), target as u8, i));
+            if i < 1 << 29 {
+                let fixup = (self.pos32(), i << 3 | target as u32);
+                match self.fixups.last_mut() {
+                    Some(block) if block.len() < block.capacity() => block.push(fixup),
+                    _ => {
+                        // Blocks of 64, 128, ... up to FIXUP_BLOCK fixups.
+                        let cap = (64usize << self.fixups.len().min(8)).min(FIXUP_BLOCK);
+                        let mut block = Vec::with_capacity(cap);
+                        block.push(fixup);
+                        self.fixups.push(block);
+                    }
+                }
+            } else {
+                self.big_fixups.push((self.pos32(), target as u8, i));
+            }
         }
         self.u32(0);
     }
@@ -207,7 +231,14 @@ impl Writer {
 
     /// Resolves every pending reference and returns the bytes.
     pub(crate) fn finish(mut self) -> Result<Vec<u8>> {
-        for &(at, kind, index) in &self.fixups {
+        let fixups = std::mem::take(&mut self.fixups);
+        let big = std::mem::take(&mut self.big_fixups);
+        let all = fixups
+            .iter()
+            .flatten()
+            .map(|&(at, key)| (at, (key & 7) as u8, key >> 3))
+            .chain(big);
+        for (at, kind, index) in all {
             let addr = match self.addrs[kind as usize].get(index as usize) {
                 Some(&a) if a != 0 => a,
                 _ => {

@@ -53,7 +53,8 @@ fn vari_occurrences(data: &[u8], bytecode: u8) -> Vec<(u32, i32)> {
 fn all_instructions(f: &DataFile) -> Vec<(usize, usize, Instruction)> {
     let mut v = Vec::new();
     for (e, entry) in f.code.as_ref().unwrap().entries.iter().enumerate() {
-        if let CodeBody::Instructions(ins) = &entry.body {
+        if let Some(ins) = entry.body.instructions() {
+            let ins = ins.expect("the entry decodes");
             v.extend(ins.iter().enumerate().map(|(i, x)| (e, i, *x)));
         }
     }
@@ -61,10 +62,13 @@ fn all_instructions(f: &DataFile) -> Vec<(usize, usize, Instruction)> {
 }
 
 fn instruction_mut(f: &mut DataFile, entry: usize, index: usize) -> &mut Instruction {
-    match &mut f.code.as_mut().unwrap().entries[entry].body {
-        CodeBody::Instructions(ins) => &mut ins[index],
-        CodeBody::Shared { .. } => unreachable!(),
-    }
+    let ins = f
+        .code
+        .as_mut()
+        .unwrap()
+        .instructions_mut(entry)
+        .expect("a root entry");
+    &mut ins[index]
 }
 
 /// Rebuilds, re-parses, and checks the result against the edit.
@@ -263,7 +267,7 @@ fn disassembly_names_functions() {
     let f = parse_bytes(data).unwrap();
     let code = f.code.as_ref().unwrap();
     let call = (0..code.entries.len())
-        .flat_map(|e| code.instructions(e).iter())
+        .flat_map(|e| code.instructions(e).unwrap().into_owned())
         .find(|x| matches!(x, Instruction::Call { .. }))
         .unwrap();
     let text = call.display(&f).to_string();
@@ -274,7 +278,7 @@ fn disassembly_names_functions() {
     // Every child entry sees its parent's instructions from its execution offset.
     for (i, e) in code.entries.iter().enumerate() {
         if let CodeBody::Shared { .. } = e.body {
-            assert!(!code.instructions(i).is_empty(), "child entry {i}");
+            assert!(!code.instructions(i).unwrap().is_empty(), "child entry {i}");
         }
     }
 }

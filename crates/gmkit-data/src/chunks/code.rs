@@ -13,8 +13,14 @@
 //! Variable and function operands are bound to VARI/FUNC entries while reading, by walking the
 //! occurrence chains that start at each entry's first-occurrence address (the VARI and FUNC
 //! tables are read directly from the file, so the reading order of the three chunks does not
-//! matter). When writing, CODE records every occurrence in [`WriteState`]; VARI and FUNC (written
-//! after CODE) then fill in the chain links, counts and first addresses.
+//! matter). Each root entry keeps its blob as stored ([`EncodedBlob`]: the bytes plus the
+//! positions of its occurrences), validated while parsing and decoded on demand
+//! ([`CodeEntries::instructions`], [`CodeEntries::instructions_mut`]).
+//!
+//! When writing, chains are linked on the fly: [`WriteState`] keeps, per VARI/FUNC entry, its
+//! first and last occurrence written so far; each new occurrence patches the previous one with
+//! the distance, and VARI and FUNC (written after CODE) patch each last occurrence with the
+//! name and write the counts and first addresses.
 
 pub mod instruction;
 pub mod opcode;
@@ -31,7 +37,9 @@ use crate::read::{Reader, Target};
 use crate::refs::StringRef;
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
-use instruction::{Links, Occurrence};
+use bytes::Bytes;
+use instruction::{LinkList, Links, StoredLinks};
+use std::borrow::Cow;
 
 /// Whether the file uses the bc ≥ 15 bytecode family (new opcodes, separate blobs).
 #[inline]
@@ -55,16 +63,115 @@ fn script_asset_type(v: &Version) -> u8 {
 const HEADER_SIZE: usize = 20;
 
 /// What a code entry executes.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum CodeBody {
-    /// A root entry: owns its instruction blob (possibly empty).
+    /// A root entry whose instructions have been decoded (for editing: see
+    /// [`CodeEntries::instructions_mut`]).
     Instructions(Vec<Instruction>),
+    /// A root entry as read: its blob as stored, decoded on demand
+    /// ([`CodeEntries::instructions`]) and written back by copying it and relinking its
+    /// occurrences.
+    Encoded(Box<EncodedBlob>),
     /// A child entry (2.3+): shares the blob of the root entry `parent` (an index into
     /// [`CodeEntries::entries`]) and starts at its execution offset.
     Shared {
         /// Index of the root entry.
         parent: u32,
     },
+}
+
+impl CodeBody {
+    /// Whether this is a root entry (it owns a blob, possibly empty).
+    pub fn is_root(&self) -> bool {
+        !matches!(self, CodeBody::Shared { .. })
+    }
+
+    /// The instructions of a root entry (decoded on the fly when encoded); `None` for a child.
+    pub fn instructions(&self) -> Option<Result<Cow<'_, [Instruction]>>> {
+        match self {
+            CodeBody::Instructions(v) => Some(Ok(Cow::Borrowed(v))),
+            CodeBody::Encoded(b) => Some(b.decode().map(Cow::Owned)),
+            CodeBody::Shared { .. } => None,
+        }
+    }
+}
+
+/// Two bodies are equal when they are the same child, or roots with the same instructions
+/// (encoded blobs whose occurrence links differ only in chain distances compare equal).
+impl PartialEq for CodeBody {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (CodeBody::Shared { parent: a }, CodeBody::Shared { parent: b }) => a == b,
+            (CodeBody::Encoded(a), CodeBody::Encoded(b)) if a == b => true,
+            (CodeBody::Instructions(a), CodeBody::Instructions(b)) => a == b,
+            (a, b) => match (a.instructions(), b.instructions()) {
+                (Some(Ok(x)), Some(Ok(y))) => x == y,
+                _ => false,
+            },
+        }
+    }
+}
+
+/// The instruction blob of a root entry as stored in the file: the bytes (a zero-copy view of
+/// the input) and the sorted positions of its variable/function occurrences. The occurrence
+/// operands in the bytes are links of the file they were read from; they are ignored when
+/// decoding and rewritten when writing.
+#[derive(Clone, Debug)]
+pub struct EncodedBlob {
+    bytes: Bytes,
+    links: LinkList,
+    new: bool,
+    script_asset_type: u8,
+}
+
+impl PartialEq for EncodedBlob {
+    /// Same bytes and same occurrences (a stricter test than same instructions).
+    fn eq(&self, other: &Self) -> bool {
+        self.new == other.new
+            && self.script_asset_type == other.script_asset_type
+            && self.links == other.links
+            && self.bytes == other.bytes
+    }
+}
+
+impl EncodedBlob {
+    /// The stored bytes (occurrence operands as in the file read).
+    pub fn bytes(&self) -> &Bytes {
+        &self.bytes
+    }
+
+    /// Size of the blob in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Whether the blob is empty.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Number of variable and function occurrences in the blob.
+    pub fn occurrences(&self) -> usize {
+        self.links.iter().count()
+    }
+
+    /// Decodes the instructions (error offsets are relative to the blob).
+    pub fn decode(&self) -> Result<Vec<Instruction>> {
+        let mut out = Vec::new();
+        self.decode_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Decodes the instructions into `out` (cleared first; capacity for the largest possible
+    /// count reserved, so it never grows while decoding).
+    fn decode_into(&self, out: &mut Vec<Instruction>) -> Result<()> {
+        out.clear();
+        out.reserve(self.bytes.len() / 4);
+        let mut links = StoredLinks::new(&self.links, self.script_asset_type);
+        instruction::decode(&self.bytes, 0, self.new, &mut links, out)
+            .map_err(|(at, kind)| crate::error::Error::at(at, kind).in_chunk(CodeEntries::NAME))?;
+        Ok(())
+    }
 }
 
 /// One code entry (a script, event, or function body).
@@ -95,29 +202,81 @@ pub struct CodeEntries {
 
 impl CodeEntries {
     /// The instructions `entry` executes: a root's own instructions, or for a child the shared
-    /// blob from its execution offset on. Empty for an unknown entry or a bad offset.
-    pub fn instructions(&self, entry: usize) -> &[Instruction] {
+    /// blob from its execution offset on; encoded blobs are decoded on the fly. Empty for an
+    /// unknown entry or a bad offset.
+    pub fn instructions(&self, entry: usize) -> Result<Cow<'_, [Instruction]>> {
         let Some(e) = self.entries.get(entry) else {
-            return &[];
+            return Ok(Cow::Borrowed(&[]));
         };
-        let all: &[Instruction] = match &e.body {
-            CodeBody::Instructions(v) => v,
+        let root = match &e.body {
             CodeBody::Shared { parent } => match self.entries.get(*parent as usize) {
-                Some(CodeEntry {
-                    body: CodeBody::Instructions(v),
-                    ..
-                }) => v,
-                _ => return &[],
+                Some(p) if p.body.is_root() => &p.body,
+                _ => return Ok(Cow::Borrowed(&[])),
             },
+            body => body,
         };
+        let Some(all) = root.instructions() else {
+            return Ok(Cow::Borrowed(&[]));
+        };
+        let all = all?;
         let mut off = 0usize;
+        let mut skip = None;
         for (i, ins) in all.iter().enumerate() {
             if off >= e.execution_offset as usize {
-                return &all[i..];
+                skip = Some(i);
+                break;
             }
             off += ins.size();
         }
-        &[]
+        Ok(match (skip, all) {
+            (None, _) => Cow::Borrowed(&[]),
+            (Some(0), all) => all,
+            (Some(i), Cow::Borrowed(v)) => Cow::Borrowed(&v[i..]),
+            (Some(i), Cow::Owned(mut v)) => {
+                v.drain(..i);
+                Cow::Owned(v)
+            }
+        })
+    }
+
+    /// The instructions of root entry `entry`, for editing: an encoded blob is decoded once and
+    /// the entry switches to [`CodeBody::Instructions`] (it is then re-encoded when written).
+    /// Fails for an unknown entry or a child entry (edit its parent).
+    pub fn instructions_mut(&mut self, entry: usize) -> Result<&mut Vec<Instruction>> {
+        let n = self.entries.len();
+        let Some(e) = self.entries.get_mut(entry) else {
+            return Err(crate::error::Error::at(
+                0,
+                invalid("code entry", format!("an entry index below {n}"), entry),
+            ));
+        };
+        if let CodeBody::Encoded(b) = &e.body {
+            let mut v = Vec::new();
+            b.decode_into(&mut v)?;
+            v.shrink_to_fit();
+            e.body = CodeBody::Instructions(v);
+        }
+        match &mut e.body {
+            CodeBody::Instructions(v) => Ok(v),
+            _ => Err(crate::error::Error::at(
+                0,
+                invalid(
+                    "code entry",
+                    "a root entry (children share their parent's instructions)",
+                    format!("child entry #{entry}"),
+                ),
+            )),
+        }
+    }
+
+    /// Decodes every encoded entry (all roots become [`CodeBody::Instructions`]).
+    pub fn decode_all(&mut self) -> Result<()> {
+        for i in 0..self.entries.len() {
+            if let CodeBody::Encoded(_) = self.entries[i].body {
+                self.instructions_mut(i)?;
+            }
+        }
+        Ok(())
     }
 
     /// Index of the entry named `name` (a STRG reference).
@@ -239,23 +398,29 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
     Ok(b)
 }
 
+/// Reads and validates one blob (decoding every instruction and dropping it), keeping it
+/// encoded.
 fn decode_blob(
     r: &mut Reader,
     len: usize,
     new: bool,
-    links: &Links,
+    links: &mut Links,
     bound: &mut usize,
-) -> Result<Vec<Instruction>> {
+) -> Result<CodeBody> {
     let base = r.pos();
-    let bytes = r.bytes_ref(len, "instructions")?;
-    let mut out = Vec::new();
-    match instruction::decode(bytes, base, new, links, &mut out) {
-        Ok(n) => {
-            *bound += n;
-            Ok(out)
-        }
-        Err((at, kind)) => Err(r.error_at(at, kind)),
+    let bytes = r.bytes(len, "instructions")?;
+    links.found.clear();
+    links.blob_base = base;
+    match instruction::decode(&bytes, base, new, links, &mut instruction::Discard) {
+        Ok(n) => *bound += n,
+        Err((at, kind)) => return Err(r.error_at(at, kind)),
     }
+    Ok(CodeBody::Encoded(Box::new(EncodedBlob {
+        bytes,
+        links: links.found.finish(),
+        new,
+        script_asset_type: links.script_asset_type,
+    })))
 }
 
 impl Chunk for CodeEntries {
@@ -274,13 +439,15 @@ impl Chunk for CodeEntries {
         let new = new_bytecode(&v);
         let ptrs = r.pointer_list("code entry")?;
         let b = bind_chains(r)?;
-        let links = Links {
+        let mut links = Links {
             code_start: r.chunk_start(),
             slots: &b.slots,
             var_names: &b.var_names,
             func_names: &b.func_names,
             strings: r.ctx.targets[Target::String as usize].len(),
             script_asset_type: script_asset_type(&v),
+            blob_base: 0,
+            found: Default::default(),
         };
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
@@ -314,12 +481,12 @@ impl Chunk for CodeEntries {
                         ));
                     }
                     r.seek(cursor)?;
-                    let ins = decode_blob(r, len, new, &links, &mut bound)?;
+                    let body = decode_blob(r, len, new, &mut links, &mut bound)?;
                     cursor += len;
                     if len > 0 {
                         roots.push((blob as usize, len, i as u32));
                     }
-                    CodeBody::Instructions(ins)
+                    body
                 } else {
                     let root = roots
                         .binary_search_by_key(&blob, |x| x.0 as i64)
@@ -371,10 +538,10 @@ impl Chunk for CodeEntries {
                 }
                 let name = r.string()?;
                 let len = r.u32()? as usize;
-                let ins = decode_blob(r, len, new, &links, &mut bound)?;
+                let body = decode_blob(r, len, new, &mut links, &mut bound)?;
                 entries.push(CodeEntry {
                     name,
-                    body: CodeBody::Instructions(ins),
+                    body,
                     locals_count: 0,
                     arguments_count: 0,
                     arguments_flag: false,
@@ -434,21 +601,54 @@ impl CodeEntries {
             let at = w.pos32();
             let e = instruction::encode(i, new).map_err(|m| w.unwritable("instruction", m))?;
             w.u32(e.word);
-            if let Some((is_func, mut occ)) = e.link {
-                occ.pos = at;
-                if is_func {
-                    st.functions.push(occ);
-                } else {
-                    st.variables.push(occ);
-                }
-            }
             match e.operand_len {
                 4 => w.u32(e.operand as u32),
                 8 => w.u64(e.operand),
                 _ => {}
             }
+            if let Some((is_func, occ)) = e.link {
+                st.occurrence(w, is_func, occ.index, at, occ.always, occ.last_tag)?;
+            }
         }
         Ok(())
+    }
+
+    /// Writes a root entry's instructions: an encoded blob is copied and its occurrences
+    /// relinked; decoded instructions are encoded.
+    fn write_root(w: &mut Writer, body: &CodeBody, new: bool, st: &mut WriteState) -> Result<()> {
+        match body {
+            CodeBody::Instructions(ins) => Self::write_instructions(w, ins, new, st),
+            CodeBody::Encoded(b) if b.new != new => {
+                // Written for the other bytecode family: re-encode.
+                Self::write_instructions(w, &b.decode()?, new, st)
+            }
+            CodeBody::Encoded(b) => {
+                let start = w.pos32();
+                w.bytes(&b.bytes);
+                let ext = Opcode::Extended.new_code();
+                for l in b.links.iter() {
+                    let off = l.pos() as usize;
+                    let (word, operand) = match (b.bytes.get(off..off + 4), b.bytes.get(off + 4..off + 8)) {
+                        (Some(x), Some(y)) => (
+                            u32::from_le_bytes([x[0], x[1], x[2], x[3]]),
+                            u32::from_le_bytes([y[0], y[1], y[2], y[3]]),
+                        ),
+                        _ => return Err(w.unwritable("code entry", "an occurrence outside its blob")),
+                    };
+                    let top = (operand >> 24) as u8;
+                    let (always, last_tag) = if !l.function() {
+                        (top & 0xF8, 0)
+                    } else if new && (word >> 24) as u8 == ext {
+                        (0, if l.was_last() { top } else { b.script_asset_type })
+                    } else {
+                        (0, 0)
+                    };
+                    st.occurrence(w, l.function(), l.index, start + off as u32, always, last_tag)?;
+                }
+                Ok(())
+            }
+            CodeBody::Shared { .. } => Ok(()),
+        }
     }
 
     fn write_body(&self, w: &mut Writer, new: bool, st: &mut WriteState) -> Result<()> {
@@ -456,17 +656,17 @@ impl CodeEntries {
         let slots = w.pointer_slots(n);
         if !new {
             for (i, e) in self.entries.iter().enumerate() {
-                let CodeBody::Instructions(ins) = &e.body else {
+                if !e.body.is_root() {
                     return Err(w.unwritable(
                         "code entry",
                         format!("entry #{i} shares a blob, which needs bytecode 15+"),
                     ));
-                };
+                }
                 w.fill_slot(slots, i);
                 w.string(e.name);
                 let len_at = w.pos();
                 w.u32(0);
-                Self::write_instructions(w, ins, new, st)?;
+                Self::write_root(w, &e.body, new, st)?;
                 let len = (w.pos() - len_at - 4) as u32;
                 w.patch_u32(len_at, len);
             }
@@ -474,9 +674,9 @@ impl CodeEntries {
         }
         let mut blob = vec![(0u32, 0u32); n];
         for (i, e) in self.entries.iter().enumerate() {
-            if let CodeBody::Instructions(ins) = &e.body {
+            if e.body.is_root() {
                 let at = w.pos32();
-                Self::write_instructions(w, ins, new, st)?;
+                Self::write_root(w, &e.body, new, st)?;
                 blob[i] = (at, w.pos32() - at);
             }
         }
@@ -484,10 +684,7 @@ impl CodeEntries {
             if let CodeBody::Shared { parent } = e.body {
                 let p = parent as usize;
                 match self.entries.get(p) {
-                    Some(CodeEntry {
-                        body: CodeBody::Instructions(_),
-                        ..
-                    }) if blob[p].1 > 0 => blob[i] = blob[p],
+                    Some(root) if root.body.is_root() && blob[p].1 > 0 => blob[i] = blob[p],
                     _ => {
                         return Err(w.unwritable(
                             "code entry",
@@ -593,86 +790,121 @@ fn scan_features(d: &Detect) -> u8 {
 #[derive(Debug, Default)]
 pub(crate) struct ReadState {}
 
+/// The occurrence chain of one VARI/FUNC entry, as far as CODE has been written.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Chain {
+    /// Absolute position of the first occurrence's instruction.
+    first: u32,
+    /// Absolute position of the last occurrence's instruction so far.
+    last: u32,
+    /// Number of occurrences so far.
+    count: u32,
+    /// Top-byte bits of the last occurrence merged into its operand in any case.
+    always: u8,
+    /// Top byte of the last occurrence written only when it ends the chain.
+    last_tag: u8,
+}
+
 /// Bytecode layout computed while writing CODE, used by VARI and FUNC.
 #[derive(Debug, Default)]
 pub(crate) struct WriteState {
-    /// CODE has been written (its occurrences below are final).
+    /// CODE has been written (the chains below are final).
     pub code_written: bool,
     /// VARI has been written.
     pub vari_written: bool,
     /// FUNC has been written.
     pub func_written: bool,
-    /// Every variable occurrence, in CODE order.
-    pub variables: Vec<Occurrence>,
-    /// Every function occurrence, in CODE order.
-    pub functions: Vec<Occurrence>,
+    /// The chain of each VARI entry.
+    pub variables: Vec<Chain>,
+    /// The chain of each FUNC entry.
+    pub functions: Vec<Chain>,
 }
 
-/// Writes the occurrence chains of one kind (VARI or FUNC): for each entry, patches its
-/// occurrences' operands in CODE and returns `(count, first address)` per entry. `names` are the
-/// STRG indices of the entry names; `first_offset` is added to first addresses (4 for functions
-/// in 2.3+).
-pub(crate) fn link_chains(
+impl WriteState {
+    /// A state with one (empty) chain per VARI and FUNC entry of `file`.
+    pub(crate) fn for_file(file: &crate::DataFile) -> Self {
+        WriteState {
+            variables: vec![Chain::default(); file.variable.as_ref().map_or(0, |v| v.variables.len())],
+            functions: vec![Chain::default(); file.function.as_ref().map_or(0, |f| f.functions.len())],
+            ..Default::default()
+        }
+    }
+
+    /// Records an occurrence written at `pos` (increasing positions), linking the previous
+    /// occurrence of the same chain to it.
+    #[inline]
+    fn occurrence(
+        &mut self,
+        w: &mut Writer,
+        function: bool,
+        index: u32,
+        pos: u32,
+        always: u8,
+        last_tag: u8,
+    ) -> Result<()> {
+        let chains = if function {
+            &mut self.functions
+        } else {
+            &mut self.variables
+        };
+        let n = chains.len();
+        let Some(c) = chains.get_mut(index as usize) else {
+            let what = if function { "function reference" } else { "variable reference" };
+            return Err(w.unwritable(
+                what,
+                format!("CODE refers to entry #{index}, but there are only {n}"),
+            ));
+        };
+        if c.count == 0 {
+            c.first = pos;
+        } else {
+            let dist = pos.wrapping_sub(c.last);
+            if dist == 0 || dist > 0x07FF_FFFF {
+                return Err(w.unwritable(
+                    "occurrence chain",
+                    "occurrences more than 128 MiB apart or out of order",
+                ));
+            }
+            w.patch_u32(c.last as usize + 4, dist | (c.always as u32) << 24);
+        }
+        c.last = pos;
+        c.count += 1;
+        c.always = always;
+        c.last_tag = last_tag;
+        Ok(())
+    }
+}
+
+/// Ends the occurrence chain of one VARI or FUNC entry: patches its last occurrence with the
+/// name's STRG index and returns `(count, first address)` (`first_offset` is added to it: 4 for
+/// functions in 2.3+).
+pub(crate) fn end_chain(
     w: &mut Writer,
-    occurrences: &mut [Occurrence],
-    names: &[u32],
+    chain: Option<&Chain>,
+    name: StringRef,
     first_offset: u32,
     what: &'static str,
-) -> Result<Vec<(u32, i32)>> {
-    // Group the occurrences by entry, keeping address order inside each group. They were
-    // recorded in write order (increasing addresses), so a stable counting sort does it in O(n).
-    if let Some(o) = occurrences.iter().find(|o| o.index as usize >= names.len()) {
-        return Err(w.unwritable(
+) -> Result<(u32, i32)> {
+    let Some(c) = chain.filter(|c| c.count > 0) else {
+        return Ok((0, -1));
+    };
+    if name.0 > 0xFF_FFFF {
+        return Err(w.unwritable(what, "a name's STRG index does not fit in 24 bits"));
+    }
+    w.patch_u32(
+        c.last as usize + 4,
+        name.0 | ((c.always | c.last_tag) as u32) << 24,
+    );
+    Ok((c.count, c.first.wrapping_add(first_offset) as i32))
+}
+
+/// Checks that CODE refers to no entry beyond the `n` of VARI or FUNC.
+pub(crate) fn check_chains(w: &Writer, chains: &[Chain], n: usize, what: &'static str) -> Result<()> {
+    match chains.iter().skip(n).position(|c| c.count > 0) {
+        Some(k) => Err(w.unwritable(
             what,
-            format!("CODE refers to entry #{}, but there are only {}", o.index, names.len()),
-        ));
+            format!("CODE refers to entry #{}, but there are only {n}", n + k),
+        )),
+        None => Ok(()),
     }
-    if !occurrences.windows(2).all(|p| p[0].pos < p[1].pos) {
-        occurrences.sort_unstable_by_key(|o| o.pos);
-    }
-    let mut start = vec![0u32; names.len() + 1];
-    for o in occurrences.iter() {
-        start[o.index as usize + 1] += 1;
-    }
-    for i in 0..names.len() {
-        start[i + 1] += start[i];
-    }
-    let mut grouped = vec![
-        Occurrence {
-            index: 0,
-            pos: 0,
-            always: 0,
-            last_tag: 0
-        };
-        occurrences.len()
-    ];
-    let mut next = start.clone();
-    for o in occurrences.iter() {
-        let slot = &mut next[o.index as usize];
-        grouped[*slot as usize] = *o;
-        *slot += 1;
-    }
-    let mut out = vec![(0u32, -1i32); names.len()];
-    for (idx, &name) in names.iter().enumerate() {
-        let group = &grouped[start[idx] as usize..start[idx + 1] as usize];
-        let Some(first) = group.first() else { continue };
-        if name > 0xFF_FFFF {
-            return Err(w.unwritable(what, "a name's STRG index does not fit in 24 bits"));
-        }
-        for (j, o) in group.iter().enumerate() {
-            let value = match group.get(j + 1) {
-                Some(next) => {
-                    let dist = next.pos - o.pos;
-                    if dist > 0x07FF_FFFF {
-                        return Err(w.unwritable(what, "occurrences more than 128 MiB apart"));
-                    }
-                    dist | (o.always as u32) << 24
-                }
-                None => name | ((o.always | o.last_tag) as u32) << 24,
-            };
-            w.patch_u32(o.pos as usize + 4, value);
-        }
-        out[idx] = (group.len() as u32, (first.pos + first_offset) as i32);
-    }
-    Ok(out)
 }

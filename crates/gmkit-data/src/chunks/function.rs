@@ -11,7 +11,7 @@
 //! 2.3 on.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::code::{function_first_is_operand, link_chains};
+use crate::chunks::code::{Chain, check_chains, end_chain, function_first_is_operand};
 use crate::chunks::variable::{OccurrenceTable, code_checks_chains, read_occurrences};
 use crate::error::Result;
 use crate::read::Reader;
@@ -174,17 +174,24 @@ impl Chunk for Functions {
             }
             return Ok(());
         }
+        let chains = std::mem::take(&mut w.ctx.code.functions);
+        let res = self.write_body(w, &chains);
+        w.ctx.code.functions = chains;
+        res
+    }
+}
+
+impl Functions {
+    fn write_body(&self, w: &mut Writer, chains: &[Chain]) -> Result<()> {
+        const WHAT: &str = "function reference";
         let v = *w.version();
-        let names: Vec<u32> = self.functions.iter().map(|f| f.name.0).collect();
         let first_offset = if function_first_is_operand(&v) { 4 } else { 0 };
-        let mut occ = std::mem::take(&mut w.ctx.code.functions);
-        let chains = link_chains(w, &mut occ, &names, first_offset, "function reference");
-        w.ctx.code.functions = occ;
-        let chains = chains?;
+        check_chains(w, chains, self.functions.len(), WHAT)?;
         if counted(&v) {
             w.u32(self.functions.len() as u32);
         }
-        for (f, (count, first)) in self.functions.iter().zip(chains) {
+        for (i, f) in self.functions.iter().enumerate() {
+            let (count, first) = end_chain(w, chains.get(i), f.name, first_offset, WHAT)?;
             w.string(f.name);
             w.u32(count);
             w.i32(first);

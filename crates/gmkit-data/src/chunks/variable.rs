@@ -10,7 +10,7 @@
 //! instructions are filled in at the same time.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::code::link_chains;
+use crate::chunks::code::{Chain, check_chains, end_chain};
 use crate::error::Result;
 use crate::read::Reader;
 use crate::refs::StringRef;
@@ -180,12 +180,19 @@ impl Chunk for Variables {
             w.u32(h.count_b);
             w.u32(h.max_locals);
         }
-        let names: Vec<u32> = self.variables.iter().map(|v| v.name.0).collect();
-        let mut occ = std::mem::take(&mut w.ctx.code.variables);
-        let chains = link_chains(w, &mut occ, &names, 0, "variable reference");
-        w.ctx.code.variables = occ;
-        let chains = chains?;
-        for (v, (count, first)) in self.variables.iter().zip(chains) {
+        let chains = std::mem::take(&mut w.ctx.code.variables);
+        let res = self.write_entries(w, &chains, long);
+        w.ctx.code.variables = chains;
+        res
+    }
+}
+
+impl Variables {
+    fn write_entries(&self, w: &mut Writer, chains: &[Chain], long: bool) -> Result<()> {
+        const WHAT: &str = "variable reference";
+        check_chains(w, chains, self.variables.len(), WHAT)?;
+        for (i, v) in self.variables.iter().enumerate() {
+            let (count, first) = end_chain(w, chains.get(i), v.name, 0, WHAT)?;
             w.string(v.name);
             if long {
                 w.i32(v.instance_type);

@@ -312,8 +312,22 @@ pub(crate) fn size_of_word(w: u32, new: bool) -> Option<usize> {
 // ---------------------------------------------------------------------------------------------
 // Decoding
 
-/// Occurrence-chain bindings for decoding: for each 4-byte word of the CODE chunk, which
-/// variable or function occurrence (if any) sits there.
+/// Where a decoder finds the occurrence links (variable and function operands) of a blob.
+pub(crate) trait LinkSource {
+    /// The occurrence at absolute address `addr`, if any (called with increasing addresses,
+    /// at most once per instruction).
+    fn at(&mut self, addr: usize) -> Option<Link>;
+    /// The STRG indices of the variable or function names, when last occurrences are checked.
+    fn names(&self, function: bool) -> Option<&[u32]>;
+    /// Number of STRG entries, when `push.s` operands are checked.
+    fn strings(&self) -> Option<usize>;
+    /// Asset type number of scripts in this version (for `pushref` function operands).
+    fn script_asset_type(&self) -> u8;
+}
+
+/// Occurrence-chain bindings for decoding while parsing: for each 4-byte word of the CODE
+/// chunk, which variable or function occurrence (if any) sits there. Every occurrence found is
+/// also recorded, relative to `blob_base`, in `found`.
 pub(crate) struct Links<'a> {
     /// Start of the CODE chunk body.
     pub code_start: usize,
@@ -327,32 +341,248 @@ pub(crate) struct Links<'a> {
     pub strings: usize,
     /// Asset type number of scripts in this version (for `pushref` function operands).
     pub script_asset_type: u8,
+    /// Absolute start of the blob being decoded.
+    pub blob_base: usize,
+    /// The occurrences found in the blob being decoded.
+    pub found: LinkListBuilder,
 }
 
 /// What a link slot says.
 #[derive(Clone, Copy)]
-struct Link {
+pub(crate) struct Link {
     function: bool,
     index: u32,
     last: bool,
 }
 
-impl Links<'_> {
+impl LinkSource for Links<'_> {
     #[inline]
-    fn at(&self, addr: usize) -> Option<Link> {
+    fn at(&mut self, addr: usize) -> Option<Link> {
         let off = addr.checked_sub(self.code_start)?;
         if off % 4 != 0 {
             return None;
         }
         match self.slots.get(off / 4) {
-            Some(&s) if s != u32::MAX => Some(Link {
-                function: s & 2 != 0,
-                index: s >> 2,
-                last: s & 1 != 0,
-            }),
+            Some(&s) if s != u32::MAX => {
+                let l = Link {
+                    function: s & 2 != 0,
+                    index: s >> 2,
+                    last: s & 1 != 0,
+                };
+                self.found
+                    .push(EncLink::new(addr.wrapping_sub(self.blob_base) as u32, l));
+                Some(l)
+            }
             _ => None,
         }
     }
+    #[inline]
+    fn names(&self, function: bool) -> Option<&[u32]> {
+        Some(if function {
+            self.func_names
+        } else {
+            self.var_names
+        })
+    }
+    #[inline]
+    fn strings(&self) -> Option<usize> {
+        Some(self.strings)
+    }
+    #[inline]
+    fn script_asset_type(&self) -> u8 {
+        self.script_asset_type
+    }
+}
+
+/// One occurrence link of an encoded blob: where it is and which entry it belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct EncLink {
+    /// Byte offset of the instruction in the blob (a multiple of 4), bit 0 = function
+    /// occurrence, bit 1 = last occurrence of its chain in the file read.
+    tagged_pos: u32,
+    /// VARI/FUNC index.
+    pub index: u32,
+}
+
+impl EncLink {
+    #[inline]
+    fn new(pos: u32, l: Link) -> Self {
+        EncLink {
+            tagged_pos: (pos & !3) | l.function as u32 | (l.last as u32) << 1,
+            index: l.index,
+        }
+    }
+    /// Byte offset of the instruction in the blob.
+    #[inline]
+    pub fn pos(self) -> u32 {
+        self.tagged_pos & !3
+    }
+    /// A function (not a variable) occurrence.
+    #[inline]
+    pub fn function(self) -> bool {
+        self.tagged_pos & 1 != 0
+    }
+    /// The last occurrence of its chain in the file it was read from.
+    #[inline]
+    pub fn was_last(self) -> bool {
+        self.tagged_pos & 2 != 0
+    }
+}
+
+/// The occurrence links of a blob in increasing position order, compactly (about 3 bytes a
+/// link): per link, the LEB128 of `word distance from the previous link << 2 | last << 1 |
+/// function`, then the LEB128 of the index.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LinkList(Box<[u8]>);
+
+fn put_leb(buf: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        buf.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
+}
+
+impl LinkList {
+    /// The links, in order.
+    pub fn iter(&self) -> LinkIter<'_> {
+        LinkIter {
+            bytes: &self.0,
+            pos: 0,
+        }
+    }
+}
+
+/// Builds [`LinkList`]s (one buffer reused for every blob).
+#[derive(Default)]
+pub(crate) struct LinkListBuilder {
+    buf: Vec<u8>,
+    prev: u32,
+}
+
+impl LinkListBuilder {
+    /// Starts a new list.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+        self.prev = 0;
+    }
+    /// Appends a link (positions strictly increasing, multiples of 4).
+    #[inline]
+    pub fn push(&mut self, l: EncLink) {
+        let words = (l.pos() - self.prev) >> 2;
+        self.prev = l.pos();
+        // The word distance of consecutive links is below 2^30 (blobs are below 4 GiB).
+        put_leb(&mut self.buf, words << 2 | (l.tagged_pos & 3));
+        put_leb(&mut self.buf, l.index);
+    }
+    /// The list built so far (allocated to its exact size).
+    pub fn finish(&self) -> LinkList {
+        LinkList(self.buf.as_slice().into())
+    }
+}
+
+/// Iterator over a [`LinkList`].
+pub(crate) struct LinkIter<'a> {
+    bytes: &'a [u8],
+    pos: u32,
+}
+
+impl LinkIter<'_> {
+    #[inline]
+    fn leb(&mut self) -> Option<u32> {
+        let mut v = 0u32;
+        for shift in (0..35).step_by(7) {
+            let (&b, rest) = self.bytes.split_first()?;
+            self.bytes = rest;
+            v |= ((b & 0x7F) as u32).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+}
+
+impl Iterator for LinkIter<'_> {
+    type Item = EncLink;
+    #[inline]
+    fn next(&mut self) -> Option<EncLink> {
+        let head = self.leb()?;
+        let index = self.leb()?;
+        self.pos = self.pos.wrapping_add((head >> 2) << 2);
+        Some(EncLink {
+            tagged_pos: self.pos | (head & 3),
+            index,
+        })
+    }
+}
+
+/// The links of an already validated blob, for decoding it again (offsets relative to the
+/// blob).
+pub(crate) struct StoredLinks<'a> {
+    pub next: Option<EncLink>,
+    pub links: LinkIter<'a>,
+    pub script_asset_type: u8,
+}
+
+impl<'a> StoredLinks<'a> {
+    pub fn new(links: &'a LinkList, script_asset_type: u8) -> Self {
+        let mut links = links.iter();
+        StoredLinks {
+            next: links.next(),
+            links,
+            script_asset_type,
+        }
+    }
+}
+
+impl LinkSource for StoredLinks<'_> {
+    #[inline]
+    fn at(&mut self, addr: usize) -> Option<Link> {
+        let first = self.next?;
+        if first.pos() as usize != addr {
+            return None;
+        }
+        self.next = self.links.next();
+        Some(Link {
+            function: first.function(),
+            index: first.index,
+            last: first.was_last(),
+        })
+    }
+    #[inline]
+    fn names(&self, _function: bool) -> Option<&[u32]> {
+        None
+    }
+    #[inline]
+    fn strings(&self) -> Option<usize> {
+        None
+    }
+    #[inline]
+    fn script_asset_type(&self) -> u8 {
+        self.script_asset_type
+    }
+}
+
+/// Where a decoder puts the instructions it decodes.
+pub(crate) trait Sink {
+    /// Takes one instruction.
+    fn put(&mut self, ins: Instruction);
+}
+
+impl Sink for Vec<Instruction> {
+    #[inline]
+    fn put(&mut self, ins: Instruction) {
+        self.push(ins);
+    }
+}
+
+/// A sink that drops the instructions (decoding only to validate).
+pub(crate) struct Discard;
+
+impl Sink for Discard {
+    #[inline]
+    fn put(&mut self, _ins: Instruction) {}
 }
 
 /// A decoding failure: absolute offset and what was wrong.
@@ -368,18 +598,17 @@ fn data_type(n: u8, at: usize) -> Result<DataType, DecodeError> {
     DataType::from_nibble(n).ok_or_else(|| (at, invalid("data type", "0-10 or 15", n)))
 }
 
-/// Decodes the instructions of one blob (`bytes` starts at absolute offset `base`), appending
-/// to `out`. Returns how many occurrence links were bound.
-pub(crate) fn decode(
+/// Decodes the instructions of one blob (`bytes` starts at absolute offset `base`), passing
+/// them to `out`. Returns how many occurrence links were bound.
+pub(crate) fn decode<L: LinkSource, S: Sink>(
     bytes: &[u8],
     base: usize,
     new: bool,
-    links: &Links,
-    out: &mut Vec<Instruction>,
+    links: &mut L,
+    out: &mut S,
 ) -> Result<usize, DecodeError> {
     let mut i = 0;
     let mut bound = 0;
-    out.reserve(bytes.len() / 6);
     while i < bytes.len() {
         let at = base + i;
         let w = word(bytes, i).ok_or_else(|| {
@@ -550,7 +779,7 @@ pub(crate) fn decode(
                             DataType::Float => PushValue::Float(f32::from_bits(operand(4)?)),
                             DataType::String => {
                                 let s = operand(4)?;
-                                if s as usize >= links.strings {
+                                if links.strings().is_some_and(|n| s as usize >= n) {
                                     return Err((
                                         at,
                                         ErrorKind::BadReference {
@@ -614,10 +843,12 @@ pub(crate) fn decode(
                     Some(match links.at(at) {
                         Some(l) if l.function => {
                             bound += 1;
-                            let name = links.func_names.get(l.index as usize).copied();
                             if l.last {
-                                if Some(v & 0xFF_FFFF) != name {
-                                    return Err(last_mismatch(at, v, name));
+                                if let Some(names) = links.names(true) {
+                                    let name = names.get(l.index as usize).copied();
+                                    if Some(v & 0xFF_FFFF) != name {
+                                        return Err(last_mismatch(at, v, name));
+                                    }
                                 }
                                 ExtOperand::Function {
                                     function: Id::new(l.index),
@@ -627,7 +858,7 @@ pub(crate) fn decode(
                                 need_zero(v >> 27, "top bits of a function occurrence link")?;
                                 ExtOperand::Function {
                                     function: Id::new(l.index),
-                                    asset_type: links.script_asset_type,
+                                    asset_type: links.script_asset_type(),
                                 }
                             }
                         }
@@ -657,7 +888,7 @@ pub(crate) fn decode(
             }
         };
         i += ins.size();
-        out.push(ins);
+        out.put(ins);
     }
     Ok(bound)
 }
@@ -675,16 +906,13 @@ fn last_mismatch(at: usize, v: u32, name: Option<u32>) -> DecodeError {
 
 /// Checks a link operand without extra bits (call, push.i).
 #[inline]
-fn plain_link(links: &Links, at: usize, v: u32, l: Link) -> Result<(), DecodeError> {
-    let names = if l.function {
-        links.func_names
-    } else {
-        links.var_names
-    };
+fn plain_link<L: LinkSource>(links: &L, at: usize, v: u32, l: Link) -> Result<(), DecodeError> {
     if l.last {
-        let name = names.get(l.index as usize).copied();
-        if Some(v) != name {
-            return Err(last_mismatch(at, v, name));
+        if let Some(names) = links.names(l.function) {
+            let name = names.get(l.index as usize).copied();
+            if Some(v) != name {
+                return Err(last_mismatch(at, v, name));
+            }
         }
     } else if v >> 27 != 0 {
         return Err((
@@ -697,7 +925,12 @@ fn plain_link(links: &Links, at: usize, v: u32, l: Link) -> Result<(), DecodeErr
 
 /// Resolves a variable operand (push.v / pop).
 #[inline]
-fn var_operand(links: &Links, at: usize, v: u32, lo: u16) -> Result<VariableRef, DecodeError> {
+fn var_operand<L: LinkSource>(
+    links: &mut L,
+    at: usize,
+    v: u32,
+    lo: u16,
+) -> Result<VariableRef, DecodeError> {
     let l = links.at(at).filter(|l| !l.function).ok_or_else(|| {
         (
             at,
@@ -708,8 +941,10 @@ fn var_operand(links: &Links, at: usize, v: u32, lo: u16) -> Result<VariableRef,
             },
         )
     })?;
-    if l.last {
-        let name = links.var_names.get(l.index as usize).copied();
+    if l.last
+        && let Some(names) = links.names(false)
+    {
+        let name = names.get(l.index as usize).copied();
         if Some(v & 0x07FF_FFFF) != name {
             return Err(last_mismatch(at, v, name));
         }
@@ -724,14 +959,12 @@ fn var_operand(links: &Links, at: usize, v: u32, lo: u16) -> Result<VariableRef,
 // ---------------------------------------------------------------------------------------------
 // Encoding
 
-/// One occurrence of a variable or function written to CODE: the instruction's position and
-/// the bits to merge into its operand once the chain is known.
+/// One occurrence of a variable or function written to CODE: the bits to merge into its
+/// operand once the chain is known.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Occurrence {
     /// VARI/FUNC index.
     pub index: u32,
-    /// Absolute position of the instruction.
-    pub pos: u32,
     /// Top byte bits always merged into the operand (variable ref type).
     pub always: u8,
     /// Top byte written only when this is the last occurrence (`pushref` asset type).
@@ -779,7 +1012,6 @@ pub(crate) fn encode(ins: &Instruction, new: bool) -> Result<Encoded, EncodeErro
             function,
             Occurrence {
                 index,
-                pos: 0,
                 always,
                 last_tag,
             },
