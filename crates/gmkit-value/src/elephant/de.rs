@@ -62,7 +62,8 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
         schemas,
         ctors: Vec::new(),
         containers: Vec::new(),
-        replaying: 0,
+        record: false,
+        table_built: false,
         replay_budget: bytes.len().saturating_mul(16).max(1 << 20),
     };
     let v = T::deserialize(&mut de).map_err(|e| e.0.at(de.pos))?;
@@ -95,9 +96,13 @@ struct Deserializer<'de, 'r> {
     schemas: Option<&'r SchemaRegistry>,
     /// Constructor index → (name, offset where the name is stored).
     ctors: Vec<(u16, &'de str, usize)>,
-    /// Container id → `start << 2 | closed << 1 | is_struct` (start: offset of its marker).
-    containers: Vec<u64>,
-    replaying: usize,
+    /// Container id → (kind, offset of its marker, end offset or 0 if never closed). Only built
+    /// when a reference is met (by a second, recording pass over the whole buffer), so data
+    /// without references pays nothing for it.
+    containers: Vec<(u8, usize, usize)>,
+    /// This is the recording pass: fill `containers`, do not follow references.
+    record: bool,
+    table_built: bool,
     replay_budget: usize,
 }
 
@@ -263,9 +268,12 @@ impl<'de, 'r> Deserializer<'de, 'r> {
         })?;
         if marker == 0xFFFF && self.layout >= Layout::V2 {
             let id = self.u16("reference id")?;
+            if self.record {
+                return visitor.visit_unit();
+            }
             return self.replay(start, id, visitor);
         }
-        let id = if self.replaying == 0 {
+        let id = if self.record {
             Some(self.open_container(kind, start))
         } else {
             None
@@ -283,29 +291,63 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             Ok(v)
         }?;
         if let Some(id) = id {
-            self.containers[id] |= 2;
+            self.containers[id].2 = self.pos;
         }
         Ok(r)
     }
 
-    /// Gives the container starting at `start` the next id.
-    #[inline]
+    /// Recording pass: gives the container starting at `start` the next id.
     fn open_container(&mut self, kind: u8, start: usize) -> usize {
-        self.containers
-            .push((start as u64) << 2 | (kind == STRUCT) as u64);
+        self.containers.push((kind, start, 0));
         self.containers.len() - 1
     }
 
+    /// Builds the container table with a recording pass over the whole buffer (ids are given
+    /// in the order containers start, so the table agrees with this pass's ids). A recording
+    /// pass that stops at an error keeps the containers seen so far.
+    #[cold]
+    #[inline(never)]
+    fn build_table(&mut self) {
+        let mut rec = Deserializer {
+            buf: self.buf,
+            pos: 8,
+            pending: None,
+            depth: 0,
+            legacy: self.legacy,
+            layout: self.layout,
+            schemas: self.schemas,
+            ctors: Vec::new(),
+            containers: Vec::new(),
+            record: true,
+            table_built: true,
+            replay_budget: 0,
+        };
+        let _ = de::IgnoredAny::deserialize(&mut rec);
+        self.containers = rec.containers;
+        self.table_built = true;
+    }
+
+    /// A reference at `at` to container `id`: reads that container again.
     fn replay<V: Visitor<'de>>(&mut self, at: usize, id: u16, visitor: V) -> Result<V::Value> {
-        let Some(&entry) = self.containers.get(id as usize) else {
+        if !self.table_built {
+            self.build_table();
+        }
+        // Only containers that started before the reference have an id yet.
+        let entry = self
+            .containers
+            .get(id as usize)
+            .copied()
+            .filter(|c| c.1 < at);
+        let Some((kind, start, end)) = entry else {
             return Err(Error::DanglingReference {
                 offset: at,
                 id,
-                next_id: self.containers.len(),
+                next_id: self.containers.partition_point(|c| c.1 < at),
             }
             .into());
         };
-        if entry & 2 == 0 {
+        // A container that has not ended before the reference encloses it.
+        if end == 0 || end > at {
             return Err(Error::Message {
                 message: format!(
                     "circular reference to container {id} cannot be deserialized into Rust types \
@@ -315,25 +357,18 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             }
             .into());
         }
-        let kind = if entry & 1 != 0 { STRUCT } else { ARRAY };
-        let start = (entry >> 2) as usize;
-        let saved = self.pos;
-        self.pos = start;
-        self.replaying += 1;
-        let r = self.container_inner(kind, visitor);
-        self.replaying -= 1;
-        // Replayed bytes are charged when the replay ends (nested replays charge their own).
-        let used = self.pos.saturating_sub(start);
-        self.pos = saved;
-        let v = r?;
         self.replay_budget =
             self.replay_budget
-                .checked_sub(used)
+                .checked_sub(end - start)
                 .ok_or_else(|| Error::TooManyValues {
                     offset: at,
                     limit: self.buf.len().saturating_mul(16).max(1 << 20),
                 })?;
-        Ok(v)
+        let saved = self.pos;
+        self.pos = start;
+        let r = self.container_inner(kind, visitor);
+        self.pos = saved;
+        r
     }
 
     fn array_body<V: Visitor<'de>>(&mut self, len: u16, visitor: V) -> Result<V::Value> {
@@ -658,7 +693,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 self.enter()?;
                 let start = self.pos;
                 let marker = self.u16("struct marker")?;
-                let id = if self.replaying == 0 {
+                let id = if self.record {
                     self.open_container(STRUCT, start)
                 } else {
                     0
@@ -687,8 +722,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     ))
                     .into()),
                 };
-                if self.replaying == 0 {
-                    self.containers[id] |= 2;
+                if self.record {
+                    self.containers[id].2 = self.pos;
                 }
                 self.depth -= 1;
                 r
