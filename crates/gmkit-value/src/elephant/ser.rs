@@ -113,23 +113,57 @@ impl Serializer {
         }
     }
 
-    #[inline]
+    /// Writes `s` and its NUL terminator (an error if `s` contains NUL). Strings of up to 32
+    /// bytes are copied and checked for NUL with two overlapping fixed-size words.
+    #[inline(always)]
     fn string(&mut self, s: &str) -> Result<()> {
         let b = s.as_bytes();
-        let nul = if b.len() < 32 {
-            b.contains(&0)
-        } else {
-            memchr::memchr(0, b).is_some()
-        };
-        if nul {
-            return Err(Error::NulInString {
-                offset: self.out.len(),
-            }
-            .into());
+        let n = b.len();
+        let start = self.out.len();
+        self.out.reserve(33);
+        macro_rules! words {
+            ($t:ty, $w:expr) => {{
+                let lo = <$t>::from_le_bytes(b[..$w].try_into().expect("len checked"));
+                let hi = <$t>::from_le_bytes(b[n - $w..].try_into().expect("len checked"));
+                const L: $t = <$t>::MAX / 255;
+                const H: $t = L << 7;
+                let zero = (lo.wrapping_sub(L) & !lo) | (hi.wrapping_sub(L) & !hi);
+                if zero & H != 0 {
+                    return Err(self.nul_in_string(start));
+                }
+                self.out.extend_from_slice(&lo.to_le_bytes());
+                self.out.truncate(start + n - $w);
+                self.out.extend_from_slice(&hi.to_le_bytes());
+            }};
         }
-        self.out.extend_from_slice(s.as_bytes());
+        match n {
+            0 => {}
+            1..=3 => {
+                let (x, y, z) = (b[0], b[n / 2], b[n - 1]);
+                if x == 0 || y == 0 || z == 0 {
+                    return Err(self.nul_in_string(start));
+                }
+                self.out.extend_from_slice(&[x, y, z]);
+                // [x, y, z] is b for n = 3; for n < 3 its first n bytes are.
+                self.out.truncate(start + n);
+            }
+            4..=7 => words!(u32, 4),
+            8..=15 => words!(u64, 8),
+            16..=32 => words!(u128, 16),
+            _ => {
+                if memchr::memchr(0, b).is_some() {
+                    return Err(self.nul_in_string(start));
+                }
+                self.out.extend_from_slice(b);
+            }
+        }
         self.out.push(0);
         Ok(())
+    }
+
+    #[cold]
+    fn nul_in_string(&self, offset: usize) -> Boxed {
+        Error::NulInString { offset }.into()
     }
 
     #[inline]
