@@ -214,17 +214,30 @@ impl Serializer {
 
     /// `0xFFFE`, constructor index (+ name the first time), flags `0x80` (verbose, version 0),
     /// member count placeholder. Returns the count position.
-    #[inline]
+    #[inline(always)]
     fn open_constructed(&mut self, name: &'static str) -> Result<usize> {
         self.begin(STRUCT);
         self.enter()?;
+        match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
+            Some(c) => {
+                let [i0, i1] = c.1.to_le_bytes();
+                self.out.extend_from_slice(&[0xFE, 0xFF, i0, i1, 0x80, 0, 0]);
+            }
+            None => self.new_constructor(name)?,
+        }
+        Ok(self.out.len() - 2)
+    }
+
+    /// [`Self::open_constructed`] for a name not seen at this address: its index (+ name).
+    #[cold]
+    #[inline(never)]
+    fn new_constructor(&mut self, name: &'static str) -> Result<()> {
         self.out.extend_from_slice(&[0xFE, 0xFF]);
-        let known = match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
-            Some(c) => Some(c.1),
-            None => self.ctors.iter().find(|c| c.0 == name).map(|c| c.1),
-        };
-        match known {
-            Some(i) => self.out.extend_from_slice(&i.to_le_bytes()),
+        match self.ctors.iter().find(|c| c.0 == name) {
+            Some(c) => {
+                let i = c.1;
+                self.out.extend_from_slice(&i.to_le_bytes());
+            }
             None => {
                 let i =
                     u16::try_from(self.ctors.len()).map_err(|_| Error::TooManyConstructors {
@@ -235,10 +248,8 @@ impl Serializer {
                 self.string(name)?;
             }
         }
-        self.out.push(0x80);
-        let pos = self.out.len();
-        self.out.extend_from_slice(&[0, 0]);
-        Ok(pos)
+        self.out.extend_from_slice(&[0x80, 0, 0]);
+        Ok(())
     }
 
     #[inline(always)]
@@ -585,7 +596,7 @@ impl ser::SerializeMap for Compound<'_> {
 impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
     type Error = Boxed;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
