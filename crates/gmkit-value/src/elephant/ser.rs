@@ -69,7 +69,7 @@ impl Serializer {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn element(&mut self, dt: u8) {
         self.elem = false;
         let a = &mut self.cur;
@@ -276,20 +276,43 @@ impl Serializer {
         Ok(())
     }
 
-    #[inline]
+    /// A scalar: its datatype byte (unless covered by the array's common datatype) and its
+    /// bytes, written together when possible.
+    #[inline(always)]
     fn s32(&mut self, v: i32) {
-        self.begin(D::S32 as u8);
-        self.out.extend_from_slice(&v.to_le_bytes());
+        let [a, b, c, d] = v.to_le_bytes();
+        if self.elem {
+            self.element(D::S32 as u8);
+            self.out.extend_from_slice(&[a, b, c, d]);
+        } else {
+            self.out.extend_from_slice(&[D::S32 as u8, a, b, c, d]);
+        }
     }
-    #[inline]
+    #[inline(always)]
     fn f64(&mut self, v: f64) {
-        self.begin(D::F64 as u8);
-        self.out.extend_from_slice(&v.to_le_bytes());
+        self.eight(D::F64 as u8, v.to_le_bytes());
     }
-    #[inline]
+    #[inline(always)]
     fn i64(&mut self, v: i64) {
-        self.begin(D::U64 as u8);
-        self.out.extend_from_slice(&v.to_le_bytes());
+        self.eight(D::U64 as u8, v.to_le_bytes());
+    }
+    #[inline(always)]
+    fn eight(&mut self, dt: u8, [a, b, c, d, e, f, g, h]: [u8; 8]) {
+        if self.elem {
+            self.element(dt);
+            self.out.extend_from_slice(&[a, b, c, d, e, f, g, h]);
+        } else {
+            self.out.extend_from_slice(&[dt, a, b, c, d, e, f, g, h]);
+        }
+    }
+    #[inline(always)]
+    fn bool(&mut self, v: bool) {
+        if self.elem {
+            self.element(D::Bool as u8);
+            self.out.push(v as u8);
+        } else {
+            self.out.extend_from_slice(&[D::Bool as u8, v as u8]);
+        }
     }
 }
 
@@ -325,8 +348,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.begin(D::Bool as u8);
-        self.out.push(v as u8);
+        self.bool(v);
         Ok(())
     }
     #[inline]
