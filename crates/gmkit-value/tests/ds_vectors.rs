@@ -74,7 +74,7 @@ fn check(v: &common::Vector) -> Result<(), String> {
         }
     }
     let exact_input = is_upper_hex
-        && v.hex.len() % 2 == 0
+        && v.hex.len().is_multiple_of(2)
         && !html5_reader
         && ds::decode_with(
             &v.hex,

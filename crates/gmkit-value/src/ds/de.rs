@@ -215,11 +215,11 @@ impl<'de> de::Deserializer<'de> for De {
         _: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, SerdeError> {
-        if let Content::Value(Value::String(s)) = &self.0 {
-            if super::detect(s).map(|d| d.0) != Some(DsKind::Map) {
-                let s: String = s.clone();
-                return v.visit_enum(s.into_deserializer());
-            }
+        if let Content::Value(Value::String(s)) = &self.0
+            && super::detect(s).map(|d| d.0) != Some(DsKind::Map)
+        {
+            let s: String = s.clone();
+            return v.visit_enum(s.into_deserializer());
         }
         let mut pairs = self.pairs()?;
         match (pairs.pop(), pairs.is_empty()) {

@@ -221,7 +221,8 @@ impl Serializer {
         match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
             Some(c) => {
                 let [i0, i1] = c.1.to_le_bytes();
-                self.out.extend_from_slice(&[0xFE, 0xFF, i0, i1, 0x80, 0, 0]);
+                self.out
+                    .extend_from_slice(&[0xFE, 0xFF, i0, i1, 0x80, 0, 0]);
             }
             None => self.new_constructor(name)?,
         }
