@@ -62,7 +62,8 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
         schemas,
         ctors: Vec::new(),
         containers: Vec::new(),
-        replaying: 0,
+        record: false,
+        table_built: false,
         replay_budget: bytes.len().saturating_mul(16).max(1 << 20),
     };
     let v = T::deserialize(&mut de).map_err(|e| e.0.at(de.pos))?;
@@ -95,9 +96,13 @@ struct Deserializer<'de, 'r> {
     schemas: Option<&'r SchemaRegistry>,
     /// Constructor index → (name, offset where the name is stored).
     ctors: Vec<(u16, &'de str, usize)>,
-    /// Container id → (kind, start offset of its marker, end offset or 0 while open).
+    /// Container id → (kind, offset of its marker, end offset or 0 if never closed). Only built
+    /// when a reference is met (by a second, recording pass over the whole buffer), so data
+    /// without references pays nothing for it.
     containers: Vec<(u8, usize, usize)>,
-    replaying: usize,
+    /// This is the recording pass: fill `containers`, do not follow references.
+    record: bool,
+    table_built: bool,
     replay_budget: usize,
 }
 
@@ -145,16 +150,28 @@ impl<'de, 'r> Deserializer<'de, 'r> {
     fn str(&mut self) -> Result<&'de str> {
         let start = self.pos;
         let rest = self.buf.get(start..).unwrap_or_default();
-        // Fast path: short ASCII strings (member names, most values) in one pass.
-        for (i, &b) in rest.iter().take(32).enumerate() {
-            if b == 0 {
-                self.pos = start + i + 1;
-                // SAFETY: every byte before `i` is ASCII (checked below), which is valid UTF-8.
-                return Ok(unsafe { std::str::from_utf8_unchecked(&rest[..i]) });
-            }
-            if b >= 0x80 {
+        // Fast path: ASCII strings (member names, most values), eight bytes at a time.
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        let mut i = 0;
+        while let Some(chunk) = rest.get(i..i + 8) {
+            let w = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+            // The lowest set bit marks the first zero byte exactly.
+            let zero = w.wrapping_sub(LO) & !w & HI;
+            let high = w & HI;
+            if zero != 0 {
+                let k = zero.trailing_zeros() as usize / 8;
+                if high & ((1u64 << (k * 8)) - 1) == 0 {
+                    self.pos = start + i + k + 1;
+                    // SAFETY: every byte before the terminator is ASCII, which is valid UTF-8.
+                    return Ok(unsafe { std::str::from_utf8_unchecked(&rest[..i + k]) });
+                }
                 break;
             }
+            if high != 0 {
+                break;
+            }
+            i += 8;
         }
         let Some(n) = memchr::memchr(0, rest) else {
             return Err(Error::MissingTerminator { offset: start }.into());
@@ -251,11 +268,13 @@ impl<'de, 'r> Deserializer<'de, 'r> {
         })?;
         if marker == 0xFFFF && self.layout >= Layout::V2 {
             let id = self.u16("reference id")?;
+            if self.record {
+                return visitor.visit_unit();
+            }
             return self.replay(start, id, visitor);
         }
-        let id = if self.replaying == 0 {
-            self.containers.push((kind, start, 0));
-            Some(self.containers.len() - 1)
+        let id = if self.record {
+            Some(self.open_container(kind, start))
         } else {
             None
         };
@@ -277,16 +296,58 @@ impl<'de, 'r> Deserializer<'de, 'r> {
         Ok(r)
     }
 
+    /// Recording pass: gives the container starting at `start` the next id.
+    fn open_container(&mut self, kind: u8, start: usize) -> usize {
+        self.containers.push((kind, start, 0));
+        self.containers.len() - 1
+    }
+
+    /// Builds the container table with a recording pass over the whole buffer (ids are given
+    /// in the order containers start, so the table agrees with this pass's ids). A recording
+    /// pass that stops at an error keeps the containers seen so far.
+    #[cold]
+    #[inline(never)]
+    fn build_table(&mut self) {
+        let mut rec = Deserializer {
+            buf: self.buf,
+            pos: 8,
+            pending: None,
+            depth: 0,
+            legacy: self.legacy,
+            layout: self.layout,
+            schemas: self.schemas,
+            ctors: Vec::new(),
+            containers: Vec::new(),
+            record: true,
+            table_built: true,
+            replay_budget: 0,
+        };
+        let _ = de::IgnoredAny::deserialize(&mut rec);
+        self.containers = rec.containers;
+        self.table_built = true;
+    }
+
+    /// A reference at `at` to container `id`: reads that container again.
     fn replay<V: Visitor<'de>>(&mut self, at: usize, id: u16, visitor: V) -> Result<V::Value> {
-        let Some(&(kind, start, end)) = self.containers.get(id as usize) else {
+        if !self.table_built {
+            self.build_table();
+        }
+        // Only containers that started before the reference have an id yet.
+        let entry = self
+            .containers
+            .get(id as usize)
+            .copied()
+            .filter(|c| c.1 < at);
+        let Some((kind, start, end)) = entry else {
             return Err(Error::DanglingReference {
                 offset: at,
                 id,
-                next_id: self.containers.len(),
+                next_id: self.containers.partition_point(|c| c.1 < at),
             }
             .into());
         };
-        if end == 0 {
+        // A container that has not ended before the reference encloses it.
+        if end == 0 || end > at {
             return Err(Error::Message {
                 message: format!(
                     "circular reference to container {id} cannot be deserialized into Rust types \
@@ -305,9 +366,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
                 })?;
         let saved = self.pos;
         self.pos = start;
-        self.replaying += 1;
         let r = self.container_inner(kind, visitor);
-        self.replaying -= 1;
         self.pos = saved;
         r
     }
@@ -634,10 +693,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 self.enter()?;
                 let start = self.pos;
                 let marker = self.u16("struct marker")?;
-                if self.replaying == 0 {
-                    self.containers.push((STRUCT, start, 0));
-                }
-                let id = self.containers.len() - 1;
+                let id = if self.record {
+                    self.open_container(STRUCT, start)
+                } else {
+                    0
+                };
                 let r = match marker {
                     0xFFFF => Err(Error::msg("references to enum values are not supported").into()),
                     0xFFFE => {
@@ -662,7 +722,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     ))
                     .into()),
                 };
-                if self.replaying == 0 {
+                if self.record {
                     self.containers[id].2 = self.pos;
                 }
                 self.depth -= 1;

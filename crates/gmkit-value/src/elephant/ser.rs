@@ -20,7 +20,6 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut s = Serializer {
         out: Vec::with_capacity(1024),
         elem: false,
-        arrays: Vec::new(),
         cur: ArrayCtx::default(),
         ctors: Vec::new(),
         depth: 0,
@@ -38,12 +37,12 @@ pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Erro
 }
 
 /// An array being written: its common datatype is decided by its elements as they come.
-#[derive(Default)]
+#[derive(Default, Clone, Copy)]
 struct ArrayCtx {
     len_pos: usize,
     common_pos: usize,
-    common: u8,
     count: usize,
+    common: u8,
 }
 
 /// The Elephant serializer (see [`to_bytes`]).
@@ -51,9 +50,7 @@ struct Serializer {
     out: Vec<u8>,
     /// The next value is an element of the innermost array.
     elem: bool,
-    /// Enclosing arrays of `cur`.
-    arrays: Vec<ArrayCtx>,
-    /// The innermost open array.
+    /// The innermost open array (enclosing ones are saved in their [`Seq`]s).
     cur: ArrayCtx,
     /// Constructor name → (index, offset where its name was written).
     ctors: Vec<(&'static str, u16, usize)>,
@@ -72,7 +69,7 @@ impl Serializer {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn element(&mut self, dt: u8) {
         self.elem = false;
         let a = &mut self.cur;
@@ -116,25 +113,60 @@ impl Serializer {
         }
     }
 
-    #[inline]
+    /// Writes `s` and its NUL terminator (an error if `s` contains NUL). Strings of up to 32
+    /// bytes are copied and checked for NUL with two overlapping fixed-size words.
+    #[inline(always)]
     fn string(&mut self, s: &str) -> Result<()> {
         let b = s.as_bytes();
-        let nul = if b.len() < 32 {
-            b.contains(&0)
-        } else {
-            memchr::memchr(0, b).is_some()
-        };
-        if nul {
-            return Err(Error::NulInString {
-                offset: self.out.len(),
-            }
-            .into());
+        let n = b.len();
+        let start = self.out.len();
+        self.out.reserve(33);
+        macro_rules! words {
+            ($t:ty, $w:expr) => {{
+                let lo = <$t>::from_le_bytes(b[..$w].try_into().expect("len checked"));
+                let hi = <$t>::from_le_bytes(b[n - $w..].try_into().expect("len checked"));
+                const L: $t = <$t>::MAX / 255;
+                const H: $t = L << 7;
+                let zero = (lo.wrapping_sub(L) & !lo) | (hi.wrapping_sub(L) & !hi);
+                if zero & H != 0 {
+                    return Err(self.nul_in_string(start));
+                }
+                self.out.extend_from_slice(&lo.to_le_bytes());
+                self.out.truncate(start + n - $w);
+                self.out.extend_from_slice(&hi.to_le_bytes());
+            }};
         }
-        self.out.extend_from_slice(s.as_bytes());
+        match n {
+            0 => {}
+            1..=3 => {
+                let (x, y, z) = (b[0], b[n / 2], b[n - 1]);
+                if x == 0 || y == 0 || z == 0 {
+                    return Err(self.nul_in_string(start));
+                }
+                self.out.extend_from_slice(&[x, y, z]);
+                // [x, y, z] is b for n = 3; for n < 3 its first n bytes are.
+                self.out.truncate(start + n);
+            }
+            4..=7 => words!(u32, 4),
+            8..=15 => words!(u64, 8),
+            16..=32 => words!(u128, 16),
+            _ => {
+                if memchr::memchr(0, b).is_some() {
+                    return Err(self.nul_in_string(start));
+                }
+                self.out.extend_from_slice(b);
+            }
+        }
         self.out.push(0);
         Ok(())
     }
 
+    #[cold]
+    fn nul_in_string(&self, offset: usize) -> Boxed {
+        Error::NulInString { offset }.into()
+    }
+
+    #[inline]
     fn enter(&mut self) -> Result<()> {
         if self.depth >= DEFAULT_MAX_DEPTH {
             return Err(Error::TooDeep {
@@ -147,26 +179,26 @@ impl Serializer {
         Ok(())
     }
 
-    fn open_array(&mut self) -> Result<()> {
+    /// Starts an array; returns the enclosing array's state, restored by [`Self::close_array`].
+    #[inline(always)]
+    fn open_array(&mut self) -> Result<ArrayCtx> {
         self.begin(ARRAY);
         self.enter()?;
         let len_pos = self.out.len();
         self.out.extend_from_slice(&[0, 0]);
-        let outer = std::mem::replace(
+        Ok(std::mem::replace(
             &mut self.cur,
             ArrayCtx {
                 len_pos,
                 common_pos: 0,
-                common: 0,
                 count: 0,
+                common: 0,
             },
-        );
-        self.arrays.push(outer);
-        Ok(())
+        ))
     }
 
-    fn close_array(&mut self) -> Result<()> {
-        let outer = self.arrays.pop().unwrap_or_default();
+    #[inline(always)]
+    fn close_array(&mut self, outer: ArrayCtx) -> Result<()> {
         let a = std::mem::replace(&mut self.cur, outer);
         self.depth -= 1;
         if a.count >= 0xFFFF {
@@ -182,16 +214,31 @@ impl Serializer {
 
     /// `0xFFFE`, constructor index (+ name the first time), flags `0x80` (verbose, version 0),
     /// member count placeholder. Returns the count position.
+    #[inline(always)]
     fn open_constructed(&mut self, name: &'static str) -> Result<usize> {
         self.begin(STRUCT);
         self.enter()?;
+        match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
+            Some(c) => {
+                let [i0, i1] = c.1.to_le_bytes();
+                self.out
+                    .extend_from_slice(&[0xFE, 0xFF, i0, i1, 0x80, 0, 0]);
+            }
+            None => self.new_constructor(name)?,
+        }
+        Ok(self.out.len() - 2)
+    }
+
+    /// [`Self::open_constructed`] for a name not seen at this address: its index (+ name).
+    #[cold]
+    #[inline(never)]
+    fn new_constructor(&mut self, name: &'static str) -> Result<()> {
         self.out.extend_from_slice(&[0xFE, 0xFF]);
-        let known = match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
-            Some(c) => Some(c.1),
-            None => self.ctors.iter().find(|c| c.0 == name).map(|c| c.1),
-        };
-        match known {
-            Some(i) => self.out.extend_from_slice(&i.to_le_bytes()),
+        match self.ctors.iter().find(|c| c.0 == name) {
+            Some(c) => {
+                let i = c.1;
+                self.out.extend_from_slice(&i.to_le_bytes());
+            }
             None => {
                 let i =
                     u16::try_from(self.ctors.len()).map_err(|_| Error::TooManyConstructors {
@@ -202,12 +249,11 @@ impl Serializer {
                 self.string(name)?;
             }
         }
-        self.out.push(0x80);
-        let pos = self.out.len();
-        self.out.extend_from_slice(&[0, 0]);
-        Ok(pos)
+        self.out.extend_from_slice(&[0x80, 0, 0]);
+        Ok(())
     }
 
+    #[inline(always)]
     fn open_plain(&mut self) -> Result<usize> {
         self.begin(STRUCT);
         self.enter()?;
@@ -216,6 +262,7 @@ impl Serializer {
         Ok(pos)
     }
 
+    #[inline(always)]
     fn close_struct(&mut self, count_pos: usize, count: usize, limit: usize) -> Result<()> {
         self.depth -= 1;
         if count >= limit {
@@ -230,20 +277,43 @@ impl Serializer {
         Ok(())
     }
 
-    #[inline]
+    /// A scalar: its datatype byte (unless covered by the array's common datatype) and its
+    /// bytes, written together when possible.
+    #[inline(always)]
     fn s32(&mut self, v: i32) {
-        self.begin(D::S32 as u8);
-        self.out.extend_from_slice(&v.to_le_bytes());
+        let [a, b, c, d] = v.to_le_bytes();
+        if self.elem {
+            self.element(D::S32 as u8);
+            self.out.extend_from_slice(&[a, b, c, d]);
+        } else {
+            self.out.extend_from_slice(&[D::S32 as u8, a, b, c, d]);
+        }
     }
-    #[inline]
+    #[inline(always)]
     fn f64(&mut self, v: f64) {
-        self.begin(D::F64 as u8);
-        self.out.extend_from_slice(&v.to_le_bytes());
+        self.eight(D::F64 as u8, v.to_le_bytes());
     }
-    #[inline]
+    #[inline(always)]
     fn i64(&mut self, v: i64) {
-        self.begin(D::U64 as u8);
-        self.out.extend_from_slice(&v.to_le_bytes());
+        self.eight(D::U64 as u8, v.to_le_bytes());
+    }
+    #[inline(always)]
+    fn eight(&mut self, dt: u8, [a, b, c, d, e, f, g, h]: [u8; 8]) {
+        if self.elem {
+            self.element(dt);
+            self.out.extend_from_slice(&[a, b, c, d, e, f, g, h]);
+        } else {
+            self.out.extend_from_slice(&[dt, a, b, c, d, e, f, g, h]);
+        }
+    }
+    #[inline(always)]
+    fn bool(&mut self, v: bool) {
+        if self.elem {
+            self.element(D::Bool as u8);
+            self.out.push(v as u8);
+        } else {
+            self.out.extend_from_slice(&[D::Bool as u8, v as u8]);
+        }
     }
 }
 
@@ -255,74 +325,93 @@ struct Compound<'a> {
     limit: usize,
 }
 
+/// An open array; `outer` is the enclosing array's state.
+struct Seq<'a> {
+    s: &'a mut Serializer,
+    outer: ArrayCtx,
+}
+
 /// A variant wrapper `{variant: [..]}` around an array.
 struct VariantSeq<'a> {
-    s: &'a mut Serializer,
+    seq: Seq<'a>,
 }
 
 impl<'a> ser::Serializer for &'a mut Serializer {
     type Ok = ();
     type Error = Boxed;
-    type SerializeSeq = Self;
-    type SerializeTuple = Self;
-    type SerializeTupleStruct = Self;
+    type SerializeSeq = Seq<'a>;
+    type SerializeTuple = Seq<'a>;
+    type SerializeTupleStruct = Seq<'a>;
     type SerializeTupleVariant = VariantSeq<'a>;
     type SerializeMap = Compound<'a>;
     type SerializeStruct = Compound<'a>;
     type SerializeStructVariant = Compound<'a>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.begin(D::Bool as u8);
-        self.out.push(v as u8);
+        self.bool(v);
         Ok(())
     }
+    #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
         self.s32(v as i32);
         Ok(())
     }
+    #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.s32(v as i32);
         Ok(())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
         self.s32(v);
         Ok(())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
         self.i64(v);
         Ok(())
     }
+    #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.s32(v as i32);
         Ok(())
     }
+    #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
         self.s32(v as i32);
         Ok(())
     }
+    #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
         self.f64(v as f64);
         Ok(())
     }
+    #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
         self.i64(v as i64);
         Ok(())
     }
+    #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
         self.f64(v as f64);
         Ok(())
     }
+    #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
         self.f64(v);
         Ok(())
     }
+    #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
+    #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         self.begin(D::String as u8);
         self.string(v)
     }
+    #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
         self.begin(ARRAY);
         if v.len() >= 0xFFFF {
@@ -339,21 +428,26 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         }
         Ok(())
     }
+    #[inline]
     fn serialize_none(self) -> Result<()> {
         self.begin(UNDEFINED);
         Ok(())
     }
+    #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_unit(self) -> Result<()> {
         self.begin(UNDEFINED);
         Ok(())
     }
+    #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.begin(UNDEFINED);
         Ok(())
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _n: &'static str,
@@ -362,6 +456,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     ) -> Result<()> {
         self.serialize_str(variant)
     }
+    #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -369,6 +464,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     ) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -381,18 +477,22 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         value.serialize(&mut *self)?;
         self.close_struct(pos, 1, 0xFFFE)
     }
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self> {
-        self.open_array()?;
-        Ok(self)
+    #[inline(always)]
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'a>> {
+        let outer = self.open_array()?;
+        Ok(Seq { s: self, outer })
     }
-    fn serialize_tuple(self, _len: usize) -> Result<Self> {
-        self.open_array()?;
-        Ok(self)
+    #[inline]
+    fn serialize_tuple(self, _len: usize) -> Result<Seq<'a>> {
+        let outer = self.open_array()?;
+        Ok(Seq { s: self, outer })
     }
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self> {
-        self.open_array()?;
-        Ok(self)
+    #[inline]
+    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Seq<'a>> {
+        let outer = self.open_array()?;
+        Ok(Seq { s: self, outer })
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -403,9 +503,12 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         let pos = self.open_plain()?;
         self.out[pos] = 1;
         self.string(variant)?;
-        self.open_array()?;
-        Ok(VariantSeq { s: self })
+        let outer = self.open_array()?;
+        Ok(VariantSeq {
+            seq: Seq { s: self, outer },
+        })
     }
+    #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
         let count_pos = self.open_plain()?;
         Ok(Compound {
@@ -415,6 +518,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
             limit: 0xFFFE,
         })
     }
+    #[inline(always)]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a>> {
         let count_pos = self.open_constructed(name)?;
         Ok(Compound {
@@ -424,6 +528,7 @@ impl<'a> ser::Serializer for &'a mut Serializer {
             limit: 0x10000,
         })
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -435,52 +540,60 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
 }
 
-impl ser::SerializeSeq for &mut Serializer {
+impl ser::SerializeSeq for Seq<'_> {
+    type Ok = ();
+    type Error = Boxed;
+    #[inline(always)]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.s.elem = true;
+        value.serialize(&mut *self.s)?;
+        self.s.elem = false;
+        Ok(())
+    }
+    #[inline(always)]
+    fn end(self) -> Result<()> {
+        self.s.close_array(self.outer)
+    }
+}
+
+impl ser::SerializeTuple for Seq<'_> {
     type Ok = ();
     type Error = Boxed;
     #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.elem = true;
-        value.serialize(&mut **self)?;
-        self.elem = false;
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        self.close_array()
-    }
-}
-
-impl ser::SerializeTuple for &mut Serializer {
-    type Ok = ();
-    type Error = Boxed;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(self, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
-        self.close_array()
+        ser::SerializeSeq::end(self)
     }
 }
 
-impl ser::SerializeTupleStruct for &mut Serializer {
+impl ser::SerializeTupleStruct for Seq<'_> {
     type Ok = ();
     type Error = Boxed;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         ser::SerializeSeq::serialize_element(self, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
-        self.close_array()
+        ser::SerializeSeq::end(self)
     }
 }
 
 impl ser::SerializeTupleVariant for VariantSeq<'_> {
     type Ok = ();
     type Error = Boxed;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        ser::SerializeSeq::serialize_element(&mut self.s, value)
+        ser::SerializeSeq::serialize_element(&mut self.seq, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
-        self.s.close_array()?;
-        self.s.depth -= 1;
+        let s = self.seq.s;
+        s.close_array(self.seq.outer)?;
+        s.depth -= 1;
         Ok(())
     }
 }
@@ -488,13 +601,16 @@ impl ser::SerializeTupleVariant for VariantSeq<'_> {
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = Boxed;
+    #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
         key.serialize(KeySerializer { s: self.s })
     }
+    #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         value.serialize(&mut *self.s)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.s.close_struct(self.count_pos, self.count, self.limit)
     }
@@ -503,7 +619,7 @@ impl ser::SerializeMap for Compound<'_> {
 impl ser::SerializeStruct for Compound<'_> {
     type Ok = ();
     type Error = Boxed;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -513,6 +629,7 @@ impl ser::SerializeStruct for Compound<'_> {
         self.s.string(key)?;
         value.serialize(&mut *self.s)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.s.close_struct(self.count_pos, self.count, self.limit)
     }
@@ -521,6 +638,7 @@ impl ser::SerializeStruct for Compound<'_> {
 impl ser::SerializeStructVariant for Compound<'_> {
     type Ok = ();
     type Error = Boxed;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -528,6 +646,7 @@ impl ser::SerializeStructVariant for Compound<'_> {
     ) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         ser::SerializeStruct::end(self)
     }
