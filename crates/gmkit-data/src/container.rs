@@ -279,7 +279,8 @@ pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
     }
     let present = file.present_chunks();
     order.retain(|n| present.contains(n));
-    let capacity = file.layout.size_hint.max(1024) + file.layout.size_hint / 64;
+    // An unmodified model writes exactly the size it was read from; edits rarely grow it much.
+    let capacity = file.layout.size_hint.max(64) + file.layout.size_hint / 256;
     let mut w = Writer::new(
         capacity,
         WriteCtx {

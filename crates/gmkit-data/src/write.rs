@@ -23,9 +23,10 @@ const _: () = assert!(TARGETS <= 8);
 /// The output buffer with its pending references.
 pub(crate) struct Writer {
     buf: Vec<u8>,
-    /// (position, `index << 3 | target kind`) of every pointer still to fill in, in blocks of
-    /// up to [`FIXUP_BLOCK`] (8 bytes each, never copied to grow: a large file has many).
-    fixups: Vec<Vec<(u32, u32)>>,
+    /// Position of every pointer still to fill in, in blocks of up to [`FIXUP_BLOCK`] (never
+    /// copied to grow: a large file has many). Until then the output holds
+    /// `index << 3 | target kind` at that position.
+    fixups: Vec<Vec<u32>>,
     /// (position, target kind, index) of pointers whose index does not fit in 29 bits.
     big_fixups: Vec<(u32, u8, u32)>,
     /// For each target kind, the address of each index (0 = not written yet).
@@ -178,24 +179,26 @@ impl Writer {
     /// Writes a pointer to element `index` of a target list (0 when `None`).
     #[inline]
     pub fn target(&mut self, target: Target, index: Option<u32>) {
-        if let Some(i) = index {
-            if i < 1 << 29 {
-                let fixup = (self.pos32(), i << 3 | target as u32);
-                match self.fixups.last_mut() {
-                    Some(block) if block.len() < block.capacity() => block.push(fixup),
-                    _ => {
-                        // Blocks of 64, 128, ... up to FIXUP_BLOCK fixups.
-                        let cap = (64usize << self.fixups.len().min(8)).min(FIXUP_BLOCK);
-                        let mut block = Vec::with_capacity(cap);
-                        block.push(fixup);
-                        self.fixups.push(block);
-                    }
+        let Some(i) = index else {
+            return self.u32(0);
+        };
+        if i < 1 << 29 {
+            let at = self.pos32();
+            match self.fixups.last_mut() {
+                Some(block) if block.len() < block.capacity() => block.push(at),
+                _ => {
+                    // Blocks of 16, 32, ... up to FIXUP_BLOCK fixups.
+                    let cap = (16usize << self.fixups.len().min(8)).min(FIXUP_BLOCK);
+                    let mut block = Vec::with_capacity(cap);
+                    block.push(at);
+                    self.fixups.push(block);
                 }
-            } else {
-                self.big_fixups.push((self.pos32(), target as u8, i));
             }
+            self.u32(i << 3 | target as u32);
+        } else {
+            self.big_fixups.push((self.pos32(), target as u8, i));
+            self.u32(0);
         }
-        self.u32(0);
     }
 
     /// Records that element `index` of a target list starts at the current position.
@@ -232,39 +235,51 @@ impl Writer {
     /// Resolves every pending reference and returns the bytes.
     pub(crate) fn finish(mut self) -> Result<Vec<u8>> {
         let fixups = std::mem::take(&mut self.fixups);
-        let big = std::mem::take(&mut self.big_fixups);
-        let all = fixups
-            .iter()
-            .flatten()
-            .map(|&(at, key)| (at, (key & 7) as u8, key >> 3))
-            .chain(big);
-        for (at, kind, index) in all {
-            let addr = match self.addrs[kind as usize].get(index as usize) {
-                Some(&a) if a != 0 => a,
-                _ => {
-                    let t = [
-                        Target::String,
-                        Target::TexturePageItem,
-                        Target::TexturePage,
-                        Target::Code,
-                        Target::Aux1,
-                        Target::Aux2,
-                    ][kind as usize];
-                    return Err(Error::at(
-                        at as usize,
-                        ErrorKind::Unwritable {
-                            what: "reference",
-                            reason: format!(
-                                "{} #{index} does not exist or was not written",
-                                target_name(t)
-                            ),
-                        },
-                    ));
-                }
-            };
+        for &at in fixups.iter().flatten() {
             let at = at as usize;
-            self.buf[at..at + 4].copy_from_slice(&addr.to_le_bytes());
+            let b = &self.buf[at..at + 4];
+            let key = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            self.resolve(at, (key & 7) as u8, key >> 3)?;
+        }
+        for (at, kind, index) in std::mem::take(&mut self.big_fixups) {
+            self.resolve(at as usize, kind, index)?;
         }
         Ok(self.buf)
+    }
+
+    /// Fills in the pointer at `at` with the address of element `index` of a target list.
+    fn resolve(&mut self, at: usize, kind: u8, index: u32) -> Result<()> {
+        let addr = match self
+            .addrs
+            .get(kind as usize)
+            .and_then(|t| t.get(index as usize))
+        {
+            Some(&a) if a != 0 => a,
+            _ => {
+                let t = [
+                    Target::String,
+                    Target::TexturePageItem,
+                    Target::TexturePage,
+                    Target::Code,
+                    Target::Aux1,
+                    Target::Aux2,
+                ]
+                .get(kind as usize)
+                .copied()
+                .unwrap_or(Target::Aux2);
+                return Err(Error::at(
+                    at,
+                    ErrorKind::Unwritable {
+                        what: "reference",
+                        reason: format!(
+                            "{} #{index} does not exist or was not written",
+                            target_name(t)
+                        ),
+                    },
+                ));
+            }
+        };
+        self.buf[at..at + 4].copy_from_slice(&addr.to_le_bytes());
+        Ok(())
     }
 }

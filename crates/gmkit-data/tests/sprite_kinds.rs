@@ -55,14 +55,14 @@ fn special_sprite(file: &DataFile, header_version: u32, body: SpecialBody) -> Sp
         margin_right: 15,
         margin_bottom: 15,
         transparent: true,
-        special: Some(SpecialHeader {
+        special: Some(Box::new(SpecialHeader {
             version: header_version,
             sprite_type: body.sprite_type().unwrap(),
             playback: file.version.is_gms2().then_some((1.0, 0)),
             sequence: None,
             nine_slice: None,
-        }),
-        special_body: Some(body),
+        })),
+        special_body: Some(Box::new(body)),
         ..Default::default()
     }
 }
@@ -164,7 +164,12 @@ fn spine_swf_and_vector_sprites_round_trip() {
 
     let again = round_trip(&file);
     let s = again.sprite.as_ref().unwrap();
-    let Some(SpecialBody::Spine(sp)) = &s.sprites[first_new].as_ref().unwrap().special_body else {
+    let Some(SpecialBody::Spine(sp)) = s.sprites[first_new]
+        .as_ref()
+        .unwrap()
+        .special_body
+        .as_deref()
+    else {
         panic!("spine sprite expected");
     };
     assert!(sp.decode_json().starts_with(br#"{"skeleton""#));
@@ -292,7 +297,7 @@ fn hand_assembled_spine_bodies_decode() {
         let s = parsed.sprite.as_ref().unwrap().sprites[at_index]
             .as_ref()
             .unwrap();
-        let Some(SpecialBody::Spine(sp)) = &s.special_body else {
+        let Some(SpecialBody::Spine(sp)) = s.special_body.as_deref() else {
             panic!("spine sprite expected");
         };
         assert_eq!(sp.version, version);

@@ -67,7 +67,7 @@ pub struct Sprite {
     /// Origin Y.
     pub origin_y: i32,
     /// The special header (`None`: old-style sprite without the `-1` marker).
-    pub special: Option<SpecialHeader>,
+    pub special: Option<Box<SpecialHeader>>,
     /// Frames: texture page items (normal sprites).
     pub frames: Vec<Option<TpagRef>>,
     /// Collision masks (normal sprites): one bitmap per mask, rows of `ceil(w/8)` bytes, `w × h`
@@ -76,7 +76,7 @@ pub struct Sprite {
     pub masks: Vec<Bytes>,
     /// Body of a SWF / Spine / vector sprite (`None` for normal sprites, which use
     /// [`Sprite::frames`] and [`Sprite::masks`]). Must match [`SpecialHeader::sprite_type`].
-    pub special_body: Option<SpecialBody>,
+    pub special_body: Option<Box<SpecialBody>>,
 }
 
 /// The type-specific body of a special sprite.
@@ -214,18 +214,20 @@ fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
     let end = record.unwrap_or(next);
     match h.sprite_type {
         0 => read_normal_body(r, &mut s)?,
-        1 => s.special_body = Some(SpecialBody::Swf(SwfSprite::read(r, end)?)),
-        2 => s.special_body = Some(SpecialBody::Spine(SpineSprite::read(r)?)),
+        1 => s.special_body = Some(Box::new(SpecialBody::Swf(SwfSprite::read(r, end)?))),
+        2 => s.special_body = Some(Box::new(SpecialBody::Spine(SpineSprite::read(r)?))),
         3 => {
             let v = VectorSprite::read(r, end, record.is_none())?;
-            s.special_body = Some(SpecialBody::Vector(v));
+            s.special_body = Some(Box::new(SpecialBody::Vector(v)));
         }
         _ => {
             let start = r.pos();
             if end < start {
                 return Err(r.invalid("sprite record pointer", "a position after the body", end));
             }
-            s.special_body = Some(SpecialBody::Unknown(r.bytes(end - start, "special sprite body")?));
+            s.special_body = Some(Box::new(SpecialBody::Unknown(
+                r.bytes(end - start, "special sprite body")?,
+            )));
         }
     }
     // The embedded records follow the body in pointer order.
@@ -251,7 +253,7 @@ fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
             h.nine_slice = Some(NineSlice::read(r)?);
         }
     }
-    s.special = Some(h);
+    s.special = Some(Box::new(h));
     Ok(s)
 }
 
@@ -305,7 +307,7 @@ fn write_sprite(w: &mut Writer, s: &Sprite) -> Result<()> {
     });
     match &s.special_body {
         None if h.sprite_type == 0 => write_normal_body(w, s)?,
-        Some(b) if b.matches(h.sprite_type) => match b {
+        Some(b) if b.matches(h.sprite_type) => match &**b {
             SpecialBody::Swf(x) => x.write(w)?,
             SpecialBody::Spine(x) => x.write(w)?,
             SpecialBody::Vector(x) => x.write(w)?,
@@ -380,7 +382,7 @@ impl Chunk for Sprites {
         self.sprites
             .iter()
             .flatten()
-            .any(|s| s.special_body.as_ref().is_some_and(SpecialBody::is_opaque))
+            .any(|s| s.special_body.as_deref().is_some_and(SpecialBody::is_opaque))
     }
 }
 
