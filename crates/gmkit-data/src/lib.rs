@@ -40,7 +40,7 @@ pub use options::ParseOptions;
 pub use read::Warning;
 pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
 pub use sample::sample;
-pub use string::GmString;
+pub use string::{GmStr, GmString};
 pub use version::{FormatVersion, Version};
 
 use bytes::Bytes;

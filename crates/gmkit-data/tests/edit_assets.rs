@@ -83,7 +83,7 @@ fn rename_object_and_room_with_new_strings() {
         .unwrap()
         .name = orig_obj;
     back.room.as_mut().unwrap().rooms[ri].as_mut().unwrap().name = orig_room;
-    back.string_table.as_mut().unwrap().entries.truncate(before);
+    back.string_table.as_mut().unwrap().truncate(before);
     assert_eq!(snapshot(&back), snapshot(&original));
 }
 

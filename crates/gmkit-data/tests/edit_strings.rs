@@ -37,7 +37,7 @@ fn change_a_string() {
         // Every other entry is unchanged, in the same order.
         let before = original.string_table.as_ref().unwrap();
         assert_eq!(s.len(), before.len());
-        for (i, (a, b)) in s.entries.iter().zip(&before.entries).enumerate() {
+        for (i, (a, b)) in s.iter().zip(before.iter()).enumerate() {
             if i != display.index() {
                 assert_eq!(a, b, "{name}: string {i} changed");
             }

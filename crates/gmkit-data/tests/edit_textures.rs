@@ -129,10 +129,7 @@ fn replace_page(file_name: &str, index: usize, expect_blob_size_field: bool) {
     assert_eq!(reparsed.sound, original.sound);
     assert_eq!(reparsed.audio_group, original.audio_group);
     assert_eq!(reparsed.audio, original.audio);
-    assert_eq!(
-        reparsed.string_table.as_ref().map(|s| s.entries.clone()),
-        original.string_table.as_ref().map(|s| s.entries.clone())
-    );
+    assert_eq!(reparsed.string_table.clone(), original.string_table.clone());
     // Chunks before TXTR are byte-identical.
     let old_chunks = chunk_table(&original_bytes);
     for (&(name, s, e), &(name2, s2, e2)) in old_chunks.iter().zip(&chunks) {

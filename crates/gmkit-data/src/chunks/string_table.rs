@@ -8,11 +8,15 @@ use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::{Reader, Target};
 use crate::refs::StringRef;
-use crate::string::GmString;
+use crate::string::{GmStr, GmString};
+use bytes::Bytes;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
 /// The string table.
+///
+/// Entries read from a file stay views of the input (8 bytes of bookkeeping each); edited and
+/// added entries are owned.
 ///
 /// ```
 /// use gmkit_data::chunks::string_table::Strings;
@@ -20,20 +24,35 @@ use crate::write::Writer;
 /// let r = s.push("hello");
 /// assert_eq!(s.get(r).unwrap(), "hello");
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct Strings {
-    /// The entries, in file order. Duplicates are distinct entries.
-    pub entries: Vec<GmString>,
+    /// The STRG body as read (entries point into it).
+    source: Bytes,
+    /// Where each entry's bytes are.
+    spans: Vec<Span>,
+    /// Entries edited or added since reading (`Span::owned` indexes here).
+    owned: Vec<GmString>,
     /// Whether each entry starts on a 4-byte boundary.
     pub aligned: bool,
     /// Alignment of the end of the chunk content.
     pub end_align: usize,
 }
 
+/// An entry: `len` bytes at `start` of the source, or (top bit of `start` set) an owned string.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    len: u32,
+}
+
+const OWNED: u32 = 1 << 31;
+
 impl Default for Strings {
     fn default() -> Self {
         Strings {
-            entries: Vec::new(),
+            source: Bytes::new(),
+            spans: Vec::new(),
+            owned: Vec::new(),
             aligned: true,
             end_align: 128,
         }
@@ -41,31 +60,82 @@ impl Default for Strings {
 }
 
 impl Strings {
+    fn text(&self, span: Span) -> &GmStr {
+        if span.start & OWNED != 0 {
+            return &self.owned[(span.start & !OWNED) as usize];
+        }
+        let (s, e) = (span.start as usize, (span.start + span.len) as usize);
+        GmStr::new(&self.source[s..e])
+    }
+    fn own(&mut self, s: GmString) -> Span {
+        self.owned.push(s);
+        Span {
+            start: OWNED | (self.owned.len() - 1) as u32,
+            len: 0,
+        }
+    }
     /// The string an entry reference points to.
-    pub fn get(&self, r: StringRef) -> Option<&GmString> {
-        self.entries.get(r.index())
+    pub fn get(&self, r: StringRef) -> Option<&GmStr> {
+        self.spans.get(r.index()).map(|&s| self.text(s))
     }
     /// Appends a new entry and returns its reference.
     pub fn push(&mut self, s: impl Into<GmString>) -> StringRef {
-        self.entries.push(s.into());
-        StringRef((self.entries.len() - 1) as u32)
+        let span = self.own(s.into());
+        self.spans.push(span);
+        StringRef((self.spans.len() - 1) as u32)
     }
     /// Replaces the text of an entry (every reference to it sees the new text).
     pub fn set(&mut self, r: StringRef, s: impl Into<GmString>) -> Option<()> {
-        *self.entries.get_mut(r.index())? = s.into();
+        let old = *self.spans.get(r.index())?;
+        let s = s.into();
+        let span = if old.start & OWNED != 0 {
+            self.owned[(old.start & !OWNED) as usize] = s;
+            old
+        } else {
+            self.own(s)
+        };
+        self.spans[r.index()] = span;
         Some(())
     }
     /// The first entry with this text.
     pub fn find(&self, s: &str) -> Option<StringRef> {
-        self.entries.iter().position(|e| e == s).map(|i| StringRef(i as u32))
+        self.iter().position(|e| e == s).map(|i| StringRef(i as u32))
+    }
+    /// The entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = &GmStr> + '_ {
+        self.spans.iter().map(|&s| self.text(s))
+    }
+    /// Removes the entries from `len` on (references to them become invalid).
+    pub fn truncate(&mut self, len: usize) {
+        self.spans.truncate(len);
     }
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.spans.len()
     }
     /// Whether the table is empty.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.spans.is_empty()
+    }
+}
+
+/// Equal when the entries have the same text in the same order (however they are stored).
+impl PartialEq for Strings {
+    fn eq(&self, o: &Self) -> bool {
+        self.aligned == o.aligned
+            && self.end_align == o.end_align
+            && self.len() == o.len()
+            && self.iter().zip(o.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl std::fmt::Debug for Strings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Strings")
+            .field("entries", &self.iter().collect::<Vec<_>>())
+            .field("aligned", &self.aligned)
+            .field("end_align", &self.end_align)
+            .finish()
     }
 }
 
@@ -74,9 +144,11 @@ impl Chunk for Strings {
     const PHASE: u8 = 0;
 
     fn read(r: &mut Reader) -> Result<Self> {
+        let base = r.chunk_start();
+        let source = r.slice(base, r.chunk_end())?;
         let ptrs = r.pointer_list("string")?;
         let aligned = ptrs.iter().all(|p| p % 4 == 0);
-        let mut entries = Vec::with_capacity(ptrs.len());
+        let mut spans = Vec::with_capacity(ptrs.len());
         let mut addrs = Vec::with_capacity(ptrs.len());
         for (i, &p) in ptrs.iter().enumerate() {
             let prev = r.set_element("string", i);
@@ -86,7 +158,8 @@ impl Chunk for Strings {
             r.expect_element_at(p, "string entry pointer")?;
             let at = r.pos();
             let len = r.u32()? as usize;
-            let bytes = r.bytes(len, "string bytes")?;
+            let start = r.pos();
+            r.bytes_ref(len, "string bytes")?;
             let term = r.u8()?;
             if term != 0 {
                 return Err(r.error_at(
@@ -94,7 +167,10 @@ impl Chunk for Strings {
                     crate::error::invalid("string terminator", "a zero byte", term),
                 ));
             }
-            entries.push(GmString(bytes));
+            spans.push(Span {
+                start: (start - base) as u32,
+                len: len as u32,
+            });
             addrs.push(p + 4);
             r.restore_element(prev);
         }
@@ -107,16 +183,18 @@ impl Chunk for Strings {
         };
         r.align(end_align)?;
         Ok(Strings {
-            entries,
+            source,
+            spans,
+            owned: Vec::new(),
             aligned,
             end_align,
         })
     }
 
     fn write(&self, w: &mut Writer) -> Result<()> {
-        let slots = w.pointer_slots(self.entries.len());
-        w.reserve_targets(Target::String, self.entries.len());
-        for (i, s) in self.entries.iter().enumerate() {
+        let slots = w.pointer_slots(self.len());
+        w.reserve_targets(Target::String, self.len());
+        for (i, s) in self.iter().enumerate() {
             if self.aligned {
                 w.align(4);
             }
