@@ -5,6 +5,8 @@
 //! - [`ds`]: the hex strings of `ds_map_write`, `ds_list_write`, `ds_grid_write`, ...
 //! - [`elephant`]: the Elephant library's binary buffers and export strings.
 
+#![warn(missing_docs)]
+
 pub mod ds;
 pub mod elephant;
 pub mod json;
