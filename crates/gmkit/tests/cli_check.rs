@@ -1,0 +1,105 @@
+//! `gmkit check`: output, JSON fields and exit codes.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn gmkit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gmkit"))
+}
+
+fn corpus_file(name: &str) -> PathBuf {
+    let dir = std::env::var_os("GMKIT_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+        });
+    let p = dir.join(name);
+    assert!(
+        p.is_file(),
+        "corpus file {} not found; set GMKIT_CORPUS",
+        p.display()
+    );
+    p
+}
+
+#[test]
+fn checks_the_built_in_sample_without_arguments() {
+    let out = gmkit().arg("check").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("<built-in sample>: ok"), "{text}");
+    assert!(text.contains("byte-identical"), "{text}");
+}
+
+#[test]
+fn json_reports_every_field() {
+    let files = [corpus_file("the-game.win"), corpus_file("dieback.win")];
+    let out = gmkit()
+        .arg("check")
+        .arg("--json")
+        .args(&files)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    for row in &rows {
+        for key in [
+            "file",
+            "size",
+            "version",
+            "parsed",
+            "identical",
+            "opaque_chunks",
+            "parse_ms",
+            "build_ms",
+            "error",
+        ] {
+            assert!(row.get(key).is_some(), "missing {key} in {row}");
+        }
+        assert_eq!(row["parsed"], true);
+        assert_eq!(row["identical"], true);
+        assert_eq!(row["opaque_chunks"], serde_json::json!([]));
+        assert!(row["error"].is_null());
+    }
+    assert_eq!(
+        rows[0]["version"],
+        "1.0.0.1763 (bytecode 15, IDE 1.0.0.1763)"
+    );
+}
+
+#[test]
+fn a_damaged_file_fails_with_exit_code_1_and_says_where() {
+    let mut bytes = std::fs::read(corpus_file("the-game.win")).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    let dir = std::env::temp_dir().join(format!("gmkit-cli-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let damaged = dir.join("damaged.win");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let out = gmkit()
+        .arg("check")
+        .arg("--json")
+        .arg(&damaged)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(out.status.code(), Some(1));
+    let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(row["parsed"], false);
+    let error = row["error"].as_str().unwrap();
+    assert!(error.contains("byte offset"), "{error}");
+}
+
+#[test]
+fn a_missing_file_is_an_io_error() {
+    let out = gmkit()
+        .args(["check", "/nonexistent/data.win"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/data.win"));
+}
