@@ -49,8 +49,8 @@ pub fn sample() -> DataFile {
             ..Default::default()
         },
         general: Some(general),
-        texture_page_item: Some(TexturePageItems::default()),
-        string_table: Some(strings),
+        texture_page_items: Some(TexturePageItems::default()),
+        strings: Some(strings),
         ..Default::default()
     }
 }

@@ -132,7 +132,7 @@ fn every_corpus_file_survives_a_shifting_edit() {
             continue;
         };
         let mut edited = original.clone();
-        let strings = edited.string_table.as_mut().unwrap();
+        let strings = edited.strings.as_mut().unwrap();
         let long = strings.push("x".repeat(1001));
         let general = edited.general.as_mut().unwrap();
         let old_name = general.name;
@@ -151,7 +151,7 @@ fn every_corpus_file_survives_a_shifting_edit() {
                 continue;
             }
         };
-        let s = again.string_table.as_mut().unwrap();
+        let s = again.strings.as_mut().unwrap();
         if s.get(long).map(|s| s.len()) != Some(1001) {
             failures.push(format!("{name}: the new string is not there"));
             continue;

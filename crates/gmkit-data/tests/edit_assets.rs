@@ -25,7 +25,7 @@ fn snapshot(file: &DataFile) -> String {
 }
 
 fn text(file: &DataFile, s: StringRef) -> String {
-    file.string_table
+    file.strings
         .as_ref()
         .unwrap()
         .get(s)
@@ -35,9 +35,9 @@ fn text(file: &DataFile, s: StringRef) -> String {
 }
 
 fn first_object_and_room(file: &DataFile) -> (usize, usize) {
-    let objects = &file.object.as_ref().unwrap().objects;
+    let objects = &file.objects.as_ref().unwrap().objects;
     let obj = objects.iter().position(Option::is_some).expect("an object");
-    let rooms = &file.room.as_ref().unwrap().rooms;
+    let rooms = &file.rooms.as_ref().unwrap().rooms;
     let room = rooms
         .iter()
         .position(|r| r.as_ref().is_some_and(|r| !r.instances.is_empty()))
@@ -50,40 +50,43 @@ fn rename_object_and_room_with_new_strings() {
     let original = parse_bytes(corpus_file(FILE)).unwrap();
     let (oi, ri) = first_object_and_room(&original);
     let mut edited = original.clone();
-    let strings = edited.string_table.as_mut().unwrap();
+    let strings = edited.strings.as_mut().unwrap();
     let before = strings.len();
     let obj_name = strings.push("obj_renamed_by_gmkit");
     let room_name = strings.push("rm_renamed_by_gmkit");
-    edited.object.as_mut().unwrap().objects[oi]
+    edited.objects.as_mut().unwrap().objects[oi]
         .as_mut()
         .unwrap()
         .name = obj_name;
-    edited.room.as_mut().unwrap().rooms[ri]
+    edited.rooms.as_mut().unwrap().rooms[ri]
         .as_mut()
         .unwrap()
         .name = room_name;
 
     let mut back = round_trip(&edited);
-    let obj = back.object.as_ref().unwrap().objects[oi].clone().unwrap();
-    let room = back.room.as_ref().unwrap().rooms[ri].clone().unwrap();
+    let obj = back.objects.as_ref().unwrap().objects[oi].clone().unwrap();
+    let room = back.rooms.as_ref().unwrap().rooms[ri].clone().unwrap();
     assert_eq!(text(&back, obj.name), "obj_renamed_by_gmkit");
     assert_eq!(text(&back, room.name), "rm_renamed_by_gmkit");
 
     // Undo the edit in the re-parsed model: everything else must equal the original.
-    let orig_obj = original.object.as_ref().unwrap().objects[oi]
+    let orig_obj = original.objects.as_ref().unwrap().objects[oi]
         .as_ref()
         .unwrap()
         .name;
-    let orig_room = original.room.as_ref().unwrap().rooms[ri]
+    let orig_room = original.rooms.as_ref().unwrap().rooms[ri]
         .as_ref()
         .unwrap()
         .name;
-    back.object.as_mut().unwrap().objects[oi]
+    back.objects.as_mut().unwrap().objects[oi]
         .as_mut()
         .unwrap()
         .name = orig_obj;
-    back.room.as_mut().unwrap().rooms[ri].as_mut().unwrap().name = orig_room;
-    back.string_table.as_mut().unwrap().truncate(before);
+    back.rooms.as_mut().unwrap().rooms[ri]
+        .as_mut()
+        .unwrap()
+        .name = orig_room;
+    back.strings.as_mut().unwrap().truncate(before);
     assert_eq!(snapshot(&back), snapshot(&original));
 }
 
@@ -91,29 +94,29 @@ fn rename_object_and_room_with_new_strings() {
 fn rename_object_and_room_by_editing_their_strings() {
     let original = parse_bytes(corpus_file(FILE)).unwrap();
     let (oi, ri) = first_object_and_room(&original);
-    let obj_ref = original.object.as_ref().unwrap().objects[oi]
+    let obj_ref = original.objects.as_ref().unwrap().objects[oi]
         .as_ref()
         .unwrap()
         .name;
-    let room_ref = original.room.as_ref().unwrap().rooms[ri]
+    let room_ref = original.rooms.as_ref().unwrap().rooms[ri]
         .as_ref()
         .unwrap()
         .name;
     let (old_obj, old_room) = (text(&original, obj_ref), text(&original, room_ref));
     let mut edited = original.clone();
-    let strings = edited.string_table.as_mut().unwrap();
+    let strings = edited.strings.as_mut().unwrap();
     strings.set(obj_ref, "obj_edited_in_place").unwrap();
     strings.set(room_ref, "rm_edited_in_place").unwrap();
 
     let mut back = round_trip(&edited);
-    let obj = back.object.as_ref().unwrap().objects[oi].clone().unwrap();
-    let room = back.room.as_ref().unwrap().rooms[ri].clone().unwrap();
+    let obj = back.objects.as_ref().unwrap().objects[oi].clone().unwrap();
+    let room = back.rooms.as_ref().unwrap().rooms[ri].clone().unwrap();
     assert_eq!(obj.name, obj_ref);
     assert_eq!(room.name, room_ref);
     assert_eq!(text(&back, obj.name), "obj_edited_in_place");
     assert_eq!(text(&back, room.name), "rm_edited_in_place");
 
-    let strings = back.string_table.as_mut().unwrap();
+    let strings = back.strings.as_mut().unwrap();
     strings.set(obj_ref, old_obj.as_str()).unwrap();
     strings.set(room_ref, old_room.as_str()).unwrap();
     assert_eq!(snapshot(&back), snapshot(&original));
@@ -124,7 +127,7 @@ fn move_room_instance() {
     let original = parse_bytes(corpus_file(FILE)).unwrap();
     let (_, ri) = first_object_and_room(&original);
     let mut edited = original.clone();
-    let inst = &mut edited.room.as_mut().unwrap().rooms[ri]
+    let inst = &mut edited.rooms.as_mut().unwrap().rooms[ri]
         .as_mut()
         .unwrap()
         .instances[0];
@@ -133,7 +136,7 @@ fn move_room_instance() {
     inst.y = y - 21;
 
     let mut back = round_trip(&edited);
-    let inst = &mut back.room.as_mut().unwrap().rooms[ri]
+    let inst = &mut back.rooms.as_mut().unwrap().rooms[ri]
         .as_mut()
         .unwrap()
         .instances[0];

@@ -116,8 +116,8 @@ fn rebuild_and_check(
             assert_eq!(x, y);
         }
     }
-    assert_eq!(original.variable, back.variable);
-    assert_eq!(original.function, back.function);
+    assert_eq!(original.variables, back.variables);
+    assert_eq!(original.functions, back.functions);
     // The rebuilt file round-trips itself.
     assert_eq!(
         build_bytes(&back).unwrap(),
@@ -214,8 +214,8 @@ fn edit_variable(name: &str) {
     }
     assert_eq!(bytes.len(), data.len());
     // The disassembly names the new variable.
-    let vars = back.variable.as_ref().unwrap();
-    let strings = back.string_table.as_ref().unwrap();
+    let vars = back.variables.as_ref().unwrap();
+    let strings = back.strings.as_ref().unwrap();
     let b_name = strings.get(vars.variables[b].name).unwrap().to_string();
     let shown = new.display(&back).to_string();
     assert!(shown.ends_with(&format!(".{b_name}")), "{shown}");
@@ -256,7 +256,7 @@ fn yyc_files_without_bytecode_round_trip() {
     for name in ["123nishith-ma.win", "rcr-wasm.win"] {
         let data = corpus_file(name);
         let f = parse_bytes(data.clone()).unwrap();
-        assert!(f.code.is_none() && f.variable.is_none() && f.function.is_none());
+        assert!(f.code.is_none() && f.variables.is_none() && f.functions.is_none());
         assert_eq!(build_bytes(&f).unwrap(), data);
     }
 }

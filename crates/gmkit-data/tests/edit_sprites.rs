@@ -12,7 +12,7 @@ fn edit_and_check(name: &str) {
     let bytes = corpus_file(name);
     let mut file = parse_bytes(bytes).unwrap();
     let before = file.clone();
-    let sprites = file.sprite.as_mut().unwrap();
+    let sprites = file.sprites.as_mut().unwrap();
 
     // Prefer a sprite with one mask per frame (so the masks must grow too).
     let pick = sprites
@@ -35,7 +35,7 @@ fn edit_and_check(name: &str) {
     let per_frame_masks = old_masks > 1 && old_masks == old_frames;
 
     // A new texture page item, copied from the sprite's first frame and moved a bit.
-    let tpag = file.texture_page_item.as_mut().unwrap();
+    let tpag = file.texture_page_items.as_mut().unwrap();
     let first = sprite.frames[0].expect("first frame has an item").0 as usize;
     let mut item = tpag.items[first].unwrap();
     item.source[0] = item.source[0].wrapping_add(1);
@@ -48,7 +48,7 @@ fn edit_and_check(name: &str) {
     }
 
     // Change a glyph's shift.
-    let fonts = file.font.as_mut().unwrap();
+    let fonts = file.fonts.as_mut().unwrap();
     let (fi, gi) = fonts
         .fonts
         .iter()
@@ -73,12 +73,12 @@ fn edit_and_check(name: &str) {
     );
 
     // The sprite has its new frame, pointing at the new item.
-    let s2 = again.sprite.as_ref().unwrap();
+    let s2 = again.sprites.as_ref().unwrap();
     let edited = s2.sprites[pick].as_ref().unwrap();
     assert_eq!(edited.frames.len(), old_frames + 1, "{name}: frame count");
     assert_eq!(edited.frames.last(), Some(&Some(new_ref)));
     assert_eq!(
-        again.texture_page_item.as_ref().unwrap().items[new_ref.0 as usize],
+        again.texture_page_items.as_ref().unwrap().items[new_ref.0 as usize],
         Some(item)
     );
     let want_masks = if per_frame_masks {
@@ -88,7 +88,7 @@ fn edit_and_check(name: &str) {
     };
     assert_eq!(edited.masks.len(), want_masks, "{name}: mask count");
     // Every other sprite is unchanged.
-    let orig = &before.sprite.as_ref().unwrap().sprites;
+    let orig = &before.sprites.as_ref().unwrap().sprites;
     assert_eq!(s2.sprites.len(), orig.len());
     for (i, (a, b)) in s2.sprites.iter().zip(orig).enumerate() {
         if i != pick {
@@ -105,7 +105,7 @@ fn edit_and_check(name: &str) {
     );
 
     // The glyph has its new shift; everything else in the fonts is unchanged.
-    let f2 = again.font.as_ref().unwrap();
+    let f2 = again.fonts.as_ref().unwrap();
     let g2 = f2.fonts[fi].as_ref().unwrap().glyphs[gi].as_ref().unwrap();
     assert_eq!(g2.shift, old_shift.wrapping_add(3), "{name}: glyph shift");
     let mut fonts_back = f2.clone();
@@ -115,12 +115,12 @@ fn edit_and_check(name: &str) {
         .shift = old_shift;
     assert_eq!(
         &fonts_back,
-        before.font.as_ref().unwrap(),
+        before.fonts.as_ref().unwrap(),
         "{name}: other font data"
     );
 
     // Untouched chunks stay equal.
-    assert_eq!(again.sequence, before.sequence);
+    assert_eq!(again.sequences, before.sequences);
     assert_eq!(again.version, before.version);
 }
 

@@ -20,7 +20,7 @@ fn change_a_string() {
         let mut edited = original.clone();
         let gen8 = edited.general.as_ref().unwrap();
         let display = gen8.display_name;
-        let strings = edited.string_table.as_mut().unwrap();
+        let strings = edited.strings.as_mut().unwrap();
         strings
             .set(
                 display,
@@ -29,13 +29,13 @@ fn change_a_string() {
             .unwrap();
         let bytes = build_bytes(&edited).unwrap();
         let again = parse_bytes(bytes.clone()).unwrap();
-        let s = again.string_table.as_ref().unwrap();
+        let s = again.strings.as_ref().unwrap();
         assert_eq!(
             s.get(again.general.as_ref().unwrap().display_name).unwrap(),
             "A much longer window caption than the original one, Ünïcødé"
         );
         // Every other entry is unchanged, in the same order.
-        let before = original.string_table.as_ref().unwrap();
+        let before = original.strings.as_ref().unwrap();
         assert_eq!(s.len(), before.len());
         for (i, (a, b)) in s.iter().zip(before.iter()).enumerate() {
             if i != display.index() {
@@ -60,12 +60,12 @@ fn add_a_string_and_reference_it() {
     for name in FILES {
         let original = parse_bytes(corpus_file(name)).unwrap();
         let mut edited = original.clone();
-        let new = edited.string_table.as_mut().unwrap().push("gmkit was here");
+        let new = edited.strings.as_mut().unwrap().push("gmkit was here");
         edited.general.as_mut().unwrap().name = new;
         let bytes = build_bytes(&edited).unwrap();
         let again = parse_bytes(bytes).unwrap();
-        let s = again.string_table.as_ref().unwrap();
-        assert_eq!(s.len(), original.string_table.as_ref().unwrap().len() + 1);
+        let s = again.strings.as_ref().unwrap();
+        assert_eq!(s.len(), original.strings.as_ref().unwrap().len() + 1);
         assert_eq!(
             s.get(again.general.as_ref().unwrap().name).unwrap(),
             "gmkit was here"

@@ -45,7 +45,7 @@ fn replace_page(file_name: &str, index: usize, expect_blob_size_field: bool) {
         "{file_name}: detected version {}",
         original.version
     );
-    let pages = &original.texture.as_ref().unwrap().pages;
+    let pages = &original.textures.as_ref().unwrap().pages;
     assert!(index < pages.len(), "{file_name} has {} pages", pages.len());
     let old_page = pages[index].clone().unwrap();
     let (old_w, old_h) = (old_page.width().unwrap(), old_page.height().unwrap());
@@ -53,7 +53,7 @@ fn replace_page(file_name: &str, index: usize, expect_blob_size_field: bool) {
     let png = Bytes::from(make_png(new_w, new_h));
 
     let mut edited: DataFile = original.clone();
-    edited.texture.as_mut().unwrap().pages[index]
+    edited.textures.as_mut().unwrap().pages[index]
         .as_mut()
         .unwrap()
         .set_blob(png.clone());
@@ -63,7 +63,7 @@ fn replace_page(file_name: &str, index: usize, expect_blob_size_field: bool) {
     assert_eq!(reparsed.version, original.version, "{file_name}: version");
 
     // The new page.
-    let new_pages = &reparsed.texture.as_ref().unwrap().pages;
+    let new_pages = &reparsed.textures.as_ref().unwrap().pages;
     assert_eq!(new_pages.len(), pages.len());
     let page = new_pages[index].as_ref().unwrap();
     assert_eq!(page.blob(), Some(&png), "{file_name}: new blob bytes");
@@ -119,17 +119,17 @@ fn replace_page(file_name: &str, index: usize, expect_blob_size_field: bool) {
     }
     // Texture page items, sprites and the other chunks of this area are unchanged.
     assert_eq!(
-        reparsed.texture_page_item, original.texture_page_item,
+        reparsed.texture_page_items, original.texture_page_items,
         "TPAG items"
     );
-    assert_eq!(dbg(&reparsed.sprite), dbg(&original.sprite), "sprites");
-    assert_eq!(reparsed.background, original.background);
-    assert_eq!(reparsed.embedded_image, original.embedded_image);
-    assert_eq!(reparsed.texture_group, original.texture_group);
-    assert_eq!(reparsed.sound, original.sound);
-    assert_eq!(reparsed.audio_group, original.audio_group);
+    assert_eq!(dbg(&reparsed.sprites), dbg(&original.sprites), "sprites");
+    assert_eq!(reparsed.backgrounds, original.backgrounds);
+    assert_eq!(reparsed.embedded_images, original.embedded_images);
+    assert_eq!(reparsed.texture_groups, original.texture_groups);
+    assert_eq!(reparsed.sounds, original.sounds);
+    assert_eq!(reparsed.audio_groups, original.audio_groups);
     assert_eq!(reparsed.audio, original.audio);
-    assert_eq!(reparsed.string_table.clone(), original.string_table.clone());
+    assert_eq!(reparsed.strings.clone(), original.strings.clone());
     // Chunks before TXTR are byte-identical.
     let old_chunks = chunk_table(&original_bytes);
     for (&(name, s, e), &(name2, s2, e2)) in old_chunks.iter().zip(&chunks) {

@@ -27,7 +27,7 @@ fn corpus_file(name: &str) -> Vec<u8> {
 
 /// Adds `n` new texture page items and returns references to them.
 fn new_items(file: &mut DataFile, n: u16) -> Vec<Option<TpagRef>> {
-    let tpag = file.texture_page_item.as_mut().expect("TPAG");
+    let tpag = file.texture_page_items.as_mut().expect("TPAG");
     (0..n)
         .map(|i| {
             tpag.items.push(Some(TexturePageItem {
@@ -43,7 +43,7 @@ fn new_items(file: &mut DataFile, n: u16) -> Vec<Option<TpagRef>> {
 
 fn special_sprite(file: &DataFile, header_version: u32, body: SpecialBody) -> Sprite {
     let name = file
-        .sprite
+        .sprites
         .as_ref()
         .and_then(|s| s.sprites.iter().flatten().next())
         .map(|s| s.name)
@@ -73,8 +73,8 @@ fn round_trip(file: &DataFile) -> DataFile {
     let again = parse_bytes(out.clone()).expect("re-parse");
     assert_eq!(again.layout.size_hint, out.len());
     assert_eq!(again.version, file.version);
-    assert_eq!(again.sprite, file.sprite);
-    assert_eq!(again.texture_page_item, file.texture_page_item);
+    assert_eq!(again.sprites, file.sprites);
+    assert_eq!(again.texture_page_items, file.texture_page_items);
     let mut same = again.clone();
     same.layout.size_hint = file.layout.size_hint;
     assert!(same == *file, "some other part of the model changed");
@@ -158,12 +158,12 @@ fn spine_swf_and_vector_sprites_round_trip() {
         with_nine,
         last,
     ];
-    let list = file.sprite.get_or_insert_with(Default::default);
+    let list = file.sprites.get_or_insert_with(Default::default);
     let first_new = list.sprites.len();
     list.sprites.extend(sprites.into_iter().map(Some));
 
     let again = round_trip(&file);
-    let s = again.sprite.as_ref().unwrap();
+    let s = again.sprites.as_ref().unwrap();
     let Some(SpecialBody::Spine(sp)) = s.sprites[first_new]
         .as_ref()
         .unwrap()
@@ -180,13 +180,13 @@ fn spine_swf_and_vector_sprites_round_trip() {
     // A Spine-only file is fully typed, and an edit before the new sprites moves them safely.
     let mut only_spine = again.clone();
     only_spine
-        .sprite
+        .sprites
         .as_mut()
         .unwrap()
         .sprites
         .truncate(first_new + 1);
     assert!(only_spine.opaque_chunks().is_empty());
-    if let Some(s) = only_spine.sprite.as_mut().unwrap().sprites[0]
+    if let Some(s) = only_spine.sprites.as_mut().unwrap().sprites[0]
         .as_mut()
         .filter(|s| s.special_body.is_none())
     {
@@ -275,7 +275,7 @@ fn hand_assembled_spine_bodies_decode() {
             textures: placeholder_textures,
         };
         let sprite = special_sprite(&file, 1, SpecialBody::Spine(placeholder));
-        let list = file.sprite.get_or_insert_with(Default::default);
+        let list = file.sprites.get_or_insert_with(Default::default);
         let at_index = list.sprites.len();
         list.sprites.push(Some(sprite));
         let mut out = build_bytes(&file).unwrap();
@@ -294,7 +294,7 @@ fn hand_assembled_spine_bodies_decode() {
         out[starts[0]..starts[0] + hand.len()].copy_from_slice(&hand);
 
         let parsed = parse_bytes(out.clone()).unwrap();
-        let s = parsed.sprite.as_ref().unwrap().sprites[at_index]
+        let s = parsed.sprites.as_ref().unwrap().sprites[at_index]
             .as_ref()
             .unwrap();
         let Some(SpecialBody::Spine(sp)) = s.special_body.as_deref() else {
@@ -349,15 +349,15 @@ fn ui_layer_tree_round_trips() {
         children: Some(vec![leaf(3, 8), leaf(6, 28)]),
         data: vec![7; 16].into(),
     };
-    let ui = file.ui_layer.as_mut().expect("UILR");
+    let ui = file.ui_layers.as_mut().expect("UILR");
     assert!(ui.roots.is_empty() && ui.raw.is_none());
     ui.roots = vec![root];
     let out = build_bytes(&file).unwrap();
-    assert_eq!(parse_bytes(out).unwrap().ui_layer, file.ui_layer);
+    assert_eq!(parse_bytes(out).unwrap().ui_layers, file.ui_layers);
     let again = round_trip(&file);
     assert!(again.opaque_chunks().iter().any(|c| c.as_str() == "UILR"));
     assert_eq!(
-        again.ui_layer.unwrap().roots[0].children.as_ref().unwrap()[1]
+        again.ui_layers.unwrap().roots[0].children.as_ref().unwrap()[1]
             .data
             .len(),
         28

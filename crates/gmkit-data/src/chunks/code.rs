@@ -824,8 +824,8 @@ impl WriteState {
     /// A state with one (empty) chain per VARI and FUNC entry of `file`.
     pub(crate) fn for_file(file: &crate::DataFile) -> Self {
         WriteState {
-            variables: vec![Chain::default(); file.variable.as_ref().map_or(0, |v| v.variables.len())],
-            functions: vec![Chain::default(); file.function.as_ref().map_or(0, |f| f.functions.len())],
+            variables: vec![Chain::default(); file.variables.as_ref().map_or(0, |v| v.variables.len())],
+            functions: vec![Chain::default(); file.functions.as_ref().map_or(0, |f| f.functions.len())],
             ..Default::default()
         }
     }

@@ -550,7 +550,7 @@ mod tests {
                 continue;
             }
             let file = crate::parse_file(&path).unwrap();
-            for page in file.texture.iter().flat_map(|t| t.pages.iter().flatten()) {
+            for page in file.textures.iter().flat_map(|t| t.pages.iter().flatten()) {
                 let Some(blob) = page.blob() else { continue };
                 for pad in [0usize, 1, 3, 17, 127, 200] {
                     let mut region = blob.to_vec();

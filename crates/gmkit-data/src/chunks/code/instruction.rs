@@ -1186,19 +1186,19 @@ pub struct Disassembly<'a> {
 
 impl Disassembly<'_> {
     fn string(&self, s: StringRef) -> Option<String> {
-        let t = self.file?.string_table.as_ref()?;
+        let t = self.file?.strings.as_ref()?;
         Some(t.get(s)?.to_string())
     }
     fn var_name(&self, v: VariableId) -> String {
         self.file
-            .and_then(|f| f.variable.as_ref())
+            .and_then(|f| f.variables.as_ref())
             .and_then(|vs| vs.variables.get(v.index()))
             .and_then(|var| self.string(var.name))
             .unwrap_or_else(|| format!("var#{}", v.0))
     }
     fn func_name(&self, v: FunctionId) -> String {
         self.file
-            .and_then(|f| f.function.as_ref())
+            .and_then(|f| f.functions.as_ref())
             .and_then(|fs| fs.functions.get(v.index()))
             .and_then(|func| self.string(func.name))
             .unwrap_or_else(|| format!("func#{}", v.0))
