@@ -1,7 +1,7 @@
 //! Spine sprites (sprite type 2).
 //!
 //! Layout (§4 SPRT): zero padding to 4; [2023.1 non-LTS] a simple list of texture page item
-//! pointers; `i32` spine version (1–3); [v3] `i32` cache version; `i32` JSON length; `i32` atlas
+//! pointers; `i32` spine version (1–3); \[v3\] `i32` cache version; `i32` JSON length; `i32` atlas
 //! length; `i32` texture count (v2/v3) or texture byte size (v1); then
 //! - v1: `i32` atlas width, height; the JSON; the atlas; one texture blob;
 //! - v2/v3: the JSON; the atlas; per texture `i32` width, height, then either [2023.1 non-LTS]

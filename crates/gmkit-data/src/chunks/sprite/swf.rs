@@ -1,6 +1,6 @@
 //! SWF sprites (sprite type 1).
 //!
-//! Layout (§4 SPRT): `i32` SWF version (7 or 8); [v8] a simple list of texture page item
+//! Layout (§4 SPRT): `i32` SWF version (7 or 8); \[v8\] a simple list of texture page item
 //! pointers; zero padding to 4; the YYSWF block: `i32` JPEG-table length with the top bit set,
 //! `i32` YYSWF version, the JPEG table bytes, zero padding to 4, then the timeline (frames,
 //! items, shapes, bitmaps).

@@ -1,8 +1,8 @@
 //! Vector sprites (sprite type 3, 2024.13+).
 //!
 //! Layout (§4 SPRT): `i32` vector version (3, or 4 from 2024.14); a simple list of texture page
-//! item pointers; [v4] the frame→shape map (`u32` count + `i32` shape indices) and the shape
-//! list; [v3] one shape; then the collision masks: [v4] `u32` count / [v3] bool32 "has a mask",
+//! item pointers; \[v4\] the frame→shape map (`u32` count + `i32` shape indices) and the shape
+//! list; \[v3\] one shape; then the collision masks: \[v4\] `u32` count / \[v3\] bool32 "has a mask",
 //! `i32` width, `i32` height, then per mask a `u32` length and that many bytes of run-length
 //! encoded mask data, zero-padded to 4.
 //!
