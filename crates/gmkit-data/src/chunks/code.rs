@@ -17,7 +17,7 @@
 //! positions of its occurrences), validated while parsing and decoded on demand
 //! ([`CodeEntries::instructions`], [`CodeEntries::instructions_mut`]).
 //!
-//! When writing, chains are linked on the fly: [`WriteState`] keeps, per VARI/FUNC entry, its
+//! When writing, chains are linked on the fly: `WriteState` keeps, per VARI/FUNC entry, its
 //! first and last occurrence written so far; each new occurrence patches the previous one with
 //! the distance, and VARI and FUNC (written after CODE) patch each last occurrence with the
 //! name and write the counts and first addresses.

@@ -25,7 +25,7 @@ const JPEG_FLAG: u32 = 0x8000_0000;
 pub struct SwfSprite {
     /// SWF version (7 or 8).
     pub swf_version: i32,
-    /// [v8] Texture page items used by the timeline (`None` for version 7).
+    /// \[v8\] Texture page items used by the timeline (`None` for version 7).
     pub frames: Option<Vec<Option<TpagRef>>>,
     /// Whether the JPEG-table length field has its top bit set (always so far).
     pub jpeg_flag: bool,

@@ -27,7 +27,7 @@ pub struct VectorSprite {
     pub version: i32,
     /// Texture page items (pre-rendered frames).
     pub frames: Vec<Option<TpagRef>>,
-    /// [v4] For each frame, the index of its shape (`None` for v3).
+    /// \[v4\] For each frame, the index of its shape (`None` for v3).
     pub frame_shapes: Option<Vec<i32>>,
     /// The shape data (v4: the shape list, v3: the single shape), uninterpreted: its layout is
     /// not documented.
