@@ -94,3 +94,20 @@ pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, String> {
     de.end().map_err(|e| format!("input is not JSON: {e}"))?;
     Ok(v)
 }
+
+/// Prints a JSON document to standard output (pretty, or on one line with `compact`); returns
+/// the exit code ([`crate::exit::IO`] when standard output cannot be written, e.g. a closed pipe).
+pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {
+    let text = if compact {
+        j.to_string()
+    } else {
+        serde_json::to_string_pretty(j).unwrap_or_else(|_| j.to_string())
+    };
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Ok(()) => crate::exit::OK,
+        Err(e) => {
+            eprintln!("gmkit: stdout: {e}");
+            crate::exit::IO
+        }
+    }
+}

@@ -104,20 +104,24 @@ fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
     report
 }
 
-fn print_human(r: &Report) {
+fn human(r: &Report) -> String {
+    use std::fmt::Write as _;
+    let mut o = String::new();
     let status = if r.identical { "ok" } else { "FAILED" };
-    println!("{}: {status}", r.file);
-    println!("  size       {} bytes", r.size);
+    let _ = writeln!(o, "{}: {status}", r.file);
+    let _ = writeln!(o, "  size       {} bytes", r.size);
     if let Some(v) = &r.version {
-        println!("  version    {v}");
+        let _ = writeln!(o, "  version    {v}");
     }
-    println!(
+    let _ = writeln!(
+        o,
         "  parse      {} ({:.2} ms)",
         if r.parsed { "ok" } else { "failed" },
         r.parse_ms
     );
     if r.parsed {
-        println!(
+        let _ = writeln!(
+            o,
             "  rebuild    {} ({:.2} ms)",
             if r.identical {
                 "byte-identical"
@@ -127,18 +131,19 @@ fn print_human(r: &Report) {
             r.build_ms
         );
         if !r.opaque_chunks.is_empty() {
-            println!("  opaque     {}", r.opaque_chunks.join(" "));
+            let _ = writeln!(o, "  opaque     {}", r.opaque_chunks.join(" "));
         }
         if let Some(n) = r.unexplained_bytes {
-            println!("  unexplained {n} bytes");
+            let _ = writeln!(o, "  unexplained {n} bytes");
         }
         if r.warnings > 0 {
-            println!("  warnings   {}", r.warnings);
+            let _ = writeln!(o, "  warnings   {}", r.warnings);
         }
     }
     if let Some(e) = &r.error {
-        println!("  error      {e}");
+        let _ = writeln!(o, "  error      {e}");
     }
+    o
 }
 
 pub fn run(args: Args) -> u8 {
@@ -179,13 +184,17 @@ pub fn run(args: Args) -> u8 {
         if !report.identical && code == crate::exit::OK {
             code = crate::exit::FAILED;
         }
-        bar.suspend(|| {
-            if args.json {
-                println!("{}", serde_json::to_string(&report).unwrap_or_default());
-            } else {
-                print_human(&report);
-            }
-        });
+        let text = if args.json {
+            format!("{}\n", serde_json::to_string(&report).unwrap_or_default())
+        } else {
+            human(&report)
+        };
+        if let Err(e) = bar
+            .suspend(|| std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()))
+        {
+            eprintln!("gmkit check: stdout: {e}");
+            return crate::exit::IO;
+        }
         bar.inc(1);
     }
     bar.finish_and_clear();

@@ -156,14 +156,7 @@ fn decode(a: DecodeArgs) -> u8 {
             return fail("decode", exit::FAILED, &format!("{e}{hint}"));
         }
     };
-    let j = ds_data_to_tagged_json(&data);
-    let out = if a.compact {
-        j.to_string()
-    } else {
-        serde_json::to_string_pretty(&j).unwrap_or_else(|_| j.to_string())
-    };
-    println!("{out}");
-    exit::OK
+    crate::io::print_json(&ds_data_to_tagged_json(&data), a.compact)
 }
 
 fn encode(a: EncodeArgs) -> u8 {

@@ -125,18 +125,10 @@ fn decode(file: &str, string: bool, schemas: Option<PathBuf>, legacy: bool, comp
             input
         };
         let (value, _) = elephant::read_with(&bytes, &opts, &mut NoCallbacks).map_err(fail)?;
-        let json = tagged::to_tagged(&value, Some(&reg));
-        let text = if compact {
-            serde_json::to_string(&json)
-        } else {
-            serde_json::to_string_pretty(&json)
+        match crate::io::print_json(&tagged::to_tagged(&value, Some(&reg)), compact) {
+            exit::OK => Ok(()),
+            code => Err(code),
         }
-        .expect("JSON values always serialize");
-        let mut out = std::io::stdout().lock();
-        writeln!(out, "{text}").map_err(|e| {
-            eprintln!("gmkit elephant decode: stdout: {e}");
-            exit::IO
-        })
     };
     match run() {
         Ok(()) => exit::OK,

@@ -101,14 +101,7 @@ fn decode(a: DecodeArgs) -> u8 {
             );
         }
     };
-    let doc = ini_to_json(&text);
-    let out = if a.compact {
-        doc.to_string()
-    } else {
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|_| doc.to_string())
-    };
-    println!("{out}");
-    exit::OK
+    crate::io::print_json(&ini_to_json(&text), a.compact)
 }
 
 fn encode(a: EncodeArgs) -> u8 {
