@@ -587,6 +587,31 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// Reads a pointer list whose elements follow it one after another in pointer order (the
+    /// layout [`crate::write::Writer::pointer_list`] writes): `before` runs before each element
+    /// (alignment), then the element must start where its pointer says. Null pointers are `None`.
+    pub fn elements_in_order<T>(
+        &mut self,
+        what: &'static str,
+        mut before: impl FnMut(&mut Self) -> Result<()>,
+        mut read: impl FnMut(&mut Self) -> Result<T>,
+    ) -> Result<Vec<Option<T>>> {
+        let ptrs = self.pointer_list(what)?;
+        let mut out = Vec::with_capacity(ptrs.len());
+        for (i, p) in ptrs.into_iter().enumerate() {
+            if p == 0 {
+                out.push(None);
+                continue;
+            }
+            let prev = self.set_element(what, i);
+            before(self)?;
+            self.expect_element_at(p, what)?;
+            out.push(Some(read(self)?));
+            self.restore_element(prev);
+        }
+        Ok(out)
+    }
+
     /// Checks that the element a pointer list points at starts at the current position: elements
     /// are stored one after another in pointer order, which is the layout the writer reproduces.
     pub fn expect_element_at(&self, p: u32, what: &'static str) -> Result<()> {

@@ -36,20 +36,11 @@ impl Chunk for AudioGroups {
 
     fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
-        let ptrs = r.pointer_list("audio group")?;
-        let mut groups = Vec::with_capacity(ptrs.len());
-        for (i, &p) in ptrs.iter().enumerate() {
-            if p == 0 {
-                groups.push(None);
-                continue;
-            }
-            let prev = r.set_element("audio group", i);
-            r.expect_element_at(p, "audio group pointer")?;
+        let groups = r.elements_in_order("audio group", |_| Ok(()), |r| {
             let name = r.string()?;
             let path = if has_path(&v) { r.string_opt()? } else { None };
-            groups.push(Some(AudioGroup { name, path }));
-            r.restore_element(prev);
-        }
+            Ok(AudioGroup { name, path })
+        })?;
         Ok(AudioGroups { groups })
     }
 

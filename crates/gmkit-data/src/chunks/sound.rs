@@ -76,15 +76,7 @@ impl Chunk for Sounds {
 
     fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
-        let ptrs = r.pointer_list("sound")?;
-        let mut sounds = Vec::with_capacity(ptrs.len());
-        for (i, &p) in ptrs.iter().enumerate() {
-            if p == 0 {
-                sounds.push(None);
-                continue;
-            }
-            let prev = r.set_element("sound", i);
-            r.expect_element_at(p, "sound pointer")?;
+        let sounds = r.elements_in_order("sound", |_| Ok(()), |r| {
             let name = r.string()?;
             let flags = r.u32()?;
             let kind = r.string_opt()?;
@@ -103,7 +95,7 @@ impl Chunk for Sounds {
             } else {
                 None
             };
-            sounds.push(Some(Sound {
+            Ok(Sound {
                 name,
                 flags,
                 kind,
@@ -114,9 +106,8 @@ impl Chunk for Sounds {
                 group,
                 audio_id,
                 audio_length,
-            }));
-            r.restore_element(prev);
-        }
+            })
+        })?;
         Ok(Sounds { sounds })
     }
 
