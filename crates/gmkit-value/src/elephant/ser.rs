@@ -19,14 +19,13 @@ const UNDEFINED: u8 = D::Undefined as u8;
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut s = Serializer {
         out: Vec::with_capacity(1024),
-        elem: false,
         cur: ArrayCtx::default(),
         ctors: Vec::new(),
         depth: 0,
     };
     s.out.extend_from_slice(&HEADER.to_le_bytes());
     s.out.extend_from_slice(&VERSION_1_5_1.to_le_bytes());
-    value.serialize(&mut s).map_err(|e| *e.0)?;
+    value.serialize(Ser::<false>(&mut s)).map_err(|e| *e.0)?;
     s.out.extend_from_slice(&FOOTER.to_le_bytes());
     Ok(s.out)
 }
@@ -48,8 +47,6 @@ struct ArrayCtx {
 /// The Elephant serializer (see [`to_bytes`]).
 struct Serializer {
     out: Vec<u8>,
-    /// The next value is an element of the innermost array.
-    elem: bool,
     /// The innermost open array (enclosing ones are saved in their [`Seq`]s).
     cur: ArrayCtx,
     /// Constructor name → (index, offset where its name was written).
@@ -61,8 +58,8 @@ impl Serializer {
     /// Starts a value of datatype `dt`: its datatype byte, unless it is an array element
     /// covered by the array's common datatype.
     #[inline(always)]
-    fn begin(&mut self, dt: u8) {
-        if !self.elem {
+    fn begin(&mut self, elem: bool, dt: u8) {
+        if !elem {
             self.out.push(dt);
         } else {
             self.element(dt);
@@ -71,7 +68,6 @@ impl Serializer {
 
     #[inline(always)]
     fn element(&mut self, dt: u8) {
-        self.elem = false;
         let a = &mut self.cur;
         let n = a.count;
         a.count += 1;
@@ -181,8 +177,8 @@ impl Serializer {
 
     /// Starts an array; returns the enclosing array's state, restored by [`Self::close_array`].
     #[inline(always)]
-    fn open_array(&mut self) -> Result<ArrayCtx> {
-        self.begin(ARRAY);
+    fn open_array(&mut self, elem: bool) -> Result<ArrayCtx> {
+        self.begin(elem, ARRAY);
         self.enter()?;
         let len_pos = self.out.len();
         self.out.extend_from_slice(&[0, 0]);
@@ -215,8 +211,8 @@ impl Serializer {
     /// `0xFFFE`, constructor index (+ name the first time), flags `0x80` (verbose, version 0),
     /// member count placeholder. Returns the count position.
     #[inline(always)]
-    fn open_constructed(&mut self, name: &'static str) -> Result<usize> {
-        self.begin(STRUCT);
+    fn open_constructed(&mut self, elem: bool, name: &'static str) -> Result<usize> {
+        self.begin(elem, STRUCT);
         self.enter()?;
         match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
             Some(c) => {
@@ -254,8 +250,8 @@ impl Serializer {
     }
 
     #[inline(always)]
-    fn open_plain(&mut self) -> Result<usize> {
-        self.begin(STRUCT);
+    fn open_plain(&mut self, elem: bool) -> Result<usize> {
+        self.begin(elem, STRUCT);
         self.enter()?;
         let pos = self.out.len();
         self.out.extend_from_slice(&[0, 0]);
@@ -280,9 +276,9 @@ impl Serializer {
     /// A scalar: its datatype byte (unless covered by the array's common datatype) and its
     /// bytes, written together when possible.
     #[inline(always)]
-    fn s32(&mut self, v: i32) {
+    fn s32(&mut self, elem: bool, v: i32) {
         let [a, b, c, d] = v.to_le_bytes();
-        if self.elem {
+        if elem {
             self.element(D::S32 as u8);
             self.out.extend_from_slice(&[a, b, c, d]);
         } else {
@@ -290,16 +286,16 @@ impl Serializer {
         }
     }
     #[inline(always)]
-    fn f64(&mut self, v: f64) {
-        self.eight(D::F64 as u8, v.to_le_bytes());
+    fn f64(&mut self, elem: bool, v: f64) {
+        self.eight(elem, D::F64 as u8, v.to_le_bytes());
     }
     #[inline(always)]
-    fn i64(&mut self, v: i64) {
-        self.eight(D::U64 as u8, v.to_le_bytes());
+    fn i64(&mut self, elem: bool, v: i64) {
+        self.eight(elem, D::U64 as u8, v.to_le_bytes());
     }
     #[inline(always)]
-    fn eight(&mut self, dt: u8, [a, b, c, d, e, f, g, h]: [u8; 8]) {
-        if self.elem {
+    fn eight(&mut self, elem: bool, dt: u8, [a, b, c, d, e, f, g, h]: [u8; 8]) {
+        if elem {
             self.element(dt);
             self.out.extend_from_slice(&[a, b, c, d, e, f, g, h]);
         } else {
@@ -307,8 +303,8 @@ impl Serializer {
         }
     }
     #[inline(always)]
-    fn bool(&mut self, v: bool) {
-        if self.elem {
+    fn bool(&mut self, elem: bool, v: bool) {
+        if elem {
             self.element(D::Bool as u8);
             self.out.push(v as u8);
         } else {
@@ -336,7 +332,10 @@ struct VariantSeq<'a> {
     seq: Seq<'a>,
 }
 
-impl<'a> ser::Serializer for &'a mut Serializer {
+/// The serializer in a context: `E` = the value is an element of the innermost open array.
+struct Ser<'a, const E: bool>(&'a mut Serializer);
+
+impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     type Ok = ();
     type Error = Boxed;
     type SerializeSeq = Seq<'a>;
@@ -349,57 +348,57 @@ impl<'a> ser::Serializer for &'a mut Serializer {
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.bool(v);
+        self.0.bool(E, v);
         Ok(())
     }
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.s32(v);
+        self.0.s32(E, v);
         Ok(())
     }
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.i64(v);
+        self.0.i64(E, v);
         Ok(())
     }
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.f64(v as f64);
+        self.0.f64(E, v as f64);
         Ok(())
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.i64(v as i64);
+        self.0.i64(E, v as i64);
         Ok(())
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.f64(v as f64);
+        self.0.f64(E, v as f64);
         Ok(())
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.f64(v);
+        self.0.f64(E, v);
         Ok(())
     }
     #[inline]
@@ -408,29 +407,31 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.begin(D::String as u8);
-        self.string(v)
+        self.0.begin(E, D::String as u8);
+        self.0.string(v)
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.begin(ARRAY);
+        self.0.begin(E, ARRAY);
         if v.len() >= 0xFFFF {
             return Err(Error::ArrayTooLong {
-                offset: self.out.len(),
+                offset: self.0.out.len(),
                 len: v.len(),
             }
             .into());
         }
-        self.out.extend_from_slice(&(v.len() as u16).to_le_bytes());
+        self.0
+            .out
+            .extend_from_slice(&(v.len() as u16).to_le_bytes());
         if !v.is_empty() {
-            self.out.push(D::U8 as u8);
-            self.out.extend_from_slice(v);
+            self.0.out.push(D::U8 as u8);
+            self.0.out.extend_from_slice(v);
         }
         Ok(())
     }
     #[inline]
     fn serialize_none(self) -> Result<()> {
-        self.begin(UNDEFINED);
+        self.0.begin(E, UNDEFINED);
         Ok(())
     }
     #[inline]
@@ -439,12 +440,12 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
     #[inline]
     fn serialize_unit(self) -> Result<()> {
-        self.begin(UNDEFINED);
+        self.0.begin(E, UNDEFINED);
         Ok(())
     }
     #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        self.begin(UNDEFINED);
+        self.0.begin(E, UNDEFINED);
         Ok(())
     }
     #[inline]
@@ -472,25 +473,25 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        let pos = self.open_plain()?;
-        self.string(variant)?;
-        value.serialize(&mut *self)?;
-        self.close_struct(pos, 1, 0xFFFE)
+        let pos = self.0.open_plain(E)?;
+        self.0.string(variant)?;
+        value.serialize(Ser::<false>(&mut *self.0))?;
+        self.0.close_struct(pos, 1, 0xFFFE)
     }
     #[inline(always)]
     fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'a>> {
-        let outer = self.open_array()?;
-        Ok(Seq { s: self, outer })
+        let outer = self.0.open_array(E)?;
+        Ok(Seq { s: self.0, outer })
     }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Seq<'a>> {
-        let outer = self.open_array()?;
-        Ok(Seq { s: self, outer })
+        let outer = self.0.open_array(E)?;
+        Ok(Seq { s: self.0, outer })
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Seq<'a>> {
-        let outer = self.open_array()?;
-        Ok(Seq { s: self, outer })
+        let outer = self.0.open_array(E)?;
+        Ok(Seq { s: self.0, outer })
     }
     #[inline]
     fn serialize_tuple_variant(
@@ -500,19 +501,19 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         variant: &'static str,
         _len: usize,
     ) -> Result<VariantSeq<'a>> {
-        let pos = self.open_plain()?;
-        self.out[pos] = 1;
-        self.string(variant)?;
-        let outer = self.open_array()?;
+        let pos = self.0.open_plain(E)?;
+        self.0.out[pos] = 1;
+        self.0.string(variant)?;
+        let outer = self.0.open_array(false)?;
         Ok(VariantSeq {
-            seq: Seq { s: self, outer },
+            seq: Seq { s: self.0, outer },
         })
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
-        let count_pos = self.open_plain()?;
+        let count_pos = self.0.open_plain(E)?;
         Ok(Compound {
-            s: self,
+            s: self.0,
             count_pos,
             count: 0,
             limit: 0xFFFE,
@@ -520,9 +521,9 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
     #[inline(always)]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a>> {
-        let count_pos = self.open_constructed(name)?;
+        let count_pos = self.0.open_constructed(E, name)?;
         Ok(Compound {
-            s: self,
+            s: self.0,
             count_pos,
             count: 0,
             limit: 0x10000,
@@ -545,10 +546,7 @@ impl ser::SerializeSeq for Seq<'_> {
     type Error = Boxed;
     #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.s.elem = true;
-        value.serialize(&mut *self.s)?;
-        self.s.elem = false;
-        Ok(())
+        value.serialize(Ser::<true>(&mut *self.s))
     }
     #[inline(always)]
     fn end(self) -> Result<()> {
@@ -608,7 +606,7 @@ impl ser::SerializeMap for Compound<'_> {
     }
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut *self.s)
+        value.serialize(Ser::<false>(&mut *self.s))
     }
     #[inline]
     fn end(self) -> Result<()> {
@@ -627,7 +625,7 @@ impl ser::SerializeStruct for Compound<'_> {
     ) -> Result<()> {
         self.count += 1;
         self.s.string(key)?;
-        value.serialize(&mut *self.s)
+        value.serialize(Ser::<false>(&mut *self.s))
     }
     #[inline]
     fn end(self) -> Result<()> {
