@@ -535,6 +535,54 @@ impl<'de> de::MapAccess<'de> for MapAcc<'_, 'de, '_> {
     }
 }
 
+/// [`MapAcc`] for a Rust struct: member names are first matched against the field the struct
+/// declares next (members are usually written in declaration order), which skips scanning for
+/// the terminator and hands serde the field's own name.
+struct StructAcc<'a, 'de, 'r> {
+    de: &'a mut Deserializer<'de, 'r>,
+    left: u16,
+    fields: &'static [&'static str],
+    next: usize,
+}
+
+impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
+    type Error = Boxed;
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let de = &mut *self.de;
+        if let Some(&f) = self.fields.get(self.next) {
+            let n = f.len();
+            if let Some(b) = de.buf.get(de.pos..de.pos + n + 1)
+                && b[n] == 0
+                && &b[..n] == f.as_bytes()
+            {
+                de.pos += n + 1;
+                self.next += 1;
+                return seed
+                    .deserialize(de::value::BorrowedStrDeserializer::new(f))
+                    .map(Some);
+            }
+        }
+        let k = de.str()?;
+        if let Some(i) = self.fields.iter().position(|f| *f == k) {
+            self.next = i + 1;
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(k))
+            .map(Some)
+    }
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
 struct SchemaAcc<'a, 'de, 'r> {
     de: &'a mut Deserializer<'de, 'r>,
     fields: &'r [(String, Datatype)],
@@ -735,13 +783,93 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         }
     }
 
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let dt = self.dt()?;
+        let marker = match self.buf.get(self.pos..self.pos + 2) {
+            Some(&[a, b]) if dt == STRUCT && !self.record => u16::from_le_bytes([a, b]),
+            _ => {
+                self.pending = Some(dt);
+                return self.deserialize_any(visitor);
+            }
+        };
+        let v2 = self.layout >= Layout::V2;
+        if marker == 0xFFFF && v2 {
+            self.pending = Some(dt);
+            return self.deserialize_any(visitor);
+        }
+        self.enter()?;
+        self.pos += 2;
+        let r = if marker == 0xFFFE && v2 {
+            match self.constructed_head() {
+                Ok((_, Body::Verbose(left))) => visitor.visit_map(StructAcc {
+                    de: &mut *self,
+                    left,
+                    fields,
+                    next: 0,
+                }),
+                Ok((_, body)) => self.visit_struct_body(body, visitor),
+                Err(e) => Err(e),
+            }
+        } else {
+            visitor.visit_map(StructAcc {
+                de: &mut *self,
+                left: marker,
+                fields,
+                next: 0,
+            })
+        };
+        self.depth -= 1;
+        r
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let dt = self.dt()?;
+        let len = match self.buf.get(self.pos..self.pos + 2) {
+            Some(&[a, b]) if dt == ARRAY && !self.record => u16::from_le_bytes([a, b]),
+            _ => {
+                self.pending = Some(dt);
+                return self.deserialize_any(visitor);
+            }
+        };
+        if len == 0xFFFF && self.layout >= Layout::V2 {
+            self.pending = Some(dt);
+            return self.deserialize_any(visitor);
+        }
+        self.enter()?;
+        self.pos += 2;
+        let r = self.array_body(len, visitor);
+        self.depth -= 1;
+        r
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let dt = self.dt()?;
+        if dt == 11 || dt == 13 {
+            return visitor.visit_borrowed_str(self.str()?);
+        }
+        self.pending = Some(dt);
+        self.deserialize_any(visitor)
+    }
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_any(visitor)
     }
 
     serde::forward_to_deserialize_any! {
-        i128 u128 char str string bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map struct identifier
+        i128 u128 char bytes byte_buf unit unit_struct tuple
+        tuple_struct map identifier
     }
 }
 
