@@ -557,8 +557,7 @@ impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
         if let Some(&f) = self.fields.get(self.next) {
             let n = f.len();
             if let Some(b) = de.buf.get(de.pos..de.pos + n + 1)
-                && b[n] == 0
-                && &b[..n] == f.as_bytes()
+                && name_is(b, f.as_bytes())
             {
                 de.pos += n + 1;
                 self.next += 1;
@@ -580,6 +579,29 @@ impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.left as usize)
+    }
+}
+
+/// `b` is `name` and its NUL terminator (`b.len() == name.len() + 1`). Short names are compared
+/// with two overlapping words instead of a `memcmp` call.
+#[inline(always)]
+fn name_is(b: &[u8], name: &[u8]) -> bool {
+    let n = name.len();
+    if b.len() != n + 1 || b[n] != 0 {
+        return false;
+    }
+    macro_rules! words {
+        ($t:ty, $w:expr) => {{
+            let w = |s: &[u8]| <$t>::from_le_bytes(s.try_into().expect("length checked"));
+            w(&b[..$w]) == w(&name[..$w]) && w(&b[n - $w..n]) == w(&name[n - $w..])
+        }};
+    }
+    match n {
+        0 => true,
+        1..=3 => b[0] == name[0] && b[n / 2] == name[n / 2] && b[n - 1] == name[n - 1],
+        4..=7 => words!(u32, 4),
+        8..=16 => words!(u64, 8),
+        _ => b[..n] == *name,
     }
 }
 

@@ -109,14 +109,45 @@ impl Serializer {
         }
     }
 
-    /// Writes `s` and its NUL terminator (an error if `s` contains NUL). Strings of up to 32
-    /// bytes are copied and checked for NUL with two overlapping fixed-size words.
+    /// Writes `s` and its NUL terminator (an error if `s` contains NUL).
     #[inline(always)]
     fn string(&mut self, s: &str) -> Result<()> {
+        self.string_after::<false>(0, s)
+    }
+
+    /// Writes `s` and its NUL terminator, preceded by the datatype byte `dt` if `DT` (an error
+    /// if `s` contains NUL). Strings of up to 32 bytes are written as two overlapping
+    /// fixed-size words (also used to check for NUL) straight into reserved capacity, with one
+    /// length update for the whole record.
+    #[inline(always)]
+    fn string_after<const DT: bool>(&mut self, dt: u8, s: &str) -> Result<()> {
         let b = s.as_bytes();
         let n = b.len();
         let start = self.out.len();
-        self.out.reserve(33);
+        let o = DT as usize;
+        if n > 32 {
+            if memchr::memchr(0, b).is_some() {
+                return Err(self.nul_in_string(start + o));
+            }
+            if DT {
+                self.out.push(dt);
+            }
+            self.out.extend_from_slice(b);
+            self.out.push(0);
+            return Ok(());
+        }
+        self.out.reserve(34);
+        let spare = self.out.spare_capacity_mut();
+        /// Writes `v` at `at` in `spare` (bounds-checked; `at + N <= 34` here).
+        #[inline(always)]
+        fn poke<const N: usize>(spare: &mut [std::mem::MaybeUninit<u8>], at: usize, v: [u8; N]) {
+            for (d, x) in spare[at..at + N].iter_mut().zip(v) {
+                d.write(x);
+            }
+        }
+        if DT {
+            poke(spare, 0, [dt]);
+        }
         macro_rules! words {
             ($t:ty, $w:expr) => {{
                 let lo = <$t>::from_le_bytes(b[..$w].try_into().expect("len checked"));
@@ -125,11 +156,10 @@ impl Serializer {
                 const H: $t = L << 7;
                 let zero = (lo.wrapping_sub(L) & !lo) | (hi.wrapping_sub(L) & !hi);
                 if zero & H != 0 {
-                    return Err(self.nul_in_string(start));
+                    return Err(self.nul_in_string(start + o));
                 }
-                self.out.extend_from_slice(&lo.to_le_bytes());
-                self.out.truncate(start + n - $w);
-                self.out.extend_from_slice(&hi.to_le_bytes());
+                poke(spare, o, lo.to_le_bytes());
+                poke(spare, o + n - $w, hi.to_le_bytes());
             }};
         }
         match n {
@@ -137,23 +167,22 @@ impl Serializer {
             1..=3 => {
                 let (x, y, z) = (b[0], b[n / 2], b[n - 1]);
                 if x == 0 || y == 0 || z == 0 {
-                    return Err(self.nul_in_string(start));
+                    return Err(self.nul_in_string(start + o));
                 }
-                self.out.extend_from_slice(&[x, y, z]);
-                // [x, y, z] is b for n = 3; for n < 3 its first n bytes are.
-                self.out.truncate(start + n);
+                // Positions 0, n / 2 and n - 1 cover every byte for n <= 3.
+                poke(spare, o, [x]);
+                poke(spare, o + n / 2, [y]);
+                poke(spare, o + n - 1, [z]);
             }
             4..=7 => words!(u32, 4),
             8..=15 => words!(u64, 8),
-            16..=32 => words!(u128, 16),
-            _ => {
-                if memchr::memchr(0, b).is_some() {
-                    return Err(self.nul_in_string(start));
-                }
-                self.out.extend_from_slice(b);
-            }
+            _ => words!(u128, 16),
         }
-        self.out.push(0);
+        poke(spare, o + n, [0]);
+        // SAFETY: the `o + n + 1` bytes after the length were all just written: the datatype
+        // byte (if `DT`), the string's bytes (covered by the words or bytes
+        // above) and the terminator; `poke` is bounds-checked against the spare capacity.
+        unsafe { self.out.set_len(start + o + n + 1) };
         Ok(())
     }
 
@@ -407,8 +436,12 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.0.begin(E, D::String as u8);
-        self.0.string(v)
+        if E {
+            self.0.element(D::String as u8);
+            self.0.string(v)
+        } else {
+            self.0.string_after::<true>(D::String as u8, v)
+        }
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
