@@ -21,6 +21,7 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
         out: Vec::with_capacity(1024),
         cur: ArrayCtx::default(),
         ctors: Vec::new(),
+        recent: [(0, 0, 0); RECENT],
         depth: 0,
     };
     s.out.extend_from_slice(&HEADER.to_le_bytes());
@@ -34,6 +35,8 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
     Ok(compress(&to_bytes(value)?))
 }
+
+const RECENT: usize = 16;
 
 /// An array being written: its common datatype is decided by its elements as they come.
 #[derive(Default, Clone, Copy)]
@@ -51,6 +54,8 @@ struct Serializer {
     cur: ArrayCtx,
     /// Constructor name → (index, offset where its name was written).
     ctors: Vec<(&'static str, u16, usize)>,
+    /// A direct-mapped cache of [`Self::ctors`] by name address: (address, length, index).
+    recent: [(usize, usize, u16); RECENT],
     depth: usize,
 }
 
@@ -243,9 +248,20 @@ impl Serializer {
     fn open_constructed(&mut self, elem: bool, name: &'static str) -> Result<usize> {
         self.begin(elem, STRUCT);
         self.enter()?;
-        match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
-            Some(c) => {
-                let [i0, i1] = c.1.to_le_bytes();
+        let (addr, len) = (name.as_ptr() as usize, name.len());
+        let slot = &mut self.recent[(addr >> 3) % RECENT];
+        let index = if slot.0 == addr && slot.1 == len {
+            Some(slot.2)
+        } else {
+            let found = self.ctors.iter().find(|c| std::ptr::eq(c.0, name));
+            found.map(|c| {
+                *slot = (addr, len, c.1);
+                c.1
+            })
+        };
+        match index {
+            Some(i) => {
+                let [i0, i1] = i.to_le_bytes();
                 self.out
                     .extend_from_slice(&[0xFE, 0xFF, i0, i1, 0x80, 0, 0]);
             }
