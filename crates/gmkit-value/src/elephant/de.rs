@@ -398,7 +398,11 @@ impl<'de, 'r> Deserializer<'de, 'r> {
     /// After `0xFFFE`: index, name, flags. Returns the constructor name and how to read the body.
     fn constructed_head(&mut self) -> Result<(&'de str, Body<'r>)> {
         let index = self.u16("constructor index")?;
-        let known = self.ctors.iter().find(|c| c.0 == index).copied();
+        // Writers number constructors in order of first use, so index i is usually entry i.
+        let known = match self.ctors.get(index as usize) {
+            Some(c) if c.0 == index => Some(*c),
+            _ => self.ctors.iter().find(|c| c.0 == index).copied(),
+        };
         let name = match known {
             Some((_, name, at)) => {
                 if at == self.pos {
