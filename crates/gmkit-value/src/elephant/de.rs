@@ -682,6 +682,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: a datatype byte 9 (the same code in every version) and its f64.
+        if self.pending.is_none()
+            && let Some(&[9, a, b, c, d, e, f, g, h]) = self.buf.get(self.pos..self.pos + 9)
+        {
+            self.pos += 9;
+            return visitor.visit_f64(f64::from_le_bytes([a, b, c, d, e, f, g, h]));
+        }
         let dt = self.dt()?;
         if dt == 9 {
             return visitor.visit_f64(f64::from_le_bytes(self.bytes("f64")?));
@@ -719,7 +726,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         self.deserialize_u32(visitor)
     }
 
+    #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: an element of a bool array.
+        if self.pending == Some(10)
+            && let Some(&b) = self.buf.get(self.pos)
+        {
+            self.pending = None;
+            self.pos += 1;
+            return visitor.visit_bool(b != 0);
+        }
         let dt = self.dt()?;
         if dt == 10 {
             return visitor.visit_bool(self.u8("bool")? != 0);
@@ -877,6 +893,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: a datatype byte 11 (the same code in every version).
+        if self.pending.is_none() && self.buf.get(self.pos) == Some(&11) {
+            self.pos += 1;
+            return visitor.visit_borrowed_str(self.str()?);
+        }
         let dt = self.dt()?;
         if dt == 11 || dt == 13 {
             return visitor.visit_borrowed_str(self.str()?);
