@@ -398,7 +398,11 @@ impl<'de, 'r> Deserializer<'de, 'r> {
     /// After `0xFFFE`: index, name, flags. Returns the constructor name and how to read the body.
     fn constructed_head(&mut self) -> Result<(&'de str, Body<'r>)> {
         let index = self.u16("constructor index")?;
-        let known = self.ctors.iter().find(|c| c.0 == index).copied();
+        // Writers number constructors in order of first use, so index i is usually entry i.
+        let known = match self.ctors.get(index as usize) {
+            Some(c) if c.0 == index => Some(*c),
+            _ => self.ctors.iter().find(|c| c.0 == index).copied(),
+        };
         let name = match known {
             Some((_, name, at)) => {
                 if at == self.pos {
@@ -535,6 +539,76 @@ impl<'de> de::MapAccess<'de> for MapAcc<'_, 'de, '_> {
     }
 }
 
+/// [`MapAcc`] for a Rust struct: member names are first matched against the field the struct
+/// declares next (members are usually written in declaration order), which skips scanning for
+/// the terminator and hands serde the field's own name.
+struct StructAcc<'a, 'de, 'r> {
+    de: &'a mut Deserializer<'de, 'r>,
+    left: u16,
+    fields: &'static [&'static str],
+    next: usize,
+}
+
+impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
+    type Error = Boxed;
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let de = &mut *self.de;
+        if let Some(&f) = self.fields.get(self.next) {
+            let n = f.len();
+            if let Some(b) = de.buf.get(de.pos..de.pos + n + 1)
+                && name_is(b, f.as_bytes())
+            {
+                de.pos += n + 1;
+                self.next += 1;
+                return seed
+                    .deserialize(de::value::BorrowedStrDeserializer::new(f))
+                    .map(Some);
+            }
+        }
+        let k = de.str()?;
+        if let Some(i) = self.fields.iter().position(|f| *f == k) {
+            self.next = i + 1;
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(k))
+            .map(Some)
+    }
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left as usize)
+    }
+}
+
+/// `b` is `name` and its NUL terminator (`b.len() == name.len() + 1`). Short names are compared
+/// with two overlapping words instead of a `memcmp` call.
+#[inline(always)]
+fn name_is(b: &[u8], name: &[u8]) -> bool {
+    let n = name.len();
+    if b.len() != n + 1 || b[n] != 0 {
+        return false;
+    }
+    macro_rules! words {
+        ($t:ty, $w:expr) => {{
+            let w = |s: &[u8]| <$t>::from_le_bytes(s.try_into().expect("length checked"));
+            w(&b[..$w]) == w(&name[..$w]) && w(&b[n - $w..n]) == w(&name[n - $w..])
+        }};
+    }
+    match n {
+        0 => true,
+        1..=3 => b[0] == name[0] && b[n / 2] == name[n / 2] && b[n - 1] == name[n - 1],
+        4..=7 => words!(u32, 4),
+        8..=16 => words!(u64, 8),
+        _ => b[..n] == *name,
+    }
+}
+
 struct SchemaAcc<'a, 'de, 'r> {
     de: &'a mut Deserializer<'de, 'r>,
     fields: &'r [(String, Datatype)],
@@ -608,6 +682,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: a datatype byte 9 (the same code in every version) and its f64.
+        if self.pending.is_none()
+            && let Some(&[9, a, b, c, d, e, f, g, h]) = self.buf.get(self.pos..self.pos + 9)
+        {
+            self.pos += 9;
+            return visitor.visit_f64(f64::from_le_bytes([a, b, c, d, e, f, g, h]));
+        }
         let dt = self.dt()?;
         if dt == 9 {
             return visitor.visit_f64(f64::from_le_bytes(self.bytes("f64")?));
@@ -645,7 +726,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         self.deserialize_u32(visitor)
     }
 
+    #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: an element of a bool array.
+        if self.pending == Some(10)
+            && let Some(&b) = self.buf.get(self.pos)
+        {
+            self.pending = None;
+            self.pos += 1;
+            return visitor.visit_bool(b != 0);
+        }
         let dt = self.dt()?;
         if dt == 10 {
             return visitor.visit_bool(self.u8("bool")? != 0);
@@ -735,13 +825,98 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
         }
     }
 
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let dt = self.dt()?;
+        let marker = match self.buf.get(self.pos..self.pos + 2) {
+            Some(&[a, b]) if dt == STRUCT && !self.record => u16::from_le_bytes([a, b]),
+            _ => {
+                self.pending = Some(dt);
+                return self.deserialize_any(visitor);
+            }
+        };
+        let v2 = self.layout >= Layout::V2;
+        if marker == 0xFFFF && v2 {
+            self.pending = Some(dt);
+            return self.deserialize_any(visitor);
+        }
+        self.enter()?;
+        self.pos += 2;
+        let r = if marker == 0xFFFE && v2 {
+            match self.constructed_head() {
+                Ok((_, Body::Verbose(left))) => visitor.visit_map(StructAcc {
+                    de: &mut *self,
+                    left,
+                    fields,
+                    next: 0,
+                }),
+                Ok((_, body)) => self.visit_struct_body(body, visitor),
+                Err(e) => Err(e),
+            }
+        } else {
+            visitor.visit_map(StructAcc {
+                de: &mut *self,
+                left: marker,
+                fields,
+                next: 0,
+            })
+        };
+        self.depth -= 1;
+        r
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let dt = self.dt()?;
+        let len = match self.buf.get(self.pos..self.pos + 2) {
+            Some(&[a, b]) if dt == ARRAY && !self.record => u16::from_le_bytes([a, b]),
+            _ => {
+                self.pending = Some(dt);
+                return self.deserialize_any(visitor);
+            }
+        };
+        if len == 0xFFFF && self.layout >= Layout::V2 {
+            self.pending = Some(dt);
+            return self.deserialize_any(visitor);
+        }
+        self.enter()?;
+        self.pos += 2;
+        let r = self.array_body(len, visitor);
+        self.depth -= 1;
+        r
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // Fast path: a datatype byte 11 (the same code in every version).
+        if self.pending.is_none() && self.buf.get(self.pos) == Some(&11) {
+            self.pos += 1;
+            return visitor.visit_borrowed_str(self.str()?);
+        }
+        let dt = self.dt()?;
+        if dt == 11 || dt == 13 {
+            return visitor.visit_borrowed_str(self.str()?);
+        }
+        self.pending = Some(dt);
+        self.deserialize_any(visitor)
+    }
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.deserialize_any(visitor)
     }
 
     serde::forward_to_deserialize_any! {
-        i128 u128 char str string bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map struct identifier
+        i128 u128 char bytes byte_buf unit unit_struct tuple
+        tuple_struct map identifier
     }
 }
 

@@ -19,14 +19,14 @@ const UNDEFINED: u8 = D::Undefined as u8;
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut s = Serializer {
         out: Vec::with_capacity(1024),
-        elem: false,
         cur: ArrayCtx::default(),
         ctors: Vec::new(),
+        recent: [(0, 0, 0); RECENT],
         depth: 0,
     };
     s.out.extend_from_slice(&HEADER.to_le_bytes());
     s.out.extend_from_slice(&VERSION_1_5_1.to_le_bytes());
-    value.serialize(&mut s).map_err(|e| *e.0)?;
+    value.serialize(Ser::<false>(&mut s)).map_err(|e| *e.0)?;
     s.out.extend_from_slice(&FOOTER.to_le_bytes());
     Ok(s.out)
 }
@@ -35,6 +35,8 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
     Ok(compress(&to_bytes(value)?))
 }
+
+const RECENT: usize = 16;
 
 /// An array being written: its common datatype is decided by its elements as they come.
 #[derive(Default, Clone, Copy)]
@@ -48,12 +50,12 @@ struct ArrayCtx {
 /// The Elephant serializer (see [`to_bytes`]).
 struct Serializer {
     out: Vec<u8>,
-    /// The next value is an element of the innermost array.
-    elem: bool,
     /// The innermost open array (enclosing ones are saved in their [`Seq`]s).
     cur: ArrayCtx,
     /// Constructor name → (index, offset where its name was written).
     ctors: Vec<(&'static str, u16, usize)>,
+    /// A direct-mapped cache of [`Self::ctors`] by name address: (address, length, index).
+    recent: [(usize, usize, u16); RECENT],
     depth: usize,
 }
 
@@ -61,8 +63,8 @@ impl Serializer {
     /// Starts a value of datatype `dt`: its datatype byte, unless it is an array element
     /// covered by the array's common datatype.
     #[inline(always)]
-    fn begin(&mut self, dt: u8) {
-        if !self.elem {
+    fn begin(&mut self, elem: bool, dt: u8) {
+        if !elem {
             self.out.push(dt);
         } else {
             self.element(dt);
@@ -71,7 +73,6 @@ impl Serializer {
 
     #[inline(always)]
     fn element(&mut self, dt: u8) {
-        self.elem = false;
         let a = &mut self.cur;
         let n = a.count;
         a.count += 1;
@@ -113,14 +114,45 @@ impl Serializer {
         }
     }
 
-    /// Writes `s` and its NUL terminator (an error if `s` contains NUL). Strings of up to 32
-    /// bytes are copied and checked for NUL with two overlapping fixed-size words.
+    /// Writes `s` and its NUL terminator (an error if `s` contains NUL).
     #[inline(always)]
     fn string(&mut self, s: &str) -> Result<()> {
+        self.string_after::<false>(0, s)
+    }
+
+    /// Writes `s` and its NUL terminator, preceded by the datatype byte `dt` if `DT` (an error
+    /// if `s` contains NUL). Strings of up to 32 bytes are written as two overlapping
+    /// fixed-size words (also used to check for NUL) straight into reserved capacity, with one
+    /// length update for the whole record.
+    #[inline(always)]
+    fn string_after<const DT: bool>(&mut self, dt: u8, s: &str) -> Result<()> {
         let b = s.as_bytes();
         let n = b.len();
         let start = self.out.len();
-        self.out.reserve(33);
+        let o = DT as usize;
+        if n > 32 {
+            if memchr::memchr(0, b).is_some() {
+                return Err(self.nul_in_string(start + o));
+            }
+            if DT {
+                self.out.push(dt);
+            }
+            self.out.extend_from_slice(b);
+            self.out.push(0);
+            return Ok(());
+        }
+        self.out.reserve(34);
+        let spare = self.out.spare_capacity_mut();
+        /// Writes `v` at `at` in `spare` (bounds-checked; `at + N <= 34` here).
+        #[inline(always)]
+        fn poke<const N: usize>(spare: &mut [std::mem::MaybeUninit<u8>], at: usize, v: [u8; N]) {
+            for (d, x) in spare[at..at + N].iter_mut().zip(v) {
+                d.write(x);
+            }
+        }
+        if DT {
+            poke(spare, 0, [dt]);
+        }
         macro_rules! words {
             ($t:ty, $w:expr) => {{
                 let lo = <$t>::from_le_bytes(b[..$w].try_into().expect("len checked"));
@@ -129,11 +161,10 @@ impl Serializer {
                 const H: $t = L << 7;
                 let zero = (lo.wrapping_sub(L) & !lo) | (hi.wrapping_sub(L) & !hi);
                 if zero & H != 0 {
-                    return Err(self.nul_in_string(start));
+                    return Err(self.nul_in_string(start + o));
                 }
-                self.out.extend_from_slice(&lo.to_le_bytes());
-                self.out.truncate(start + n - $w);
-                self.out.extend_from_slice(&hi.to_le_bytes());
+                poke(spare, o, lo.to_le_bytes());
+                poke(spare, o + n - $w, hi.to_le_bytes());
             }};
         }
         match n {
@@ -141,23 +172,22 @@ impl Serializer {
             1..=3 => {
                 let (x, y, z) = (b[0], b[n / 2], b[n - 1]);
                 if x == 0 || y == 0 || z == 0 {
-                    return Err(self.nul_in_string(start));
+                    return Err(self.nul_in_string(start + o));
                 }
-                self.out.extend_from_slice(&[x, y, z]);
-                // [x, y, z] is b for n = 3; for n < 3 its first n bytes are.
-                self.out.truncate(start + n);
+                // Positions 0, n / 2 and n - 1 cover every byte for n <= 3.
+                poke(spare, o, [x]);
+                poke(spare, o + n / 2, [y]);
+                poke(spare, o + n - 1, [z]);
             }
             4..=7 => words!(u32, 4),
             8..=15 => words!(u64, 8),
-            16..=32 => words!(u128, 16),
-            _ => {
-                if memchr::memchr(0, b).is_some() {
-                    return Err(self.nul_in_string(start));
-                }
-                self.out.extend_from_slice(b);
-            }
+            _ => words!(u128, 16),
         }
-        self.out.push(0);
+        poke(spare, o + n, [0]);
+        // SAFETY: the `o + n + 1` bytes after the length were all just written: the datatype
+        // byte (if `DT`), the string's bytes (covered by the words or bytes
+        // above) and the terminator; `poke` is bounds-checked against the spare capacity.
+        unsafe { self.out.set_len(start + o + n + 1) };
         Ok(())
     }
 
@@ -181,8 +211,8 @@ impl Serializer {
 
     /// Starts an array; returns the enclosing array's state, restored by [`Self::close_array`].
     #[inline(always)]
-    fn open_array(&mut self) -> Result<ArrayCtx> {
-        self.begin(ARRAY);
+    fn open_array(&mut self, elem: bool) -> Result<ArrayCtx> {
+        self.begin(elem, ARRAY);
         self.enter()?;
         let len_pos = self.out.len();
         self.out.extend_from_slice(&[0, 0]);
@@ -215,12 +245,23 @@ impl Serializer {
     /// `0xFFFE`, constructor index (+ name the first time), flags `0x80` (verbose, version 0),
     /// member count placeholder. Returns the count position.
     #[inline(always)]
-    fn open_constructed(&mut self, name: &'static str) -> Result<usize> {
-        self.begin(STRUCT);
+    fn open_constructed(&mut self, elem: bool, name: &'static str) -> Result<usize> {
+        self.begin(elem, STRUCT);
         self.enter()?;
-        match self.ctors.iter().find(|c| std::ptr::eq(c.0, name)) {
-            Some(c) => {
-                let [i0, i1] = c.1.to_le_bytes();
+        let (addr, len) = (name.as_ptr() as usize, name.len());
+        let slot = &mut self.recent[(addr >> 3) % RECENT];
+        let index = if slot.0 == addr && slot.1 == len {
+            Some(slot.2)
+        } else {
+            let found = self.ctors.iter().find(|c| std::ptr::eq(c.0, name));
+            found.map(|c| {
+                *slot = (addr, len, c.1);
+                c.1
+            })
+        };
+        match index {
+            Some(i) => {
+                let [i0, i1] = i.to_le_bytes();
                 self.out
                     .extend_from_slice(&[0xFE, 0xFF, i0, i1, 0x80, 0, 0]);
             }
@@ -254,8 +295,8 @@ impl Serializer {
     }
 
     #[inline(always)]
-    fn open_plain(&mut self) -> Result<usize> {
-        self.begin(STRUCT);
+    fn open_plain(&mut self, elem: bool) -> Result<usize> {
+        self.begin(elem, STRUCT);
         self.enter()?;
         let pos = self.out.len();
         self.out.extend_from_slice(&[0, 0]);
@@ -280,9 +321,9 @@ impl Serializer {
     /// A scalar: its datatype byte (unless covered by the array's common datatype) and its
     /// bytes, written together when possible.
     #[inline(always)]
-    fn s32(&mut self, v: i32) {
+    fn s32(&mut self, elem: bool, v: i32) {
         let [a, b, c, d] = v.to_le_bytes();
-        if self.elem {
+        if elem {
             self.element(D::S32 as u8);
             self.out.extend_from_slice(&[a, b, c, d]);
         } else {
@@ -290,16 +331,16 @@ impl Serializer {
         }
     }
     #[inline(always)]
-    fn f64(&mut self, v: f64) {
-        self.eight(D::F64 as u8, v.to_le_bytes());
+    fn f64(&mut self, elem: bool, v: f64) {
+        self.eight(elem, D::F64 as u8, v.to_le_bytes());
     }
     #[inline(always)]
-    fn i64(&mut self, v: i64) {
-        self.eight(D::U64 as u8, v.to_le_bytes());
+    fn i64(&mut self, elem: bool, v: i64) {
+        self.eight(elem, D::U64 as u8, v.to_le_bytes());
     }
     #[inline(always)]
-    fn eight(&mut self, dt: u8, [a, b, c, d, e, f, g, h]: [u8; 8]) {
-        if self.elem {
+    fn eight(&mut self, elem: bool, dt: u8, [a, b, c, d, e, f, g, h]: [u8; 8]) {
+        if elem {
             self.element(dt);
             self.out.extend_from_slice(&[a, b, c, d, e, f, g, h]);
         } else {
@@ -307,8 +348,8 @@ impl Serializer {
         }
     }
     #[inline(always)]
-    fn bool(&mut self, v: bool) {
-        if self.elem {
+    fn bool(&mut self, elem: bool, v: bool) {
+        if elem {
             self.element(D::Bool as u8);
             self.out.push(v as u8);
         } else {
@@ -336,7 +377,10 @@ struct VariantSeq<'a> {
     seq: Seq<'a>,
 }
 
-impl<'a> ser::Serializer for &'a mut Serializer {
+/// The serializer in a context: `E` = the value is an element of the innermost open array.
+struct Ser<'a, const E: bool>(&'a mut Serializer);
+
+impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     type Ok = ();
     type Error = Boxed;
     type SerializeSeq = Seq<'a>;
@@ -349,57 +393,57 @@ impl<'a> ser::Serializer for &'a mut Serializer {
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
-        self.bool(v);
+        self.0.bool(E, v);
         Ok(())
     }
     #[inline]
     fn serialize_i8(self, v: i8) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_i16(self, v: i16) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.s32(v);
+        self.0.s32(E, v);
         Ok(())
     }
     #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.i64(v);
+        self.0.i64(E, v);
         Ok(())
     }
     #[inline]
     fn serialize_u8(self, v: u8) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_u16(self, v: u16) -> Result<()> {
-        self.s32(v as i32);
+        self.0.s32(E, v as i32);
         Ok(())
     }
     #[inline]
     fn serialize_u32(self, v: u32) -> Result<()> {
-        self.f64(v as f64);
+        self.0.f64(E, v as f64);
         Ok(())
     }
     #[inline]
     fn serialize_u64(self, v: u64) -> Result<()> {
-        self.i64(v as i64);
+        self.0.i64(E, v as i64);
         Ok(())
     }
     #[inline]
     fn serialize_f32(self, v: f32) -> Result<()> {
-        self.f64(v as f64);
+        self.0.f64(E, v as f64);
         Ok(())
     }
     #[inline]
     fn serialize_f64(self, v: f64) -> Result<()> {
-        self.f64(v);
+        self.0.f64(E, v);
         Ok(())
     }
     #[inline]
@@ -408,29 +452,35 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
-        self.begin(D::String as u8);
-        self.string(v)
+        if E {
+            self.0.element(D::String as u8);
+            self.0.string(v)
+        } else {
+            self.0.string_after::<true>(D::String as u8, v)
+        }
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        self.begin(ARRAY);
+        self.0.begin(E, ARRAY);
         if v.len() >= 0xFFFF {
             return Err(Error::ArrayTooLong {
-                offset: self.out.len(),
+                offset: self.0.out.len(),
                 len: v.len(),
             }
             .into());
         }
-        self.out.extend_from_slice(&(v.len() as u16).to_le_bytes());
+        self.0
+            .out
+            .extend_from_slice(&(v.len() as u16).to_le_bytes());
         if !v.is_empty() {
-            self.out.push(D::U8 as u8);
-            self.out.extend_from_slice(v);
+            self.0.out.push(D::U8 as u8);
+            self.0.out.extend_from_slice(v);
         }
         Ok(())
     }
     #[inline]
     fn serialize_none(self) -> Result<()> {
-        self.begin(UNDEFINED);
+        self.0.begin(E, UNDEFINED);
         Ok(())
     }
     #[inline]
@@ -439,12 +489,12 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
     #[inline]
     fn serialize_unit(self) -> Result<()> {
-        self.begin(UNDEFINED);
+        self.0.begin(E, UNDEFINED);
         Ok(())
     }
     #[inline]
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        self.begin(UNDEFINED);
+        self.0.begin(E, UNDEFINED);
         Ok(())
     }
     #[inline]
@@ -472,25 +522,25 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        let pos = self.open_plain()?;
-        self.string(variant)?;
-        value.serialize(&mut *self)?;
-        self.close_struct(pos, 1, 0xFFFE)
+        let pos = self.0.open_plain(E)?;
+        self.0.string(variant)?;
+        value.serialize(Ser::<false>(&mut *self.0))?;
+        self.0.close_struct(pos, 1, 0xFFFE)
     }
     #[inline(always)]
     fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'a>> {
-        let outer = self.open_array()?;
-        Ok(Seq { s: self, outer })
+        let outer = self.0.open_array(E)?;
+        Ok(Seq { s: self.0, outer })
     }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Seq<'a>> {
-        let outer = self.open_array()?;
-        Ok(Seq { s: self, outer })
+        let outer = self.0.open_array(E)?;
+        Ok(Seq { s: self.0, outer })
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Seq<'a>> {
-        let outer = self.open_array()?;
-        Ok(Seq { s: self, outer })
+        let outer = self.0.open_array(E)?;
+        Ok(Seq { s: self.0, outer })
     }
     #[inline]
     fn serialize_tuple_variant(
@@ -500,19 +550,19 @@ impl<'a> ser::Serializer for &'a mut Serializer {
         variant: &'static str,
         _len: usize,
     ) -> Result<VariantSeq<'a>> {
-        let pos = self.open_plain()?;
-        self.out[pos] = 1;
-        self.string(variant)?;
-        let outer = self.open_array()?;
+        let pos = self.0.open_plain(E)?;
+        self.0.out[pos] = 1;
+        self.0.string(variant)?;
+        let outer = self.0.open_array(false)?;
         Ok(VariantSeq {
-            seq: Seq { s: self, outer },
+            seq: Seq { s: self.0, outer },
         })
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
-        let count_pos = self.open_plain()?;
+        let count_pos = self.0.open_plain(E)?;
         Ok(Compound {
-            s: self,
+            s: self.0,
             count_pos,
             count: 0,
             limit: 0xFFFE,
@@ -520,9 +570,9 @@ impl<'a> ser::Serializer for &'a mut Serializer {
     }
     #[inline(always)]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a>> {
-        let count_pos = self.open_constructed(name)?;
+        let count_pos = self.0.open_constructed(E, name)?;
         Ok(Compound {
-            s: self,
+            s: self.0,
             count_pos,
             count: 0,
             limit: 0x10000,
@@ -545,10 +595,7 @@ impl ser::SerializeSeq for Seq<'_> {
     type Error = Boxed;
     #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.s.elem = true;
-        value.serialize(&mut *self.s)?;
-        self.s.elem = false;
-        Ok(())
+        value.serialize(Ser::<true>(&mut *self.s))
     }
     #[inline(always)]
     fn end(self) -> Result<()> {
@@ -608,7 +655,7 @@ impl ser::SerializeMap for Compound<'_> {
     }
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(&mut *self.s)
+        value.serialize(Ser::<false>(&mut *self.s))
     }
     #[inline]
     fn end(self) -> Result<()> {
@@ -627,7 +674,7 @@ impl ser::SerializeStruct for Compound<'_> {
     ) -> Result<()> {
         self.count += 1;
         self.s.string(key)?;
-        value.serialize(&mut *self.s)
+        value.serialize(Ser::<false>(&mut *self.s))
     }
     #[inline]
     fn end(self) -> Result<()> {
