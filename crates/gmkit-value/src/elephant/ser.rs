@@ -370,7 +370,16 @@ struct Compound<'a> {
 struct Seq<'a> {
     s: &'a mut Serializer,
     outer: ArrayCtx,
+    /// For long sequences of known length: the length, until the first element is written and
+    /// the output reserved for the rest (sized like the first), so that a large save grows its
+    /// buffer once instead of doubling (and copying) it many times. 0 afterwards.
+    hint: usize,
+    /// Output position where the first element starts.
+    start: usize,
 }
+
+/// Sequences shorter than this grow the output the ordinary way.
+const RESERVE_MIN_LEN: usize = 64;
 
 /// A variant wrapper `{variant: [..]}` around an array.
 struct VariantSeq<'a> {
@@ -528,19 +537,36 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
         self.0.close_struct(pos, 1, 0xFFFE)
     }
     #[inline(always)]
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Seq<'a>> {
+    fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a>> {
         let outer = self.0.open_array(E)?;
-        Ok(Seq { s: self.0, outer })
+        let hint = len.filter(|&n| n >= RESERVE_MIN_LEN).unwrap_or(0);
+        let start = self.0.out.len();
+        Ok(Seq {
+            s: self.0,
+            outer,
+            hint,
+            start,
+        })
     }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Seq<'a>> {
         let outer = self.0.open_array(E)?;
-        Ok(Seq { s: self.0, outer })
+        Ok(Seq {
+            s: self.0,
+            outer,
+            hint: 0,
+            start: 0,
+        })
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Seq<'a>> {
         let outer = self.0.open_array(E)?;
-        Ok(Seq { s: self.0, outer })
+        Ok(Seq {
+            s: self.0,
+            outer,
+            hint: 0,
+            start: 0,
+        })
     }
     #[inline]
     fn serialize_tuple_variant(
@@ -555,7 +581,12 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
         self.0.string(variant)?;
         let outer = self.0.open_array(false)?;
         Ok(VariantSeq {
-            seq: Seq { s: self.0, outer },
+            seq: Seq {
+                s: self.0,
+                outer,
+                hint: 0,
+                start: 0,
+            },
         })
     }
     #[inline]
@@ -595,7 +626,15 @@ impl ser::SerializeSeq for Seq<'_> {
     type Error = Boxed;
     #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(Ser::<true>(&mut *self.s))
+        value.serialize(Ser::<true>(&mut *self.s))?;
+        if self.hint != 0 {
+            let first = self.s.out.len() - self.start;
+            // Capped: a huge first element must not reserve absurd amounts.
+            let rest = first.saturating_mul(self.hint - 1).min(1 << 30);
+            self.s.out.reserve(rest);
+            self.hint = 0;
+        }
+        Ok(())
     }
     #[inline(always)]
     fn end(self) -> Result<()> {
