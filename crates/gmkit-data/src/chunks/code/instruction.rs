@@ -299,7 +299,7 @@ pub(crate) fn size_of_word(w: u32, new: bool) -> Option<usize> {
         Opcode::from_old(op)?.0
     };
     Some(match op {
-        Opcode::Push | Opcode::PushLoc | Opcode::PushGlb | Opcode::PushBltn | Opcode::PushI => {
+        op if op.is_push() => {
             4 + DataType::from_nibble(t1)?.push_operand_size()
         }
         Opcode::Pop if t1 != DataType::Int16 as u8 => 8,
@@ -655,18 +655,7 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
             })
         };
         let ins = match op {
-            Opcode::Conv
-            | Opcode::Mul
-            | Opcode::Div
-            | Opcode::Rem
-            | Opcode::Mod
-            | Opcode::Add
-            | Opcode::Sub
-            | Opcode::And
-            | Opcode::Or
-            | Opcode::Xor
-            | Opcode::Shl
-            | Opcode::Shr => {
+            op if op.is_binary() => {
                 need_zero(lo as u32, "unused bits of an arithmetic instruction")?;
                 Instruction::Binary {
                     op,
@@ -674,7 +663,7 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
                     t2: data_type(t2n, at)?,
                 }
             }
-            Opcode::Neg | Opcode::Not | Opcode::Ret | Opcode::Exit | Opcode::Popz => {
+            op if op.is_unary() => {
                 need_zero(lo as u32 | (t2n as u32) << 16, "unused bits of an instruction")?;
                 Instruction::Unary {
                     op,
@@ -726,7 +715,7 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
                     argc: lo,
                 }
             }
-            Opcode::B | Opcode::Bt | Opcode::Bf | Opcode::PushEnv | Opcode::PopEnv => {
+            op if op.is_branch() => {
                 let v = w & 0xFF_FFFF;
                 if !new {
                     Instruction::Branch {
@@ -753,7 +742,7 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
                     }
                 }
             }
-            Opcode::Push | Opcode::PushLoc | Opcode::PushGlb | Opcode::PushBltn | Opcode::PushI => {
+            op if op.is_push() => {
                 need_zero(t2n as u32, "second type of push")?;
                 let t = data_type(t1n, at)?;
                 let value = match t {
@@ -885,6 +874,10 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
                     t,
                     operand,
                 }
+            }
+            // Every opcode is one of the families above.
+            other => {
+                return Err((at, invalid("opcode", "a known instruction form", other.mnemonic())));
             }
         };
         i += ins.size();
@@ -1019,30 +1012,13 @@ pub(crate) fn encode(ins: &Instruction, new: bool) -> Result<Encoded, EncodeErro
     };
     match *ins {
         Instruction::Binary { op, t1, t2 } => {
-            if !matches!(
-                op,
-                Opcode::Conv
-                    | Opcode::Mul
-                    | Opcode::Div
-                    | Opcode::Rem
-                    | Opcode::Mod
-                    | Opcode::Add
-                    | Opcode::Sub
-                    | Opcode::And
-                    | Opcode::Or
-                    | Opcode::Xor
-                    | Opcode::Shl
-                    | Opcode::Shr
-            ) {
+            if !op.is_binary() {
                 return Err(format!("{} is not a binary operation", op.mnemonic()));
             }
             e.word = opbyte(op)? << 24 | tb(t1, t2);
         }
         Instruction::Unary { op, t } => {
-            if !matches!(
-                op,
-                Opcode::Neg | Opcode::Not | Opcode::Ret | Opcode::Exit | Opcode::Popz
-            ) {
+            if !op.is_unary() {
                 return Err(format!("{} is not a one-type operation", op.mnemonic()));
             }
             e.word = opbyte(op)? << 24 | tb(t, DataType::Double);
@@ -1075,10 +1051,7 @@ pub(crate) fn encode(ins: &Instruction, new: bool) -> Result<Encoded, EncodeErro
             e.word = opbyte(Opcode::CallV)? << 24 | tb(t, DataType::Double) | argc as u32;
         }
         Instruction::Branch { op, offset } => {
-            if !matches!(
-                op,
-                Opcode::B | Opcode::Bt | Opcode::Bf | Opcode::PushEnv | Opcode::PopEnv
-            ) {
+            if !op.is_branch() {
                 return Err(format!("{} is not a branch", op.mnemonic()));
             }
             let bits = if new {
@@ -1101,10 +1074,7 @@ pub(crate) fn encode(ins: &Instruction, new: bool) -> Result<Encoded, EncodeErro
             e.word = (Opcode::PopEnv.new_code() as u32) << 24 | 0xF0_0000;
         }
         Instruction::Push { op, value } => {
-            if !matches!(
-                op,
-                Opcode::Push | Opcode::PushLoc | Opcode::PushGlb | Opcode::PushBltn | Opcode::PushI
-            ) {
+            if !op.is_push() {
                 return Err(format!("{} is not a push", op.mnemonic()));
             }
             let t = value.data_type();

@@ -77,6 +77,30 @@ pub enum Opcode {
 }
 
 impl Opcode {
+    /// Two-type operations without operand (`Instruction::Binary`).
+    #[inline]
+    pub fn is_binary(self) -> bool {
+        use Opcode::*;
+        matches!(self, Conv | Mul | Div | Rem | Mod | Add | Sub | And | Or | Xor | Shl | Shr)
+    }
+    /// One-type operations without operand (`Instruction::Unary`).
+    #[inline]
+    pub fn is_unary(self) -> bool {
+        use Opcode::*;
+        matches!(self, Neg | Not | Ret | Exit | Popz)
+    }
+    /// Branches, whose low 24 bits are a word offset (`Instruction::Branch`).
+    #[inline]
+    pub fn is_branch(self) -> bool {
+        use Opcode::*;
+        matches!(self, B | Bt | Bf | PushEnv | PopEnv)
+    }
+    /// The push family (`Instruction::Push`).
+    #[inline]
+    pub fn is_push(self) -> bool {
+        use Opcode::*;
+        matches!(self, Push | PushLoc | PushGlb | PushBltn | PushI)
+    }
     /// The opcode byte in the bc ≥ 15 numbering.
     #[inline]
     pub fn new_code(self) -> u8 {
