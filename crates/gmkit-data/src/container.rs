@@ -138,7 +138,6 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
         options: opts.clone(),
         targets: Default::default(),
         chunks: chunks.clone(),
-        code: Default::default(),
     };
     let chunk_align = infer_chunk_align(&chunks);
     let mut file = DataFile {

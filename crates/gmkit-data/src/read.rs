@@ -21,18 +21,10 @@ pub(crate) enum Target {
     String = 0,
     /// A TPAG item.
     TexturePageItem = 1,
-    /// A TXTR page record.
-    TexturePage = 2,
-    /// A CODE entry.
-    Code = 3,
-    /// An embedded sequence or other shared record (free for chunk use).
-    Aux1 = 4,
-    /// Free for chunk use.
-    Aux2 = 5,
 }
 
 /// Number of [`Target`] kinds.
-pub(crate) const TARGETS: usize = 6;
+pub(crate) const TARGETS: usize = 2;
 
 /// A map from absolute addresses to element indices, built from the addresses of one list.
 #[derive(Clone, Debug, Default)]
@@ -111,18 +103,14 @@ impl AddrMap {
 
 /// Lookups shared by all chunk readers: the version, options, and address maps published by
 /// chunks of earlier phases.
-#[allow(dead_code)] // filled for chunk readers; not all are used by every build
 pub(crate) struct ReadCtx {
     pub version: Version,
     pub options: ParseOptions,
     pub targets: [AddrMap; TARGETS],
     /// Chunk bodies by name: (name, body start, body end).
     pub chunks: Vec<(ChunkName, usize, usize)>,
-    /// Bytecode state shared between CODE, VARI and FUNC.
-    pub code: crate::chunks::code::ReadState,
 }
 
-#[allow(dead_code)]
 impl ReadCtx {
     /// The body range of a chunk, if present.
     pub(crate) fn chunk_range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
@@ -170,8 +158,6 @@ macro_rules! read_le {
     )*};
 }
 
-// The toolkit of every chunk reader; not every chunk needs every method.
-#[allow(dead_code)]
 impl<'a> Reader<'a> {
     pub(crate) fn new(
         src: &'a Bytes,
@@ -201,10 +187,6 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn version(&self) -> &Version {
         &self.ctx.version
-    }
-    /// The parse options.
-    pub fn options(&self) -> &ParseOptions {
-        &self.ctx.options
     }
     /// Current absolute position.
     #[inline]
@@ -326,20 +308,6 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Moves to an absolute position anywhere in the file (for the few cross-chunk pointers that
-    /// must be followed).
-    pub fn seek_file(&mut self, pos: usize) -> Result<()> {
-        if pos > self.data.len() {
-            return Err(self.error(ErrorKind::BadReference {
-                what: "pointer",
-                expected: "a position inside the file",
-                found: pos.to_string(),
-            }));
-        }
-        self.pos = pos;
-        Ok(())
-    }
-
     /// Borrows the next `n` bytes of the chunk and advances.
     #[inline]
     pub fn bytes_ref(&mut self, n: usize, what: &'static str) -> Result<&'a [u8]> {
@@ -385,7 +353,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    read_le!(u8: u8, i8: i8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32, f64: f64);
+    read_le!(u8: u8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32);
 
     /// Reads a 4-byte boolean that must be 0 or 1.
     #[inline]
@@ -647,8 +615,5 @@ pub(crate) fn target_name(t: Target) -> &'static str {
     match t {
         Target::String => "a STRG entry",
         Target::TexturePageItem => "a TPAG item",
-        Target::TexturePage => "a TXTR page",
-        Target::Code => "a CODE entry",
-        Target::Aux1 | Target::Aux2 => "a known record",
     }
 }

@@ -7,7 +7,6 @@ use crate::refs::StringRef;
 use crate::version::Version;
 
 /// Shared state available to chunk writers.
-#[allow(dead_code)] // shared with chunk writers
 pub(crate) struct WriteCtx {
     pub version: Version,
     /// Bytecode layout computed by CODE, used by VARI and FUNC.
@@ -45,8 +44,6 @@ macro_rules! write_le {
     )*};
 }
 
-// The toolkit of every chunk writer; not every chunk needs every method.
-#[allow(dead_code)]
 impl Writer {
     pub(crate) fn new(capacity: usize, ctx: WriteCtx) -> Self {
         Writer {
@@ -84,7 +81,7 @@ impl Writer {
         .in_chunk(self.chunk)
     }
 
-    write_le!(u8: u8, i8: i8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32, f64: f64);
+    write_le!(u8: u8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32);
 
     /// Writes a 4-byte boolean.
     #[inline]
@@ -224,13 +221,6 @@ impl Writer {
     pub fn reserve_targets(&mut self, target: Target, n: usize) {
         self.addrs[target as usize].reserve(n);
     }
-    /// The address recorded for element `index` of a target list, if already written.
-    pub fn address_of(&self, target: Target, index: u32) -> Option<u32> {
-        match self.addrs[target as usize].get(index as usize) {
-            Some(&a) if a != 0 => Some(a),
-            _ => None,
-        }
-    }
 
     /// Resolves every pending reference and returns the bytes.
     pub(crate) fn finish(mut self) -> Result<Vec<u8>> {
@@ -256,17 +246,11 @@ impl Writer {
         {
             Some(&a) if a != 0 => a,
             _ => {
-                let t = [
-                    Target::String,
-                    Target::TexturePageItem,
-                    Target::TexturePage,
-                    Target::Code,
-                    Target::Aux1,
-                    Target::Aux2,
-                ]
-                .get(kind as usize)
-                .copied()
-                .unwrap_or(Target::Aux2);
+                let t = if kind == Target::String as u8 {
+                    Target::String
+                } else {
+                    Target::TexturePageItem
+                };
                 return Err(Error::at(
                     at,
                     ErrorKind::Unwritable {

@@ -784,11 +784,6 @@ fn scan_features(d: &Detect) -> u8 {
     flags
 }
 
-/// Bytecode state shared between CODE, VARI and FUNC while reading. Empty: a chunk reader
-/// cannot hand state to later chunks through [`crate::read::ReadCtx`], so CODE reads the VARI
-/// and FUNC occurrence tables straight from the file instead.
-#[derive(Debug, Default)]
-pub(crate) struct ReadState {}
 
 /// The occurrence chain of one VARI/FUNC entry, as far as CODE has been written.
 #[derive(Clone, Copy, Debug, Default)]

@@ -14,7 +14,7 @@
 
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
-use crate::read::{Reader, Target};
+use crate::read::Reader;
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 use bytes::Bytes;
@@ -328,7 +328,6 @@ impl Chunk for Textures {
             }));
             r.restore_element(prev);
         }
-        r.publish(Target::TexturePage, &ptrs);
         for k in 0..blobs.len() {
             let (i, p, size) = blobs[k];
             let prev = r.set_element("texture page", i);
@@ -392,7 +391,6 @@ impl Chunk for Textures {
         for (i, page) in self.pages.iter().enumerate() {
             let Some(page) = page else { continue };
             w.fill_slot(slots, i);
-            w.define(Target::TexturePage, i as u32);
             w.u32(page.scaled);
             if has_generated_mips(&v) {
                 w.u32(page.generated_mips.unwrap_or(0));
