@@ -270,14 +270,15 @@ fn read_chunk(
 
 /// Writes a model back to bytes.
 pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
+    // The file's chunk order, less chunks removed from the model, plus chunks added to it.
+    let present = file.present_chunks();
     let mut order: Vec<ChunkName> = file.layout.order.clone();
-    for name in file.present_chunks() {
+    order.retain(|n| present.contains(n));
+    for &name in &present {
         if !order.contains(&name) {
             order.push(name);
         }
     }
-    let present = file.present_chunks();
-    order.retain(|n| present.contains(n));
     // An unmodified model writes exactly the size it was read from; edits rarely grow it much.
     let capacity = file.layout.size_hint.max(64) + file.layout.size_hint / 256;
     let mut w = Writer::new(

@@ -87,9 +87,11 @@ pub fn build_bytes(file: &DataFile) -> Result<Vec<u8>> {
     container::build(file)
 }
 
-/// Writes a model to a file (through a temporary file in the same directory, renamed into
-/// place once complete).
+/// Writes a model to a file without ever leaving a damaged one behind: the bytes go to a
+/// temporary file in the same directory, which is synced, read back and parsed, and only then
+/// renamed over `path`. If any step fails, `path` is untouched.
 pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
+    use std::io::Write;
     let bytes = build_bytes(file)?;
     let path = path.as_ref();
     let dir = path
@@ -101,10 +103,25 @@ pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.gmkit-tmp-{}", std::process::id()));
-    std::fs::write(&tmp, &bytes)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&tmp);
-        })?;
-    Ok(())
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&bytes)?;
+        f.sync_all()?;
+        drop(f);
+        // Refuse to replace the target with something that does not read back.
+        let back = std::fs::read(&tmp)?;
+        if back != bytes {
+            return Err(Error::at(
+                0,
+                ErrorKind::Io(format!("{} did not read back as written", tmp.display())),
+            ));
+        }
+        parse_bytes(back)?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
