@@ -52,9 +52,10 @@ pub fn write_atomic(
     result
 }
 
-/// Deepest JSON nesting accepted by [`parse_json`]: enough for the 256 nested arrays a ds_*
-/// string may hold in tagged form (two JSON levels per array), with room to spare.
-pub const MAX_JSON_DEPTH: usize = 1024;
+/// Deepest JSON nesting accepted by [`parse_json`]: enough for the tagged form of the deepest
+/// data the formats allow (256 nested ds_* arrays at two JSON levels each; 512 nested Elephant
+/// structs at up to four levels each).
+pub const MAX_JSON_DEPTH: usize = 4096;
 
 /// Parses JSON that may nest deeper than serde_json's default limit of 128.
 ///

@@ -115,3 +115,24 @@ fn bad_input_names_the_offset() {
     assert_eq!(code, 1);
     assert!(err.contains("unknown tag"), "{err}");
 }
+
+/// Deeply nested data (the Elephant writer allows 512 levels) survives decode | encode: the JSON
+/// reader of `encode` must accept the nesting `decode` prints.
+#[test]
+fn deep_nesting_round_trips() {
+    use gmkit_value::{Struct, Value};
+    let mut v = Value::Real(1.0);
+    for i in 0..400 {
+        v = if i % 2 == 0 {
+            Value::from(vec![v])
+        } else {
+            Value::Struct(Struct::new(vec![("x".into(), v)]))
+        };
+    }
+    let bytes = gmkit_value::elephant::write(&v).unwrap();
+    let (code, json, err) = run(&["elephant", "decode", "--compact", "-"], &bytes);
+    assert_eq!(code, 0, "{err}");
+    let (code, back, err) = run(&["elephant", "encode"], &json);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(back, bytes);
+}

@@ -140,8 +140,8 @@ fn encode(input: &str, string: bool, output: Option<PathBuf>, schemas: Option<Pa
     let run = || -> Result<(), u8> {
         let reg = load_schemas(schemas)?;
         let text = read(input)?;
-        let json: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
-            eprintln!("gmkit elephant encode: {input}: invalid JSON: {e}");
+        let json = crate::io::parse_json(&text).map_err(|e| {
+            eprintln!("gmkit elephant encode: {input}: {e}");
             exit::FAILED
         })?;
         let value = tagged::from_tagged(&json).map_err(|e| {
