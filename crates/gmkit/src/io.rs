@@ -96,6 +96,14 @@ pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value, String> {
     Ok(v)
 }
 
+/// Reads a JSON document from a file or standard input (`-`), as [`parse_json`] does; the error
+/// is the exit code to use ([`crate::exit::IO`] or [`crate::exit::FAILED`]) and a message naming
+/// the input.
+pub fn read_json(path: &str) -> Result<serde_json::Value, (u8, String)> {
+    let bytes = read_input(path).map_err(|e| (crate::exit::IO, format!("{path}: {e}")))?;
+    parse_json(&bytes).map_err(|e| (crate::exit::FAILED, format!("{path}: {e}")))
+}
+
 /// Prints a JSON document to standard output (pretty, or on one line with `compact`); returns
 /// the exit code ([`crate::exit::IO`] when standard output cannot be written, e.g. a closed pipe).
 pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {

@@ -160,13 +160,9 @@ fn decode(a: DecodeArgs) -> u8 {
 }
 
 fn encode(a: EncodeArgs) -> u8 {
-    let bytes = match read_input(&a.input) {
-        Ok(b) => b,
-        Err(e) => return fail("encode", exit::IO, &format!("{}: {e}", a.input)),
-    };
-    let j = match crate::io::parse_json(&bytes) {
+    let j = match crate::io::read_json(&a.input) {
         Ok(j) => j,
-        Err(e) => return fail("encode", exit::FAILED, &e),
+        Err((code, e)) => return fail("encode", code, &e),
     };
     let data = match ds_data_from_tagged_json(&j) {
         Ok(d) => d,

@@ -139,10 +139,9 @@ fn decode(file: &str, string: bool, schemas: Option<PathBuf>, legacy: bool, comp
 fn encode(input: &str, string: bool, output: Option<PathBuf>, schemas: Option<PathBuf>) -> u8 {
     let run = || -> Result<(), u8> {
         let reg = load_schemas(schemas)?;
-        let text = read(input)?;
-        let json = crate::io::parse_json(&text).map_err(|e| {
-            eprintln!("gmkit elephant encode: {input}: {e}");
-            exit::FAILED
+        let json = crate::io::read_json(input).map_err(|(code, e)| {
+            eprintln!("gmkit elephant encode: {e}");
+            code
         })?;
         let value = tagged::from_tagged(&json).map_err(|e| {
             eprintln!("gmkit elephant encode: {input}: {e}");

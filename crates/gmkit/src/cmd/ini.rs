@@ -105,13 +105,9 @@ fn decode(a: DecodeArgs) -> u8 {
 }
 
 fn encode(a: EncodeArgs) -> u8 {
-    let bytes = match read_input(&a.input) {
-        Ok(b) => b,
-        Err(e) => return fail("encode", exit::IO, &format!("{}: {e}", a.input)),
-    };
-    let doc = match crate::io::parse_json(&bytes) {
+    let doc = match crate::io::read_json(&a.input) {
         Ok(j) => j,
-        Err(e) => return fail("encode", exit::FAILED, &e),
+        Err((code, e)) => return fail("encode", code, &e),
     };
     let text = match json_to_ini(&doc) {
         Ok(t) => t,
