@@ -171,8 +171,10 @@ pub(crate) type Check = fn(&Detect, &mut Version);
 
 /// Detects the version of a file from GEN8 and the chunk table.
 pub(crate) fn detect(d: &Detect) -> Version {
-    let mut v = Version::default();
-    v.bytecode = d.bytecode();
+    let mut v = Version {
+        bytecode: d.bytecode(),
+        ..Default::default()
+    };
     if let Some((start, _)) = d.chunk(b"GEN8") {
         for i in 0..4 {
             v.ide[i] = d.u32(start + 44 + 4 * i).unwrap_or(0);
