@@ -21,7 +21,7 @@ fn chunk_body<'a>(data: &'a [u8], name: &[u8; 4]) -> &'a [u8] {
 
 #[test]
 fn audio_group_file_round_trips() {
-    let game = corpus_file("patapon-like-compiled.win");
+    let game = need!(corpus_file("patapon-like-compiled.win"));
     let audo = chunk_body(&game, b"AUDO");
     // AUDO holds absolute pointers: rebase them from the game's layout to the new file's.
     let old_start = audo.as_ptr() as usize - game.as_ptr() as usize;

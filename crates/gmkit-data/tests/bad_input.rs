@@ -8,8 +8,8 @@ mod common;
 use common::*;
 
 /// The small corpus files (every layout family is represented among them).
-fn small_files() -> Vec<(String, Vec<u8>)> {
-    let dir = corpus_dir();
+fn small_files() -> Option<Vec<(String, Vec<u8>)>> {
+    let dir = corpus_dir()?;
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| {
@@ -28,7 +28,7 @@ fn small_files() -> Vec<(String, Vec<u8>)> {
         "expected at least 8 small corpus files, found {}",
         v.len()
     );
-    v
+    Some(v)
 }
 
 /// Parses (strict and lenient) and, when that succeeds, rebuilds; returns a description of a
@@ -66,7 +66,7 @@ impl XorShift {
 #[test]
 fn truncations_never_panic() {
     let mut panics = Vec::new();
-    for (name, bytes) in small_files() {
+    for (name, bytes) in need!(small_files()) {
         let step = (bytes.len() / if bytes.len() > 100_000 { 100 } else { 400 }).max(1);
         for cut in (0..bytes.len()).step_by(step) {
             if let Some(msg) = survive(bytes[..cut].to_vec()) {
@@ -86,7 +86,7 @@ fn truncations_never_panic() {
 fn byte_flips_never_panic() {
     let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut panics = Vec::new();
-    for (name, bytes) in small_files() {
+    for (name, bytes) in need!(small_files()) {
         let rounds = if bytes.len() > 100_000 { 200 } else { 1500 };
         for _ in 0..rounds {
             let mut m = bytes.clone();
@@ -128,7 +128,7 @@ fn byte_flips_never_panic() {
 
 #[test]
 fn errors_say_what_and_where() {
-    let (_, bytes) = small_files()
+    let (_, bytes) = need!(small_files())
         .into_iter()
         .find(|f| f.0.starts_with("the-game"))
         .unwrap();

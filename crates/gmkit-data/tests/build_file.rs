@@ -11,7 +11,7 @@ fn writes_the_file_and_leaves_it_untouched_on_failure() {
     std::fs::create_dir_all(&dir).unwrap();
     let target = dir.join("data.win");
 
-    let original = corpus_file("the-game.win");
+    let original = need!(corpus_file("the-game.win"));
     let file = parse_bytes(original.clone()).unwrap();
     build_file(&file, &target).unwrap();
     assert_eq!(std::fs::read(&target).unwrap(), original);

@@ -16,7 +16,7 @@ const STILL_OPAQUE: &[&str] = &[];
 fn every_corpus_file_parses_and_rebuilds_identically() {
     let mut failures = Vec::new();
     let mut identical = 0;
-    for (name, bytes) in corpus() {
+    for (name, bytes) in need!(corpus()) {
         let parsed = parse_bytes_with(bytes.clone(), &ParseOptions::default());
         let file = match parsed {
             Ok((f, _)) => f,
@@ -55,7 +55,7 @@ fn every_corpus_file_parses_and_rebuilds_identically() {
 fn opaque_chunks_only_shrink() {
     let mut seen_opaque = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
-    for (name, bytes) in corpus() {
+    for (name, bytes) in need!(corpus()) {
         let file = match parse_bytes_with(bytes, &ParseOptions::default()) {
             Ok((f, _)) => f,
             Err(_) => continue, // reported by the round-trip test
@@ -94,7 +94,7 @@ fn every_byte_is_explained() {
         ..Default::default()
     };
     let mut failures = Vec::new();
-    for (name, bytes) in corpus() {
+    for (name, bytes) in need!(corpus()) {
         let chunks = chunk_table(&bytes);
         let Ok((_, report)) = parse_bytes_with(bytes.clone(), &opts) else {
             continue;
@@ -127,7 +127,7 @@ fn every_byte_is_explained() {
 #[test]
 fn every_corpus_file_survives_a_shifting_edit() {
     let mut failures = Vec::new();
-    for (name, bytes) in corpus() {
+    for (name, bytes) in need!(corpus()) {
         let Ok(original) = gmkit_data::parse_bytes(bytes) else {
             continue;
         };

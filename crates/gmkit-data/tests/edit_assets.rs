@@ -47,7 +47,7 @@ fn first_object_and_room(file: &DataFile) -> (usize, usize) {
 
 #[test]
 fn rename_object_and_room_with_new_strings() {
-    let original = parse_bytes(corpus_file(FILE)).unwrap();
+    let original = parse_bytes(need!(corpus_file(FILE))).unwrap();
     let (oi, ri) = first_object_and_room(&original);
     let mut edited = original.clone();
     let strings = edited.strings.as_mut().unwrap();
@@ -92,7 +92,7 @@ fn rename_object_and_room_with_new_strings() {
 
 #[test]
 fn rename_object_and_room_by_editing_their_strings() {
-    let original = parse_bytes(corpus_file(FILE)).unwrap();
+    let original = parse_bytes(need!(corpus_file(FILE))).unwrap();
     let (oi, ri) = first_object_and_room(&original);
     let obj_ref = original.objects.as_ref().unwrap().objects[oi]
         .as_ref()
@@ -124,7 +124,7 @@ fn rename_object_and_room_by_editing_their_strings() {
 
 #[test]
 fn move_room_instance() {
-    let original = parse_bytes(corpus_file(FILE)).unwrap();
+    let original = parse_bytes(need!(corpus_file(FILE))).unwrap();
     let (_, ri) = first_object_and_room(&original);
     let mut edited = original.clone();
     let inst = &mut edited.rooms.as_mut().unwrap().rooms[ri]
@@ -148,7 +148,7 @@ fn move_room_instance() {
 
 #[test]
 fn unchanged_model_rebuilds_identically() {
-    let bytes = corpus_file(FILE);
+    let bytes = need!(corpus_file(FILE));
     let file = parse_bytes(bytes.clone()).unwrap();
     assert_eq!(build_bytes(&file).unwrap(), bytes);
 }

@@ -4,21 +4,7 @@
 
 use gmkit_data::chunks::code::{CodeBody, Instruction, PushValue};
 use gmkit_data::{DataFile, build_bytes, parse_bytes};
-use std::path::PathBuf;
-
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {name} not found in {} (set GMKIT_CORPUS): {e}",
-            dir.display()
-        )
-    })
-}
+use gmkit_testdata::{corpus_file, need};
 
 fn chunk(data: &[u8], name: &[u8; 4]) -> (usize, usize) {
     let mut pos = 8;
@@ -128,7 +114,7 @@ fn rebuild_and_check(
 }
 
 fn edit_constant(name: &str) {
-    let data = corpus_file(name);
+    let data = need!(corpus_file(name));
     let original = parse_bytes(data.clone()).unwrap();
     assert_eq!(build_bytes(&original).unwrap(), data);
     let (e, i, ins) = all_instructions(&original)
@@ -165,7 +151,7 @@ fn edit_constant(name: &str) {
 }
 
 fn edit_variable(name: &str) {
-    let data = corpus_file(name);
+    let data = need!(corpus_file(name));
     let original = parse_bytes(data.clone()).unwrap();
     let bytecode = original.version.bytecode;
     let counts = vari_occurrences(&data, bytecode);
@@ -254,7 +240,7 @@ fn edit_variable_bc17_shared_blobs() {
 #[test]
 fn yyc_files_without_bytecode_round_trip() {
     for name in ["123nishith-ma.win", "rcr-wasm.win"] {
-        let data = corpus_file(name);
+        let data = need!(corpus_file(name));
         let f = parse_bytes(data.clone()).unwrap();
         assert!(f.code.is_none() && f.variables.is_none() && f.functions.is_none());
         assert_eq!(build_bytes(&f).unwrap(), data);
@@ -263,7 +249,7 @@ fn yyc_files_without_bytecode_round_trip() {
 
 #[test]
 fn disassembly_names_functions() {
-    let data = corpus_file("deltarun.win");
+    let data = need!(corpus_file("deltarun.win"));
     let f = parse_bytes(data).unwrap();
     let code = f.code.as_ref().unwrap();
     let call = (0..code.entries.len())

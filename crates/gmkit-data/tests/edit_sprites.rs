@@ -9,7 +9,7 @@ mod common;
 use common::*;
 
 fn edit_and_check(name: &str) {
-    let bytes = corpus_file(name);
+    let bytes = need!(corpus_file(name));
     let mut file = parse_bytes(bytes).unwrap();
     let before = file.clone();
     let sprites = file.sprites.as_mut().unwrap();

@@ -16,7 +16,7 @@ const FILES: &[&str] = &[
 #[test]
 fn change_a_string() {
     for name in FILES {
-        let original = parse_bytes(corpus_file(name)).unwrap();
+        let original = parse_bytes(need!(corpus_file(name))).unwrap();
         let mut edited = original.clone();
         let gen8 = edited.general.as_ref().unwrap();
         let display = gen8.display_name;
@@ -58,7 +58,7 @@ fn change_a_string() {
 #[test]
 fn add_a_string_and_reference_it() {
     for name in FILES {
-        let original = parse_bytes(corpus_file(name)).unwrap();
+        let original = parse_bytes(need!(corpus_file(name))).unwrap();
         let mut edited = original.clone();
         let new = edited.strings.as_mut().unwrap().push("gmkit was here");
         edited.general.as_mut().unwrap().name = new;

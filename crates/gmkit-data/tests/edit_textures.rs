@@ -37,7 +37,7 @@ fn dbg<T: std::fmt::Debug>(v: &T) -> String {
 
 /// Replaces page `index` of a corpus file and checks the result.
 fn replace_page(file_name: &str, index: usize, expect_blob_size_field: bool) {
-    let original_bytes = corpus_file(file_name);
+    let original_bytes = need!(corpus_file(file_name));
     let original = parse_bytes(original_bytes.clone()).unwrap();
     assert_eq!(
         original.version.at_least(2022, 3),

@@ -9,21 +9,7 @@ use gmkit_data::chunks::sprite::{
 };
 use gmkit_data::chunks::texture_page_item::{TexturePageItem, TpagRef};
 use gmkit_data::{DataFile, build_bytes, parse_bytes};
-use std::path::PathBuf;
-
-fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| {
-        panic!(
-            "corpus file {name} not found in {} ({e}); set GMKIT_CORPUS",
-            dir.display()
-        )
-    })
-}
+use gmkit_testdata::{corpus_file, need};
 
 /// Adds `n` new texture page items and returns references to them.
 fn new_items(file: &mut DataFile, n: u16) -> Vec<Option<TpagRef>> {
@@ -85,7 +71,7 @@ fn round_trip(file: &DataFile) -> DataFile {
 #[test]
 fn spine_swf_and_vector_sprites_round_trip() {
     let name = "beforetheafterinn.win";
-    let mut file = parse_bytes(corpus_file(name)).unwrap();
+    let mut file = parse_bytes(need!(corpus_file(name))).unwrap();
     // A 2024.13+ non-LTS file: 2023.1 Spine layout, vector sprites exist.
     assert!(
         file.version.non_lts_at_least(2024, 13),
@@ -240,7 +226,7 @@ fn hand_assembled_spine_bodies_decode() {
     let atlas: &[u8] = b"\nhero.png\nsize: 64,32\nformat: RGBA8888\n";
     let blob: &[u8] = b"\x89PNG\r\n\x1a\nnot really";
     for version in [1, 2] {
-        let mut file = parse_bytes(corpus_file("dieback.win")).unwrap();
+        let mut file = parse_bytes(need!(corpus_file("dieback.win"))).unwrap();
         assert!(!file.version.non_lts_at_least(2023, 1));
         let (jl, al, bl) = (json.len() as i32, atlas.len() as i32, blob.len() as i32);
         let mut hand = Vec::new();
@@ -335,7 +321,7 @@ fn hand_assembled_spine_bodies_decode() {
 #[test]
 fn ui_layer_tree_round_trips() {
     use gmkit_data::chunks::ui_layer::UiNode;
-    let mut file = parse_bytes(corpus_file("beforetheafterinn.win")).unwrap();
+    let mut file = parse_bytes(need!(corpus_file("beforetheafterinn.win"))).unwrap();
     let leaf = |t: i32, n: usize| UiNode {
         node_type: t,
         children: None,

@@ -290,7 +290,10 @@ fn mutate(rng: &mut Rng, base: &str) -> String {
 
 #[test]
 fn mutated_vectors_never_panic() {
-    let mut corpus: Vec<String> = common::ds_vectors().into_iter().map(|v| v.hex).collect();
+    let mut corpus: Vec<String> = gmkit_testdata::need!(common::ds_vectors())
+        .into_iter()
+        .map(|v| v.hex)
+        .collect();
     let nested = DsData {
         value: DsValue::List(vec![Value::from(vec![
             Value::from(vec![Value::Real(1.0), Value::from("x")]),

@@ -102,7 +102,7 @@ fn check(v: &common::Vector) -> Result<(), String> {
 
 #[test]
 fn all_ds_vectors() {
-    let vectors = common::ds_vectors();
+    let vectors = gmkit_testdata::need!(common::ds_vectors());
     assert_eq!(vectors.len(), 88, "ds.jsonl should hold 88 vectors");
     let failures: Vec<String> = vectors
         .iter()
@@ -120,7 +120,7 @@ fn all_ds_vectors() {
 #[test]
 fn html5_reader_vectors_differ_or_fail_when_strict() {
     // The lenient cases really are HTML5-only: strict reading rejects or reads them differently.
-    for v in common::ds_vectors() {
+    for v in gmkit_testdata::need!(common::ds_vectors()) {
         if v.profile.as_deref() != Some("html5-reader") {
             continue;
         }

@@ -313,16 +313,11 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
-fn vector_corpus() -> Vec<(Vec<u8>, SchemaRegistry)> {
-    let dir = match std::env::var_os("GMKIT_VECTORS") {
-        Some(p) => std::path::PathBuf::from(p),
-        None => {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-        }
-    };
-    let text = std::fs::read_to_string(dir.join("elephant.jsonl"))
-        .expect("Elephant vectors missing: set GMKIT_VECTORS to the directory of elephant.jsonl");
-    text.lines()
+fn vector_corpus() -> Option<Vec<(Vec<u8>, SchemaRegistry)>> {
+    let dir = gmkit_testdata::vectors_dir()?;
+    let text = std::fs::read_to_string(dir.join("elephant.jsonl")).expect("elephant.jsonl");
+    let vectors = text
+        .lines()
         .filter_map(|l| {
             let j: serde_json::Value = serde_json::from_str(l).ok()?;
             let bytes = hex(j["hex"].as_str()?);
@@ -332,12 +327,13 @@ fn vector_corpus() -> Vec<(Vec<u8>, SchemaRegistry)> {
                 .unwrap_or_default();
             Some((bytes, reg))
         })
-        .collect()
+        .collect();
+    Some(vectors)
 }
 
 #[test]
 fn mutated_vectors_never_panic() {
-    let corpus = vector_corpus();
+    let corpus = gmkit_testdata::need!(vector_corpus());
     assert!(corpus.len() > 50);
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut rnd = move || {

@@ -3,14 +3,6 @@
 use gmkit_value::Value;
 use gmkit_value::elephant::{self, NoCallbacks, ReadOptions, SchemaRegistry, WriteOptions, tagged};
 use serde_json::Value as Json;
-use std::path::PathBuf;
-
-fn vectors_dir() -> PathBuf {
-    match std::env::var_os("GMKIT_VECTORS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-    }
-}
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -163,7 +155,7 @@ fn check(line: &Json) -> Result<(), String> {
 
 #[test]
 fn elephant_vectors() {
-    let path = vectors_dir().join("elephant.jsonl");
+    let path = gmkit_testdata::need!(gmkit_testdata::vectors_dir()).join("elephant.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "cannot read the Elephant test vectors at {} ({e}); set GMKIT_VECTORS to the \

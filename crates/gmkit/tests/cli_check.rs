@@ -1,25 +1,10 @@
 //! `gmkit check`: output, JSON fields and exit codes.
 
-use std::path::PathBuf;
+use gmkit_testdata::{corpus_path, need};
 use std::process::Command;
 
 fn gmkit() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gmkit"))
-}
-
-fn corpus_file(name: &str) -> PathBuf {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    let p = dir.join(name);
-    assert!(
-        p.is_file(),
-        "corpus file {} not found; set GMKIT_CORPUS",
-        p.display()
-    );
-    p
 }
 
 #[test]
@@ -33,7 +18,10 @@ fn checks_the_built_in_sample_without_arguments() {
 
 #[test]
 fn json_reports_every_field() {
-    let files = [corpus_file("the-game.win"), corpus_file("dieback.win")];
+    let files = [
+        need!(corpus_path("the-game.win")),
+        need!(corpus_path("dieback.win")),
+    ];
     let out = gmkit()
         .arg("check")
         .arg("--json")
@@ -74,7 +62,7 @@ fn json_reports_every_field() {
 
 #[test]
 fn a_damaged_file_fails_with_exit_code_1_and_says_where() {
-    let mut bytes = std::fs::read(corpus_file("the-game.win")).unwrap();
+    let mut bytes = std::fs::read(need!(corpus_path("the-game.win"))).unwrap();
     bytes.truncate(bytes.len() / 2);
     let dir = std::env::temp_dir().join(format!("gmkit-cli-check-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -44,13 +44,8 @@ const SAMPLES: &[&str] = &[
 
 #[test]
 fn decode_encode_round_trip_of_vectors() {
-    let dir = std::env::var_os("GMKIT_VECTORS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors")
-        });
-    let text = std::fs::read_to_string(dir.join("ds.jsonl"))
-        .expect("the shared ds vectors are required (set GMKIT_VECTORS)");
+    let dir = gmkit_testdata::need!(gmkit_testdata::vectors_dir());
+    let text = std::fs::read_to_string(dir.join("ds.jsonl")).expect("ds.jsonl");
     let mut hexes: Vec<String> = text
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

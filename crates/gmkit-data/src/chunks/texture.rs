@@ -538,15 +538,12 @@ mod tests {
     /// walk) equals its real length, with or without trailing zero padding.
     #[test]
     fn measured_length_matches_corpus_blobs() {
-        let Some(dir) = std::env::var_os("GMKIT_CORPUS") else {
+        let Some(names) = gmkit_testdata::corpus_names() else {
             return;
         };
         let mut checked = 0;
-        for e in std::fs::read_dir(dir).unwrap() {
-            let path = e.unwrap().path();
-            if path.extension().is_none_or(|x| x != "win") {
-                continue;
-            }
+        for name in names {
+            let path = gmkit_testdata::corpus_path(&name).unwrap();
             let file = crate::parse_file(&path).unwrap();
             for page in file.textures.iter().flat_map(|t| t.pages.iter().flatten()) {
                 let Some(blob) = page.blob() else { continue };

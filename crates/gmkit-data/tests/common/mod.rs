@@ -1,48 +1,9 @@
-//! Shared by the integration tests: finding the corpus of real game files.
-//!
-//! The corpus lives outside the repository (`../shared/corpus`, or the directory named by
-//! `GMKIT_CORPUS`); a test that needs it fails with a message saying how to point at it.
-#![allow(dead_code)]
+//! Shared by the integration tests: the corpus of real game files (through `gmkit-testdata`,
+//! which skips a test when `../shared` is absent and fails it under `GMKIT_REQUIRE_CORPUS=1`)
+//! and an independent chunk-table reader.
+#![allow(dead_code, unused_imports)]
 
-use std::path::PathBuf;
-
-/// The corpus directory (checked to hold `MANIFEST.tsv`).
-pub fn corpus_dir() -> PathBuf {
-    let dir = std::env::var_os("GMKIT_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "corpus not found at {} (set GMKIT_CORPUS to the directory holding MANIFEST.tsv)",
-        dir.display()
-    );
-    dir
-}
-
-/// The bytes of one corpus file.
-pub fn corpus_file(name: &str) -> Vec<u8> {
-    let dir = corpus_dir();
-    std::fs::read(dir.join(name))
-        .unwrap_or_else(|e| panic!("corpus file {name} in {}: {e}", dir.display()))
-}
-
-/// (file name, bytes) of every corpus file listed in the manifest.
-pub fn corpus() -> Vec<(String, Vec<u8>)> {
-    let dir = corpus_dir();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    manifest
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let name = l.split('\t').next().unwrap().to_string();
-            let bytes = corpus_file(&name);
-            (name, bytes)
-        })
-        .collect()
-}
+pub use gmkit_testdata::{corpus, corpus_dir, corpus_file, need};
 
 /// (name, body start, body end) of every chunk of a FORM file, read independently of the
 /// library under test.

@@ -1,8 +1,6 @@
 //! Shared helpers for the tests that read the shared test vectors.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 /// One line of `ds.jsonl`.
 pub struct Vector {
     pub name: String,
@@ -14,17 +12,9 @@ pub struct Vector {
     pub profile: Option<String>,
 }
 
-/// The vectors directory: `$GMKIT_VECTORS` or `<repo>/../shared/vectors`.
-pub fn vectors_dir() -> PathBuf {
-    match std::env::var_os("GMKIT_VECTORS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors"),
-    }
-}
-
-/// Reads all ds vectors; panics with a clear message if they are missing.
-pub fn ds_vectors() -> Vec<Vector> {
-    let path = vectors_dir().join("ds.jsonl");
+/// Reads all ds vectors; `None` (the test skips) when the shared vectors are absent.
+pub fn ds_vectors() -> Option<Vec<Vector>> {
+    let path = gmkit_testdata::vectors_dir()?.join("ds.jsonl");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
             "the ds test vectors are required but {} cannot be read ({e}); \
@@ -32,7 +22,8 @@ pub fn ds_vectors() -> Vec<Vector> {
             path.display()
         )
     });
-    text.lines()
+    let vectors = text
+        .lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
         .map(|(i, l)| {
@@ -50,5 +41,6 @@ pub fn ds_vectors() -> Vec<Vector> {
                 profile: s("profile"),
             }
         })
-        .collect()
+        .collect();
+    Some(vectors)
 }

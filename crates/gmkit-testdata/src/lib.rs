@@ -1,0 +1,176 @@
+//! Finds the test inputs that live outside the repository (`../shared/`): the corpus of real
+//! game files, the value-format vectors, the games' GML sources and the hostile repro inputs.
+//!
+//! A fresh clone has no `../shared`: every finder then prints why the test is skipped and returns
+//! `None`, so the test returns early and passes. With `GMKIT_REQUIRE_CORPUS=1` (which `.ci/run`
+//! sets) a missing input is a failure instead, so CI always runs these tests.
+//!
+//! ```no_run
+//! let Some(files) = gmkit_testdata::corpus() else { return };
+//! for (name, bytes) in files {
+//!     assert!(bytes.starts_with(b"FORM"), "{name}");
+//! }
+//! ```
+
+use std::path::PathBuf;
+
+/// One kind of shared test input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shared {
+    /// Real game files with `MANIFEST.tsv` (`GMKIT_CORPUS`).
+    Corpus,
+    /// `ds.jsonl` and `elephant.jsonl` (`GMKIT_VECTORS`).
+    Vectors,
+    /// The games' GML projects with `SOURCES.tsv` (`GMKIT_SOURCES`).
+    Sources,
+    /// Hostile inputs with a README (`GMKIT_REPRO`).
+    Repro,
+}
+
+impl Shared {
+    fn env_var(self) -> &'static str {
+        match self {
+            Shared::Corpus => "GMKIT_CORPUS",
+            Shared::Vectors => "GMKIT_VECTORS",
+            Shared::Sources => "GMKIT_SOURCES",
+            Shared::Repro => "GMKIT_REPRO",
+        }
+    }
+    fn folder(self) -> &'static str {
+        match self {
+            Shared::Corpus => "corpus",
+            Shared::Vectors => "vectors",
+            Shared::Sources => "sources",
+            Shared::Repro => "repro",
+        }
+    }
+    /// A file whose presence shows the directory is the right one.
+    fn marker(self) -> &'static str {
+        match self {
+            Shared::Corpus => "MANIFEST.tsv",
+            Shared::Vectors => "ds.jsonl",
+            Shared::Sources => "SOURCES.tsv",
+            Shared::Repro => "README.md",
+        }
+    }
+}
+
+/// True when missing shared inputs must fail the test (`GMKIT_REQUIRE_CORPUS=1`, set by CI).
+pub fn required() -> bool {
+    std::env::var("GMKIT_REQUIRE_CORPUS").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The directory of one kind of shared input: its environment variable, else `../shared/<kind>`
+/// beside the repository. `None` (with a message on stderr) when it is absent and not
+/// [`required`]; a panic when it is absent and required.
+pub fn dir(kind: Shared) -> Option<PathBuf> {
+    let dir = std::env::var_os(kind.env_var())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../../../shared")
+                .join(kind.folder())
+        });
+    if dir.join(kind.marker()).is_file() {
+        return Some(dir);
+    }
+    let msg = format!(
+        "shared {} not found at {} (no {}); set {} to its directory",
+        kind.folder(),
+        dir.display(),
+        kind.marker(),
+        kind.env_var()
+    );
+    if required() {
+        panic!("{msg} (GMKIT_REQUIRE_CORPUS is set, so this test may not skip)");
+    }
+    eprintln!("skipping: {msg}");
+    None
+}
+
+/// The corpus directory (holding `MANIFEST.tsv`).
+pub fn corpus_dir() -> Option<PathBuf> {
+    dir(Shared::Corpus)
+}
+
+/// The vectors directory (holding `ds.jsonl`).
+pub fn vectors_dir() -> Option<PathBuf> {
+    dir(Shared::Vectors)
+}
+
+/// The GML sources directory (holding `SOURCES.tsv`).
+pub fn sources_dir() -> Option<PathBuf> {
+    dir(Shared::Sources)
+}
+
+/// The hostile-input directory (holding its README).
+pub fn repro_dir() -> Option<PathBuf> {
+    dir(Shared::Repro)
+}
+
+/// The file names `MANIFEST.tsv` lists, in its order.
+pub fn corpus_names() -> Option<Vec<String>> {
+    let dir = corpus_dir()?;
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.join("MANIFEST.tsv").display()));
+    Some(
+        manifest
+            .lines()
+            .skip(1)
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+            .collect(),
+    )
+}
+
+/// The path of one corpus file (which must exist when the corpus does).
+pub fn corpus_path(name: &str) -> Option<PathBuf> {
+    let p = corpus_dir()?.join(name);
+    assert!(p.is_file(), "corpus file {} is missing", p.display());
+    Some(p)
+}
+
+/// The bytes of one corpus file.
+pub fn corpus_file(name: &str) -> Option<Vec<u8>> {
+    let p = corpus_path(name)?;
+    Some(std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+}
+
+/// (file name, bytes) of every corpus file `MANIFEST.tsv` lists.
+pub fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
+    let names = corpus_names()?;
+    Some(
+        names
+            .into_iter()
+            .map(|n| {
+                let bytes = corpus_file(&n).expect("corpus present");
+                (n, bytes)
+            })
+            .collect(),
+    )
+}
+
+/// The path of one hostile input in `../shared/repro`.
+pub fn repro_path(name: &str) -> Option<PathBuf> {
+    let p = repro_dir()?.join(name);
+    assert!(p.is_file(), "repro input {} is missing", p.display());
+    Some(p)
+}
+
+/// Unwraps one of this crate's `Option`s, or returns from the calling test (which then passes,
+/// having printed why it skipped).
+///
+/// ```no_run
+/// use gmkit_testdata::{corpus_file, need};
+/// let bytes = need!(corpus_file("the-game.win"));
+/// assert!(bytes.starts_with(b"FORM"));
+/// ```
+#[macro_export]
+macro_rules! need {
+    ($e:expr) => {
+        match $e {
+            Some(v) => v,
+            None => return Default::default(),
+        }
+    };
+}
