@@ -158,11 +158,12 @@ impl fmt::Display for VersionEvidence {
             EvidenceSource::ChunkPresent(c) => write!(f, "{c} present")?,
             EvidenceSource::Layout(c) => write!(f, "{c} layout")?,
         }
-        write!(f, " → {}", self.format)?;
         if self.lts {
-            write!(f, " LTS")?;
+            // Named as in `Version`'s display.
+            write!(f, " → 2022.0.{} LTS", self.format.build)
+        } else {
+            write!(f, " → {}", self.format)
         }
-        Ok(())
     }
 }
 
