@@ -299,3 +299,43 @@ pub(crate) fn detect(d: &Detect) -> VersionReport {
         evidence,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A count is only accepted when its elements fit before the end: the work of any check
+    /// that walks a list is bounded by the bytes of the chunk, not by the count.
+    #[test]
+    fn counts_are_bounded_by_the_bytes() {
+        let mut data = vec![0u8; 4 + 4 * 10];
+        let d = |data: &[u8], n: u32| {
+            let mut v = data.to_vec();
+            v[..4].copy_from_slice(&n.to_le_bytes());
+            let det = Detect {
+                data: &v,
+                chunks: &[],
+                code_flags: Default::default(),
+            };
+            (
+                det.count(0, 4, v.len()),
+                det.count(0, 8, v.len()),
+                det.count(0, 0, v.len()),
+            )
+        };
+        assert_eq!(d(&data, 10), (Some(10), None, Some(10)));
+        assert_eq!(d(&data, 5), (Some(5), Some(5), Some(5)));
+        // Size 0 counts as 1 byte per element.
+        assert_eq!(d(&data, 11), (None, None, Some(11)));
+        assert_eq!(d(&data, 41), (None, None, None));
+        assert_eq!(d(&data, u32::MAX), (None, None, None));
+        data.truncate(2);
+        let det = Detect {
+            data: &data,
+            chunks: &[],
+            code_flags: Default::default(),
+        };
+        assert_eq!(det.count(0, 4, 2), None);
+        assert_eq!(det.count(0, 4, 100), None);
+    }
+}
