@@ -106,7 +106,7 @@ fn byte_flips_never_panic() {
             let mut m = bytes.to_vec();
             // One to four random changes: a flipped byte, or a whole u32 set to a nasty value.
             for _ in 0..=(rng.next() % 4) {
-                let at = if rng.next() % 3 == 0 && !starts.is_empty() {
+                let at = if rng.next().is_multiple_of(3) && !starts.is_empty() {
                     starts[(rng.next() as usize) % starts.len()] + (rng.next() % 64) as usize
                 } else {
                     rng.next() as usize
