@@ -1,0 +1,1 @@
+//! Sprite collision masks as 1-bit PNGs.
