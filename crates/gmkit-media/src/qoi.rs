@@ -9,13 +9,18 @@
 //! | `00iiiiii` | the colour at index `i` |
 //! | `010nnnnn` | the previous pixel, `n + 1` times |
 //! | `011nnnnn nnnnnnnn` | the previous pixel, `n + 33` times (13-bit `n`) |
-//! | `10rrggbb` | RGB deltas, 2 bits each, bias 2 (alpha unchanged) |
-//! | `110rrrrr ggggbbbb` | RGB deltas, 5/4/4 bits, bias 16/8/8 |
-//! | `1110rrrr rgggggbb bbbaaaaa` | RGBA deltas, 5 bits each, bias 16 |
+//! | `10rrggbb` | RGB deltas, 2 bits each (alpha unchanged) |
+//! | `110rrrrr ggggbbbb` | RGB deltas, 5/4/4 bits (alpha unchanged) |
+//! | `1110rrrr rgggggbb bbbaaaaa` | RGBA deltas, 5 bits each |
 //! | `1111rgba` | then one byte for each flagged channel |
 //!
-//! Every op's pixel is stored in the index. GameMaker's encoder ends the stream with 4 zero
-//! bytes, which the stored length counts.
+//! Deltas are two's-complement fields added with wraparound (QOI 1.0 and other drafts use a
+//! bias instead). Every op's pixel is stored in the index. The stored length is the exact op
+//! stream: GameMaker writes no end padding (checked on every page of the corpus).
+//!
+//! [`encode`] reproduces GameMaker's encoder: deltas are plain differences (no wraparound), the
+//! smallest op that fits is chosen (index, then 2-, 5/4/4-, 5-bit deltas, then the changed
+//! channels), runs are cut at 8224 pixels and at the image end.
 //!
 //! Unlike QOI 1.0 the header is little-endian and shorter, there is no channel/colour-space
 //! field, and the op set differs, so generic QOI decoders cannot read it.
@@ -26,8 +31,6 @@ use crate::{Error, Image};
 pub const MAGIC: &[u8; 4] = b"fioq";
 /// Header size: magic, width, height, stream length.
 pub const HEADER_LEN: usize = 12;
-/// Zero bytes GameMaker's encoder appends to the op stream.
-const PADDING: usize = 4;
 /// Longest run one op can hold (`0x1FFF + 33`).
 const MAX_RUN: usize = 0x2020;
 /// Most pixels one stream byte can produce (a 2-byte run op of [`MAX_RUN`]).
@@ -40,6 +43,18 @@ const OP_DIFF_8: u8 = 0x80;
 const OP_DIFF_16: u8 = 0xC0;
 const OP_DIFF_24: u8 = 0xE0;
 const OP_COLOR: u8 = 0xF0;
+
+/// The low `bits` bits of `v` as a two's-complement number, as a wrapping `u8` delta.
+#[inline]
+fn sext(v: u8, bits: u32) -> u8 {
+    (((v << (8 - bits)) as i8) >> (8 - bits)) as u8
+}
+
+/// The low `bits` bits of a delta (two's complement).
+#[inline]
+fn field(v: i32, bits: u32) -> u32 {
+    (v as u32) & ((1 << bits) - 1)
+}
 
 #[inline]
 fn hash(p: [u8; 4]) -> usize {
@@ -120,26 +135,27 @@ pub fn decode(blob: &[u8]) -> Result<Image, Error> {
             pos += 1;
             run = ((((b1 & 0x1F) as usize) << 8) | b2 as usize) + 33;
         } else if b1 & 0xC0 == OP_DIFF_8 {
-            px[0] = px[0].wrapping_add(((b1 >> 4) & 3).wrapping_sub(2));
-            px[1] = px[1].wrapping_add(((b1 >> 2) & 3).wrapping_sub(2));
-            px[2] = px[2].wrapping_add((b1 & 3).wrapping_sub(2));
+            px[0] = px[0].wrapping_add(sext(b1 >> 4, 2));
+            px[1] = px[1].wrapping_add(sext(b1 >> 2, 2));
+            px[2] = px[2].wrapping_add(sext(b1, 2));
         } else if b1 & 0xE0 == OP_DIFF_16 {
             let Some(&b2) = data.get(pos) else {
                 return Err(truncated(pos, i));
             };
             pos += 1;
-            px[0] = px[0].wrapping_add((b1 & 0x1F).wrapping_sub(16));
-            px[1] = px[1].wrapping_add((b2 >> 4).wrapping_sub(8));
-            px[2] = px[2].wrapping_add((b2 & 0x0F).wrapping_sub(8));
+            px[0] = px[0].wrapping_add(sext(b1, 5));
+            px[1] = px[1].wrapping_add(sext(b2 >> 4, 4));
+            px[2] = px[2].wrapping_add(sext(b2, 4));
         } else if b1 & 0xF0 == OP_DIFF_24 {
             let (Some(&b2), Some(&b3)) = (data.get(pos), data.get(pos + 1)) else {
                 return Err(truncated(pos, i));
             };
             pos += 2;
-            px[0] = px[0].wrapping_add((((b1 & 0x0F) << 1) | (b2 >> 7)).wrapping_sub(16));
-            px[1] = px[1].wrapping_add(((b2 >> 2) & 0x1F).wrapping_sub(16));
-            px[2] = px[2].wrapping_add((((b2 & 3) << 3) | (b3 >> 5)).wrapping_sub(16));
-            px[3] = px[3].wrapping_add((b3 & 0x1F).wrapping_sub(16));
+            let v = ((b1 as u32) << 16) | ((b2 as u32) << 8) | b3 as u32;
+            px[0] = px[0].wrapping_add(sext((v >> 15) as u8, 5));
+            px[1] = px[1].wrapping_add(sext((v >> 10) as u8, 5));
+            px[2] = px[2].wrapping_add(sext((v >> 5) as u8, 5));
+            px[3] = px[3].wrapping_add(sext(v as u8, 5));
         } else {
             for (c, bit) in [8u8, 4, 2, 1].into_iter().enumerate() {
                 if b1 & bit != 0 {
@@ -170,9 +186,8 @@ pub fn decode(blob: &[u8]) -> Result<Image, Error> {
     Ok(Image::from_raw(w, h, out))
 }
 
-/// Encodes RGBA8 pixels as a `fioq` image the way GameMaker does (the draft QOI encoder with
-/// GameMaker's delta biases, 4 zero bytes after the ops). Images wider or taller than 65535
-/// pixels cannot be stored.
+/// Encodes RGBA8 pixels as a `fioq` image the way GameMaker does (see the module notes).
+/// Images wider or taller than 65535 pixels cannot be stored.
 pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
     let (w, h) = (image.width(), image.height());
     let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
@@ -220,16 +235,22 @@ pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
                 let in5 = |v: i32| (-16..16).contains(&v);
                 let in4 = |v: i32| (-8..8).contains(&v);
                 let in2 = |v: i32| (-2..2).contains(&v);
-                if va == 0 && in2(vr) && in2(vg) && in2(vb) {
-                    out.push(OP_DIFF_8 | (((vr + 2) << 4) | ((vg + 2) << 2) | (vb + 2)) as u8);
-                } else if va == 0 && in5(vr) && in4(vg) && in4(vb) {
-                    out.push(OP_DIFF_16 | (vr + 16) as u8);
-                    out.push((((vg + 8) << 4) | (vb + 8)) as u8);
-                } else if in5(vr) && in5(vg) && in5(vb) && in5(va) {
-                    let (r, g, b, a) = (vr + 16, vg + 16, vb + 16, va + 16);
-                    out.push(OP_DIFF_24 | (r >> 1) as u8);
-                    out.push(((r << 7) | (g << 2) | (b >> 3)) as u8);
-                    out.push(((b << 5) | a) as u8);
+                if in5(vr) && in5(vg) && in5(vb) && in5(va) {
+                    if va == 0 && in2(vr) && in2(vg) && in2(vb) {
+                        let f = (field(vr, 2) << 4) | (field(vg, 2) << 2) | field(vb, 2);
+                        out.push(OP_DIFF_8 | f as u8);
+                    } else if va == 0 && in4(vg) && in4(vb) {
+                        out.push(OP_DIFF_16 | field(vr, 5) as u8);
+                        out.push(((field(vg, 4) << 4) | field(vb, 4)) as u8);
+                    } else {
+                        let v = (field(vr, 5) << 15)
+                            | (field(vg, 5) << 10)
+                            | (field(vb, 5) << 5)
+                            | field(va, 5);
+                        out.push(OP_DIFF_24 | (v >> 16) as u8);
+                        out.push((v >> 8) as u8);
+                        out.push(v as u8);
+                    }
                 } else {
                     let mut op = OP_COLOR;
                     for (c, bit) in [8u8, 4, 2, 1].into_iter().enumerate() {
@@ -248,7 +269,6 @@ pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
         }
         prev = px;
     }
-    out.extend_from_slice(&[0; PADDING]);
     let len = (out.len() - HEADER_LEN) as u32;
     out[8..12].copy_from_slice(&len.to_le_bytes());
     Ok(out)
@@ -280,7 +300,6 @@ mod tests {
         });
         let enc = encode(&img).unwrap();
         assert_eq!(&enc[..4], MAGIC);
-        assert_eq!(&enc[enc.len() - 4..], &[0; 4]);
         assert_eq!(decode(&enc).unwrap(), img);
         // A run longer than one op holds.
         let flat = image(100, 200, |_, _| [9, 9, 9, 9]);
