@@ -119,6 +119,9 @@ pub enum Error {
         /// Bounding box of those pixels.
         max_y: u32,
     },
+    /// An asset or entry that does not exist (a sound, a sprite, an audio entry).
+    #[error("{0}")]
+    NotFound(String),
     /// PNG decoding or encoding failed.
     #[error("PNG: {0}")]
     Png(String),

@@ -103,6 +103,17 @@ pub fn cut(page: &Image, item: &TexturePageItem, width: u32, height: u32) -> Res
     Ok(out)
 }
 
+/// For source offset `s` (0..slen) a target offset that [`map`] sends back to `s` (when the
+/// target is at least as large as the source, which is how pages are scaled down).
+#[inline]
+fn unmap(s: u32, slen: u32, tlen: u32) -> u32 {
+    if tlen == slen {
+        s
+    } else {
+        (s as u64 * tlen as u64).div_ceil(slen.max(1) as u64) as u32
+    }
+}
+
 /// Writes an edited full-size `frame` back into the item's region of `page`; returns how many
 /// page pixels changed.
 ///
@@ -153,12 +164,12 @@ pub fn put(page: &mut Image, item: &TexturePageItem, frame: &Image) -> Result<us
     let mut changed = 0;
     for y in 0..sh {
         // The target row this page row shows (inverse nearest-neighbour map).
-        let fy = ty + map(y, sh, th);
+        let fy = ty + unmap(y, sh, th);
         if fy >= y_end {
             continue;
         }
         for x in 0..sw {
-            let fx = tx + map(x, sw, tw);
+            let fx = tx + unmap(x, sw, tw);
             if fx >= x_end {
                 continue;
             }
@@ -214,10 +225,8 @@ impl<'a> Pages<'a> {
         r: TpagRef,
         size: Option<(u32, u32)>,
     ) -> Result<Image, Error> {
-        let it = item(file, r).ok_or_else(|| Error::Item {
-            what: "reference",
-            detail: format!("item {} does not exist", r.0),
-        })?;
+        let it = item(file, r)
+            .ok_or_else(|| Error::NotFound(format!("texture page item {} does not exist", r.0)))?;
         let page = usize::try_from(it.texture_page).map_err(|_| Error::Item {
             what: "texture page index",
             detail: format!("item {} has page {}", r.0, it.texture_page),
@@ -238,10 +247,7 @@ pub fn sprite_frames(
         .sprites
         .as_ref()
         .and_then(|s| s.sprites.get(index)?.as_ref())
-        .ok_or_else(|| Error::Item {
-            what: "sprite",
-            detail: format!("sprite {index} does not exist"),
-        })?;
+        .ok_or_else(|| Error::NotFound(format!("sprite {index} does not exist")))?;
     s.frames
         .iter()
         .map(|f| {
