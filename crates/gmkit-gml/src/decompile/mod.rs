@@ -512,6 +512,11 @@ impl<'g, 'i> Dec<'g, 'i> {
                 out.push(self.fail("isstaticok without its branch", i, i + 2));
                 i + 1
             }
+            Instruction::Call {
+                function, argc: 2, ..
+            } if self.game.func_name(function) == "@@try_hook@@" => {
+                self.try_catch(i, end, stack, ctx, out)
+            }
             Instruction::Extended { kind, .. } if kind == ExtendedKind::CHKNULLISH => {
                 self.nullish(i, end, stack, ctx, out)
             }
@@ -586,7 +591,7 @@ impl<'g, 'i> Dec<'g, 'i> {
         let else_jump = (t > i + 1 && self.is_branch(t - 1, Opcode::B))
             .then(|| self.target(t - 1))
             .flatten()
-            .filter(|&m| m >= t && m <= end);
+            .filter(|&m| m > t && m <= end || m == t && t == i + 2);
         match else_jump {
             Some(m) => {
                 let mut st_a = Vec::new();
@@ -644,15 +649,24 @@ impl<'g, 'i> Dec<'g, 'i> {
 
     /// The `cmp EQ` of a switch case test starting at `dup` index `k`.
     fn case_end(&self, k: usize, end: usize) -> Option<usize> {
-        (k + 1..(k + 64).min(end)).find(|&q| {
-            matches!(
-                self.ins.get(q),
-                Some(Instruction::Compare {
+        for q in k + 1..(k + 64).min(end) {
+            match self.ins.get(q)? {
+                Instruction::Compare {
                     cmp: Comparison::Eq,
                     ..
-                })
-            ) && self.is_branch(q + 1, Opcode::Bt)
-        })
+                } if self.is_branch(q + 1, Opcode::Bt) => return Some(q),
+                Instruction::Push { .. }
+                | Instruction::Binary { .. }
+                | Instruction::Compare { .. }
+                | Instruction::Unary {
+                    op: Opcode::Neg | Opcode::Not,
+                    ..
+                }
+                | Instruction::Extended { .. } => {}
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// `switch`: `<v> dup.T 0 <case> cmp EQ bt L …; [b default]; b end; bodies; end: popz`.
@@ -666,10 +680,7 @@ impl<'g, 'i> Dec<'g, 'i> {
         out: &mut Vec<Stmt>,
     ) -> Option<usize> {
         // Quick shape check before committing.
-        let q0 = self.case_end(i, end)?;
-        if (i + 1..q0).any(|k| matches!(self.ins[k], Instruction::Branch { .. })) {
-            return None;
-        }
+        self.case_end(i, end)?;
         let value = stack.pop()?;
         let mut labels: Vec<(Expr, usize)> = Vec::new();
         let mut p = i;
@@ -891,6 +902,119 @@ impl<'g, 'i> Dec<'g, 'i> {
         next
     }
 
+    /// Whether instruction `k` calls the compiler helper `name`.
+    fn calls(&self, k: usize, name: &str) -> bool {
+        matches!(self.ins.get(k), Some(Instruction::Call { function, .. })
+            if self.game.func_name(*function) == name)
+    }
+
+    /// `try`/`catch`/`finally` (spec §5.9), from the `@@try_hook@@(catch, finally)` call.
+    fn try_catch(
+        &mut self,
+        i: usize,
+        end: usize,
+        stack: &mut Vec<Val>,
+        ctx: &mut Vec<Ctx>,
+        out: &mut Vec<Stmt>,
+    ) -> usize {
+        let catch_off = stack.pop().and_then(|v| lit_int(&v.e));
+        let fin_off = stack.pop().and_then(|v| lit_int(&v.e));
+        let idx = |o: Option<i64>| -> Option<usize> {
+            let o = u32::try_from(o?).ok()?;
+            self.cfg.index_of(o)
+        };
+        let fin = idx(fin_off).filter(|&f| f > i && f <= end);
+        let catch = match catch_off {
+            Some(-1) => None,
+            o => idx(o).filter(|&c| c > i && fin.is_some_and(|f| c < f)),
+        };
+        let Some(fin) = fin else {
+            out.push(self.fail("try hook with unknown offsets", i, i + 1));
+            return i + 1;
+        };
+        if catch_off != Some(-1) && catch.is_none() {
+            out.push(self.fail("try hook with a bad catch offset", i, i + 1));
+            return i + 1;
+        }
+        let body_start = i + 2;
+        let (body_end, catch_part) = match catch {
+            Some(c) => {
+                let var = match self.ins.get(c) {
+                    Some(Instruction::Pop { var, .. }) => {
+                        let n = self.game.var_name(var.variable).to_string();
+                        self.local(&n);
+                        n
+                    }
+                    _ => "e".to_string(),
+                };
+                let cend = if fin >= 3 && self.calls(fin - 3, "@@finish_catch@@") {
+                    fin - 3
+                } else {
+                    fin
+                };
+                (c.saturating_sub(1), Some((var, c + 3, cend)))
+            }
+            None => (fin, None),
+        };
+        let mut st = Vec::new();
+        let body = self.region(body_start, body_end, &mut st, ctx);
+        let body = self.close_arm(body, st);
+        let catch = catch_part.map(|(var, s, e)| {
+            let mut st = Vec::new();
+            let b = self.region(s.min(e), e, &mut st, ctx);
+            (var, self.close_arm(b, st))
+        });
+        // `fin: try_unhook; popz` then an optional finally block ending in finish_finally.
+        let mut next = fin;
+        if self.calls(next, "@@try_unhook@@") {
+            next += 1;
+            if matches!(
+                self.ins.get(next),
+                Some(Instruction::Unary {
+                    op: Opcode::Popz,
+                    ..
+                })
+            ) {
+                next += 1;
+            }
+        }
+        let mut finally = None;
+        let mut depth = 0usize;
+        for k in next..end {
+            if self.calls(k, "@@try_hook@@") {
+                depth += 1;
+            }
+            if self.calls(k, "@@finish_finally@@") {
+                if depth == 0 {
+                    let mut st = Vec::new();
+                    let b = self.region(next, k, &mut st, ctx);
+                    finally = Some(self.close_arm(b, st));
+                    next = k + 1;
+                    if matches!(
+                        self.ins.get(next),
+                        Some(Instruction::Unary {
+                            op: Opcode::Popz,
+                            ..
+                        })
+                    ) {
+                        next += 1;
+                    }
+                    if self.is_branch(next, Opcode::B) && self.target(next) == Some(next + 1) {
+                        next += 1;
+                    }
+                    break;
+                }
+                depth -= 1;
+            }
+        }
+        out.push(Stmt::Try {
+            body,
+            catch,
+            finally,
+        });
+        next
+    }
+
     /// `a ?? b` (`a; isnullish; bf L; popz; b; L:`) and `a ??= b`.
     fn nullish(
         &mut self,
@@ -909,10 +1033,11 @@ impl<'g, 'i> Dec<'g, 'i> {
             out.push(self.fail("isnullish without its branch", i, i + 2));
             return i + 1;
         };
-        let Some(a) = stack.last().cloned() else {
+        let Some(mut a) = stack.last().cloned() else {
             out.push(self.fail("isnullish on an empty stack", i, i + 1));
             return i + 1;
         };
+        a.used = true;
         // `??=`: then-arm stores and jumps over `L: popz`.
         if self.is_branch(t - 1, Opcode::B)
             && self.target(t - 1) == Some(t + 1)
@@ -1008,4 +1133,11 @@ fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)
     }
     rest.extend(it);
     (params, rest)
+}
+
+fn lit_int(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Lit(Literal::Int(v)) => Some(*v),
+        _ => None,
+    }
 }

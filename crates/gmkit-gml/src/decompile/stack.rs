@@ -166,7 +166,7 @@ impl Dec<'_, '_> {
         }
     }
 
-    fn local(&mut self, name: &str) {
+    pub(super) fn local(&mut self, name: &str) {
         let s = self.scope();
         if !s.locals.iter().any(|l| l == name) {
             s.locals.push(name.to_string());
@@ -525,30 +525,26 @@ impl Dec<'_, '_> {
 
     fn dup(&mut self, _at: usize, t: DataType, count: u8, extra: u8, stack: &mut Vec<Val>) {
         if extra != 0 {
-            // Swap form: move the top `(count+1)·size` bytes below the next `m·4 - 16`.
-            let m = ((extra & 0x7F) >> 3) as usize;
+            // Swap form (`dup.T n m`, byte 1 = 0x80 | m << 3): the top n·size bytes move
+            // below the m·size bytes under them.
             if t == DataType::Int16 {
-                // 2024.14.4 `dup.e 2 N`: the callee triple moves above N arguments.
+                // 2024.14.4 `dup.e`: not modelled.
                 return;
             }
-            let moved = (count as usize + 1) * type_size(t);
-            let below = (m * 4).saturating_sub(moved.min(16));
-            let mut taken = Vec::new();
-            let mut acc = 0;
-            while acc < moved.min(16) {
-                let Some(v) = stack.pop() else { break };
-                acc += v.size();
-                taken.push(v);
-            }
-            let mut acc2 = 0;
-            let mut k = stack.len();
-            while acc2 < below && k > 0 {
-                k -= 1;
-                acc2 += stack[k].size();
-            }
-            for v in taken.into_iter() {
-                stack.insert(k, v);
-            }
+            let m = ((extra & 0x7F) >> 3) as usize;
+            let top = count as usize * type_size(t);
+            let below = m * type_size(t);
+            let n = stack.len();
+            let Some(k1) = slots_for(stack, n, top) else {
+                self.notes.push(format!("dup swap size mismatch at {_at}"));
+                return;
+            };
+            let Some(k0) = slots_for(stack, k1, below) else {
+                self.notes.push(format!("dup swap size mismatch at {_at}"));
+                return;
+            };
+            let moved: Vec<Val> = stack.drain(k0..k1).collect();
+            stack.extend(moved);
             return;
         }
         let bytes = (count as usize + 1) * type_size(t);
@@ -811,4 +807,15 @@ fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
         return h.clone();
     }
     e
+}
+
+/// The index `k` such that the slots `k..end` of `stack` take exactly `bytes` bytes.
+fn slots_for(stack: &[Val], end: usize, bytes: usize) -> Option<usize> {
+    let mut acc = 0;
+    let mut k = end;
+    while acc < bytes && k > 0 {
+        k -= 1;
+        acc += stack[k].size();
+    }
+    (acc == bytes).then_some(k)
 }
