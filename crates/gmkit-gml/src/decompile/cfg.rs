@@ -15,6 +15,7 @@ pub struct Cfg {
     /// ascending): it is the head of a while/for (`b`) or do-until (`bf`) loop.
     pub latches: Vec<Vec<usize>>,
     /// Basic-block leaders (instruction indices starting a block), ascending.
+    #[allow(dead_code)]
     pub leaders: Vec<usize>,
 }
 

@@ -47,7 +47,7 @@ pub enum DecompileError {
         /// Entry name.
         name: String,
         /// The decoding error.
-        source: gmkit_data::Error,
+        source: Box<gmkit_data::Error>,
     },
 }
 
@@ -67,7 +67,7 @@ pub fn decompile_entry(game: &Game, entry: usize) -> Result<Decompiled, Decompil
         .instructions(root)
         .map_err(|source| DecompileError::Decode {
             name: game.code_name(entry).to_string(),
-            source,
+            source: Box::new(source),
         })?;
     let mut d = Dec::new(game, &ins, root);
     let body = if root == entry {
@@ -980,31 +980,35 @@ impl<'g, 'i> Dec<'g, 'i> {
         }
         let mut finally = None;
         let mut depth = 0usize;
+        let mut found = None;
         for k in next..end {
             if self.calls(k, "@@try_hook@@") {
                 depth += 1;
             }
             if self.calls(k, "@@finish_finally@@") {
                 if depth == 0 {
-                    let mut st = Vec::new();
-                    let b = self.region(next, k, &mut st, ctx);
-                    finally = Some(self.close_arm(b, st));
-                    next = k + 1;
-                    if matches!(
-                        self.ins.get(next),
-                        Some(Instruction::Unary {
-                            op: Opcode::Popz,
-                            ..
-                        })
-                    ) {
-                        next += 1;
-                    }
-                    if self.is_branch(next, Opcode::B) && self.target(next) == Some(next + 1) {
-                        next += 1;
-                    }
+                    found = Some(k);
                     break;
                 }
                 depth -= 1;
+            }
+        }
+        if let Some(k) = found {
+            let mut st = Vec::new();
+            let b = self.region(next, k, &mut st, ctx);
+            finally = Some(self.close_arm(b, st));
+            next = k + 1;
+            if matches!(
+                self.ins.get(next),
+                Some(Instruction::Unary {
+                    op: Opcode::Popz,
+                    ..
+                })
+            ) {
+                next += 1;
+            }
+            if self.is_branch(next, Opcode::B) && self.target(next) == Some(next + 1) {
+                next += 1;
             }
         }
         out.push(Stmt::Try {

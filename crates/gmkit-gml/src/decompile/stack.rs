@@ -624,12 +624,11 @@ impl Dec<'_, '_> {
             }
             "@@CopyStatic@@" => {
                 // `: Parent(args)`: the parent call is left on the stack below.
-                if let Some(p) = stack.pop() {
-                    if let Expr::Call(c, a) = p.e
-                        && let Expr::Ident(n) = *c
-                    {
-                        self.scope().inherits = Some((n, a));
-                    }
+                if let Some(p) = stack.pop()
+                    && let Expr::Call(c, a) = p.e
+                    && let Expr::Ident(n) = *c
+                {
+                    self.scope().inherits = Some((n, a));
                 }
                 return;
             }
