@@ -14,6 +14,8 @@ pub mod ast;
 pub mod decompile;
 pub mod features;
 pub mod game;
+pub mod lex;
+pub mod parse;
 pub mod print;
 
 pub use features::{Family, Features};

@@ -1,5 +1,6 @@
 //! Bar 1: every code entry of every VM corpus file decompiles without an error or a panic;
-//! counts, per file and per version family, the entries with unstructured parts.
+//! counts, per file and per version family, the entries with unstructured parts; and the
+//! printed text of every entry parses back to a tree that prints the same.
 
 use gmkit_gml::{Family, Game, decompile};
 use std::collections::BTreeMap;
@@ -9,6 +10,7 @@ fn every_entry_decompiles() {
     let corpus = gmkit_testdata::need!(gmkit_testdata::corpus());
     let mut fam: BTreeMap<Family, (usize, usize)> = BTreeMap::new();
     let (mut total, mut clean_total, mut errors) = (0usize, 0usize, Vec::new());
+    let mut reparse = Vec::new();
     for (name, bytes) in corpus {
         let Ok(file) = gmkit_data::parse_bytes(bytes) else {
             continue;
@@ -28,8 +30,15 @@ fn every_entry_decompiles() {
             }));
             match r {
                 Ok(Ok(d)) => {
-                    // Printing must not panic either.
-                    let _ = gmkit_gml::print::print_stmts(&d.body);
+                    // The text parses back to a tree that prints the same.
+                    let text = gmkit_gml::print::print_stmts(&d.body);
+                    match gmkit_gml::parse::parse(&text) {
+                        Ok(t) if gmkit_gml::print::print_stmts(&t) == text => {}
+                        Ok(_) => {
+                            reparse.push(format!("{name} {}: reprint differs", game.code_name(i)))
+                        }
+                        Err(e) => reparse.push(format!("{name} {}: {e}", game.code_name(i))),
+                    }
                     if d.failures == 0 {
                         clean += 1;
                     }
