@@ -22,6 +22,7 @@
 //! the distance, and VARI and FUNC (written after CODE) patch each last occurrence with the
 //! name and write the counts and first addresses.
 
+pub mod asm;
 pub mod instruction;
 pub mod opcode;
 
