@@ -52,6 +52,12 @@ fn every_corpus_page_decodes_and_round_trips() {
                 bz2 += 1;
                 if enc[..] == blob[..] {
                     exact += 1;
+                } else {
+                    eprintln!(
+                        "{name} page {i}: bzip2 re-encode differs ({} vs {} bytes)",
+                        enc.len(),
+                        blob.len()
+                    );
                 }
             }
             // Exported PNG opens with the image crate at the page's size.
@@ -74,4 +80,106 @@ fn every_corpus_page_decodes_and_round_trips() {
         "{pages} pages decoded; all {bz2} BZ2+QOI pages have a byte-exact QOI re-encode; {exact} of them a byte-exact bzip2 re-encode too"
     );
     assert!(pages >= names.len());
+}
+
+/// Pages that cannot be decoded give an error naming the page and the format, never a picture.
+#[test]
+fn undecodable_pages_name_page_and_format() {
+    use gmkit_data::chunks::texture::{PageData, PageGroupInfo, TexturePage, Textures};
+    let page = |data| {
+        Some(TexturePage {
+            group_info: Some(PageGroupInfo {
+                width: 4,
+                height: 4,
+                index_in_group: 3,
+            }),
+            data,
+            ..Default::default()
+        })
+    };
+    let mut dds = b"DDS \x7c\0\0\0".to_vec();
+    dds.resize(128, 0);
+    let tx = Textures {
+        pages: vec![
+            page(PageData::Embedded(dds.into())),
+            page(PageData::External { blob_size: 0 }),
+            page(PageData::Embedded(bytes::Bytes::from_static(
+                b"RIFFxxxxWEBP",
+            ))),
+            None,
+        ],
+        ..Default::default()
+    };
+    let msgs: Vec<String> = gmkit_media::decode_pages(&tx)
+        .into_iter()
+        .map(|r| r.unwrap_err().to_string())
+        .collect();
+    assert!(
+        msgs[0].starts_with("texture page 0: DDS images are not supported"),
+        "{}",
+        msgs[0]
+    );
+    assert!(
+        msgs[1].starts_with("texture page 1: the image is stored outside"),
+        "{}",
+        msgs[1]
+    );
+    assert!(msgs[1].contains("index 3"), "{}", msgs[1]);
+    assert!(
+        msgs[2].starts_with("texture page 2: unknown-format images"),
+        "{}",
+        msgs[2]
+    );
+    assert!(msgs[2].contains("`RIFF`"), "{}", msgs[2]);
+    assert!(
+        msgs[3].starts_with("texture page 3: no such"),
+        "{}",
+        msgs[3]
+    );
+    let img = gmkit_media::Image::transparent(4, 4).unwrap();
+    assert!(
+        gmkit_media::encode_page(&tx, 0, &img)
+            .unwrap_err()
+            .to_string()
+            .contains("DDS")
+    );
+}
+
+/// Truncated or corrupted blobs of every format fail with an error (or, for a PNG cut after its
+/// pixel data, give the same picture), never a panic or a picture of the wrong size.
+#[test]
+fn damaged_corpus_blobs_fail_cleanly() {
+    let names = gmkit_testdata::need!(gmkit_testdata::corpus_names());
+    let mut tried = 0;
+    for name in &names {
+        let path = gmkit_testdata::corpus_path(name).unwrap();
+        let Some(data) = parse(&path) else { continue };
+        for page in data.textures.iter().flat_map(|t| t.pages.iter().flatten()) {
+            let Some(blob) = page.blob() else { continue };
+            if blob.len() > 40_000 {
+                continue;
+            }
+            let (w, h) = (page.width().unwrap(), page.height().unwrap());
+            let full = gmkit_media::decode(blob).unwrap();
+            for k in 1..8 {
+                let cut = &blob[..blob.len() * k / 8];
+                // Either an error, or (a PNG cut after its pixel data) the same picture.
+                if let Ok(img) = gmkit_media::decode(cut) {
+                    assert!(
+                        img == full,
+                        "{name}: truncated to {} gave another picture",
+                        cut.len()
+                    );
+                }
+                let mut flipped = blob.to_vec();
+                let at = 8 + (blob.len() - 8) * k / 8;
+                flipped[at.min(blob.len() - 1)] ^= 0x5A;
+                if let Ok(img) = gmkit_media::decode(&flipped) {
+                    assert_eq!((img.width(), img.height()), (w, h));
+                }
+                tried += 1;
+            }
+        }
+    }
+    assert!(tried > 50);
 }
