@@ -6,76 +6,85 @@ use gmkit_media::{BlobFormat, Encoding};
 mod common;
 use common::parse;
 
-#[test]
-fn every_corpus_page_decodes_and_round_trips() {
-    let names = gmkit_testdata::need!(gmkit_testdata::corpus_names());
-    let mut pages = 0;
-    let mut exact = 0;
-    let mut bz2 = 0;
-    for name in &names {
-        let path = gmkit_testdata::corpus_path(name).unwrap();
-        let data = parse(&path);
-        let Some(tx) = &data.textures else { continue };
-        for (i, img) in gmkit_media::decode_pages(tx).into_iter().enumerate() {
-            let page = tx.pages[i].as_ref().unwrap();
-            let img = img.unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(
-                (Some(img.width()), Some(img.height())),
-                (page.width(), page.height()),
-                "{name} page {i}: decoded size vs header"
-            );
-            let blob = page.blob().unwrap();
-            let enc = gmkit_media::encode_page(tx, i, &img).unwrap();
-            assert_eq!(
-                gmkit_media::BlobFormat::Png == page.format(),
-                enc.starts_with(b"\x89PNG")
-            );
-            assert_eq!(
-                Encoding::of(&enc).unwrap(),
-                Encoding::of(blob).unwrap(),
-                "{name} page {i}"
-            );
+/// Checks every page of one corpus file; returns (pages, BZ2+QOI pages, byte-exact BZ2+QOI
+/// re-encodes).
+fn check_file(name: &str) -> (usize, usize, usize) {
+    let (mut pages, mut bz2, mut exact) = (0, 0, 0);
+    let path = gmkit_testdata::corpus_path(name).unwrap();
+    let data = parse(&path);
+    let Some(tx) = &data.textures else {
+        return (0, 0, 0);
+    };
+    for (i, img) in gmkit_media::decode_pages(tx).into_iter().enumerate() {
+        let page = tx.pages[i].as_ref().unwrap();
+        let img = img.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            (Some(img.width()), Some(img.height())),
+            (page.width(), page.height()),
+            "{name} page {i}: decoded size vs header"
+        );
+        let blob = page.blob().unwrap();
+        let enc = gmkit_media::encode_page(tx, i, &img).unwrap();
+        assert_eq!(
+            Encoding::of(&enc).unwrap(),
+            Encoding::of(blob).unwrap(),
+            "{name} page {i}: re-encoded in another format"
+        );
+        // A byte-identical re-encode decodes to `img` by construction; anything else is
+        // decoded again and compared.
+        if enc[..] != blob[..] {
             let back = gmkit_media::decode(&enc).unwrap();
             assert!(
                 back == img,
                 "{name} page {i}: decode → encode → decode changed pixels"
             );
-            if page.format() == BlobFormat::Bz2Qoi {
-                // GameMaker's QOI encoder is reproduced exactly: the inner image re-encodes to
-                // the same bytes. (bzip2 output matches on all but rare pages.)
-                let inner = gmkit_media::bz2qoi::inner_qoi(blob).unwrap();
-                let mine = gmkit_media::qoi::encode(&img).unwrap();
-                assert!(
-                    inner == mine,
-                    "{name} page {i}: QOI re-encode differs from GameMaker's"
-                );
-                bz2 += 1;
-                if enc[..] == blob[..] {
-                    exact += 1;
-                } else {
-                    eprintln!(
-                        "{name} page {i}: bzip2 re-encode differs ({} vs {} bytes)",
-                        enc.len(),
-                        blob.len()
-                    );
-                }
-            }
-            // Exported PNG opens with the image crate at the page's size.
-            let png = gmkit_media::encode_png(&img).unwrap();
-            let opened = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
-                .unwrap()
-                .to_rgba8();
-            assert_eq!(
-                (opened.width(), opened.height()),
-                (img.width(), img.height())
-            );
-            assert!(
-                opened.as_raw() == img.pixels(),
-                "{name} page {i}: PNG export changed pixels"
-            );
-            pages += 1;
         }
+        if page.format() == BlobFormat::Bz2Qoi {
+            // GameMaker's QOI encoder is reproduced exactly: the inner image re-encodes to
+            // the same bytes. (bzip2 output matches on all but rare pages.)
+            let inner = gmkit_media::bz2qoi::inner_qoi(blob).unwrap();
+            let mine = gmkit_media::qoi::encode(&img).unwrap();
+            assert!(
+                inner == mine,
+                "{name} page {i}: QOI re-encode differs from GameMaker's"
+            );
+            bz2 += 1;
+            if enc[..] == blob[..] {
+                exact += 1;
+            } else {
+                eprintln!(
+                    "{name} page {i}: bzip2 re-encode differs ({} vs {} bytes)",
+                    enc.len(),
+                    blob.len()
+                );
+            }
+        }
+        // Exported PNG opens with the image crate at the page's size.
+        let png = gmkit_media::encode_png(&img).unwrap();
+        let opened = image::load_from_memory_with_format(&png, image::ImageFormat::Png)
+            .unwrap()
+            .to_rgba8();
+        assert_eq!(
+            (opened.width(), opened.height()),
+            (img.width(), img.height())
+        );
+        assert!(
+            opened.as_raw() == img.pixels(),
+            "{name} page {i}: PNG export changed pixels"
+        );
+        pages += 1;
     }
+    (pages, bz2, exact)
+}
+
+#[test]
+fn every_corpus_page_decodes_and_round_trips() {
+    use rayon::prelude::*;
+    let names = gmkit_testdata::need!(gmkit_testdata::corpus_names());
+    let (pages, bz2, exact) = names
+        .par_iter()
+        .map(|n| check_file(n))
+        .reduce(|| (0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     eprintln!(
         "{pages} pages decoded; all {bz2} BZ2+QOI pages have a byte-exact QOI re-encode; {exact} of them a byte-exact bzip2 re-encode too"
     );
