@@ -848,6 +848,7 @@ macro_rules! walker {
                                     },
                                     Instruction::Pop { var, .. } => v.id(K::Variable, at_n(&e, "instructions[{}].variable", sub), & $($m)? var.variable),
                                     Instruction::Call { function, .. } => v.id(K::Function, at_n(&e, "instructions[{}].function", sub), function),
+                                    Instruction::CallByName { name, .. } => v.id(K::String, at_n(&e, "instructions[{}].function_name", sub), name),
                                     Instruction::Extended { operand: Some(ExtOperand::Function { function, .. }), .. } => {
                                         v.id(K::Function, at_n(&e, "instructions[{}].function", sub), function)
                                     }
