@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("validate", |b| {
         b.iter(|| {
             for m in &models {
-                black_box(m.validate().unwrap());
+                black_box(m.validate()).unwrap();
             }
         })
     });
