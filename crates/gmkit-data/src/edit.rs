@@ -126,7 +126,8 @@ impl DataFile {
     }
 
     /// Every typed reference to entry `index` of `kind` (membership lists such as the room
-    /// order included).
+    /// order included). Bytecode operands count in decoded code entries only (see
+    /// [`crate::chunks::code::CodeEntries::decode_all`]).
     pub fn references_to(&self, kind: AssetKind, index: usize) -> Vec<Reference> {
         let mut f = Finder {
             file: self,

@@ -267,8 +267,7 @@ fn without_index(
 }
 
 /// Removes the first asset of kind `T` that nothing refers to (beyond membership lists), so
-/// that every later one is renumbered; checks every reference still names the same asset, in
-/// the model and after a rebuild.
+/// that every later one is renumbered; checks every reference still names the same asset.
 fn remove_first_unreferenced<T: Asset>(f: &mut DataFile, file: &str) -> bool {
     // Typed bytecode operands (pushref) count as references: see them all.
     decode(f);
@@ -276,12 +275,16 @@ fn remove_first_unreferenced<T: Asset>(f: &mut DataFile, file: &str) -> bool {
         return false;
     };
     let len = table.len();
+    // Assets referred to other than by a membership list (room order, texture groups).
+    let used: std::collections::HashSet<u32> = f
+        .references()
+        .into_iter()
+        .filter(|r| r.kind == T::KIND)
+        .filter(|r| !(r.field.starts_with("room_order") || r.chunk.0 == *b"TGIN"))
+        .map(|r| r.target)
+        .collect();
     let candidate = (0..len).find(|&i| {
-        table[i].is_some()
-            && f.references_to(T::KIND, i)
-                .iter()
-                .all(|r| r.field.starts_with("room_order") || r.chunk.0 == *b"TGIN")
-            && (T::KIND != AssetKind::Room || len > 1)
+        table[i].is_some() && !used.contains(&(i as u32)) && (T::KIND != AssetKind::Room || len > 1)
     });
     let Some(i) = candidate else {
         return false;
@@ -307,9 +310,6 @@ fn remove_first_unreferenced<T: Asset>(f: &mut DataFile, file: &str) -> bool {
         &without_index(expected),
         &format!("{file}: removing {} #{i} {name:?}", T::KIND.name()),
     );
-    let mut back = parse_bytes(build_bytes(f).expect("rebuilds after removal")).unwrap();
-    decode(&mut back);
-    same(&resolved(&back), &after, &format!("{file}: after rebuild"));
     true
 }
 
@@ -354,6 +354,14 @@ fn remove_keeps_references_on_the_same_named_assets() {
         for (n, d) in removed.iter_mut().zip(done) {
             *n += d as usize;
         }
+        // The file rebuilt after all removals reads back with the same references.
+        let mut back = parse_bytes(build_bytes(&f).expect("rebuilds after removal")).unwrap();
+        decode(&mut back);
+        same(
+            &resolved(&back),
+            &resolved(&f),
+            &format!("{name}: after rebuild"),
+        );
     }
     // Every kind was exercised on some file.
     assert!(removed.iter().all(|&n| n > 0), "{removed:?}");
