@@ -95,6 +95,12 @@ impl Version {
     pub fn non_lts_at_least(&self, major: u16, minor: u16) -> bool {
         !self.lts && self.at_least(major, minor)
     }
+    /// Whether asset pointer lists may hold null slots (assets stripped by the build; 2024.11+,
+    /// notes §2.5), and ID references may point at them. Before, a null slot is corruption.
+    #[inline]
+    pub fn allows_null_slots(&self) -> bool {
+        self.at_least(2024, 11)
+    }
     /// A GameMaker Studio 2 (or later) file.
     #[inline]
     pub fn is_gms2(&self) -> bool {
