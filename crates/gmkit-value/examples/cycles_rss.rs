@@ -6,7 +6,18 @@
 //! run under `/usr/bin/time -v` for the peak RSS).
 
 use gmkit_value::elephant;
-use gmkit_value::{Struct, Value};
+
+/// `[<the array itself>]` (Elephant 1.5.1).
+const ARRAY_CYCLE: &[u8] = &[
+    0x50, 0x45, 0x4C, 0x45, 0x01, 0x05, 0x01, 0x00, 0xCD, 0x01, 0x00, 0xCD, 0xFF, 0xFF, 0x00, 0x00,
+    0x54, 0x4E, 0x41, 0x48,
+];
+/// `{hp: 3, self: <the struct itself>}` (Elephant 1.5.1).
+const STRUCT_CYCLE: &[u8] = &[
+    0x50, 0x45, 0x4C, 0x45, 0x01, 0x05, 0x01, 0x00, 0xCE, 0x02, 0x00, 0x68, 0x70, 0x00, 0x09, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x40, 0x73, 0x65, 0x6C, 0x66, 0x00, 0xCE, 0xFF, 0xFF, 0x00,
+    0x00, 0x54, 0x4E, 0x41, 0x48,
+];
 
 fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -27,16 +38,8 @@ fn main() {
     match file {
         Some(f) => buffers.push((f.clone(), std::fs::read(&f).expect("read FILE"))),
         None => {
-            // [self] and {self: <the struct>, hp: 3}
-            let array = vec![
-                0x50, 0x45, 0x4C, 0x45, 0x01, 0x05, 0x01, 0x00, 0xCD, 0x01, 0x00, 0xCD, 0xFF, 0xFF,
-                0x54, 0x4E, 0x41, 0x48,
-            ];
-            let s = Struct::new(vec![("hp".into(), Value::Real(3.0))]);
-            s.set("self", Value::Struct(s.downgrade()));
-            let st = elephant::write(&Value::Struct(s)).unwrap();
-            buffers.push(("self-referencing array".into(), array));
-            buffers.push(("self-referencing struct".into(), st));
+            buffers.push(("self-referencing array".into(), ARRAY_CYCLE.to_vec()));
+            buffers.push(("self-referencing struct".into(), STRUCT_CYCLE.to_vec()));
         }
     }
     for (name, buf) in &buffers {
