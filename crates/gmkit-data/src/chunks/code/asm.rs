@@ -44,6 +44,7 @@
 //! | `push.i [function]scr_move` | a function reference as an int32 operand |
 //! | `push.i [variable]hp` | a variable reference (its id) as an int32 operand |
 //! | `call.i show_message(argc=1)` | call a function |
+//! | `call.i [by-name]"name"(argc=1)` | a call on no FUNC chain (code of stripped objects), naming its callee by string |
 //! | `chkindex.e`, `pushaf.e`, `popaf.e`, `pushac.e`, `setowner.e`, `isstaticok.e`, `setstatic.e`, `savearef.e`, `restorearef.e`, `chknullish.e` | extended operations (`ext-12.e` for an unknown subtype) |
 //! | `pushref.i [sprite]spr_player`, `pushref.i [object]3` | asset reference by name or index; kinds: `object sprite sound room background path script font timeline shader sequence animcurve particlesystem roominstance` (type numbers follow the file's version), `[asset:N]index` for an unknown type |
 //! | `pushref.i [function]gml_Script_f` | function reference (`[function:N]` when its asset type byte is not the script type) |

@@ -195,6 +195,13 @@ impl<'a> Disassembler<'a> {
                 self.func(out, scope, function.0);
                 let _ = write!(out, "(argc={argc})");
             }
+            Instruction::CallByName { t, argc, name } => {
+                // A call on no FUNC chain, naming its callee by string:
+                // `call.i [by-name]"name"(argc=N)`.
+                let _ = write!(out, "{mn}.{} [by-name]", t.suffix());
+                self.string(out, scope, name);
+                let _ = write!(out, "(argc={argc})");
+            }
             Instruction::Extended { kind, t, operand } => {
                 let _ = match kind.name() {
                     Some(n) => write!(out, "{n}.{}", t.suffix()),

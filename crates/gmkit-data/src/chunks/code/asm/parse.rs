@@ -346,16 +346,29 @@ impl<'f> Assembler<'f> {
             Opcode::Call => {
                 types_n(1, c)?;
                 c.ws1()?;
-                let function = Id::new(self.func(c)?);
+                // `[by-name]"name"`: a call on no FUNC chain that names its callee by string.
+                let by_name = c.eat_str("[by-name]");
+                let callee = if by_name {
+                    Err(self.string(c)?)
+                } else {
+                    Ok(Id::new(self.func(c)?))
+                };
                 if !c.eat_str("(argc=") {
                     return Err(c.err_at(c.pos, "`(argc=N)` after the function name"));
                 }
                 let argc = c.int("an argument count")?;
                 c.expect(')', "`)`")?;
-                Instruction::Call {
-                    t: types[0],
-                    argc,
-                    function,
+                match callee {
+                    Ok(function) => Instruction::Call {
+                        t: types[0],
+                        argc,
+                        function,
+                    },
+                    Err(name) => Instruction::CallByName {
+                        t: types[0],
+                        argc,
+                        name,
+                    },
                 }
             }
             _ => return Err(c.err_at(start, "an instruction mnemonic")),
@@ -565,7 +578,10 @@ impl<'f> Assembler<'f> {
                         return Err(c.err_at(at, "a known function (this file has no FUNC chunk)"));
                     };
                     let index = fs.functions.len() as u32;
-                    fs.functions.push(Function { name });
+                    fs.functions.push(Function {
+                        name,
+                        chain_end: None,
+                    });
                     self.sym.add_func(self.file, index, name);
                     (t, index)
                 }
