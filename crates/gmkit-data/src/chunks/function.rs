@@ -34,6 +34,16 @@ pub struct Function {
     pub chain_end: Option<StringRef>,
 }
 
+impl Function {
+    /// A function named by `name`, with the usual chain end (its own name).
+    pub fn new(name: StringRef) -> Self {
+        Function {
+            name,
+            chain_end: None,
+        }
+    }
+}
+
 /// One local variable of a code entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Local {

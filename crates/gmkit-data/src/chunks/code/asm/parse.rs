@@ -579,10 +579,7 @@ impl<'f> Assembler<'f> {
                         return Err(c.err_at(at, "a known function (this file has no FUNC chunk)"));
                     };
                     let index = fs.functions.len() as u32;
-                    fs.functions.push(Function {
-                        name,
-                        chain_end: None,
-                    });
+                    fs.functions.push(Function::new(name));
                     self.sym.add_func(self.file, index, name);
                     (t, index)
                 }
