@@ -106,7 +106,7 @@ fn decompile_compile_round_trip() {
         total.entries, total.identical
     );
     let mut by: Vec<_> = kinds.into_iter().collect();
-    by.sort_by(|a, b| b.1.cmp(&a.1));
+    by.sort_by_key(|k| std::cmp::Reverse(k.1));
     for (k, n) in by {
         println!("{n:6}  {k}");
     }
