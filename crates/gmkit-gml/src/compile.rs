@@ -47,6 +47,10 @@ pub struct Names {
     builtin: HashSet<String>,
     funcs: HashMap<String, u32>,
     objects: HashMap<String, usize>,
+    /// (name, VARI instance type, variable id) → index (locals share a name across entries).
+    vars_by_id: HashMap<(String, i32, i32), u32>,
+    /// Code entry name → its locals (name → slot) from FUNC's code-locals lists.
+    code_locals: HashMap<String, HashMap<String, u32>>,
 }
 
 impl Names {
@@ -64,9 +68,13 @@ impl Names {
         let mut vars = HashMap::new();
         let mut vars_by_name = HashMap::new();
         let mut builtin = HashSet::new();
+        let mut vars_by_id = HashMap::new();
         if let Some(vs) = file.variables.as_ref() {
             for (i, v) in vs.variables.iter().enumerate() {
                 let name = game.var_name(Id::new(i as u32)).to_string();
+                vars_by_id
+                    .entry((name.clone(), v.instance_type, v.variable_id))
+                    .or_insert(i as u32);
                 vars.entry((name.clone(), v.instance_type))
                     .or_insert(i as u32);
                 vars_by_name.entry(name.clone()).or_insert(i as u32);
@@ -91,7 +99,24 @@ impl Names {
                 }
             }
         }
+        let mut code_locals = HashMap::new();
+        if let Some(list) = file.functions.as_ref().and_then(|f| f.code_locals.as_ref()) {
+            for cl in list {
+                let s = |r| {
+                    file.strings
+                        .as_ref()
+                        .and_then(|t| t.get(r))
+                        .map(|g| g.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                };
+                let m: HashMap<String, u32> =
+                    cl.locals.iter().map(|l| (s(l.name), l.index)).collect();
+                code_locals.insert(s(cl.code_name), m);
+            }
+        }
         Names {
+            vars_by_id,
+            code_locals,
             strings,
             vars,
             vars_by_name,
@@ -237,11 +262,42 @@ pub struct Compiler<'g> {
     labels: Vec<usize>,
     locals: HashSet<String>,
     frames: Vec<Frame>,
+    /// This entry's local slots (name → slot), when the file lists them.
+    slots: Option<&'g HashMap<String, u32>>,
+    /// The VARI entries the entry's current code uses for its locals (bc 15 – 2.2 give every
+    /// code entry its own local entries, which names alone cannot tell apart).
+    own_locals: HashMap<String, u32>,
 }
 
-/// Compiles the root code of an entry (its statements) into instructions.
-pub fn compile_entry(game: &Game, names: &Names, body: &[Stmt]) -> R<Vec<Instruction>> {
+/// Compiles the root code of code entry `entry` (its statements) into instructions.
+pub fn compile_entry(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+) -> R<Vec<Instruction>> {
+    let slots = names.code_locals.get(game.code_name(entry));
+    let mut own_locals = HashMap::new();
+    if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
+        for i in ins.iter() {
+            let var = match i {
+                Instruction::Pop { var, .. } => var,
+                Instruction::Push {
+                    value: PushValue::Variable(var),
+                    ..
+                } => var,
+                _ => continue,
+            };
+            if var.instance == InstanceType::LOCAL {
+                own_locals
+                    .entry(game.var_name(var.variable).to_string())
+                    .or_insert(var.variable.0);
+            }
+        }
+    }
     let mut c = Compiler {
+        own_locals,
+        slots,
         game,
         names,
         out: Vec::new(),
@@ -390,6 +446,21 @@ impl<'g> Compiler<'g> {
     /// The VARI entry for `name` accessed with VARI instance type `inst`.
     fn var(&self, name: &str, inst: i32) -> R<Id<gmkit_data::chunks::variable::Variable>> {
         let want = if self.f().new_opcodes() { inst } else { 0 };
+        if inst == -7
+            && let Some(&i) = self.own_locals.get(name)
+        {
+            return Ok(Id::new(i));
+        }
+        if inst == -7
+            && !self.f().gml_v2()
+            && let Some(slot) = self.slots.and_then(|m| m.get(name))
+            && let Some(&i) = self
+                .names
+                .vars_by_id
+                .get(&(name.to_string(), -7, *slot as i32))
+        {
+            return Ok(Id::new(i));
+        }
         self.names
             .vars
             .get(&(name.to_string(), want))
@@ -888,7 +959,7 @@ impl<'g> Compiler<'g> {
                     });
                 } else {
                     self.instance(obj)?;
-                    let var = self.varref(n, -1, -1, RefType::STACKTOP)?;
+                    let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
                         t2: int_type(t),
@@ -901,8 +972,8 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() {
                     t = self.conv(t, DataType::Variable);
                 }
-                let name = self.array_owner(base, idx)?;
-                let var = self.varref(&name, -1, -1, RefType::ARRAY)?;
+                let (name, vi) = self.array_owner(base, idx)?;
+                let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
                 self.emit(Instruction::Pop {
                     t1: DataType::Variable,
                     t2: int_type(t),
@@ -914,15 +985,24 @@ impl<'g> Compiler<'g> {
         Ok(())
     }
 
-    /// Pushes the owner and index of `base[idx]`; returns the array variable's name.
-    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<String> {
-        let (owner, name) = match base {
+    /// Pushes the owner and index of `base[idx]`; returns the array variable's name and its
+    /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before).
+    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32)> {
+        let v2 = self.f().gml_v2();
+        let (owner, name, vi) = match base {
             Expr::Ident(n) => {
                 let (vi, inst, _) = self.scope_of(n);
-                let _ = vi;
-                (Some(inst as i64), n.clone())
+                (
+                    Some(inst as i64),
+                    n.clone(),
+                    if v2 || vi != -7 { -1 } else { -7 },
+                )
             }
-            Expr::Member(o, n) => (self.instance_number(o), n.clone()),
+            Expr::Member(o, n) => {
+                let k = self.instance_number(o);
+                let vi = if !v2 && k == Some(-5) { -5 } else { -1 };
+                (k, n.clone(), vi)
+            }
             _ => return Err(CompileError::Unsupported("array base".into())),
         };
         match owner {
@@ -957,7 +1037,7 @@ impl<'g> Compiler<'g> {
             }
             _ => return Err(CompileError::Unsupported("array index count".into())),
         }
-        Ok(name)
+        Ok((name, vi))
     }
 
     fn ext(&mut self, kind: ExtendedKind) {
@@ -1103,7 +1183,7 @@ impl<'g> Compiler<'g> {
                     });
                 } else {
                     self.instance(o)?;
-                    let var = self.varref(n, -1, -1, RefType::STACKTOP)?;
+                    let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
                         value: PushValue::Variable(var),
@@ -1112,8 +1192,8 @@ impl<'g> Compiler<'g> {
                 Ok(DataType::Variable)
             }
             Expr::Index(base, idx) => {
-                let name = self.array_owner(base, idx)?;
-                let var = self.varref(&name, -1, -1, RefType::ARRAY)?;
+                let (name, vi) = self.array_owner(base, idx)?;
+                let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
                 self.emit(Instruction::Push {
                     op: Opcode::Push,
                     value: PushValue::Variable(var),
@@ -1139,6 +1219,21 @@ impl<'g> Compiler<'g> {
                 Ok(DataType::Variable)
             }
             Expr::Paren(x) => self.expr(x),
+            Expr::Unary(UnaryOp::Neg, x)
+                if matches!(**x, Expr::Lit(Literal::Int(_) | Literal::Real(_))) =>
+            {
+                Ok(match **x {
+                    Expr::Lit(Literal::Int(v)) => self.push_int(-v),
+                    Expr::Lit(Literal::Real(v)) => {
+                        self.emit(Instruction::Push {
+                            op: Opcode::Push,
+                            value: PushValue::Double(-v),
+                        });
+                        DataType::Double
+                    }
+                    _ => unreachable!("matched above"),
+                })
+            }
             Expr::Unary(op, x) => {
                 let t = int_type(self.expr(x)?);
                 Ok(match op {
