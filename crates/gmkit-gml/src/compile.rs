@@ -503,7 +503,9 @@ impl<'g> Compiler<'g> {
             let inst = if self.f().gml_v2() { -6 } else { -1 };
             return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
         }
-        (-1, -1, Opcode::Push)
+        // 2024.2+ encodes bare instance variables as builtin (-6); the VARI entry stays self.
+        let inst = if self.f().self_to_builtin() { -6 } else { -1 };
+        (-1, inst, Opcode::Push)
     }
 
     fn stmt(&mut self, s: &Stmt) -> R<()> {
@@ -920,10 +922,15 @@ impl<'g> Compiler<'g> {
 
     /// `self`, `other`, an object name, a number: the instance as a constant.
     fn instance_number(&self, e: &Expr) -> Option<i64> {
+        self.instance_number_in(e, false)
+    }
+
+    /// As [`Self::instance_number`]; `member`: the left side of a dot (`self.x` keeps -1).
+    fn instance_number_in(&self, e: &Expr, member: bool) -> Option<i64> {
         match e {
             Expr::Ident(n) => match n.as_str() {
-                "self" if !self.f().gml_v2() => Some(-1),
-                "other" if !self.f().gml_v2() => Some(-2),
+                "self" if !self.f().gml_v2() || member => Some(-1),
+                "other" if !self.f().gml_v2() || member => Some(-2),
                 "all" => Some(-3),
                 "noone" => Some(-4),
                 "global" => Some(-5),
@@ -949,7 +956,7 @@ impl<'g> Compiler<'g> {
             }
             Expr::Member(obj, n) => {
                 let t = self.expr(value)?;
-                if let Some(k) = self.instance_number(obj) {
+                if let Some(k) = self.instance_number_in(obj, true) {
                     let vi = if k == -5 { -5 } else { -1 };
                     let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
                     self.emit(Instruction::Pop {
@@ -1163,7 +1170,7 @@ impl<'g> Compiler<'g> {
                 Ok(DataType::Variable)
             }
             Expr::Member(o, n) => {
-                if let Some(k) = self.instance_number(o) {
+                if let Some(k) = self.instance_number_in(o, true) {
                     let (vi, op) = if k == -5 {
                         (
                             -5,
