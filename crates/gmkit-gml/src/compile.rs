@@ -51,6 +51,8 @@ pub struct Names {
     vars_by_id: HashMap<(String, i32, i32), u32>,
     /// Code entry name → its locals (name → slot) from FUNC's code-locals lists.
     code_locals: HashMap<String, HashMap<String, u32>>,
+    /// Asset name → (pushref type number, index) (2023.8+ asset references).
+    assets: HashMap<String, (u8, u32)>,
 }
 
 impl Names {
@@ -114,7 +116,14 @@ impl Names {
                 code_locals.insert(s(cl.code_name), m);
             }
         }
+        let mut assets = HashMap::new();
+        for (kind, i, n) in game.assets() {
+            if let Some(t) = game.pushref_type(kind) {
+                assets.entry(n.to_string()).or_insert((t, i as u32));
+            }
+        }
         Names {
+            assets,
             vars_by_id,
             code_locals,
             strings,
@@ -934,7 +943,9 @@ impl<'g> Compiler<'g> {
                 "all" => Some(-3),
                 "noone" => Some(-4),
                 "global" => Some(-5),
-                n if !self.locals.contains(n) => self.names.objects.get(n).map(|&i| i as i64),
+                n if !self.locals.contains(n) && !self.f().asset_refs() => {
+                    self.names.objects.get(n).map(|&i| i as i64)
+                }
                 _ => None,
             },
             Expr::Lit(Literal::Int(v)) => Some(*v),
@@ -1154,6 +1165,21 @@ impl<'g> Compiler<'g> {
                 }
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
+                }
+                if self.f().asset_refs()
+                    && !self.locals.contains(n)
+                    && !self.names.vars_by_name.contains_key(n)
+                    && let Some(&(asset_type, index)) = self.names.assets.get(n)
+                {
+                    self.emit(Instruction::Extended {
+                        kind: ExtendedKind::PUSHREF,
+                        t: DataType::Int32,
+                        operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
+                            asset_type,
+                            index,
+                        }),
+                    });
+                    return Ok(DataType::Variable);
                 }
                 if !self.locals.contains(n)
                     && !self.names.vars_by_name.contains_key(n)

@@ -191,6 +191,20 @@ impl<'a> Game<'a> {
         })
     }
 
+    /// The `pushref` asset-type number of `kind` (inverse of [`Game::pushref_kind`]).
+    pub fn pushref_type(&self, kind: AssetKind) -> Option<u8> {
+        (0u8..=14).find(|&t| self.pushref_kind(t) == Some(kind))
+    }
+
+    /// Every named asset: (kind, index, name).
+    pub fn assets(&self) -> impl Iterator<Item = (AssetKind, usize, &str)> + '_ {
+        self.assets.iter().flat_map(|(k, list)| {
+            list.iter()
+                .enumerate()
+                .filter_map(move |(i, n)| Some((*k, i, n.as_deref()?)))
+        })
+    }
+
     /// The child entries (nested functions, struct bodies) sharing root entry `root`'s blob:
     /// (execution offset, entry index), by offset.
     pub fn children(&self, root: usize) -> &[(u32, usize)] {
