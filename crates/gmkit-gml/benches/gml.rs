@@ -1,10 +1,11 @@
-//! Decompile (+ print) throughput over every code entry of the corpus, in entries per second,
-//! on all cores (rayon).
+//! Decompile (+ print) throughput over every code entry of the corpus, and decompile + print +
+//! parse + recompile over the root entries, in entries per second, on all cores (rayon).
 //!
 //! `GMKIT_CORPUS=/work/shared/corpus nice -n 10 cargo bench -p gmkit-gml --bench gml`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gmkit_gml::{Game, decompile, print};
+use gmkit_gml::compile::{Names, compile_entry};
+use gmkit_gml::{Game, decompile, parse, print};
 use rayon::prelude::*;
 use std::hint::black_box;
 
@@ -47,6 +48,26 @@ fn bench(c: &mut Criterion) {
                 .map(|&(gi, i)| match decompile::decompile_entry(&games[gi], i) {
                     Ok(d) => print::print_stmts(&d.body).len(),
                     Err(_) => 0,
+                })
+                .sum();
+            black_box(n)
+        })
+    });
+    let names: Vec<Names> = games.iter().map(Names::new).collect();
+    g.throughput(Throughput::Elements(work.len() as u64));
+    g.bench_function("decompile_print_parse_compile_root_entries", |b| {
+        b.iter(|| {
+            let n: usize = work
+                .par_iter()
+                .map(|&(gi, i)| {
+                    let Ok(d) = decompile::decompile_entry(&games[gi], i) else {
+                        return 0;
+                    };
+                    let text = print::print_stmts(&d.body);
+                    let Ok(tree) = parse::parse(&text) else {
+                        return 0;
+                    };
+                    compile_entry(&games[gi], &names[gi], i, &tree).map_or(0, |v| v.len())
                 })
                 .sum();
             black_box(n)
