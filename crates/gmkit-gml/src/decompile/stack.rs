@@ -480,7 +480,14 @@ impl Dec<'_, '_> {
                     DataType::Variable,
                 ));
             }
-            Instruction::Call { argc, function, .. } => self.call(i, function, argc, stack, out),
+            Instruction::Call { argc, function, .. } => {
+                let name = self.game.func_name(function).to_string();
+                self.call(i, name, argc, stack, out)
+            }
+            Instruction::CallByName { argc, name, .. } => {
+                let name = self.game.string(name);
+                self.call(i, name, argc, stack, out)
+            }
             Instruction::Extended { kind, operand, .. } => match kind {
                 ExtendedKind::PUSHAC | ExtendedKind::PUSHAF => {
                     let idx = self.pop(stack, i);
@@ -603,12 +610,11 @@ impl Dec<'_, '_> {
     fn call(
         &mut self,
         at: usize,
-        function: FunctionId,
+        name: String,
         argc: u16,
         stack: &mut Vec<Val>,
         out: &mut Vec<Stmt>,
     ) {
-        let name = self.game.func_name(function).to_string();
         let mut args: Vec<Val> = (0..argc).map(|_| self.pop(stack, at)).collect();
         let plain = |e: Expr| Val::new(e, DataType::Variable);
         let v = match name.as_str() {

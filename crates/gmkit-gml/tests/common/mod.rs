@@ -68,7 +68,7 @@ impl Asm {
             .iter()
             .position(|f| f.name == r)
             .unwrap_or_else(|| {
-                fs.functions.push(Function { name: r });
+                fs.functions.push(Function::new(r));
                 fs.functions.len() - 1
             });
         Id::new(i as u32)
