@@ -7,6 +7,8 @@ use gmkit_data::Version;
 #[derive(Clone, Copy, Debug)]
 pub struct Features {
     version: Version,
+    /// Evidence from the file's code: `true`/`false` pushed as typed booleans.
+    typed_bool_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -41,7 +43,20 @@ impl Family {
 impl Features {
     /// The features of `version`.
     pub fn new(version: Version) -> Self {
-        Features { version }
+        Features {
+            version,
+            typed_bool_evidence: false,
+        }
+    }
+
+    /// The features of `version`, with what the file's own code shows (spec §1: "evidence
+    /// usable for detection"): `typed_bools` when a 0/1 constant is converted or stored as a
+    /// boolean.
+    pub fn with_evidence(version: Version, typed_bools: bool) -> Self {
+        Features {
+            version,
+            typed_bool_evidence: typed_bools,
+        }
     }
 
     /// The version.
@@ -77,7 +92,7 @@ impl Features {
 
     /// 2.3.7+: typed booleans (`true` tracked as `b`), `??` via `isnullish`.
     pub fn typed_booleans(&self) -> bool {
-        self.version.at_least_full(2, 3, 7, 0)
+        self.typed_bool_evidence || self.version.at_least_full(2, 3, 7, 0)
     }
 
     /// 2022.11+ (non-LTS): the repeat decrement is `pushi.e 1` with no `conv.i.b`.

@@ -117,9 +117,10 @@ impl<'a> Game<'a> {
         for v in children.values_mut() {
             v.sort_unstable();
         }
+        let typed_bools = file.code.as_ref().is_some_and(typed_bool_evidence);
         Game {
             file,
-            features: Features::new(file.version),
+            features: Features::with_evidence(file.version, typed_bools),
             vars,
             funcs,
             assets,
@@ -190,6 +191,20 @@ impl<'a> Game<'a> {
         })
     }
 
+    /// The `pushref` asset-type number of `kind` (inverse of [`Game::pushref_kind`]).
+    pub fn pushref_type(&self, kind: AssetKind) -> Option<u8> {
+        (0u8..=14).find(|&t| self.pushref_kind(t) == Some(kind))
+    }
+
+    /// Every named asset: (kind, index, name).
+    pub fn assets(&self) -> impl Iterator<Item = (AssetKind, usize, &str)> + '_ {
+        self.assets.iter().flat_map(|(k, list)| {
+            list.iter()
+                .enumerate()
+                .filter_map(move |(i, n)| Some((*k, i, n.as_deref()?)))
+        })
+    }
+
     /// The child entries (nested functions, struct bodies) sharing root entry `root`'s blob:
     /// (execution offset, entry index), by offset.
     pub fn children(&self, root: usize) -> &[(u32, usize)] {
@@ -205,4 +220,36 @@ impl<'a> Game<'a> {
     pub fn code_count(&self) -> usize {
         self.code_names.len()
     }
+}
+
+/// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or
+/// `pushi.e 1; pop.v.b x`): the 2.3.7 typed-boolean code generation.
+fn typed_bool_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
+    use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue};
+    (0..code.entries.len())
+        .filter(|&i| code.entries[i].body.is_root())
+        .any(|i| {
+            let Ok(ins) = code.instructions(i) else {
+                return false;
+            };
+            ins.windows(2).any(|w| {
+                matches!(
+                    w[0],
+                    Instruction::Push {
+                        op: Opcode::PushI,
+                        value: PushValue::Int16(0 | 1),
+                    }
+                ) && matches!(
+                    w[1],
+                    Instruction::Binary {
+                        op: Opcode::Conv,
+                        t1: DataType::Boolean,
+                        ..
+                    } | Instruction::Pop {
+                        t2: DataType::Boolean,
+                        ..
+                    }
+                )
+            })
+        })
 }

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod compile;
 pub mod decompile;
 pub mod features;
 pub mod game;

@@ -11,9 +11,9 @@ pub struct Cfg {
     /// For each branch instruction, the index of its target (`None`: not a branch, or a target
     /// that is not an instruction boundary inside `0..=len`).
     pub target: Vec<Option<usize>>,
-    /// For each instruction, the backward `b`/`bf` branches targeting it (their indices,
-    /// ascending): it is the head of a while/for (`b`) or do-until (`bf`) loop.
-    pub latches: Vec<Vec<usize>>,
+    /// Backward `b`/`bf` branches as (target, branch index), sorted: each target is the head
+    /// of a while/for (`b`) or do-until (`bf`) loop.
+    pub latches: Vec<(usize, usize)>,
     /// Basic-block leaders (instruction indices starting a block), ascending.
     #[allow(dead_code)]
     pub leaders: Vec<usize>,
@@ -30,7 +30,7 @@ impl Cfg {
         }
         addr.push(a);
         let mut target = vec![None; ins.len()];
-        let mut latches = vec![Vec::new(); ins.len() + 1];
+        let mut latches = Vec::new();
         let mut is_leader = vec![false; ins.len() + 1];
         is_leader[0] = true;
         for (i, x) in ins.iter().enumerate() {
@@ -46,11 +46,12 @@ impl Cfg {
                     is_leader[t] = true;
                     is_leader[i + 1] = true;
                     if t <= i && matches!(op, Opcode::B | Opcode::Bf) {
-                        latches[t].push(i);
+                        latches.push((t, i));
                     }
                 }
             }
         }
+        latches.sort_unstable();
         let leaders = is_leader
             .iter()
             .enumerate()
@@ -73,11 +74,12 @@ impl Cfg {
     /// The loop latch for head `i` to use in a region ending at `end`: the last backward
     /// branch to `i` before `end`.
     pub fn latch(&self, i: usize, end: usize) -> Option<usize> {
-        self.latches
-            .get(i)?
+        let lo = self.latches.partition_point(|&(h, _)| h < i);
+        let hi = self.latches.partition_point(|&(h, _)| h <= i);
+        self.latches[lo..hi]
             .iter()
             .rev()
-            .copied()
+            .map(|&(_, j)| j)
             .find(|&j| j < end)
     }
 }

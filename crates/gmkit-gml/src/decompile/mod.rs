@@ -387,9 +387,14 @@ impl<'g, 'i> Dec<'g, 'i> {
 
     /// Classifies an unconditional forward/backward jump that no construct claimed.
     fn jump(&mut self, i: usize, t: usize, ctx: &[Ctx]) -> Option<Stmt> {
-        if t == i + 1 {
+        let s = self.break_or_continue(t, ctx);
+        if s.is_none() && t == i + 1 {
             return Some(Stmt::Block(Vec::new()));
         }
+        s
+    }
+
+    fn break_or_continue(&mut self, t: usize, ctx: &[Ctx]) -> Option<Stmt> {
         for c in ctx.iter().rev() {
             match *c {
                 Ctx::Switch { brk, cont } => {

@@ -315,6 +315,30 @@ impl Dec<'_, '_> {
 
     /// Simulates instruction `i`.
     pub(super) fn sim(&mut self, i: usize, stack: &mut Vec<Val>, out: &mut Vec<Stmt>) {
+        // A 0/1 constant consumed as a boolean is `false`/`true`.
+        let bool_next = matches!(
+            self.ins.get(i + 1),
+            Some(Instruction::Binary {
+                op: Opcode::Conv,
+                t1: DataType::Boolean,
+                ..
+            }) | Some(Instruction::Pop {
+                t2: DataType::Boolean,
+                ..
+            })
+        );
+        if bool_next
+            && let Instruction::Push {
+                op: Opcode::PushI,
+                value: PushValue::Int16(v @ (0 | 1)),
+            } = self.ins[i]
+        {
+            stack.push(Val::new(
+                Expr::Lit(Literal::Bool(v == 1)),
+                DataType::Boolean,
+            ));
+            return;
+        }
         match self.ins[i] {
             Instruction::Push { op, value } => {
                 let v = self.push_value(op, value, stack, i);
@@ -326,6 +350,11 @@ impl Dec<'_, '_> {
                 ..
             } => {
                 if let Some(top) = stack.last_mut() {
+                    if top.ty == DataType::Boolean
+                        && let Expr::Lit(Literal::Int(v @ (0 | 1))) = top.e
+                    {
+                        top.e = Expr::Lit(Literal::Bool(v == 1));
+                    }
                     top.ty = t2;
                     top.conv = true;
                 } else {
@@ -387,9 +416,10 @@ impl Dec<'_, '_> {
             Instruction::Unary { op, t } => match op {
                 Opcode::Neg => {
                     let x = self.pop(stack, i);
+                    // A real `neg` of a constant (the compiler folds `-5`): keep it apart.
                     let e = match x.e {
-                        Expr::Lit(Literal::Int(v)) if v > 0 => {
-                            Expr::Unary(UnaryOp::Neg, Box::new(Expr::Lit(Literal::Int(v))))
+                        e @ Expr::Lit(Literal::Int(_) | Literal::Real(_)) => {
+                            Expr::Unary(UnaryOp::Neg, Box::new(Expr::Paren(Box::new(e))))
                         }
                         e => Expr::Unary(UnaryOp::Neg, Box::new(e)),
                     };
