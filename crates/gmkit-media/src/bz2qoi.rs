@@ -115,8 +115,17 @@ pub fn inner_qoi(blob: &[u8]) -> Result<Vec<u8>, Error> {
 }
 
 /// Decodes a `2zoq` image to RGBA8.
+/// Damage inside the inner stream is reported at its offset in the decompressed stream (not
+/// in the blob), and says so.
 pub fn decode(blob: &[u8]) -> Result<Image, Error> {
-    qoi::decode(&inner_qoi(blob)?)
+    qoi::decode(&inner_qoi(blob)?).map_err(|e| match e {
+        Error::Corrupt { offset, detail, .. } => Error::Corrupt {
+            format: "BZ2+QOI (decompressed inner QOI stream)",
+            offset,
+            detail,
+        },
+        e => e,
+    })
 }
 
 /// Encodes RGBA8 pixels as a `2zoq` image with the given layout.

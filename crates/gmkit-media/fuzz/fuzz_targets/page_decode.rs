@@ -1,0 +1,14 @@
+//! Fuzz target: any bytes as a texture page blob (PNG, `fioq`, `2zoq`, anything else) decode to
+//! an image or an error, never panic, hang or allocate from an unchecked size.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    // Let the fuzzer reach the QOI decoders directly as well as through the magic.
+    for blob in [data.to_vec(), [b"fioq".as_slice(), data].concat(), [b"2zoq".as_slice(), data].concat()] {
+        if let Ok(img) = gmkit_media::decode(&blob) {
+            assert_eq!(img.pixels().len(), img.width() as usize * img.height() as usize * 4);
+        }
+    }
+});
