@@ -430,7 +430,7 @@ impl Chunk for Textures {
                 w.align(BLOB_ALIGN);
                 let p = w.pos32();
                 w.patch_u32(slot, p);
-                w.bytes(blob);
+                w.payload(blob);
             }
         }
         w.align(self.end_align.max(1));
