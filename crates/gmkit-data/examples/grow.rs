@@ -58,15 +58,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         code.entries.push(e);
     }
 
-    // Thousands of sounds, each with its own embedded audio entry (a copy of a real one, or
-    // 64 KiB of silence when the file has none).
+    // Thousands of sounds, each with its own embedded audio entry (the first 64 KiB of a real
+    // one, or 64 KiB of silence when the file has none).
     let audio = f.audio.get_or_insert_with(Default::default);
     let clip = audio
         .entries
         .iter()
         .flatten()
         .max_by_key(|b| b.len())
-        .cloned()
+        .map(|b| b.slice(..b.len().min(64 << 10)))
         .unwrap_or_else(|| Bytes::from(vec![0u8; 64 << 10]));
     let sounds = f.sounds.as_mut().ok_or("no SOND")?;
     let template = sounds
