@@ -1,6 +1,7 @@
 //! Errors: what was expected, what was found, and where.
 
 use crate::chunk::ChunkName;
+use crate::version::VersionReport;
 use std::fmt;
 
 /// Where in a data file an error happened.
@@ -89,11 +90,17 @@ pub struct Error {
     pub kind: ErrorKind,
     /// Where it went wrong.
     pub location: Location,
+    /// For a chunk that failed to parse: the version the rest of the file points to, and why.
+    pub version: Option<Box<VersionReport>>,
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.kind, self.location)
+        write!(f, "{} ({})", self.kind, self.location)?;
+        if let Some(v) = &self.version {
+            write!(f, "; the file looks like {v}")?;
+        }
+        Ok(())
     }
 }
 
@@ -102,7 +109,11 @@ impl std::error::Error for Error {}
 impl Error {
     /// An error at a location.
     pub fn new(kind: ErrorKind, location: Location) -> Self {
-        Error { kind, location }
+        Error {
+            kind,
+            location,
+            version: None,
+        }
     }
     /// An error at a plain byte offset, with no chunk or element.
     pub fn at(offset: usize, kind: ErrorKind) -> Self {
@@ -112,6 +123,7 @@ impl Error {
                 offset,
                 ..Default::default()
             },
+            version: None,
         }
     }
     /// Adds the chunk name where not set yet.

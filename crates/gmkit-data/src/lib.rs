@@ -43,7 +43,7 @@ pub use read::Warning;
 pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
 pub use sample::sample;
 pub use string::{GmStr, GmString};
-pub use version::{FormatVersion, Version};
+pub use version::{EvidenceSource, FormatVersion, Version, VersionEvidence, VersionReport};
 pub use write::Built;
 
 use bytes::Bytes;
@@ -87,6 +87,18 @@ pub fn map_file(path: impl AsRef<Path>) -> std::io::Result<Bytes> {
     // not being truncated by another process while it is mapped.
     let map = unsafe { memmap2::Mmap::map(&file)? };
     Ok(Bytes::from_owner(map))
+}
+
+/// Detects the layout version of a data file without parsing its chunks, with the evidence
+/// for it (the same detection [`parse_bytes`] runs; errors only when the chunk table itself is
+/// unreadable).
+///
+/// ```
+/// let report = gmkit_data::detect_version(&gmkit_data::build_bytes(&gmkit_data::sample()).unwrap()).unwrap();
+/// assert!(!report.evidence.is_empty());
+/// ```
+pub fn detect_version(data: &[u8]) -> Result<VersionReport> {
+    container::detect_version(data)
 }
 
 /// Writes a model to bytes.

@@ -129,6 +129,66 @@ impl fmt::Display for Version {
     }
 }
 
+/// What raised the detected layout version at one step of the detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EvidenceSource {
+    /// The IDE version GEN8 states (the starting point).
+    Gen8,
+    /// The presence of a chunk that only exists from some version on.
+    ChunkPresent(ChunkName),
+    /// A layout check of a chunk: its fields only fit the later layout.
+    Layout(ChunkName),
+}
+
+/// One step of the version detection: what the version became, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VersionEvidence {
+    /// The layout version after this step.
+    pub format: FormatVersion,
+    /// Whether this step put the file on the 2022 LTS branch.
+    pub lts: bool,
+    /// What decided it.
+    pub source: EvidenceSource,
+}
+
+impl fmt::Display for VersionEvidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source {
+            EvidenceSource::Gen8 => write!(f, "GEN8's IDE version")?,
+            EvidenceSource::ChunkPresent(c) => write!(f, "{c} present")?,
+            EvidenceSource::Layout(c) => write!(f, "{c} layout")?,
+        }
+        write!(f, " → {}", self.format)?;
+        if self.lts {
+            write!(f, " LTS")?;
+        }
+        Ok(())
+    }
+}
+
+/// The detected version of a file and the evidence for it, in the order it was found (also
+/// attached to parse errors, so a file that fails still says what it looks like).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct VersionReport {
+    /// The detected version.
+    pub version: Version,
+    /// Each step that set or raised it.
+    pub evidence: Vec<VersionEvidence>,
+}
+
+impl fmt::Display for VersionReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} from ", self.version)?;
+        for (i, e) in self.evidence.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Raw access to the file for version checks that run before any chunk is parsed.
 pub(crate) struct Detect<'a> {
     pub data: &'a [u8],
@@ -164,13 +224,21 @@ impl<'a> Detect<'a> {
     pub fn i32(&self, at: usize) -> Option<i32> {
         self.u32(at).map(|v| v as i32)
     }
+    /// A count at `at` of elements of at least `size` bytes that follow it, bounded by what
+    /// fits before `end`: `None` when the count is unreadable or larger than the bytes can hold
+    /// (a damaged count must never make a check scan billions of entries).
+    pub fn count(&self, at: usize, size: usize, end: usize) -> Option<usize> {
+        let n = self.u32(at)? as usize;
+        let room = end.checked_sub(at.checked_add(4)?)?;
+        (n.checked_mul(size.max(1))? <= room).then_some(n)
+    }
 }
 
 /// One layout check: may raise the version (or set flags) when its evidence is found.
 pub(crate) type Check = fn(&Detect, &mut Version);
 
-/// Detects the version of a file from GEN8 and the chunk table.
-pub(crate) fn detect(d: &Detect) -> Version {
+/// Detects the version of a file from GEN8 and the chunk table, with the evidence.
+pub(crate) fn detect(d: &Detect) -> VersionReport {
     let mut v = Version {
         bytecode: d.bytecode(),
         ..Default::default()
@@ -194,18 +262,39 @@ pub(crate) fn detect(d: &Detect) -> Version {
         (b"SEQN", FormatVersion::new(2, 3, 0, 0)),
         (b"TGIN", FormatVersion::new(2, 2, 1, 0)),
     ];
-    if let Some((_, f)) = floors.iter().find(|(n, _)| d.has(n)) {
+    let mut evidence = vec![VersionEvidence {
+        format: v.format,
+        lts: false,
+        source: EvidenceSource::Gen8,
+    }];
+    if let Some((n, f)) = floors.iter().find(|(n, _)| d.has(n)) {
         v.raise(*f);
+        evidence.push(VersionEvidence {
+            format: v.format,
+            lts: v.lts,
+            source: EvidenceSource::ChunkPresent(ChunkName(**n)),
+        });
     }
     // Layout checks until a fixpoint.
     for _ in 0..64 {
         let before = v;
-        for check in crate::chunks::CHECKS {
+        for (name, check) in crate::chunks::CHECKS {
+            let step = v;
             check(d, &mut v);
+            if v != step {
+                evidence.push(VersionEvidence {
+                    format: v.format,
+                    lts: v.lts,
+                    source: EvidenceSource::Layout(ChunkName(**name)),
+                });
+            }
         }
         if v == before {
             break;
         }
     }
-    v
+    VersionReport {
+        version: v,
+        evidence,
+    }
 }

@@ -23,7 +23,7 @@ pub mod exit {
     name = "gmkit",
     version,
     about = "Read, check and convert GameMaker data files, ds_* strings and Elephant buffers",
-    after_help = "Examples:\n  gmkit check data.win\n  gmkit check --json game/*.win\n  gmkit ds decode 2F010000...\n  gmkit ds decode save.txt | gmkit ds encode\n  gmkit elephant decode --string save.txt\n  gmkit ini decode save.ini > save.json"
+    after_help = "Examples:\n  gmkit check data.win\n  gmkit check --json game/*.win\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit ds decode 2F010000...\n  gmkit ds decode save.txt | gmkit ds encode\n  gmkit elephant decode --string save.txt\n  gmkit ini decode save.ini > save.json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -34,6 +34,8 @@ struct Cli {
 enum Command {
     /// Parse, rebuild and compare data files (data.win, game.unx, ...)
     Check(cmd::check::Args),
+    /// Decompile code entries to GML text
+    Decompile(cmd::decompile::Args),
     /// Decode and encode ds_* strings (ds_map_write, ds_list_write, ...)
     #[command(subcommand)]
     Ds(cmd::ds::Command),
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => cmd::check::run(args),
+        Command::Decompile(args) => cmd::decompile::run(args),
         Command::Ds(c) => cmd::ds::run(c),
         Command::Elephant(c) => cmd::elephant::run(c),
         Command::Ini(c) => cmd::ini::run(c),
