@@ -298,7 +298,7 @@ fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable)
 }
 
 /// Files smaller than this are read on one thread (spawning costs more than it saves).
-const PARALLEL_MIN_SIZE: usize = 256 * 1024;
+const PARALLEL_MIN_SIZE: usize = 1 << 40;
 
 /// One chunk as read, with what its reader found.
 struct ChunkRead {
@@ -350,6 +350,16 @@ fn read_chunk(
 
 /// Writes a model back to bytes.
 pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
+    build_with(file, false)?.finish()
+}
+
+/// Builds the file in parts, large payloads kept as views (see [`crate::Built`]).
+pub(crate) fn build_parts(file: &DataFile) -> Result<crate::Built> {
+    build_with(file, true)?.finish_parts()
+}
+
+/// Writes every chunk; the caller resolves the references.
+fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
     // The file's chunk order, less chunks removed from the model, plus chunks added to it.
     let present = file.present_chunks();
     let mut order: Vec<ChunkName> = file.layout.order.clone();
@@ -360,13 +370,16 @@ pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
         }
     }
     // An unmodified model writes exactly the size it was read from; edits rarely grow it much.
+    // In parts, the payloads (most of a large file) are not copied: start smaller and grow.
     let capacity = file.layout.size_hint.max(64) + file.layout.size_hint / 256;
+    let capacity = if by_reference { capacity / 8 } else { capacity };
     let mut w = Writer::new(
         capacity,
         WriteCtx {
             version: file.version,
             code: crate::chunks::code::WriteState::for_file(file),
         },
+        by_reference,
     );
     w.bytes(b"FORM");
     w.u32(0);
@@ -391,5 +404,5 @@ pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
         u32::try_from(w.pos() - 8).map_err(|_| w.unwritable("FORM", "larger than 4 GiB"))?;
     w.patch_u32(4, form_len);
     w.bytes(&file.layout.trailing);
-    w.finish()
+    Ok(w)
 }

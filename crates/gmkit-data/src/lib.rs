@@ -50,6 +50,7 @@ pub use sample::sample;
 pub use string::{GmStr, GmString};
 pub use version::{EvidenceSource, FormatVersion, Version, VersionEvidence, VersionReport};
 pub use walk::AssetKind;
+pub use write::Built;
 
 use bytes::Bytes;
 use std::path::Path;
@@ -81,11 +82,17 @@ pub fn parse_file_with(
     path: impl AsRef<Path>,
     options: &ParseOptions,
 ) -> Result<(DataFile, ParseReport)> {
+    parse_bytes_with(map_file(path)?, options)
+}
+
+/// A file's bytes, memory-mapped (pages are read from disk only when touched, and a parsed
+/// model's payloads stay views of the map).
+pub fn map_file(path: impl AsRef<Path>) -> std::io::Result<Bytes> {
     let file = std::fs::File::open(path.as_ref())?;
     // SAFETY: the map is read-only; like every reader of memory-mapped files, we rely on the file
     // not being truncated by another process while it is mapped.
     let map = unsafe { memmap2::Mmap::map(&file)? };
-    parse_bytes_with(Bytes::from_owner(map), options)
+    Ok(Bytes::from_owner(map))
 }
 
 /// Detects the layout version of a data file without parsing its chunks, with the evidence
@@ -116,12 +123,26 @@ pub fn build_bytes_unchecked(file: &DataFile) -> Result<Vec<u8>> {
     container::build(file)
 }
 
-/// Writes a model to a file without ever leaving a damaged one behind: the bytes go to a
-/// temporary file in the same directory, which is synced, read back and parsed, and only then
-/// renamed over `path`. If any step fails, `path` is untouched.
+/// Writes a model in parts: the written bytes with the large texture and audio payloads left as
+/// views of the input, so that comparing the output with the input or streaming it to a file
+/// never holds a second copy of the payloads. Checks the model first, like [`build_bytes`].
+pub fn build(file: &DataFile) -> Result<Built> {
+    file.validate()?;
+    container::build_parts(file)
+}
+
+/// [`build`] without [`DataFile::validate`], like [`build_bytes_unchecked`].
+pub fn build_unchecked(file: &DataFile) -> Result<Built> {
+    container::build_parts(file)
+}
+
+/// Writes a model to a file without ever leaving a damaged one behind: the parts go to a
+/// temporary file in the same directory (payloads streamed from their views, never gathered in
+/// one buffer), which is synced, mapped, compared and parsed again, and only then renamed over
+/// `path`. If any step fails, `path` is untouched.
 pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
     use std::io::Write;
-    let bytes = build_bytes(file)?;
+    let built = build(file)?;
     let path = path.as_ref();
     let dir = path
         .parent()
@@ -133,19 +154,25 @@ pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.gmkit-tmp-{}", std::process::id()));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&bytes)?;
+        let f = std::fs::File::create(&tmp)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
+        built.write_to(&mut out)?;
+        out.flush()?;
+        let f = out.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
         drop(f);
         // Refuse to replace the target with something that does not read back.
-        let back = std::fs::read(&tmp)?;
-        if back != bytes {
+        let back = std::fs::File::open(&tmp)?;
+        // SAFETY: read-only map of the file just written, private to this process's temp name.
+        let map = unsafe { memmap2::Mmap::map(&back)? };
+        if !built.eq_bytes(&map) {
             return Err(Error::at(
                 0,
                 ErrorKind::Io(format!("{} did not read back as written", tmp.display())),
             ));
         }
-        parse_bytes(back)?;
+        drop(built);
+        parse_bytes(Bytes::from_owner(map))?;
         std::fs::rename(&tmp, path)?;
         Ok(())
     })();

@@ -5,6 +5,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::read::{TARGETS, Target, target_name};
 use crate::refs::StringRef;
 use crate::version::Version;
+use bytes::Bytes;
 
 /// Shared state available to chunk writers.
 pub(crate) struct WriteCtx {
@@ -20,8 +21,27 @@ const FIXUP_BLOCK: usize = 1024;
 const _: () = assert!(TARGETS <= 8);
 
 /// The output buffer with its pending references.
+/// Payloads at least this large are kept by reference when building to parts.
+const SEGMENT_MIN: usize = 4096;
+
+/// A payload written by reference: where it goes in the output.
+struct Segment {
+    /// Output position where it starts.
+    at: usize,
+    /// Payload bytes written up to and including this one.
+    through: usize,
+    /// Position in the writer's own buffer where it is inserted.
+    own_at: usize,
+    bytes: Bytes,
+}
+
 pub(crate) struct Writer {
+    /// The output, less the payloads kept by reference in `segments`.
     buf: Vec<u8>,
+    /// Payloads kept by reference (building to parts), in output order.
+    segments: Vec<Segment>,
+    /// Whether large payloads are kept by reference instead of copied.
+    by_reference: bool,
     /// Position of every pointer still to fill in, in blocks of up to [`FIXUP_BLOCK`] (never
     /// copied to grow: a large file has many). Until then the output holds
     /// `index << 3 | target kind` at that position.
@@ -45,9 +65,13 @@ macro_rules! write_le {
 }
 
 impl Writer {
-    pub(crate) fn new(capacity: usize, ctx: WriteCtx) -> Self {
+    /// A writer building one contiguous buffer of about `capacity` bytes, or (`by_reference`)
+    /// its own bytes with large payloads kept as views (see [`Built`]).
+    pub(crate) fn new(capacity: usize, ctx: WriteCtx, by_reference: bool) -> Self {
         Writer {
             buf: Vec::with_capacity(capacity),
+            segments: Vec::new(),
+            by_reference,
             fixups: Vec::new(),
             big_fixups: Vec::new(),
             addrs: Default::default(),
@@ -64,7 +88,19 @@ impl Writer {
     /// Current position (= bytes written so far).
     #[inline]
     pub fn pos(&self) -> usize {
-        self.buf.len()
+        self.buf.len() + self.segments.last().map_or(0, |s| s.through)
+    }
+    /// The index in the own buffer of output position `at` (never inside a payload kept by
+    /// reference: pointers and lengths are only ever patched in own bytes).
+    #[inline]
+    fn own(&self, at: usize) -> usize {
+        match self.segments.first() {
+            Some(first) if at >= first.at => {
+                let k = self.segments.partition_point(|s| s.at <= at);
+                at - self.segments[k - 1].through
+            }
+            _ => at,
+        }
     }
     pub(crate) fn set_chunk(&mut self, c: crate::chunk::ChunkName) {
         self.chunk = c;
@@ -93,6 +129,21 @@ impl Writer {
     pub fn bytes(&mut self, b: &[u8]) {
         self.buf.extend_from_slice(b);
     }
+    /// Writes a payload (texture or audio data): copied, or when building to parts and large,
+    /// kept as a view.
+    pub fn payload(&mut self, b: &Bytes) {
+        if !self.by_reference || b.len() < SEGMENT_MIN {
+            return self.bytes(b);
+        }
+        let at = self.pos();
+        let through = self.segments.last().map_or(0, |s| s.through) + b.len();
+        self.segments.push(Segment {
+            at,
+            through,
+            own_at: self.buf.len(),
+            bytes: b.clone(),
+        });
+    }
     /// Writes `n` zero bytes.
     pub fn zeros(&mut self, n: usize) {
         self.buf.resize(self.buf.len() + n, 0);
@@ -105,6 +156,7 @@ impl Writer {
     /// Overwrites a u32 at an earlier position.
     #[inline]
     pub fn patch_u32(&mut self, at: usize, v: u32) {
+        let at = self.own(at);
         self.buf[at..at + 4].copy_from_slice(&v.to_le_bytes());
     }
     /// A position as a u32 pointer value; files are limited to 4 GiB.
@@ -222,19 +274,33 @@ impl Writer {
         self.addrs[target as usize].reserve(n);
     }
 
-    /// Resolves every pending reference and returns the bytes.
-    pub(crate) fn finish(mut self) -> Result<Vec<u8>> {
+    /// Resolves every pending reference and returns the bytes (payloads kept by reference are
+    /// copied in).
+    pub(crate) fn finish(self) -> Result<Vec<u8>> {
+        Ok(self.finish_parts()?.into_vec())
+    }
+
+    /// Resolves every pending reference and returns the output in parts.
+    pub(crate) fn finish_parts(mut self) -> Result<Built> {
         let fixups = std::mem::take(&mut self.fixups);
         for &at in fixups.iter().flatten() {
             let at = at as usize;
-            let b = &self.buf[at..at + 4];
+            let own = self.own(at);
+            let b = &self.buf[own..own + 4];
             let key = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             self.resolve(at, (key & 7) as u8, key >> 3)?;
         }
         for (at, kind, index) in std::mem::take(&mut self.big_fixups) {
             self.resolve(at as usize, kind, index)?;
         }
-        Ok(self.buf)
+        Ok(Built {
+            own: self.buf,
+            segments: self
+                .segments
+                .into_iter()
+                .map(|s| (s.own_at, s.bytes))
+                .collect(),
+        })
     }
 
     /// Fills in the pointer at `at` with the address of element `index` of a target list.
@@ -263,7 +329,92 @@ impl Writer {
                 ));
             }
         };
-        self.buf[at..at + 4].copy_from_slice(&addr.to_le_bytes());
+        let own = self.own(at);
+        self.buf[own..own + 4].copy_from_slice(&addr.to_le_bytes());
         Ok(())
+    }
+}
+
+/// A built data file in parts: the bytes gmkit wrote, with the large texture and audio payloads
+/// left as views of where they came from (usually the input), so that nothing is copied until
+/// the parts are written out or compared.
+///
+/// ```no_run
+/// let data = gmkit_data::parse_file("data.win")?;
+/// let built = gmkit_data::build(&data)?;
+/// assert!(built.eq_bytes(&std::fs::read("data.win")?));
+/// built.write_to(&mut std::fs::File::create("copy.win")?)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    /// Written bytes, less the payloads.
+    own: Vec<u8>,
+    /// (position in `own` where it is inserted, payload), in order.
+    segments: Vec<(usize, Bytes)>,
+}
+
+impl Built {
+    /// The output as consecutive slices.
+    pub fn parts(&self) -> impl Iterator<Item = &[u8]> {
+        let mut from = 0;
+        self.segments
+            .iter()
+            .flat_map(move |(at, payload)| {
+                let own = &self.own[from..*at];
+                from = *at;
+                [own, &payload[..]]
+            })
+            .chain(std::iter::once(
+                &self.own[self.segments.last().map_or(0, |s| s.0)..],
+            ))
+            .filter(|p| !p.is_empty())
+    }
+
+    /// The size of the output in bytes.
+    pub fn len(&self) -> usize {
+        self.own.len() + self.segments.iter().map(|s| s.1.len()).sum::<usize>()
+    }
+
+    /// Whether the output is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the output equals `other` (payloads that are views of `other` itself at the same
+    /// position compare without being read).
+    pub fn eq_bytes(&self, other: &[u8]) -> bool {
+        if self.len() != other.len() {
+            return false;
+        }
+        let mut at = 0;
+        for part in self.parts() {
+            let theirs = &other[at..at + part.len()];
+            if !std::ptr::eq(part.as_ptr(), theirs.as_ptr()) && part != theirs {
+                return false;
+            }
+            at += part.len();
+        }
+        true
+    }
+
+    /// Writes the output to `out`, part by part.
+    pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        for part in self.parts() {
+            out.write_all(part)?;
+        }
+        Ok(())
+    }
+
+    /// The output as one buffer.
+    pub fn into_vec(self) -> Vec<u8> {
+        if self.segments.is_empty() {
+            return self.own;
+        }
+        let mut v = Vec::with_capacity(self.len());
+        for part in self.parts() {
+            v.extend_from_slice(part);
+        }
+        v
     }
 }

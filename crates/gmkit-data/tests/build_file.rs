@@ -30,3 +30,38 @@ fn writes_the_file_and_leaves_it_untouched_on_failure() {
     assert_eq!(left, vec![std::ffi::OsString::from("data.win")]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn built_in_parts_equals_one_buffer() {
+    // Texture- and audio-heavy files: their payloads are kept as views of the input.
+    for name in [
+        "platformer.win",
+        "longdog.win",
+        "scp-0-0-3v.win",
+        "the-game.win",
+    ] {
+        let input = need!(corpus_file(name));
+        let file = gmkit_data::parse_bytes(input.clone()).unwrap();
+        let built = gmkit_data::build(&file).unwrap();
+        assert_eq!(built.len(), input.len(), "{name}");
+        assert!(
+            built.eq_bytes(&input),
+            "{name}: parts differ from the input"
+        );
+        let mut streamed = Vec::new();
+        built.write_to(&mut streamed).unwrap();
+        assert!(streamed == input, "{name}: written parts differ");
+        assert!(
+            built.into_vec() == gmkit_data::build_bytes(&file).unwrap(),
+            "{name}"
+        );
+        // A changed byte is noticed (also inside a payload).
+        let mut other = input.clone();
+        let k = other.len() * 3 / 4;
+        other[k] ^= 1;
+        assert!(
+            !gmkit_data::build(&file).unwrap().eq_bytes(&other),
+            "{name}"
+        );
+    }
+}

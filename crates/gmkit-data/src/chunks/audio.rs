@@ -58,7 +58,7 @@ impl Chunk for EmbeddedAudio {
                 let len = u32::try_from(data.len())
                     .map_err(|_| w.unwritable("audio entry", "larger than 4 GiB"))?;
                 w.u32(len);
-                w.bytes(data);
+                w.payload(data);
                 Ok(())
             },
         )

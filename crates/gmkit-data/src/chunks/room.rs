@@ -26,6 +26,7 @@ use crate::read::Reader;
 use crate::refs::StringRef;
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
+use std::cell::Cell;
 
 /// A room.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -380,17 +381,34 @@ impl Chunk for Rooms {
 // ---------------------------------------------------------------------------------------------
 // Version detection
 
-/// At most this many list entries are examined by the detection walks.
+/// At most this many list entries are examined by one detection walk, over all its lists
+/// together (a hostile file can make every room share one huge list).
 const DETECT_LIMIT: usize = 1 << 16;
 
-/// The non-null entries of a pointer list at `at`.
-fn detect_list(d: &Detect, at: usize) -> Vec<usize> {
+/// The number of list entries a detection walk may still examine.
+struct Budget(Cell<usize>);
+
+impl Budget {
+    fn new() -> Self {
+        Budget(Cell::new(DETECT_LIMIT))
+    }
+    /// Takes one entry from the budget; false when it is spent.
+    fn take(&self) -> bool {
+        let left = self.0.get();
+        self.0.set(left.saturating_sub(1));
+        left > 0
+    }
+}
+
+/// The non-null entries of a pointer list at `at`, lazily: the count is bounded by the bytes
+/// that follow, and every entry examined is taken from `budget`.
+fn detect_list<'a>(d: &'a Detect, at: usize, budget: &'a Budget) -> impl Iterator<Item = usize> + 'a {
     let n = d.u32(at).unwrap_or(0) as usize;
-    (0..n.min(DETECT_LIMIT))
-        .map_while(|i| d.u32(at + 4 + 4 * i))
+    let fits = d.data.len().saturating_sub(at.saturating_add(4)) / 4;
+    (0..n.min(fits))
+        .map_while(move |i| budget.take().then(|| d.u32(at + 4 + 4 * i)).flatten())
         .filter(|&p| p != 0)
         .map(|p| p as usize)
-        .collect()
 }
 
 /// What the detection needs to know about one layer.
@@ -402,7 +420,8 @@ struct LayerInfo {
     bound: Option<usize>,
 }
 
-/// Walks every layer of every room, using the layout of version `v`.
+/// Walks the layers of the rooms, using the layout of version `v` (at most [`DETECT_LIMIT`]
+/// list entries in all, so linear in the file size whatever the counts say).
 fn detect_layers(d: &Detect, v: &Version) -> Vec<LayerInfo> {
     let mut out = Vec::new();
     if !has_layers(v) {
@@ -412,7 +431,9 @@ fn detect_layers(d: &Detect, v: &Version) -> Vec<LayerInfo> {
         return out;
     };
     let co = has_creation_order(v) as usize;
-    for room in detect_list(d, start) {
+    let budget = Budget::new();
+    let mut ptrs = Vec::new();
+    for room in detect_list(d, start, &budget) {
         let Some(layers) = d.u32(room + 4 * (22 + co)) else {
             continue;
         };
@@ -421,7 +442,8 @@ fn detect_layers(d: &Detect, v: &Version) -> Vec<LayerInfo> {
         } else {
             None
         };
-        let ptrs = detect_list(d, layers as usize);
+        ptrs.clear();
+        ptrs.extend(detect_list(d, layers as usize, &budget));
         for (k, &p) in ptrs.iter().enumerate() {
             let Some(kind) = d.u32(p + 8) else { continue };
             let mut data = p + 36;
@@ -431,9 +453,6 @@ fn detect_layers(d: &Detect, v: &Version) -> Vec<LayerInfo> {
             }
             let bound = ptrs.get(k + 1).copied().or(seq);
             out.push(LayerInfo { kind, data, bound });
-        }
-        if out.len() > DETECT_LIMIT {
-            break;
         }
     }
     out
@@ -460,16 +479,17 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
     }
     // 2.2.2.302: instances grew from 40 to 48 bytes (image speed + index).
     if v.is_gms2() && !v.at_least_full(2, 2, 2, 302) {
-        for room in detect_list(d, start) {
+        let budget = Budget::new();
+        for room in detect_list(d, start, &budget) {
             let Some(list) = d.u32(room + 48) else {
                 continue;
             };
-            let insts = detect_list(d, list as usize);
-            let Some(&first) = insts.first() else {
+            let mut insts = detect_list(d, list as usize, &budget);
+            let Some(first) = insts.next() else {
                 continue;
             };
-            let next = match insts.get(1) {
-                Some(&p) => Some(p),
+            let next = match insts.next() {
+                Some(p) => Some(p),
                 None => d.u32(room + 52).map(|p| p as usize),
             };
             if next.and_then(|n| n.checked_sub(first)) == Some(48) {

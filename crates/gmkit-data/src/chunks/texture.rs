@@ -154,6 +154,9 @@ fn png_len(b: &[u8]) -> Option<usize> {
     }
 }
 
+/// The last chunk of every PNG: empty `IEND` with its CRC.
+const PNG_IEND: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82];
+
 /// Length of a GameMaker QOI blob: 12-byte header + stored data length.
 fn qoi_len(b: &[u8]) -> Option<usize> {
     let len = (le32(b, 8)? as usize).checked_add(12)?;
@@ -196,7 +199,15 @@ fn bz2_stream_end(b: &[u8], min: usize) -> Option<usize> {
 /// image is truncated or damaged.
 fn measured_len(region: &[u8], last: bool) -> Option<usize> {
     match blob_format(region) {
-        BlobFormat::Png => png_len(region),
+        // A PNG whose last non-zero bytes are its IEND chunk ends there: no need to walk (and
+        // touch) every chunk of a large image.
+        BlobFormat::Png => {
+            let nz_end = region.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1);
+            match region.get(nz_end.saturating_sub(12)..nz_end) {
+                Some(tail) if nz_end >= 20 && tail == PNG_IEND => Some(nz_end),
+                _ => png_len(region),
+            }
+        }
         BlobFormat::Qoi => qoi_len(region),
         BlobFormat::Bz2Qoi => bz2_stream_end(region, 8),
         BlobFormat::Dds | BlobFormat::Unknown => Some(padded_len(region, last)),
@@ -430,7 +441,7 @@ impl Chunk for Textures {
                 w.align(BLOB_ALIGN);
                 let p = w.pos32();
                 w.patch_u32(slot, p);
-                w.bytes(blob);
+                w.payload(blob);
             }
         }
         w.align(self.end_align.max(1));

@@ -1,6 +1,6 @@
 //! `gmkit check`: parse, rebuild and compare data files.
 
-use gmkit_data::{ParseOptions, build_bytes, parse_bytes_with};
+use gmkit_data::{ParseOptions, build, parse_bytes_with};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -69,7 +69,7 @@ fn evidence(v: &gmkit_data::VersionReport) -> Vec<String> {
     v.evidence.iter().map(|e| e.to_string()).collect()
 }
 
-fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
+fn check_bytes(name: String, bytes: bytes::Bytes, args: &Args) -> Report {
     let size = bytes.len();
     let mut report = Report {
         file: name,
@@ -92,7 +92,7 @@ fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
         lenient: args.lenient,
         track_coverage: args.exact,
     };
-    let original = bytes::Bytes::from(bytes);
+    let original = bytes;
     let t = Instant::now();
     let parsed = parse_bytes_with(original.clone(), &opts);
     report.parse_ms = t.elapsed().as_secs_f64() * 1e3;
@@ -135,16 +135,18 @@ fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
     let t = Instant::now();
     // A file read leniently is written back as read: the model checks (null slots, references)
     // that strict reading enforces are what lenient reading relaxed.
+    // In parts: the payloads stay views of the input (no copy, and they compare at once).
     let built = if args.lenient {
-        gmkit_data::build_bytes_unchecked(&file)
+        gmkit_data::build_unchecked(&file)
     } else {
-        build_bytes(&file)
+        build(&file)
     };
     report.build_ms = t.elapsed().as_secs_f64() * 1e3;
     match built {
         Ok(out) => {
-            report.identical = out[..] == original[..];
+            report.identical = out.eq_bytes(&original);
             if !report.identical {
+                let out = out.into_vec();
                 let first = out
                     .iter()
                     .zip(original.iter())
@@ -229,9 +231,11 @@ pub fn run(args: Args) -> u8 {
         let (name, bytes) = match &input {
             None => (
                 "<built-in sample>".to_string(),
-                gmkit_data::build_bytes(&gmkit_data::sample()).unwrap_or_default(),
+                gmkit_data::build_bytes(&gmkit_data::sample())
+                    .unwrap_or_default()
+                    .into(),
             ),
-            Some(path) => match std::fs::read(path) {
+            Some(path) => match gmkit_data::map_file(path) {
                 Ok(b) => (path.display().to_string(), b),
                 Err(e) => {
                     bar.suspend(|| eprintln!("gmkit check: {}: {e}", path.display()));
