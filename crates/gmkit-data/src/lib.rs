@@ -29,6 +29,8 @@ mod options;
 mod read;
 mod refs;
 mod sample;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 mod string;
 mod version;
 mod write;

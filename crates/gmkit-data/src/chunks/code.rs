@@ -176,6 +176,7 @@ impl EncodedBlob {
 
 /// One code entry (a script, event, or function body).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CodeEntry {
     /// Entry name (`gml_Object_obj_player_Step_0`, ...).
     pub name: StringRef,
@@ -193,6 +194,7 @@ pub struct CodeEntry {
 
 /// The `CODE` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CodeEntries {
     /// The entries, in file order.
     pub entries: Vec<CodeEntry>,

@@ -12,6 +12,7 @@ use bytes::Bytes;
 
 /// A tile layer's data.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileLayer {
     /// Tileset (BGND index; -1 = none).
     pub tileset: i32,
@@ -25,6 +26,7 @@ pub struct TileLayer {
     /// 2024.2+: the RLE bytes as stored, kept only when gmkit's encoder would not reproduce them
     /// exactly. Written instead of re-encoding while they still decode to [`TileLayer::tiles`]
     /// (an edit of the tiles makes the writer re-encode).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub encoded: Option<Bytes>,
 }
 
