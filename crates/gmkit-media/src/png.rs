@@ -1,0 +1,88 @@
+//! PNG pages and frames (the `png` crate), to and from RGBA8.
+
+use crate::{Error, Image};
+use std::io::Cursor;
+
+/// Deflate's best ratio is about 1032:1; a PNG cannot hold more pixel bytes than that.
+const MAX_INFLATE_RATIO: usize = 1040;
+
+fn err(e: impl std::fmt::Display) -> Error {
+    Error::Png(e.to_string())
+}
+
+/// Decodes any PNG (palette, grey, 16-bit, with or without alpha) to RGBA8.
+pub fn decode(blob: &[u8]) -> Result<Image, Error> {
+    let mut dec = ::png::Decoder::new(Cursor::new(blob));
+    dec.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().map_err(err)?;
+    let (w, h) = {
+        let info = reader.info();
+        (info.width, info.height)
+    };
+    crate::check_size(w, h)?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| Error::Png(format!("a {w}×{h} image is too large")))?;
+    if size
+        > blob
+            .len()
+            .saturating_mul(MAX_INFLATE_RATIO)
+            .saturating_add(1 << 16)
+    {
+        return Err(Error::corrupt(
+            "PNG",
+            16,
+            format!(
+                "a header size a {}-byte file can hold, found {w}×{h}",
+                blob.len()
+            ),
+        ));
+    }
+    let mut buf = vec![0u8; size];
+    let out = reader.next_frame(&mut buf).map_err(err)?;
+    buf.truncate(out.buffer_size());
+    let n = w as usize * h as usize;
+    let rgba = match out.color_type {
+        ::png::ColorType::Rgba => buf,
+        ::png::ColorType::Rgb => {
+            let mut v = Vec::with_capacity(n * 4);
+            for p in buf.chunks_exact(3) {
+                v.extend_from_slice(&[p[0], p[1], p[2], 255]);
+            }
+            v
+        }
+        ::png::ColorType::GrayscaleAlpha => {
+            let mut v = Vec::with_capacity(n * 4);
+            for p in buf.chunks_exact(2) {
+                v.extend_from_slice(&[p[0], p[0], p[0], p[1]]);
+            }
+            v
+        }
+        ::png::ColorType::Grayscale => {
+            let mut v = Vec::with_capacity(n * 4);
+            for &g in &buf {
+                v.extend_from_slice(&[g, g, g, 255]);
+            }
+            v
+        }
+        ::png::ColorType::Indexed => {
+            return Err(Error::Png("palette was not expanded".into()));
+        }
+    };
+    Image::new(w, h, rgba)
+}
+
+/// Encodes RGBA8 pixels as a PNG (8-bit RGBA, fast compression: fdeflate).
+pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(image.pixels().len() / 4 + 1024);
+    {
+        let mut enc = ::png::Encoder::new(&mut out, image.width(), image.height());
+        enc.set_color(::png::ColorType::Rgba);
+        enc.set_depth(::png::BitDepth::Eight);
+        enc.set_compression(::png::Compression::Fast);
+        let mut w = enc.write_header().map_err(err)?;
+        w.write_image_data(image.pixels()).map_err(err)?;
+        w.finish().map_err(err)?;
+    }
+    Ok(out)
+}
