@@ -13,7 +13,9 @@
 //! - [`Id`] is its index; [`ChunkName`] its four letters.
 //! - Byte payloads ([`bytes::Bytes`]) are lowercase hex strings.
 //! - A code entry body is always written as its instructions (an encoded blob is decoded);
-//!   writing the model back re-encodes them, which gives the same bytes.
+//!   writing the model back re-encodes them, which gives the same bytes. Inside instructions,
+//!   string references always take the `{"index", "text"}` form: code names the entry, so an
+//!   entry translated in the table is what the code pushes (the text is for the reader).
 //! - The string table ([`Strings`]) is `{aligned, end_align, entries}`, an entry being its text or
 //!   `{"bytes": "<hex>"}` when it is not UTF-8.
 
@@ -44,6 +46,9 @@ pub struct StringScope {
 
 thread_local! {
     static SCOPE: RefCell<Option<Arc<StringScope>>> = const { RefCell::new(None) };
+    /// Set while writing instructions: code names strings by index (with the text beside it,
+    /// for the reader), so that a translated entry of the table is what the code pushes.
+    static BY_INDEX: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 impl StringScope {
@@ -121,7 +126,9 @@ impl Serialize for StringRef {
         };
         match scope.texts.get(self.index()) {
             Some(t) => match std::str::from_utf8(t) {
-                Ok(text) if scope.first.get(t) == Some(&self.0) => s.serialize_str(text),
+                Ok(text) if scope.first.get(t) == Some(&self.0) && !BY_INDEX.get() => {
+                    s.serialize_str(text)
+                }
                 _ => IndexedRef {
                     index: self.0,
                     text: Some(String::from_utf8_lossy(t)),
@@ -332,7 +339,12 @@ impl Serialize for CodeBody {
         match self {
             CodeBody::Shared { parent } => CodeBodyOut::Shared { parent: *parent }.serialize(s),
             body => match body.instructions() {
-                Some(Ok(v)) => CodeBodyOut::Instructions(v).serialize(s),
+                Some(Ok(v)) => {
+                    let prev = BY_INDEX.replace(true);
+                    let r = CodeBodyOut::Instructions(v).serialize(s);
+                    BY_INDEX.set(prev);
+                    r
+                }
                 Some(Err(e)) => Err(serde::ser::Error::custom(e)),
                 None => Err(serde::ser::Error::custom("code body without instructions")),
             },

@@ -18,9 +18,14 @@
 
 #![warn(missing_docs)]
 
+pub mod diff;
 mod error;
 mod folder;
+pub mod frames;
+pub mod import;
+pub mod info;
 pub mod layout;
+pub mod list;
 mod pack;
 pub mod strings;
 mod unpack;

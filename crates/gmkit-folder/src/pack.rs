@@ -114,7 +114,13 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
             continue;
         }
         let Some(key) = split_key(&field) else {
-            top.insert(field, Value::Null);
+            // Absent: no chunk (the list of unknown chunks: empty).
+            let none = if field == "unknown" {
+                Value::Array(Vec::new())
+            } else {
+                Value::Null
+            };
+            top.insert(field, none);
             continue;
         };
         let rest_path = format!("{field}/{CHUNK_REST}");
@@ -249,6 +255,18 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         let n = a.get("entries").and_then(Value::as_u64).unwrap_or(0) as usize;
         file.audio = Some(read_audio(folder, prefix, n)?);
     }
+    let sprite_stems: Vec<String> = sources
+        .get("sprites")
+        .map(|s| {
+            s.1.iter()
+                .map(|p| {
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    name.strip_suffix(".json").unwrap_or(name).to_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    crate::frames::pack(&mut file, folder, prefix, &sprite_stems)?;
     file.layout.size_hint = folder.size();
     Ok(file)
 }

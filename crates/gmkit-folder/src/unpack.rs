@@ -8,7 +8,7 @@ use bytes::Bytes;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::string_table::Strings;
 use gmkit_data::chunks::texture::PageData;
-use gmkit_data::serde_support::{StringScope, to_hex};
+use gmkit_data::serde_support::StringScope;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -113,8 +113,9 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
         }
     }
+    let mut sprite_stems: Vec<String> = Vec::new();
     for (field, v) in top {
-        if v.is_null() {
+        if v.is_null() || (field == "unknown" && v.as_array().is_some_and(Vec::is_empty)) {
             continue;
         }
         match (split_key(&field), v) {
@@ -125,6 +126,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                         return Err(ser_err(&field, format!("list {key} is {other:?}")));
                     }
                 };
+                let record_stems = field == "sprites";
                 for (i, item) in items.into_iter().enumerate() {
                     let name = item.get("name").and_then(|n| match n {
                         Value::String(s) => Some(s.clone()),
@@ -134,6 +136,9 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                         _ => None,
                     });
                     let stem = element_stem(i, name.as_deref());
+                    if record_stems {
+                        sprite_stems.push(stem.clone());
+                    }
                     docs.push((format!("{prefix}{field}/{stem}.json"), item));
                 }
                 docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
@@ -142,6 +147,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         }
     }
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
+    crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     let rendered: Vec<(String, Vec<u8>)> = docs
         .into_par_iter()
         .map(|(p, v)| {
@@ -152,6 +158,5 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     for (p, b) in rendered {
         out.insert(p, b);
     }
-    let _ = to_hex;
     Ok(())
 }

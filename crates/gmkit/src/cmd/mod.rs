@@ -3,4 +3,5 @@
 pub mod check;
 pub mod ds;
 pub mod elephant;
+pub mod folder;
 pub mod ini;
