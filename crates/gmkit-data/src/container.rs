@@ -1,12 +1,13 @@
 //! The FORM container: reading the chunk table, and the parse and build drivers.
 
 use crate::chunk::ChunkName;
+use crate::chunks::raw::{RawBody, UnknownChunk};
 use crate::chunks::{AnyChunk, DataFile, phase_of};
 use crate::error::{Error, ErrorKind, Location, Result, invalid};
 use crate::model::Layout;
 use crate::options::ParseOptions;
 use crate::read::{AddrMap, ReadCtx, Reader, Warning};
-use crate::version::{Detect, detect};
+use crate::version::{Detect, VersionReport, detect};
 use crate::write::{WriteCtx, Writer};
 use bytes::Bytes;
 
@@ -18,6 +19,13 @@ pub struct ParseReport {
     /// With [`ParseOptions::track_coverage`]: byte ranges `[start, end)` of the file that no
     /// field explains (opaque chunks, non-zero padding, unknown bytes). Empty when exact.
     pub unexplained: Option<Vec<(usize, usize)>>,
+    /// The detected version and the evidence for it.
+    pub version: VersionReport,
+    /// Lenient mode: the chunks that failed to parse, each kept as its bytes in
+    /// [`DataFile::unknown`] (and listed by [`DataFile::opaque_chunks`]), with its error.
+    /// CODE, VARI and FUNC are kept as bytes together (their occurrence chains are one
+    /// structure).
+    pub failed_chunks: Vec<Error>,
 }
 
 /// The chunk table of a FORM file: (name, body start, body end), plus the FORM end.
@@ -128,11 +136,12 @@ fn infer_chunk_align(chunks: &[(ChunkName, usize, usize)]) -> usize {
 pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, ParseReport)> {
     let data: &[u8] = src;
     let (chunks, form_end) = scan(data, opts.lenient)?;
-    let version = detect(&Detect {
+    let version_report = detect(&Detect {
         data,
         chunks: &chunks,
         code_flags: Default::default(),
     });
+    let version = version_report.version;
     let mut ctx = ReadCtx {
         version,
         options: opts.clone(),
@@ -151,7 +160,10 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
         },
         ..Default::default()
     };
-    let mut report = ParseReport::default();
+    let mut report = ParseReport {
+        version: version_report.clone(),
+        ..Default::default()
+    };
     let mut covered: Vec<(u32, u32)> = Vec::new();
     if opts.track_coverage {
         covered.push((0, 8));
@@ -168,7 +180,26 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
             .position(|&i| phase_of(&chunks[i].0) != phase)
             .map_or(by_phase.len(), |n| k + n);
         let group = &by_phase[k..group_end];
-        let read_one = |&i: &usize| read_chunk(src, &ctx, &chunks, i, chunk_align, opts);
+        let read_one = |&i: &usize| {
+            read_chunk(src, &ctx, &chunks, i, chunk_align, opts).or_else(|e| {
+                if !opts.lenient {
+                    return Err(e);
+                }
+                // Lenient: keep the chunk as its bytes and read on.
+                let (name, start, end) = chunks[i];
+                Ok(ChunkRead {
+                    chunk: AnyChunk::Unknown(UnknownChunk {
+                        name,
+                        body: RawBody(src.slice(start..end)),
+                    }),
+                    tail: None,
+                    coverage: Vec::new(),
+                    warnings: Vec::new(),
+                    published: Vec::new(),
+                    failed: Some(e),
+                })
+            })
+        };
         // Targets published by this phase become visible to the next phases only.
         let mut published = Vec::new();
         let mut absorb = |done: ChunkRead| {
@@ -179,23 +210,27 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
             covered.extend(done.coverage);
             report.warnings.extend(done.warnings);
             published.extend(done.published);
+            report.failed_chunks.extend(done.failed);
         };
         if group.len() > 1 && data.len() >= PARALLEL_MIN_SIZE {
             use rayon::prelude::*;
             let results: Vec<Result<ChunkRead>> = group.par_iter().map(read_one).collect();
             for res in results {
-                absorb(res?);
+                absorb(res.map_err(|e| with_version(e, &version_report))?);
             }
         } else {
             // One chunk at a time: no list of every chunk model read (small files).
             for i in group {
-                absorb(read_one(i)?);
+                absorb(read_one(i).map_err(|e| with_version(e, &version_report))?);
             }
         }
         for (t, map) in published {
             ctx.targets[t as usize] = map;
         }
         k = group_end;
+    }
+    if !report.failed_chunks.is_empty() {
+        keep_bytecode_together(&mut file, src, &chunks);
     }
     // Tails in file order, whatever order the chunks were read in.
     file.layout
@@ -220,6 +255,48 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
     Ok((file, report))
 }
 
+/// Detects the version of a file from its chunk table (read leniently).
+pub(crate) fn detect_version(data: &[u8]) -> Result<VersionReport> {
+    let (chunks, _) = scan(data, true)?;
+    Ok(detect(&Detect {
+        data,
+        chunks: &chunks,
+        code_flags: Default::default(),
+    }))
+}
+
+/// Attaches the detected version and its evidence to a chunk's parse error.
+fn with_version(mut e: Error, version: &VersionReport) -> Error {
+    e.version = Some(Box::new(version.clone()));
+    e
+}
+
+/// CODE, VARI and FUNC are written together (the occurrence chains run through CODE and end in
+/// VARI/FUNC): when one of them is kept as bytes, the others are too.
+fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable) {
+    const GROUP: [&[u8; 4]; 3] = [b"CODE", b"VARI", b"FUNC"];
+    if !file.unknown.iter().any(|c| GROUP.contains(&&c.name.0)) {
+        return;
+    }
+    let (code, vari, func) = (
+        file.code.take(),
+        file.variables.take(),
+        file.functions.take(),
+    );
+    let present = [code.is_some(), vari.is_some(), func.is_some()];
+    for (name, was_typed) in GROUP.iter().zip(present) {
+        if let Some(&(name, start, end)) = chunks.iter().find(|c| c.0.0 == **name)
+            && was_typed
+        {
+            file.unknown.push(UnknownChunk {
+                name,
+                body: RawBody(src.slice(start..end)),
+            });
+            file.layout.tails.retain(|t| t.0 != name);
+        }
+    }
+}
+
 /// Files smaller than this are read on one thread (spawning costs more than it saves).
 const PARALLEL_MIN_SIZE: usize = 256 * 1024;
 
@@ -230,6 +307,8 @@ struct ChunkRead {
     coverage: Vec<(u32, u32)>,
     warnings: Vec<Warning>,
     published: Vec<(crate::read::Target, AddrMap)>,
+    /// Lenient mode: why the chunk is kept as bytes.
+    failed: Option<Error>,
 }
 
 /// Reads chunk `i` of the table.
@@ -265,6 +344,7 @@ fn read_chunk(
         coverage: r.take_coverage(),
         warnings: std::mem::take(&mut r.warnings),
         published: std::mem::take(&mut r.published),
+        failed: None,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Errors: what was expected, what was found, and where.
 
 use crate::chunk::ChunkName;
+use crate::version::VersionReport;
 use std::fmt;
 
 /// Where in a data file an error happened.
@@ -21,6 +22,10 @@ impl fmt::Display for Location {
         }
         if let Some((kind, i)) = self.element {
             write!(f, "{kind} #{i}, ")?;
+        }
+        if self.offset == 0 && self.chunk.is_some() {
+            // A model error (nothing is written at offset 0 of a chunk).
+            return write!(f, "in the model");
         }
         write!(f, "byte offset {} (0x{:X})", self.offset, self.offset)
     }
@@ -77,9 +82,42 @@ pub enum ErrorKind {
         /// Why it cannot be.
         reason: String,
     },
+    /// The model breaks a rule of the format: a reference out of range, a null slot the
+    /// version does not allow, a room missing from the room order (found by
+    /// [`crate::DataFile::validate`], which [`crate::build_bytes`] runs before writing).
+    #[error("invalid model: {0}")]
+    InvalidModel(Box<ModelProblem>),
     /// An I/O error while reading or writing a file.
     #[error("I/O error: {0}")]
     Io(String),
+}
+
+/// A rule of the format that a model breaks (see [`ErrorKind::InvalidModel`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelProblem {
+    /// The element (`object #3 "obj_player"`).
+    pub element: String,
+    /// The field (`instances[7].object`).
+    pub field: String,
+    /// What the format requires.
+    pub expected: String,
+    /// What the model holds.
+    pub found: String,
+}
+
+impl fmt::Display for ModelProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ModelProblem {
+            element,
+            field,
+            expected,
+            found,
+        } = self;
+        write!(
+            f,
+            "{element}, field {field}: expected {expected}, found {found}"
+        )
+    }
 }
 
 /// An error with its location in the file.
@@ -89,11 +127,17 @@ pub struct Error {
     pub kind: ErrorKind,
     /// Where it went wrong.
     pub location: Location,
+    /// For a chunk that failed to parse: the version the rest of the file points to, and why.
+    pub version: Option<Box<VersionReport>>,
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.kind, self.location)
+        write!(f, "{} ({})", self.kind, self.location)?;
+        if let Some(v) = &self.version {
+            write!(f, "; the file looks like {v}")?;
+        }
+        Ok(())
     }
 }
 
@@ -102,7 +146,11 @@ impl std::error::Error for Error {}
 impl Error {
     /// An error at a location.
     pub fn new(kind: ErrorKind, location: Location) -> Self {
-        Error { kind, location }
+        Error {
+            kind,
+            location,
+            version: None,
+        }
     }
     /// An error at a plain byte offset, with no chunk or element.
     pub fn at(offset: usize, kind: ErrorKind) -> Self {
@@ -112,6 +160,7 @@ impl Error {
                 offset,
                 ..Default::default()
             },
+            version: None,
         }
     }
     /// Adds the chunk name where not set yet.

@@ -65,7 +65,7 @@ macro_rules! chunk_list {
         }
 
         /// Layout checks of every chunk module, run by the version detection.
-        pub(crate) const CHECKS: &[crate::version::Check] = &[$($module::detect),*];
+        pub(crate) const CHECKS: &[(&[u8; 4], crate::version::Check)] = &[$(($name, $module::detect)),*];
 
         /// Reading phase of a chunk (see [`crate::chunk::Chunk::PHASE`]).
         pub(crate) fn phase_of(name: &crate::chunk::ChunkName) -> u8 {
@@ -101,7 +101,11 @@ macro_rules! chunk_list {
                 match &name.0 {
                     $($name => match &self.$field {
                         Some(c) => crate::chunk::Chunk::write(c, w).map(|_| true),
-                        None => Ok(false),
+                        // Kept as bytes (lenient parse of a chunk that failed).
+                        None => match self.unknown.iter().find(|c| c.name == name) {
+                            Some(c) => { c.body.write(w); Ok(true) }
+                            None => Ok(false),
+                        },
                     },)*
                     _ => match self.unknown.iter().find(|c| c.name == name) {
                         Some(c) => { c.body.write(w); Ok(true) }

@@ -97,6 +97,12 @@ impl Version {
     pub fn non_lts_at_least(&self, major: u16, minor: u16) -> bool {
         !self.lts && self.at_least(major, minor)
     }
+    /// Whether asset pointer lists may hold null slots (assets stripped by the build; 2024.11+,
+    /// notes §2.5), and ID references may point at them. Before, a null slot is corruption.
+    #[inline]
+    pub fn allows_null_slots(&self) -> bool {
+        self.at_least(2024, 11)
+    }
     /// A GameMaker Studio 2 (or later) file.
     #[inline]
     pub fn is_gms2(&self) -> bool {
@@ -128,6 +134,67 @@ impl fmt::Display for Version {
             " (bytecode {}, IDE {}.{}.{}.{})",
             self.bytecode, self.ide[0], self.ide[1], self.ide[2], self.ide[3]
         )
+    }
+}
+
+/// What raised the detected layout version at one step of the detection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EvidenceSource {
+    /// The IDE version GEN8 states (the starting point).
+    Gen8,
+    /// The presence of a chunk that only exists from some version on.
+    ChunkPresent(ChunkName),
+    /// A layout check of a chunk: its fields only fit the later layout.
+    Layout(ChunkName),
+}
+
+/// One step of the version detection: what the version became, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VersionEvidence {
+    /// The layout version after this step.
+    pub format: FormatVersion,
+    /// Whether this step put the file on the 2022 LTS branch.
+    pub lts: bool,
+    /// What decided it.
+    pub source: EvidenceSource,
+}
+
+impl fmt::Display for VersionEvidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.source {
+            EvidenceSource::Gen8 => write!(f, "GEN8's IDE version")?,
+            EvidenceSource::ChunkPresent(c) => write!(f, "{c} present")?,
+            EvidenceSource::Layout(c) => write!(f, "{c} layout")?,
+        }
+        if self.lts {
+            // Named as in `Version`'s display.
+            write!(f, " → 2022.0.{} LTS", self.format.build)
+        } else {
+            write!(f, " → {}", self.format)
+        }
+    }
+}
+
+/// The detected version of a file and the evidence for it, in the order it was found (also
+/// attached to parse errors, so a file that fails still says what it looks like).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct VersionReport {
+    /// The detected version.
+    pub version: Version,
+    /// Each step that set or raised it.
+    pub evidence: Vec<VersionEvidence>,
+}
+
+impl fmt::Display for VersionReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} from ", self.version)?;
+        for (i, e) in self.evidence.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ")?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
     }
 }
 
@@ -166,13 +233,21 @@ impl<'a> Detect<'a> {
     pub fn i32(&self, at: usize) -> Option<i32> {
         self.u32(at).map(|v| v as i32)
     }
+    /// A count at `at` of elements of at least `size` bytes that follow it, bounded by what
+    /// fits before `end`: `None` when the count is unreadable or larger than the bytes can hold
+    /// (a damaged count must never make a check scan billions of entries).
+    pub fn count(&self, at: usize, size: usize, end: usize) -> Option<usize> {
+        let n = self.u32(at)? as usize;
+        let room = end.checked_sub(at.checked_add(4)?)?;
+        (n.checked_mul(size.max(1))? <= room).then_some(n)
+    }
 }
 
 /// One layout check: may raise the version (or set flags) when its evidence is found.
 pub(crate) type Check = fn(&Detect, &mut Version);
 
-/// Detects the version of a file from GEN8 and the chunk table.
-pub(crate) fn detect(d: &Detect) -> Version {
+/// Detects the version of a file from GEN8 and the chunk table, with the evidence.
+pub(crate) fn detect(d: &Detect) -> VersionReport {
     let mut v = Version {
         bytecode: d.bytecode(),
         ..Default::default()
@@ -196,18 +271,79 @@ pub(crate) fn detect(d: &Detect) -> Version {
         (b"SEQN", FormatVersion::new(2, 3, 0, 0)),
         (b"TGIN", FormatVersion::new(2, 2, 1, 0)),
     ];
-    if let Some((_, f)) = floors.iter().find(|(n, _)| d.has(n)) {
+    let mut evidence = vec![VersionEvidence {
+        format: v.format,
+        lts: false,
+        source: EvidenceSource::Gen8,
+    }];
+    if let Some((n, f)) = floors.iter().find(|(n, _)| d.has(n)) {
         v.raise(*f);
+        evidence.push(VersionEvidence {
+            format: v.format,
+            lts: v.lts,
+            source: EvidenceSource::ChunkPresent(ChunkName(**n)),
+        });
     }
     // Layout checks until a fixpoint.
     for _ in 0..64 {
         let before = v;
-        for check in crate::chunks::CHECKS {
+        for (name, check) in crate::chunks::CHECKS {
+            let step = v;
             check(d, &mut v);
+            if v != step {
+                evidence.push(VersionEvidence {
+                    format: v.format,
+                    lts: v.lts,
+                    source: EvidenceSource::Layout(ChunkName(**name)),
+                });
+            }
         }
         if v == before {
             break;
         }
     }
-    v
+    VersionReport {
+        version: v,
+        evidence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A count is only accepted when its elements fit before the end: the work of any check
+    /// that walks a list is bounded by the bytes of the chunk, not by the count.
+    #[test]
+    fn counts_are_bounded_by_the_bytes() {
+        let mut data = vec![0u8; 4 + 4 * 10];
+        let d = |data: &[u8], n: u32| {
+            let mut v = data.to_vec();
+            v[..4].copy_from_slice(&n.to_le_bytes());
+            let det = Detect {
+                data: &v,
+                chunks: &[],
+                code_flags: Default::default(),
+            };
+            (
+                det.count(0, 4, v.len()),
+                det.count(0, 8, v.len()),
+                det.count(0, 0, v.len()),
+            )
+        };
+        assert_eq!(d(&data, 10), (Some(10), None, Some(10)));
+        assert_eq!(d(&data, 5), (Some(5), Some(5), Some(5)));
+        // Size 0 counts as 1 byte per element.
+        assert_eq!(d(&data, 11), (None, None, Some(11)));
+        assert_eq!(d(&data, 41), (None, None, None));
+        assert_eq!(d(&data, u32::MAX), (None, None, None));
+        data.truncate(2);
+        let det = Detect {
+            data: &data,
+            chunks: &[],
+            code_flags: Default::default(),
+        };
+        assert_eq!(det.count(0, 4, 2), None);
+        assert_eq!(det.count(0, 4, 100), None);
+    }
 }

@@ -268,3 +268,215 @@ fn disassembly_names_functions() {
         }
     }
 }
+
+#[test]
+fn edit_constant_2025_stripped_objects() {
+    edit_constant("teatree.win");
+}
+
+#[test]
+fn edit_variable_2025_stripped_objects() {
+    edit_variable("teatree.win");
+}
+
+/// Every `call` of stripped code in `f`: (entry, index, instruction).
+fn calls_by_name(f: &DataFile) -> Vec<(usize, usize, Instruction)> {
+    all_instructions(f)
+        .into_iter()
+        .filter(|(_, _, x)| matches!(x, Instruction::CallByName { .. }))
+        .collect()
+}
+
+/// 2025 builds strip unused objects: the calls in their code hold the callee's name (a STRG
+/// index) instead of an occurrence link. They read as `CallByName`, keep their
+/// operand exactly, and can be edited: renamed to a new string, or given another argc.
+#[test]
+fn calls_of_stripped_code_keep_their_names() {
+    let data = need!(corpus_file("teatree.win"));
+    let original = parse_bytes(data.clone()).unwrap();
+    let calls = calls_by_name(&original);
+    assert!(!calls.is_empty(), "teatree.win has calls by name");
+    let strings = original.strings.as_ref().unwrap();
+    for &(_, _, ins) in &calls {
+        let Instruction::CallByName { name, .. } = ins else {
+            unreachable!()
+        };
+        // The operand names a function (FUNC may list it too, e.g. `lerp`, but this call is on
+        // no occurrence chain).
+        assert!(strings.get(name).is_some());
+        assert!(
+            ins.display(&original)
+                .to_string()
+                .starts_with("call.i [name]")
+        );
+    }
+    // The operand is stored as is: the word after the call is the name's STRG index.
+    let (e, i, ins) = calls[0];
+    let Instruction::CallByName { t, argc, name } = ins else {
+        unreachable!()
+    };
+    let code = original.code.as_ref().unwrap();
+    let CodeBody::Encoded(blob) = &code.entries[e].body else {
+        panic!("entry {e} is an encoded root");
+    };
+    let off: usize = code.instructions(e).unwrap()[..i]
+        .iter()
+        .map(|x| x.size())
+        .sum();
+    assert_eq!(
+        u32::from_le_bytes(blob.bytes()[off + 4..off + 8].try_into().unwrap()),
+        name.0
+    );
+
+    // Edit 1: point the call at a new string.
+    let mut edited = original.clone();
+    let new_name = edited
+        .strings
+        .as_mut()
+        .unwrap()
+        .push("gmkit_renamed_function");
+    let new = Instruction::CallByName {
+        t,
+        argc,
+        name: new_name,
+    };
+    *instruction_mut(&mut edited, e, i) = new;
+    let bytes = build_bytes(&edited).unwrap();
+    let back = parse_bytes(bytes.clone()).unwrap();
+    assert_eq!(back.code.as_ref().unwrap().instructions(e).unwrap()[i], new);
+    assert_eq!(calls_by_name(&back).len(), calls.len());
+    assert_eq!(build_bytes(&back).unwrap(), bytes);
+    assert_eq!(
+        back.strings
+            .as_ref()
+            .unwrap()
+            .get(new_name)
+            .unwrap()
+            .to_string(),
+        "gmkit_renamed_function"
+    );
+
+    // Edit 2: another argument count; nothing else changes.
+    let mut edited = original.clone();
+    let new = Instruction::CallByName {
+        t,
+        argc: argc + 1,
+        name,
+    };
+    *instruction_mut(&mut edited, e, i) = new;
+    rebuild_and_check(&original, &edited, (e, i), new);
+}
+
+/// A call by name pointing past the string table is refused when parsing.
+#[test]
+fn call_by_name_outside_the_string_table_is_an_error() {
+    let data = need!(corpus_file("teatree.win"));
+    let original = parse_bytes(data.clone()).unwrap();
+    let (e, i, ins) = calls_by_name(&original)[0];
+    let Instruction::CallByName { t, argc, .. } = ins else {
+        unreachable!()
+    };
+    let mut edited = original.clone();
+    let n = original.strings.as_ref().unwrap().len() as u32;
+    *instruction_mut(&mut edited, e, i) = Instruction::CallByName {
+        t,
+        argc,
+        name: gmkit_data::StringRef(n + 5),
+    };
+    let bytes = build_bytes(&edited).unwrap();
+    let err = parse_bytes(bytes).unwrap_err().to_string();
+    assert!(
+        err.contains("call operand") && err.contains("CODE"),
+        "{err}"
+    );
+}
+
+/// 2024.13+ games end the chain of a script passed by value on the STRG index of
+/// `gml_GlobalScript_<name>` instead of the function's name. No corpus file has one, so this
+/// makes one through the model from real files: every used function gets such an ending; the
+/// file parses strictly, keeps the endings, explains every byte, rebuilds byte-identical, and
+/// survives an edit.
+#[test]
+fn chains_ending_on_a_global_script_name() {
+    for file in ["teatree.win", "deltarun.win", "ooo-kaizo.win"] {
+        let data = need!(corpus_file(file));
+        let original = parse_bytes(data).unwrap();
+        let mut edited = original.clone();
+        let used: std::collections::BTreeSet<usize> = all_instructions(&original)
+            .iter()
+            .filter_map(|(_, _, x)| x.function().map(|f| f.index()))
+            .collect();
+        assert!(!used.is_empty(), "{file}");
+        let mut ends = Vec::new();
+        for &k in &used {
+            let s = edited.strings.as_mut().unwrap();
+            let fname = s
+                .get(original.functions.as_ref().unwrap().functions[k].name)
+                .unwrap()
+                .to_string();
+            let end = s.push(format!("gml_GlobalScript_{fname}"));
+            edited.functions.as_mut().unwrap().functions[k].chain_end = Some(end);
+            ends.push((k, end));
+        }
+        let bytes = build_bytes(&edited).unwrap();
+        let (back, report) = gmkit_data::parse_bytes_with(
+            bytes.clone(),
+            &gmkit_data::ParseOptions {
+                lenient: false,
+                track_coverage: true,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!(report.unexplained.as_deref(), Some(&[][..]), "{file}");
+        assert!(back.opaque_chunks().is_empty());
+        assert_eq!(
+            back.functions, edited.functions,
+            "{file}: chain endings read back"
+        );
+        assert_eq!(build_bytes(&back).unwrap(), bytes, "{file}: byte-identical");
+        // The raw last occurrence holds the global script's name (FUNC's first address and
+        // the chain, read independently of the library).
+        let fs = chunk(&bytes, b"FUNC").0;
+        for &(k, end) in ends.iter().take(20) {
+            let rd = |p: usize| u32::from_le_bytes(bytes[p..p + 4].try_into().unwrap());
+            let (count, first) = (rd(fs + 4 + 12 * k + 4), rd(fs + 4 + 12 * k + 8) as usize);
+            let mut at = first;
+            for _ in 1..count {
+                at += (rd(at) & 0x07FF_FFFF) as usize;
+            }
+            assert_eq!(rd(at) & 0xFF_FFFF, end.0, "{file}: function #{k}");
+        }
+        // An edit (a patched constant) keeps the endings.
+        let (e, i, ins) = all_instructions(&back)
+            .into_iter()
+            .find(|(_, _, x)| {
+                matches!(
+                    x,
+                    Instruction::Push {
+                        value: PushValue::Int16(_),
+                        ..
+                    }
+                )
+            })
+            .unwrap();
+        let Instruction::Push { op, .. } = ins else {
+            unreachable!()
+        };
+        let new = Instruction::Push {
+            op,
+            value: PushValue::Int16(4321),
+        };
+        let mut again = back.clone();
+        *instruction_mut(&mut again, e, i) = new;
+        rebuild_and_check(&back, &again, (e, i), new);
+
+        // An ending that is neither the name nor a global script is refused.
+        let mut bad = original.clone();
+        let other = bad.strings.as_mut().unwrap().push("not_a_global_script");
+        bad.functions.as_mut().unwrap().functions[ends[0].0].chain_end = Some(other);
+        let err = parse_bytes(build_bytes(&bad).unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("last occurrence"), "{file}: {err}");
+    }
+}

@@ -11,6 +11,7 @@ const FILES: &[&str] = &[
     "dieback.win",
     "tricking-the-vikings.win",
     "beforetheafterinn.win",
+    "teatree.win",
 ];
 
 #[test]

@@ -15,7 +15,7 @@ fn every_frame_has_the_asset_size_and_puts_back_unchanged() {
     let (mut frames, mut trimmed) = (0, 0);
     for name in &names {
         let path = gmkit_testdata::corpus_path(name).unwrap();
-        let Some(data) = parse(&path) else { continue };
+        let data = parse(&path);
         let Some(tx) = &data.textures else { continue };
         let pages = Pages::new(tx);
         pages.decode_all();
@@ -90,7 +90,7 @@ fn every_frame_has_the_asset_size_and_puts_back_unchanged() {
 #[test]
 fn edited_frame_goes_into_its_region_only() {
     let path = gmkit_testdata::need!(gmkit_testdata::corpus_path("deltarun.win"));
-    let data = parse(&path).unwrap();
+    let data = parse(&path);
     let pages = Pages::new(data.textures.as_ref().unwrap());
     let sprites = &data.sprites.as_ref().unwrap().sprites;
     // A trimmed frame: its target rectangle is smaller than the sprite.
@@ -149,7 +149,7 @@ fn masks_round_trip_through_png() {
     let mut masks = 0;
     for name in &names {
         let path = gmkit_testdata::corpus_path(name).unwrap();
-        let Some(data) = parse(&path) else { continue };
+        let data = parse(&path);
         for s in data.sprites.iter().flat_map(|s| s.sprites.iter().flatten()) {
             let (w, h) = mask::mask_size(s, &data.version);
             for m in &s.masks {
@@ -185,7 +185,7 @@ fn every_embedded_sound_has_a_known_type() {
     let mut kinds = std::collections::BTreeMap::new();
     for name in &names {
         let path = gmkit_testdata::corpus_path(name).unwrap();
-        let Some(data) = parse(&path) else { continue };
+        let data = parse(&path);
         let groups = AudioGroupFiles::load(&path, &data).unwrap();
         for e in data.audio.iter().flat_map(|a| a.entries.iter().flatten()) {
             let k = AudioKind::detect(e);
@@ -214,7 +214,7 @@ fn every_embedded_sound_has_a_known_type() {
 #[test]
 fn group_sounds_come_from_the_group_file() {
     let path = gmkit_testdata::need!(gmkit_testdata::corpus_path("patapon-like-compiled.win"));
-    let mut data = parse(&path).unwrap();
+    let mut data = parse(&path);
     let audio = data.audio.clone().expect("AUDO");
     let (si, entry) = data
         .sounds

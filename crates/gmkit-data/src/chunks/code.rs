@@ -22,6 +22,7 @@
 //! the distance, and VARI and FUNC (written after CODE) patch each last occurrence with the
 //! name and write the counts and first addresses.
 
+pub mod asm;
 pub mod instruction;
 pub mod opcode;
 
@@ -394,10 +395,72 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
                     addr += dist as i64;
                 }
             }
+            if is_func {
+                // 2024.13+: a script passed by value ends its chain on the name of its global
+                // script (`gml_GlobalScript_<name>`) instead of the function's own name.
+                if let Some(e) = chain_end_value(r.file(), addr as usize, new_bytecode(&v))
+                    .filter(|&e| e != name && is_global_script_name(r, e))
+                {
+                    names[idx] = e;
+                }
+            }
             b.total += count as usize;
         }
     }
     Ok(b)
+}
+
+/// The name a function chain's last occurrence (its instruction at `addr`) holds: the operand,
+/// without the asset-type byte of a `pushref`.
+pub(crate) fn chain_end_value(file: &[u8], addr: usize, new: bool) -> Option<u32> {
+    let word = |p: usize| Some(u32::from_le_bytes(file.get(p..p.checked_add(4)?)?.try_into().ok()?));
+    let (w, operand) = (word(addr)?, word(addr.checked_add(4)?)?);
+    Some(if new && (w >> 24) as u8 == Opcode::Extended.new_code() {
+        operand & 0xFF_FFFF
+    } else {
+        operand
+    })
+}
+
+/// Follows a function occurrence chain in the file alone: the address of the last occurrence's
+/// instruction, from the first one's (`None` when a link leaves CODE or is not positive).
+pub(crate) fn chain_last(file: &[u8], (start, end): (usize, usize), first: i64, count: u32) -> Option<usize> {
+    // Occurrences are 8-byte instructions: a longer chain cannot fit.
+    if count == 0 || count as usize > (end - start) / 8 {
+        return None;
+    }
+    let inside = |a: i64| a >= start as i64 && a + 8 <= end as i64;
+    let mut addr = first;
+    for _ in 1..count {
+        if !inside(addr) {
+            return None;
+        }
+        let at = addr as usize + 4;
+        let dist = u32::from_le_bytes(file.get(at..at + 4)?.try_into().ok()?) & 0x07FF_FFFF;
+        if dist == 0 {
+            return None;
+        }
+        addr += dist as i64;
+    }
+    inside(addr).then_some(addr as usize)
+}
+
+/// Whether STRG entry `index` is the name of a global script (`gml_GlobalScript_...`).
+fn is_global_script_name(r: &Reader, index: u32) -> bool {
+    let file = r.file();
+    let word = |p: usize| Some(u32::from_le_bytes(file.get(p..p.checked_add(4)?)?.try_into().ok()?));
+    let Some((start, _)) = r.ctx.chunk_range(b"STRG") else {
+        return false;
+    };
+    (|| {
+        if index >= word(start)? {
+            return None;
+        }
+        let p = word(start + 4 + 4 * index as usize)? as usize;
+        let len = word(p)? as usize;
+        Some(file.get(p + 4..(p + 4).checked_add(len)?)?.starts_with(b"gml_GlobalScript_"))
+    })()
+    .unwrap_or(false)
 }
 
 /// Reads and validates one blob (decoding every instruction and dropping it), keeping it

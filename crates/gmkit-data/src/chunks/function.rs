@@ -11,7 +11,10 @@
 //! 2.3 on.
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::code::{Chain, check_chains, end_chain, function_first_is_operand};
+use crate::chunks::code::{
+    Chain, chain_end_value, chain_last, check_chains, end_chain, function_first_is_operand,
+    new_bytecode,
+};
 use crate::chunks::variable::{OccurrenceTable, code_checks_chains, read_occurrences};
 use crate::error::Result;
 use crate::read::Reader;
@@ -25,6 +28,21 @@ use crate::write::Writer;
 pub struct Function {
     /// The name.
     pub name: StringRef,
+    /// The STRG index the last occurrence of the function's chain holds when it is not `name`:
+    /// in 2024.13+ a script passed by value (a menu callback, say) ends its chain on
+    /// `gml_GlobalScript_<name>`. `None` in the usual case. Written as read, whichever
+    /// occurrence ends the chain after an edit.
+    pub chain_end: Option<StringRef>,
+}
+
+impl Function {
+    /// A function named by `name`, with the usual chain end (its own name).
+    pub fn new(name: StringRef) -> Self {
+        Function {
+            name,
+            chain_end: None,
+        }
+    }
 }
 
 /// One local variable of a code entry.
@@ -118,12 +136,21 @@ impl Chunk for Functions {
         }
         let v = *r.version();
         let code = code_checks_chains(r);
+        let code_range = r.ctx.chunk_range(b"CODE");
+        let first_offset = if function_first_is_operand(&v) { 4 } else { 0 };
         let mut functions = Vec::new();
         let read_fn = |r: &mut Reader, functions: &mut Vec<Function>| -> Result<()> {
             let prev = r.set_element("function", functions.len());
             let name = r.string()?;
-            read_occurrences(r, code)?;
-            functions.push(Function { name });
+            let (count, first) = read_occurrences(r, code)?;
+            // CODE checks the chain; a malformed one is its error, not ours.
+            let chain_end = code_range
+                .filter(|_| code && count > 0)
+                .and_then(|range| chain_last(r.file(), range, first as i64 - first_offset, count))
+                .and_then(|last| chain_end_value(r.file(), last, new_bytecode(&v)))
+                .filter(|&e| e != name.0)
+                .map(StringRef);
+            functions.push(Function { name, chain_end });
             r.restore_element(prev);
             Ok(())
         };
@@ -195,7 +222,8 @@ impl Functions {
             w.u32(self.functions.len() as u32);
         }
         for (i, f) in self.functions.iter().enumerate() {
-            let (count, first) = end_chain(w, chains.get(i), f.name, first_offset, WHAT)?;
+            let end = f.chain_end.unwrap_or(f.name);
+            let (count, first) = end_chain(w, chains.get(i), end, first_offset, WHAT)?;
             w.string(f.name);
             w.u32(count);
             w.i32(first);

@@ -398,10 +398,12 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
     let Some((start, end)) = d.chunk(b"SPRT") else {
         return;
     };
-    let Some(n) = d.u32(start) else { return };
+    let Some(n) = d.count(start, 4, end) else {
+        return;
+    };
     let gms2 = v.is_gms2();
     let mut mask_checked = false;
-    for i in 0..(n as usize).min(100_000) {
+    for i in 0..n {
         let Some(p) = d.u32(start + 4 + 4 * i) else {
             return;
         };
@@ -409,7 +411,7 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
         if p == 0 {
             continue;
         }
-        let next = (i + 1..n as usize)
+        let next = (i + 1..n)
             .filter_map(|j| d.u32(start + 4 + 4 * j))
             .find(|&q| q != 0)
             .map_or(end, |q| q as usize);

@@ -95,8 +95,9 @@ pub(crate) fn code_checks_chains(r: &Reader) -> bool {
     r.ctx.chunk_range(b"CODE").is_some_and(|(s, e)| e > s)
 }
 
-/// Reads the derived `(count, first address)` pair of an entry and checks it can be rebuilt.
-pub(crate) fn read_occurrences(r: &mut Reader, code: bool) -> Result<()> {
+/// Reads the derived `(count, first address)` pair of an entry, checks it can be rebuilt and
+/// returns it.
+pub(crate) fn read_occurrences(r: &mut Reader, code: bool) -> Result<(u32, i32)> {
     let count = r.u32()?;
     let at = r.pos();
     let first = r.i32()?;
@@ -112,7 +113,7 @@ pub(crate) fn read_occurrences(r: &mut Reader, code: bool) -> Result<()> {
             crate::error::invalid("occurrence count", "0 (no CODE chunk)", count),
         ));
     }
-    Ok(())
+    Ok((count, first))
 }
 
 impl Chunk for Variables {

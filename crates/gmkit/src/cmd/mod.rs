@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod check;
+pub mod decompile;
 pub mod ds;
 pub mod elephant;
 pub mod folder;

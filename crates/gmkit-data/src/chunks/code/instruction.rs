@@ -194,6 +194,17 @@ pub enum Instruction {
         /// The function.
         function: FunctionId,
     },
+    /// A call whose operand is the function's name (a STRG index) rather than a link of a
+    /// FUNC occurrence chain: code of objects the build stripped (their object slots are null;
+    /// seen in 2025 builds), whose callees have no FUNC entry. The operand is kept as read.
+    CallByName {
+        /// The type (int32 in practice).
+        t: DataType,
+        /// Argument count.
+        argc: u16,
+        /// The function's name.
+        name: StringRef,
+    },
     /// Extended operations (`chkindex.e`, `pushref.i ...`).
     Extended {
         /// The subtype.
@@ -211,7 +222,7 @@ impl Instruction {
     pub fn size(&self) -> usize {
         match self {
             Instruction::Push { value, .. } => 4 + value.data_type().push_operand_size(),
-            Instruction::Pop { .. } | Instruction::Call { .. } => 8,
+            Instruction::Pop { .. } | Instruction::Call { .. } | Instruction::CallByName { .. } => 8,
             Instruction::Extended { operand: Some(_), .. } => 8,
             _ => 4,
         }
@@ -229,7 +240,7 @@ impl Instruction {
             Instruction::Dup { .. } => Opcode::Dup,
             Instruction::CallV { .. } => Opcode::CallV,
             Instruction::PopEnvExit => Opcode::PopEnv,
-            Instruction::Call { .. } => Opcode::Call,
+            Instruction::Call { .. } | Instruction::CallByName { .. } => Opcode::Call,
             Instruction::Extended { .. } => Opcode::Extended,
         }
     }
@@ -810,22 +821,45 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
             }
             Opcode::Call => {
                 let v = operand(4)?;
-                let l = links.at(at).filter(|l| l.function).ok_or_else(|| {
-                    (
-                        at,
-                        ErrorKind::BadReference {
-                            what: "call operand",
-                            expected: "an occurrence of a FUNC entry",
-                            found: "an instruction on no function occurrence chain".into(),
-                        },
-                    )
-                })?;
-                plain_link(links, at, v, l)?;
-                bound += 1;
-                Instruction::Call {
-                    t: data_type(t1n, at)?,
-                    argc: lo,
-                    function: Id::new(l.index),
+                let t = data_type(t1n, at)?;
+                match links.at(at) {
+                    Some(l) if l.function => {
+                        plain_link(links, at, v, l)?;
+                        bound += 1;
+                        Instruction::Call {
+                            t,
+                            argc: lo,
+                            function: Id::new(l.index),
+                        }
+                    }
+                    Some(_) => {
+                        return Err((
+                            at,
+                            ErrorKind::BadReference {
+                                what: "call operand",
+                                expected: "an occurrence of a FUNC entry or a function name",
+                                found: "a variable occurrence".into(),
+                            },
+                        ));
+                    }
+                    // Stripped code: the operand names the function directly.
+                    None => {
+                        if links.strings().is_some_and(|n| v as usize >= n) {
+                            return Err((
+                                at,
+                                ErrorKind::BadReference {
+                                    what: "call operand",
+                                    expected: "an occurrence of a FUNC entry or a STRG index (a function name)",
+                                    found: format!("0x{v:08X}, on no function occurrence chain"),
+                                },
+                            ));
+                        }
+                        Instruction::CallByName {
+                            t,
+                            argc: lo,
+                            name: StringRef(v),
+                        }
+                    }
                 }
             }
             Opcode::Extended => {
@@ -1118,6 +1152,11 @@ pub(crate) fn encode(ins: &Instruction, new: bool) -> Result<Encoded, EncodeErro
             e.operand_len = 4;
             e.link = link(true, function.0, 0, 0);
         }
+        Instruction::CallByName { t, argc, name } => {
+            e.word = opbyte(Opcode::Call)? << 24 | tb(t, DataType::Double) | argc as u32;
+            e.operand_len = 4;
+            e.operand = name.0 as u64;
+        }
         Instruction::Extended { kind, t, operand } => {
             if (t == DataType::Int32) != operand.is_some() {
                 return Err("an extended instruction has an operand exactly when its type is int32".into());
@@ -1230,6 +1269,10 @@ impl fmt::Display for Disassembly<'_> {
             Instruction::Call { t, argc, function } => {
                 write!(f, "{mn}.{} {}(argc={argc})", t.suffix(), self.func_name(function))
             }
+            Instruction::CallByName { t, argc, name } => match self.string(name) {
+                Some(n) => write!(f, "{mn}.{} [name]{n}(argc={argc})", t.suffix()),
+                None => write!(f, "{mn}.{} [name]string#{}(argc={argc})", t.suffix(), name.0),
+            },
             Instruction::Extended { kind, t, operand } => {
                 match kind.name() {
                     Some(n) => write!(f, "{n}.{}", t.suffix())?,

@@ -4,14 +4,20 @@
 //! means "that many literal u32s follow". GameMaker's encoder ends with an extra run of two
 //! `0xFFFFFFFF` tiles when the last two tiles differ. From 2024.4 the data is padded to 4 bytes.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::version::Version;
 use crate::write::Writer;
 use bytes::Bytes;
+use std::borrow::Cow;
 
 /// A tile layer's data.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// The tiles stay as the bytes stored in the file (raw before 2024.2, run-length encoded since)
+/// until they are asked for: [`TileLayer::tiles`] decodes them on the fly and
+/// [`TileLayer::tiles_mut`] decodes them once for editing. Unread layers are written back as
+/// stored; edited ones are re-encoded the way GameMaker does.
+#[derive(Clone, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileLayer {
     /// Tileset (BGND index; -1 = none).
@@ -20,14 +26,83 @@ pub struct TileLayer {
     pub width: u32,
     /// Height in tiles.
     pub height: u32,
-    /// Tile values, row by row (`width × height` entries): tile index in the low bits plus
-    /// flip/rotate flags in the high bits.
-    pub tiles: Vec<u32>,
-    /// 2024.2+: the RLE bytes as stored, kept only when gmkit's encoder would not reproduce them
-    /// exactly. Written instead of re-encoding while they still decode to [`TileLayer::tiles`]
-    /// (an edit of the tiles makes the writer re-encode).
-    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
-    pub encoded: Option<Bytes>,
+    /// The tile values, stored or decoded.
+    data: TileData,
+}
+
+/// Where a tile layer's values are: the stored bytes (zero-copy views of the input) or a
+/// decoded grid.
+#[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+enum TileData {
+    /// As stored in the file.
+    Stored(Stored),
+    /// Decoded (read for editing through [`TileLayer::tiles_mut`], or built by
+    /// [`TileLayer::new`]), with the stored bytes it came from: written instead of re-encoding
+    /// while the tiles still equal what they decode to.
+    Decoded { tiles: Vec<u32>, was: Option<Stored> },
+}
+
+/// Tile data as stored in the file.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Stored {
+    /// Before 2024.2 `count` little-endian u32s; since, RLE runs (checked when read) giving
+    /// exactly `count` tiles, with GameMaker's trailing extra run when it wrote one.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]    bytes: Bytes,
+    /// Whether `bytes` are RLE runs.
+    rle: bool,
+    /// The number of tiles the bytes hold.
+    count: usize,
+}
+
+impl Stored {
+    fn decode(&self) -> Result<Vec<u32>> {
+        if !self.rle {
+            return Ok(self
+                .bytes
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect());
+        }
+        match decode_rle(&self.bytes, self.count) {
+            Some((tiles, _)) => Ok(tiles),
+            None => Err(Error::at(
+                0,
+                crate::error::invalid(
+                    "RLE tile data",
+                    format!("runs giving exactly {} tiles", self.count),
+                    "malformed or truncated runs",
+                ),
+            )),
+        }
+    }
+}
+
+impl Default for TileData {
+    fn default() -> Self {
+        TileData::Decoded {
+            tiles: Vec::new(),
+            was: None,
+        }
+    }
+}
+
+/// Two layers are equal when their fields and tile values are (however they are stored).
+impl PartialEq for TileLayer {
+    fn eq(&self, other: &Self) -> bool {
+        if (self.tileset, self.width, self.height) != (other.tileset, other.width, other.height) {
+            return false;
+        }
+        match (&self.data, &other.data) {
+            (TileData::Stored(a), TileData::Stored(b)) if a == b => true,
+            (TileData::Decoded { tiles: a, .. }, TileData::Decoded { tiles: b, .. }) => a == b,
+            _ => match (self.tiles(), other.tiles()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            },
+        }
+    }
 }
 
 /// Whether tile data is run-length encoded (2024.2+).
@@ -84,6 +159,30 @@ pub fn decode_rle(data: &[u8], n: usize) -> Option<(Vec<u32>, usize)> {
     Some((tiles, at))
 }
 
+/// Checks RLE data giving exactly `n` tiles without decoding it; returns the number of bytes
+/// used (including GameMaker's trailing extra run when present). `None` when malformed.
+pub fn scan_rle(data: &[u8], n: usize) -> Option<usize> {
+    let mut have = 0usize;
+    let mut at = 0usize;
+    while have < n {
+        let b = *data.get(at)?;
+        let (count, len) = if b >= 128 {
+            (b as usize - 127, 5)
+        } else {
+            (b as usize, 1 + 4 * b as usize)
+        };
+        if count > n - have || len > data.len() - at {
+            return None;
+        }
+        have += count;
+        at += len;
+    }
+    if data.get(at..at + 5) == Some(&EXTRA_RUN[..]) {
+        at += 5;
+    }
+    Some(at)
+}
+
 /// Encodes tiles the way GameMaker does: runs of two or more equal tiles become repeat runs
 /// (at most 128), everything else literal runs (at most 127), then the extra run when the last
 /// two tiles differ.
@@ -117,7 +216,58 @@ pub fn encode_rle(tiles: &[u32], out: &mut Vec<u8>) {
 }
 
 impl TileLayer {
-    /// Reads a tile layer's data.
+    /// A tile layer holding `tiles` (row by row, `width × height` entries).
+    pub fn new(tileset: i32, width: u32, height: u32, tiles: Vec<u32>) -> Self {
+        TileLayer {
+            tileset,
+            width,
+            height,
+            data: TileData::Decoded { tiles, was: None },
+        }
+    }
+
+    /// The tile values, row by row (`width × height` entries when consistent): tile index in
+    /// the low bits plus flip/rotate flags in the high bits. Stored layers are decoded on the
+    /// fly (borrowed once decoded by [`TileLayer::tiles_mut`]).
+    pub fn tiles(&self) -> Result<Cow<'_, [u32]>> {
+        match &self.data {
+            TileData::Decoded { tiles, .. } => Ok(Cow::Borrowed(tiles)),
+            TileData::Stored(s) => s.decode().map(Cow::Owned),
+        }
+    }
+
+    /// The tile values for editing (decoded once; the layer is re-encoded when written unless
+    /// the values end up as stored).
+    pub fn tiles_mut(&mut self) -> Result<&mut Vec<u32>> {
+        if let TileData::Stored(s) = &self.data {
+            let tiles = s.decode()?;
+            let was = Some(s.clone());
+            self.data = TileData::Decoded { tiles, was };
+        }
+        match &mut self.data {
+            TileData::Decoded { tiles, .. } => Ok(tiles),
+            TileData::Stored(_) => unreachable!("decoded just above"),
+        }
+    }
+
+    /// The tile data exactly as stored in the file (raw u32s before 2024.2, RLE runs since), or
+    /// `None` once decoded for editing.
+    pub fn stored_bytes(&self) -> Option<&[u8]> {
+        match &self.data {
+            TileData::Stored(s) => Some(&s.bytes),
+            TileData::Decoded { .. } => None,
+        }
+    }
+
+    /// The number of tile values held.
+    pub fn tile_count(&self) -> usize {
+        match &self.data {
+            TileData::Stored(s) => s.count,
+            TileData::Decoded { tiles, .. } => tiles.len(),
+        }
+    }
+
+    /// Reads a tile layer's data (checked, not decoded).
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let tileset = r.i32()?;
         let width = r.u32()?;
@@ -134,31 +284,27 @@ impl TileLayer {
             })?;
         if !is_rle(r.version()) {
             r.check_count(at, "tile", n, 4)?;
-            let b = r.bytes_ref(n * 4, "tile data")?;
-            let tiles = b
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect();
+            let bytes = r.bytes(n * 4, "tile data")?;
             return Ok(TileLayer {
                 tileset,
                 width,
                 height,
-                tiles,
-                encoded: None,
+                data: TileData::Stored(Stored {
+                    bytes,
+                    rle: false,
+                    count: n,
+                }),
             });
         }
         let data = r.file().get(at..r.chunk_end()).unwrap_or(&[]);
-        let Some((tiles, used)) = decode_rle(data, n) else {
+        let Some(used) = scan_rle(data, n) else {
             return Err(r.invalid(
                 "RLE tile data",
                 format!("runs giving exactly {n} tiles inside the chunk"),
                 "malformed or truncated runs",
             ));
         };
-        let raw = r.bytes(used, "RLE tile data")?;
-        let mut again = Vec::with_capacity(used);
-        encode_rle(&tiles, &mut again);
-        let encoded = (again != raw[..]).then_some(raw);
+        let bytes = r.bytes(used, "RLE tile data")?;
         if is_rle_aligned(r.version()) {
             r.align(4)?;
         }
@@ -166,20 +312,24 @@ impl TileLayer {
             tileset,
             width,
             height,
-            tiles,
-            encoded,
+            data: TileData::Stored(Stored {
+                bytes,
+                rle: true,
+                count: n,
+            }),
         })
     }
 
-    /// Writes a tile layer's data.
+    /// Writes a tile layer's data: stored bytes as they are when the layout matches, decoded
+    /// tiles encoded for the target version.
     pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         let n = (self.width as usize).checked_mul(self.height as usize);
-        if n != Some(self.tiles.len()) {
+        if n != Some(self.tile_count()) {
             return Err(w.unwritable(
                 "tile layer",
                 format!(
                     "{} tiles for a {} × {} grid",
-                    self.tiles.len(),
+                    self.tile_count(),
                     self.width,
                     self.height
                 ),
@@ -188,25 +338,28 @@ impl TileLayer {
         w.i32(self.tileset);
         w.u32(self.width);
         w.u32(self.height);
-        if !is_rle(w.version()) {
-            for &t in &self.tiles {
-                w.u32(t);
+        let rle = is_rle(w.version());
+        let kept = match &self.data {
+            TileData::Stored(s) => Some(s),
+            TileData::Decoded { tiles, was } => was
+                .as_ref()
+                .filter(|s| s.decode().is_ok_and(|t| t == *tiles)),
+        };
+        match kept.filter(|s| s.rle == rle) {
+            Some(s) => w.bytes(&s.bytes),
+            None if !rle => {
+                for &t in self.tiles()?.iter() {
+                    w.u32(t);
+                }
             }
-            return Ok(());
-        }
-        let kept = self.encoded.as_ref().filter(|raw| {
-            decode_rle(raw, self.tiles.len())
-                .is_some_and(|(t, used)| used == raw.len() && t == self.tiles)
-        });
-        match kept {
-            Some(raw) => w.bytes(raw),
             None => {
-                let mut out = Vec::with_capacity(self.tiles.len() + 8);
-                encode_rle(&self.tiles, &mut out);
+                let tiles = self.tiles()?;
+                let mut out = Vec::with_capacity(tiles.len() + 8);
+                encode_rle(&tiles, &mut out);
                 w.bytes(&out);
             }
         }
-        if is_rle_aligned(w.version()) {
+        if rle && is_rle_aligned(w.version()) {
             w.align(4);
         }
         Ok(())
@@ -226,7 +379,10 @@ mod tests {
             let (back, used) = decode_rle(&out, tiles.len()).unwrap();
             assert_eq!(back, tiles);
             assert_eq!(used, out.len());
+            assert_eq!(scan_rle(&out, tiles.len()), Some(out.len()));
         }
+        assert_eq!(scan_rle(&[0x85, 1, 0, 0, 0], 7), None);
+        assert_eq!(scan_rle(&[0x02, 1, 0, 0, 0], 2), None);
         let mut long = Vec::new();
         encode_rle(&(0..400).collect::<Vec<u32>>(), &mut long);
         assert_eq!(

@@ -1,0 +1,1463 @@
+//! Syntax tree → instructions, following the shapes GameMaker's compiler emits (spec
+//! `gml-bytecode.md` §2–§6): `conv` placement by compile-time type tracking, short-circuit
+//! chains, loop and switch layouts, per-version variable encodings.
+//!
+//! This first version compiles root code entries without nested functions, `try` or `static`
+//! (those report [`CompileError::Unsupported`]) and resolves names against the data file's
+//! existing VARI/FUNC/STRG entries (a name the file does not have is reported, not added).
+
+use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
+use crate::game::{AssetKind, Game};
+use gmkit_data::Id;
+use gmkit_data::StringRef;
+use gmkit_data::chunks::code::{
+    Comparison, DataType, ExtendedKind, InstanceType, Instruction, Opcode, PushValue, RefType,
+    VariableRef,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Why a tree could not be compiled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    /// A construct this compiler does not emit yet.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A name the data file has no entry for.
+    #[error("unknown {kind} `{name}` (new names are not added yet)")]
+    UnknownName {
+        /// variable, function or string.
+        kind: &'static str,
+        /// The name.
+        name: String,
+    },
+    /// `break`/`continue` outside a loop, and similar.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+type R<T> = Result<T, CompileError>;
+
+/// Name tables of one data file, built once and shared by every entry compiled against it.
+pub struct Names {
+    strings: HashMap<String, u32>,
+    /// (name, VARI instance type) → index.
+    vars: HashMap<(String, i32), u32>,
+    vars_by_name: HashMap<String, u32>,
+    /// Names whose VARI entry is a builtin (variable id -6).
+    builtin: HashSet<String>,
+    funcs: HashMap<String, u32>,
+    objects: HashMap<String, usize>,
+    /// (name, VARI instance type, variable id) → index (locals share a name across entries).
+    vars_by_id: HashMap<(String, i32, i32), u32>,
+    /// Code entry name → its locals (name → slot) from FUNC's code-locals lists.
+    code_locals: HashMap<String, HashMap<String, u32>>,
+    /// Asset name → (pushref type number, index) (2023.8+ asset references).
+    assets: HashMap<String, (u8, u32)>,
+}
+
+impl Names {
+    /// Collects the tables of `game`'s file.
+    pub fn new(game: &Game) -> Names {
+        let file = game.file;
+        let mut strings = HashMap::new();
+        if let Some(t) = file.strings.as_ref() {
+            for (i, s) in t.iter().enumerate() {
+                strings
+                    .entry(s.to_string_lossy().into_owned())
+                    .or_insert(i as u32);
+            }
+        }
+        let mut vars = HashMap::new();
+        let mut vars_by_name = HashMap::new();
+        let mut builtin = HashSet::new();
+        let mut vars_by_id = HashMap::new();
+        if let Some(vs) = file.variables.as_ref() {
+            for (i, v) in vs.variables.iter().enumerate() {
+                let name = game.var_name(Id::new(i as u32)).to_string();
+                vars_by_id
+                    .entry((name.clone(), v.instance_type, v.variable_id))
+                    .or_insert(i as u32);
+                vars.entry((name.clone(), v.instance_type))
+                    .or_insert(i as u32);
+                vars_by_name.entry(name.clone()).or_insert(i as u32);
+                if v.variable_id == -6 {
+                    builtin.insert(name);
+                }
+            }
+        }
+        let mut funcs = HashMap::new();
+        if let Some(fs) = file.functions.as_ref() {
+            for i in 0..fs.functions.len() {
+                funcs
+                    .entry(game.func_name(Id::new(i as u32)).to_string())
+                    .or_insert(i as u32);
+            }
+        }
+        let mut objects = HashMap::new();
+        if let Some(os) = file.objects.as_ref() {
+            for i in 0..os.objects.len() {
+                if let Some(n) = game.asset_name(AssetKind::Object, i) {
+                    objects.entry(n.to_string()).or_insert(i);
+                }
+            }
+        }
+        let mut code_locals = HashMap::new();
+        if let Some(list) = file.functions.as_ref().and_then(|f| f.code_locals.as_ref()) {
+            for cl in list {
+                let s = |r| {
+                    file.strings
+                        .as_ref()
+                        .and_then(|t| t.get(r))
+                        .map(|g| g.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                };
+                let m: HashMap<String, u32> =
+                    cl.locals.iter().map(|l| (s(l.name), l.index)).collect();
+                code_locals.insert(s(cl.code_name), m);
+            }
+        }
+        let mut assets = HashMap::new();
+        for (kind, i, n) in game.assets() {
+            if let Some(t) = game.pushref_type(kind) {
+                assets.entry(n.to_string()).or_insert((t, i as u32));
+            }
+        }
+        Names {
+            assets,
+            vars_by_id,
+            code_locals,
+            strings,
+            vars,
+            vars_by_name,
+            builtin,
+            funcs,
+            objects,
+        }
+    }
+}
+
+/// Builtin variables that live on the global scope (read with `pushbltn` from bc 15 on),
+/// from the manual's lists of global built-in variables.
+fn is_global_builtin(n: &str) -> bool {
+    matches!(
+        n,
+        "room"
+            | "room_width"
+            | "room_height"
+            | "room_speed"
+            | "room_caption"
+            | "room_persistent"
+            | "room_first"
+            | "room_last"
+            | "score"
+            | "lives"
+            | "health"
+            | "mouse_x"
+            | "mouse_y"
+            | "mouse_button"
+            | "mouse_lastbutton"
+            | "keyboard_key"
+            | "keyboard_lastkey"
+            | "keyboard_lastchar"
+            | "keyboard_string"
+            | "current_time"
+            | "current_year"
+            | "current_month"
+            | "current_day"
+            | "current_weekday"
+            | "current_hour"
+            | "current_minute"
+            | "current_second"
+            | "fps"
+            | "fps_real"
+            | "delta_time"
+            | "instance_count"
+            | "argument_count"
+            | "argument"
+            | "undefined"
+            | "os_type"
+            | "os_device"
+            | "os_browser"
+            | "os_version"
+            | "browser_width"
+            | "browser_height"
+            | "display_aa"
+            | "async_load"
+            | "event_type"
+            | "event_number"
+            | "event_object"
+            | "event_action"
+            | "game_id"
+            | "game_display_name"
+            | "game_project_name"
+            | "game_save_id"
+            | "working_directory"
+            | "program_directory"
+            | "temp_directory"
+            | "background_colour"
+            | "background_color"
+            | "background_showcolour"
+            | "background_showcolor"
+            | "view_enabled"
+            | "view_current"
+            | "view_visible"
+            | "view_xview"
+            | "view_yview"
+            | "view_wview"
+            | "view_hview"
+            | "view_xport"
+            | "view_yport"
+            | "view_wport"
+            | "view_hport"
+            | "view_angle"
+            | "view_object"
+            | "view_camera"
+            | "view_surface_id"
+            | "application_surface"
+            | "error_last"
+            | "error_occurred"
+            | "debug_mode"
+            | "cursor_sprite"
+            | "iap_data"
+            | "secure_mode"
+            | "show_score"
+            | "show_lives"
+            | "show_health"
+            | "caption_score"
+            | "caption_lives"
+            | "caption_health"
+            | "transition_kind"
+            | "transition_steps"
+            | "webgl_enabled"
+            | "rollback_current_frame"
+            | "rollback_event_id"
+            | "rollback_event_param"
+            | "player_id"
+            | "player_local"
+            | "player_avatar_url"
+            | "player_avatar_sprite"
+            | "player_type"
+    ) || n
+        .strip_prefix("argument")
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[derive(Clone, Copy)]
+enum Loop {
+    /// while/for/do/repeat/with: break and continue jump lists (indices of `b`).
+    Loop {
+        with: bool,
+        repeat: bool,
+    },
+    Switch {
+        ty: DataType,
+    },
+}
+
+struct Frame {
+    kind: Loop,
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
+/// Compiles statements for one code entry of `game`.
+pub struct Compiler<'g> {
+    game: &'g Game<'g>,
+    names: &'g Names,
+    out: Vec<Instruction>,
+    /// (branch instruction index, target label).
+    fixups: Vec<(usize, usize)>,
+    /// Label → instruction index.
+    labels: Vec<usize>,
+    locals: HashSet<String>,
+    frames: Vec<Frame>,
+    /// This entry's local slots (name → slot), when the file lists them.
+    slots: Option<&'g HashMap<String, u32>>,
+    /// The VARI entries the entry's current code uses for its locals (bc 15 – 2.2 give every
+    /// code entry its own local entries, which names alone cannot tell apart).
+    own_locals: HashMap<String, u32>,
+}
+
+/// Compiles the root code of code entry `entry` (its statements) into instructions.
+pub fn compile_entry(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+) -> R<Vec<Instruction>> {
+    let slots = names.code_locals.get(game.code_name(entry));
+    let mut own_locals = HashMap::new();
+    if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
+        for i in ins.iter() {
+            let var = match i {
+                Instruction::Pop { var, .. } => var,
+                Instruction::Push {
+                    value: PushValue::Variable(var),
+                    ..
+                } => var,
+                _ => continue,
+            };
+            if var.instance == InstanceType::LOCAL {
+                own_locals
+                    .entry(game.var_name(var.variable).to_string())
+                    .or_insert(var.variable.0);
+            }
+        }
+    }
+    let mut c = Compiler {
+        own_locals,
+        slots,
+        game,
+        names,
+        out: Vec::new(),
+        fixups: Vec::new(),
+        labels: Vec::new(),
+        locals: HashSet::new(),
+        frames: Vec::new(),
+    };
+    c.block(body)?;
+    c.finish()
+}
+
+fn int_type(t: DataType) -> DataType {
+    if t == DataType::Int16 {
+        DataType::Int32
+    } else {
+        t
+    }
+}
+
+fn bias(t: DataType) -> u8 {
+    match t {
+        DataType::Variable => 2,
+        DataType::Double | DataType::Int64 => 1,
+        _ => 0,
+    }
+}
+
+impl<'g> Compiler<'g> {
+    fn finish(mut self) -> R<Vec<Instruction>> {
+        let mut addr = Vec::with_capacity(self.out.len() + 1);
+        let mut a = 0i64;
+        for i in &self.out {
+            addr.push(a);
+            a += i.size() as i64;
+        }
+        addr.push(a);
+        for &(at, label) in &self.fixups {
+            let to = self.labels[label];
+            let off = ((addr[to] - addr[at]) / 4) as i32;
+            if let Instruction::Branch { offset, .. } = &mut self.out[at] {
+                *offset = off;
+            }
+        }
+        Ok(self.out)
+    }
+
+    fn f(&self) -> crate::Features {
+        self.game.features
+    }
+
+    fn emit(&mut self, i: Instruction) {
+        self.out.push(i);
+    }
+
+    fn label(&mut self) -> usize {
+        self.labels.push(usize::MAX);
+        self.labels.len() - 1
+    }
+
+    fn place(&mut self, l: usize) {
+        self.labels[l] = self.out.len();
+    }
+
+    fn branch(&mut self, op: Opcode, l: usize) -> usize {
+        self.fixups.push((self.out.len(), l));
+        self.emit(Instruction::Branch { op, offset: 0 });
+        self.out.len() - 1
+    }
+
+    fn conv(&mut self, from: DataType, to: DataType) -> DataType {
+        let from = int_type(from);
+        if from != to {
+            self.emit(Instruction::Binary {
+                op: Opcode::Conv,
+                t1: from,
+                t2: to,
+            });
+        }
+        to
+    }
+
+    fn push_op(&self) -> Opcode {
+        if self.f().new_opcodes() {
+            Opcode::PushI
+        } else {
+            Opcode::Push
+        }
+    }
+
+    fn push_int(&mut self, v: i64) -> DataType {
+        if let Ok(s) = i16::try_from(v) {
+            let op = self.push_op();
+            self.emit(Instruction::Push {
+                op,
+                value: PushValue::Int16(s),
+            });
+            DataType::Int32
+        } else if let Ok(w) = i32::try_from(v) {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Int32(w),
+            });
+            DataType::Int32
+        } else {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Int64(v),
+            });
+            DataType::Int64
+        }
+    }
+
+    fn push_e1(&mut self) {
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Int16(1),
+        });
+    }
+
+    fn string(&self, s: &str) -> R<StringRef> {
+        self.names
+            .strings
+            .get(s)
+            .map(|&i| StringRef(i))
+            .ok_or_else(|| CompileError::UnknownName {
+                kind: "string",
+                name: s.into(),
+            })
+    }
+
+    fn func(&self, name: &str) -> R<Id<gmkit_data::chunks::function::Function>> {
+        let full = format!("gml_Script_{name}");
+        self.names
+            .funcs
+            .get(&full)
+            .filter(|_| self.f().gml_v2())
+            .or_else(|| self.names.funcs.get(name))
+            .map(|&i| Id::new(i))
+            .ok_or_else(|| CompileError::UnknownName {
+                kind: "function",
+                name: name.into(),
+            })
+    }
+
+    /// The VARI entry for `name` accessed with VARI instance type `inst`.
+    fn var(&self, name: &str, inst: i32) -> R<Id<gmkit_data::chunks::variable::Variable>> {
+        let want = if self.f().new_opcodes() { inst } else { 0 };
+        if inst == -7
+            && let Some(&i) = self.own_locals.get(name)
+        {
+            return Ok(Id::new(i));
+        }
+        if inst == -7
+            && !self.f().gml_v2()
+            && let Some(slot) = self.slots.and_then(|m| m.get(name))
+            && let Some(&i) = self
+                .names
+                .vars_by_id
+                .get(&(name.to_string(), -7, *slot as i32))
+        {
+            return Ok(Id::new(i));
+        }
+        self.names
+            .vars
+            .get(&(name.to_string(), want))
+            .or_else(|| self.names.vars_by_name.get(name))
+            .map(|&i| Id::new(i))
+            .ok_or_else(|| CompileError::UnknownName {
+                kind: "variable",
+                name: name.into(),
+            })
+    }
+
+    fn varref(
+        &self,
+        name: &str,
+        vari_inst: i32,
+        instance: i16,
+        ref_type: RefType,
+    ) -> R<VariableRef> {
+        Ok(VariableRef {
+            variable: self.var(name, vari_inst)?,
+            instance: InstanceType(instance),
+            ref_type,
+        })
+    }
+
+    fn block(&mut self, body: &[Stmt]) -> R<()> {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    /// Where a bare name lives.
+    fn scope_of(&self, name: &str) -> (i32, i16, Opcode) {
+        let new = self.f().new_opcodes();
+        if self.locals.contains(name) {
+            return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
+        }
+        if self.names.builtin.contains(name) && is_global_builtin(name) {
+            let inst = if self.f().gml_v2() { -6 } else { -1 };
+            return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
+        }
+        // 2024.2+ encodes bare instance variables as builtin (-6); the VARI entry stays self.
+        let inst = if self.f().self_to_builtin() { -6 } else { -1 };
+        (-1, inst, Opcode::Push)
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> R<()> {
+        match s {
+            Stmt::Expr(e) => {
+                let t = self.expr(e)?;
+                self.emit(Instruction::Unary {
+                    op: Opcode::Popz,
+                    t: int_type(t),
+                });
+            }
+            Stmt::Assign {
+                target,
+                op: None,
+                value,
+            } => self.assign(target, value)?,
+            Stmt::Assign {
+                target,
+                op: Some(op),
+                value,
+            } => self.compound(target, *op, value, false)?,
+            Stmt::Update { op, target, .. } => {
+                let bop = if *op == UpdateOp::Inc {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Sub
+                };
+                self.compound(target, bop, &Expr::Lit(Literal::Int(1)), true)?;
+            }
+            Stmt::Var(vars) => {
+                for (n, v) in vars {
+                    self.locals.insert(n.clone());
+                    if let Some(v) = v {
+                        self.assign(&Expr::Ident(n.clone()), v)?;
+                    }
+                }
+            }
+            Stmt::If(c, a, b) => {
+                self.cond(c)?;
+                let l1 = self.label();
+                self.branch(Opcode::Bf, l1);
+                self.block(a)?;
+                match b {
+                    Some(b) => {
+                        let l2 = self.label();
+                        self.branch(Opcode::B, l2);
+                        self.place(l1);
+                        self.block(b)?;
+                        self.place(l2);
+                    }
+                    None => self.place(l1),
+                }
+            }
+            Stmt::While(c, body) => self.looped(None, Some(c), None, body)?,
+            Stmt::For(init, c, step, body) => {
+                if let Some(i) = init {
+                    self.stmt(i)?;
+                }
+                self.looped(None, c.as_ref(), step.as_deref(), body)?;
+            }
+            Stmt::DoUntil(body, c) => {
+                let l0 = self.label();
+                self.place(l0);
+                self.frames.push(Frame {
+                    kind: Loop::Loop {
+                        with: false,
+                        repeat: false,
+                    },
+                    breaks: Vec::new(),
+                    continues: Vec::new(),
+                });
+                self.block(body)?;
+                let fr = self.frames.pop().expect("pushed");
+                let lc = self.label();
+                self.place(lc);
+                self.cond(c)?;
+                self.branch(Opcode::Bf, l0);
+                let l9 = self.label();
+                self.place(l9);
+                self.patch(&fr.breaks, l9);
+                self.patch(&fr.continues, lc);
+            }
+            Stmt::Repeat(n, body) => {
+                let t = self.expr(n)?;
+                self.conv(t, DataType::Int32);
+                self.emit(Instruction::Dup {
+                    t: DataType::Int32,
+                    count: 0,
+                    extra: 0,
+                });
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Int32(0),
+                });
+                self.emit(Instruction::Compare {
+                    cmp: Comparison::Le,
+                    t1: DataType::Int32,
+                    t2: DataType::Int32,
+                });
+                let l9 = self.label();
+                self.branch(Opcode::Bt, l9);
+                let l1 = self.label();
+                self.place(l1);
+                self.frames.push(Frame {
+                    kind: Loop::Loop {
+                        with: false,
+                        repeat: true,
+                    },
+                    breaks: Vec::new(),
+                    continues: Vec::new(),
+                });
+                self.block(body)?;
+                let fr = self.frames.pop().expect("pushed");
+                let lc = self.label();
+                self.place(lc);
+                if self.f().short_repeat_tail() {
+                    let op = self.push_op();
+                    self.emit(Instruction::Push {
+                        op,
+                        value: PushValue::Int16(1),
+                    });
+                } else {
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::Int32(1),
+                    });
+                }
+                self.emit(Instruction::Binary {
+                    op: Opcode::Sub,
+                    t1: DataType::Int32,
+                    t2: DataType::Int32,
+                });
+                self.emit(Instruction::Dup {
+                    t: DataType::Int32,
+                    count: 0,
+                    extra: 0,
+                });
+                if !self.f().short_repeat_tail() {
+                    self.conv(DataType::Int32, DataType::Boolean);
+                }
+                self.branch(Opcode::Bt, l1);
+                self.place(l9);
+                self.emit(Instruction::Unary {
+                    op: Opcode::Popz,
+                    t: DataType::Int32,
+                });
+                self.patch(&fr.breaks, l9);
+                self.patch(&fr.continues, lc);
+            }
+            Stmt::With(e, body) => {
+                self.instance(e)?;
+                let l8 = self.label();
+                self.branch(Opcode::PushEnv, l8);
+                let l1 = self.label();
+                self.place(l1);
+                self.frames.push(Frame {
+                    kind: Loop::Loop {
+                        with: true,
+                        repeat: false,
+                    },
+                    breaks: Vec::new(),
+                    continues: Vec::new(),
+                });
+                self.block(body)?;
+                let fr = self.frames.pop().expect("pushed");
+                self.place(l8);
+                self.branch(Opcode::PopEnv, l1);
+                self.patch(&fr.continues, l8);
+                if !fr.breaks.is_empty() {
+                    let l9 = self.label();
+                    self.branch(Opcode::B, l9);
+                    let l7 = self.label();
+                    self.place(l7);
+                    self.emit(Instruction::PopEnvExit);
+                    self.place(l9);
+                    self.patch(&fr.breaks, l7);
+                }
+            }
+            Stmt::Switch(v, cases) => self.switch(v, cases)?,
+            Stmt::Break | Stmt::Continue => {
+                let brk = matches!(s, Stmt::Break);
+                let at = self.out.len();
+                if !brk
+                    && self
+                        .frames
+                        .last()
+                        .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }))
+                {
+                    return Err(CompileError::Unsupported("continue inside a switch".into()));
+                }
+                let fr = if brk {
+                    self.frames.last_mut()
+                } else {
+                    self.frames
+                        .iter_mut()
+                        .rev()
+                        .find(|f| matches!(f.kind, Loop::Loop { .. }))
+                };
+                let Some(fr) = fr else {
+                    return Err(CompileError::Invalid(
+                        "break/continue outside a loop".into(),
+                    ));
+                };
+                if brk {
+                    fr.breaks.push(at);
+                } else {
+                    fr.continues.push(at);
+                }
+                self.emit(Instruction::Branch {
+                    op: Opcode::B,
+                    offset: 0,
+                });
+            }
+            Stmt::Exit => {
+                self.cleanups(false);
+                self.emit(Instruction::Unary {
+                    op: Opcode::Exit,
+                    t: DataType::Int32,
+                });
+            }
+            Stmt::Return(None) => {
+                self.cleanups(false);
+                self.emit(Instruction::Unary {
+                    op: Opcode::Exit,
+                    t: DataType::Int32,
+                });
+            }
+            Stmt::Return(Some(e)) => {
+                let t = self.expr(e)?;
+                self.conv(t, DataType::Variable);
+                if self.needs_cleanup() {
+                    let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
+                    self.emit(Instruction::Pop {
+                        t1: DataType::Variable,
+                        t2: DataType::Variable,
+                        var: tmp,
+                    });
+                    self.cleanups(true);
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::Variable(tmp),
+                    });
+                }
+                self.emit(Instruction::Unary {
+                    op: Opcode::Ret,
+                    t: DataType::Variable,
+                });
+            }
+            Stmt::Block(b) => self.block(b)?,
+            other => {
+                return Err(CompileError::Unsupported(
+                    match other {
+                        Stmt::Function(_) => "function declarations",
+                        Stmt::Try { .. } => "try",
+                        Stmt::Static(_) => "static",
+                        Stmt::GlobalVar(_) => "globalvar",
+                        Stmt::Throw(_) => "throw",
+                        Stmt::Delete(_) => "delete",
+                        Stmt::Unstructured(_) => "unstructured code",
+                        _ => "statement",
+                    }
+                    .into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn needs_cleanup(&self) -> bool {
+        self.frames.iter().any(|f| match f.kind {
+            Loop::Switch { .. } => true,
+            Loop::Loop { with, repeat } => with || (repeat && self.f().gml_v2()),
+        })
+    }
+
+    /// Early-exit cleanup: pop switch values and repeat counters, leave with-loops.
+    fn cleanups(&mut self, _value: bool) {
+        let kinds: Vec<Loop> = self.frames.iter().rev().map(|f| f.kind).collect();
+        for k in kinds {
+            match k {
+                Loop::Switch { ty } => self.emit(Instruction::Unary {
+                    op: Opcode::Popz,
+                    t: ty,
+                }),
+                Loop::Loop { with: true, .. } => self.emit(Instruction::PopEnvExit),
+                Loop::Loop { repeat: true, .. } if self.f().gml_v2() => {
+                    self.emit(Instruction::Unary {
+                        op: Opcode::Popz,
+                        t: DataType::Int32,
+                    })
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn patch(&mut self, list: &[usize], label: usize) {
+        for &at in list {
+            self.fixups.push((at, label));
+        }
+    }
+
+    /// while / for: `L0: cond; bf L9; body; Lc: step; b L0; L9:`.
+    fn looped(
+        &mut self,
+        _init: Option<&Stmt>,
+        c: Option<&Expr>,
+        step: Option<&Stmt>,
+        body: &[Stmt],
+    ) -> R<()> {
+        let l0 = self.label();
+        self.place(l0);
+        match c {
+            Some(c) => self.cond(c)?,
+            None => {
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Int64(1),
+                });
+                self.conv(DataType::Int64, DataType::Boolean);
+            }
+        }
+        let l9 = self.label();
+        self.branch(Opcode::Bf, l9);
+        self.frames.push(Frame {
+            kind: Loop::Loop {
+                with: false,
+                repeat: false,
+            },
+            breaks: Vec::new(),
+            continues: Vec::new(),
+        });
+        self.block(body)?;
+        let fr = self.frames.pop().expect("pushed");
+        let lc = self.label();
+        self.place(lc);
+        if let Some(s) = step {
+            self.stmt(s)?;
+        }
+        self.branch(Opcode::B, l0);
+        self.place(l9);
+        self.patch(&fr.breaks, l9);
+        let cont = if step.is_some() { lc } else { l0 };
+        self.patch(&fr.continues, cont);
+        Ok(())
+    }
+
+    fn switch(&mut self, v: &Expr, cases: &[Case]) -> R<()> {
+        let ty = int_type(self.expr(v)?);
+        let mut targets = Vec::new();
+        for c in cases {
+            let l = self.label();
+            targets.push(l);
+            if let Some(label) = &c.label {
+                self.emit(Instruction::Dup {
+                    t: ty,
+                    count: 0,
+                    extra: 0,
+                });
+                let lt = int_type(self.expr(label)?);
+                self.emit(Instruction::Compare {
+                    cmp: Comparison::Eq,
+                    t1: lt,
+                    t2: ty,
+                });
+                self.branch(Opcode::Bt, l);
+            }
+        }
+        if let Some(d) = cases.iter().position(|c| c.label.is_none()) {
+            self.branch(Opcode::B, targets[d]);
+        }
+        let l9 = self.label();
+        self.branch(Opcode::B, l9);
+        self.frames.push(Frame {
+            kind: Loop::Switch { ty },
+            breaks: Vec::new(),
+            continues: Vec::new(),
+        });
+        for (c, l) in cases.iter().zip(&targets) {
+            self.place(*l);
+            self.block(&c.body)?;
+        }
+        let fr = self.frames.pop().expect("pushed");
+        self.place(l9);
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: ty,
+        });
+        self.patch(&fr.breaks, l9);
+        Ok(())
+    }
+
+    /// A condition: the value converted to a boolean.
+    fn cond(&mut self, c: &Expr) -> R<()> {
+        let t = self.expr(c)?;
+        self.conv(t, DataType::Boolean);
+        Ok(())
+    }
+
+    /// An instance operand (`with`, dot access): an int, or a value converted.
+    fn instance(&mut self, e: &Expr) -> R<()> {
+        if let Some(k) = self.instance_number(e) {
+            self.push_int(k);
+            return Ok(());
+        }
+        let t = self.expr(e)?;
+        if t == DataType::Variable && self.f().gml_v2() {
+            self.push_int(-9);
+        } else {
+            self.conv(t, DataType::Int32);
+        }
+        Ok(())
+    }
+
+    /// `self`, `other`, an object name, a number: the instance as a constant.
+    fn instance_number(&self, e: &Expr) -> Option<i64> {
+        self.instance_number_in(e, false)
+    }
+
+    /// As [`Self::instance_number`]; `member`: the left side of a dot (`self.x` keeps -1).
+    fn instance_number_in(&self, e: &Expr, member: bool) -> Option<i64> {
+        match e {
+            Expr::Ident(n) => match n.as_str() {
+                "self" if !self.f().gml_v2() || member => Some(-1),
+                "other" if !self.f().gml_v2() || member => Some(-2),
+                "all" => Some(-3),
+                "noone" => Some(-4),
+                "global" => Some(-5),
+                n if !self.locals.contains(n) && !self.f().asset_refs() => {
+                    self.names.objects.get(n).map(|&i| i as i64)
+                }
+                _ => None,
+            },
+            Expr::Lit(Literal::Int(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, value: &Expr) -> R<()> {
+        match target {
+            Expr::Ident(n) => {
+                let t = self.expr(value)?;
+                let (vi, inst, _) = self.scope_of(n);
+                let var = self.varref(n, vi, inst, RefType::NORMAL)?;
+                self.emit(Instruction::Pop {
+                    t1: DataType::Variable,
+                    t2: int_type(t),
+                    var,
+                });
+            }
+            Expr::Member(obj, n) => {
+                let t = self.expr(value)?;
+                if let Some(k) = self.instance_number_in(obj, true) {
+                    let vi = if k == -5 { -5 } else { -1 };
+                    let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
+                    self.emit(Instruction::Pop {
+                        t1: DataType::Variable,
+                        t2: int_type(t),
+                        var,
+                    });
+                } else {
+                    self.instance(obj)?;
+                    let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
+                    self.emit(Instruction::Pop {
+                        t1: DataType::Variable,
+                        t2: int_type(t),
+                        var,
+                    });
+                }
+            }
+            Expr::Index(base, idx) => {
+                let mut t = self.expr(value)?;
+                if self.f().gml_v2() {
+                    t = self.conv(t, DataType::Variable);
+                }
+                let (name, vi) = self.array_owner(base, idx)?;
+                let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
+                self.emit(Instruction::Pop {
+                    t1: DataType::Variable,
+                    t2: int_type(t),
+                    var,
+                });
+            }
+            _ => return Err(CompileError::Unsupported("assignment target".into())),
+        }
+        Ok(())
+    }
+
+    /// Pushes the owner and index of `base[idx]`; returns the array variable's name and its
+    /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before).
+    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32)> {
+        let v2 = self.f().gml_v2();
+        let (owner, name, vi) = match base {
+            Expr::Ident(n) => {
+                let (vi, inst, _) = self.scope_of(n);
+                (
+                    Some(inst as i64),
+                    n.clone(),
+                    if v2 || vi != -7 { -1 } else { -7 },
+                )
+            }
+            Expr::Member(o, n) => {
+                let k = self.instance_number(o);
+                let vi = if !v2 && k == Some(-5) { -5 } else { -1 };
+                (k, n.clone(), vi)
+            }
+            _ => return Err(CompileError::Unsupported("array base".into())),
+        };
+        match owner {
+            Some(k) => {
+                self.push_int(k);
+            }
+            None => {
+                let Expr::Member(o, _) = base else {
+                    unreachable!("only members have no constant owner")
+                };
+                self.instance(o)?;
+            }
+        }
+        match idx {
+            [i] => {
+                let t = self.expr(i)?;
+                self.conv(t, DataType::Int32);
+            }
+            [i, j] => {
+                let t = self.expr(i)?;
+                self.conv(t, DataType::Int32);
+                self.ext(ExtendedKind::CHKINDEX);
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Int32(32000),
+                });
+                self.binop_ins(Opcode::Mul, DataType::Int32, DataType::Int32);
+                let t = self.expr(j)?;
+                self.conv(t, DataType::Int32);
+                self.ext(ExtendedKind::CHKINDEX);
+                self.binop_ins(Opcode::Add, DataType::Int32, DataType::Int32);
+            }
+            _ => return Err(CompileError::Unsupported("array index count".into())),
+        }
+        Ok((name, vi))
+    }
+
+    fn ext(&mut self, kind: ExtendedKind) {
+        self.emit(Instruction::Extended {
+            kind,
+            t: DataType::Int16,
+            operand: None,
+        });
+    }
+
+    fn binop_ins(&mut self, op: Opcode, t1: DataType, t2: DataType) {
+        self.emit(Instruction::Binary { op, t1, t2 });
+    }
+
+    /// `target op= value` (and `++`/`--` when `update`).
+    fn compound(&mut self, target: &Expr, op: BinaryOp, value: &Expr, update: bool) -> R<()> {
+        let Expr::Ident(n) = target else {
+            return Err(CompileError::Unsupported(
+                "compound assignment on a non-simple target".into(),
+            ));
+        };
+        let (vi, inst, _) = self.scope_of(n);
+        let var = self.varref(n, vi, inst, RefType::NORMAL)?;
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Variable(var),
+        });
+        let rt = if update {
+            self.push_e1();
+            DataType::Int32
+        } else {
+            let mut t = self.expr(value)?;
+            if t == DataType::Boolean {
+                t = self.conv(t, DataType::Int32);
+            }
+            if matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) {
+                return Err(CompileError::Unsupported("compound bitwise".into()));
+            }
+            int_type(t)
+        };
+        let opc = arith_opcode(op)
+            .ok_or_else(|| CompileError::Unsupported("compound operator".into()))?;
+        self.binop_ins(opc, rt, DataType::Variable);
+        self.emit(Instruction::Pop {
+            t1: DataType::Variable,
+            t2: DataType::Variable,
+            var,
+        });
+        Ok(())
+    }
+
+    /// Compiles an expression; returns its compile-time type.
+    fn expr(&mut self, e: &Expr) -> R<DataType> {
+        match e {
+            Expr::Lit(l) => Ok(match l {
+                Literal::Int(v) => self.push_int(*v),
+                Literal::Int64(v) => {
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::Int64(*v),
+                    });
+                    DataType::Int64
+                }
+                Literal::Real(v) => {
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::Double(*v),
+                    });
+                    DataType::Double
+                }
+                Literal::String(s) => {
+                    let r = self.string(s)?;
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::String(r),
+                    });
+                    DataType::String
+                }
+                Literal::Bool(b) => {
+                    self.push_int(*b as i64);
+                    if self.f().typed_booleans() {
+                        DataType::Boolean
+                    } else {
+                        DataType::Int32
+                    }
+                }
+            }),
+            Expr::Ident(n) => {
+                if n == "pi" {
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::Double(std::f64::consts::PI),
+                    });
+                    return Ok(DataType::Double);
+                }
+                if !self.f().gml_v2()
+                    && let Some(k) = match n.as_str() {
+                        "self" => Some(-1),
+                        "other" => Some(-2),
+                        "all" => Some(-3),
+                        "noone" => Some(-4),
+                        "global" => Some(-5),
+                        _ => None,
+                    }
+                {
+                    return Ok(self.push_int(k));
+                }
+                if self.f().gml_v2() && (n == "noone" || n == "all") {
+                    return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
+                }
+                if self.f().asset_refs()
+                    && !self.locals.contains(n)
+                    && !self.names.vars_by_name.contains_key(n)
+                    && let Some(&(asset_type, index)) = self.names.assets.get(n)
+                {
+                    self.emit(Instruction::Extended {
+                        kind: ExtendedKind::PUSHREF,
+                        t: DataType::Int32,
+                        operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
+                            asset_type,
+                            index,
+                        }),
+                    });
+                    return Ok(DataType::Variable);
+                }
+                if !self.locals.contains(n)
+                    && !self.names.vars_by_name.contains_key(n)
+                    && let Some(&k) = self.names.objects.get(n)
+                {
+                    return Ok(self.push_int(k as i64));
+                }
+                let (vi, inst, op) = self.scope_of(n);
+                let var = self.varref(n, vi, inst, RefType::NORMAL)?;
+                self.emit(Instruction::Push {
+                    op,
+                    value: PushValue::Variable(var),
+                });
+                Ok(DataType::Variable)
+            }
+            Expr::Member(o, n) => {
+                if let Some(k) = self.instance_number_in(o, true) {
+                    let (vi, op) = if k == -5 {
+                        (
+                            -5,
+                            if self.f().new_opcodes() {
+                                Opcode::PushGlb
+                            } else {
+                                Opcode::Push
+                            },
+                        )
+                    } else {
+                        (-1, Opcode::Push)
+                    };
+                    let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
+                    self.emit(Instruction::Push {
+                        op,
+                        value: PushValue::Variable(var),
+                    });
+                } else {
+                    self.instance(o)?;
+                    let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
+                    self.emit(Instruction::Push {
+                        op: Opcode::Push,
+                        value: PushValue::Variable(var),
+                    });
+                }
+                Ok(DataType::Variable)
+            }
+            Expr::Index(base, idx) => {
+                let (name, vi) = self.array_owner(base, idx)?;
+                let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Variable(var),
+                });
+                Ok(DataType::Variable)
+            }
+            Expr::Call(callee, args) => {
+                let Expr::Ident(n) = &**callee else {
+                    return Err(CompileError::Unsupported(
+                        "method and variable calls".into(),
+                    ));
+                };
+                for a in args.iter().rev() {
+                    let t = self.expr(a)?;
+                    self.conv(t, DataType::Variable);
+                }
+                let function = self.func(n)?;
+                self.emit(Instruction::Call {
+                    t: DataType::Int32,
+                    argc: args.len() as u16,
+                    function,
+                });
+                Ok(DataType::Variable)
+            }
+            Expr::Paren(x) => self.expr(x),
+            Expr::Unary(UnaryOp::Neg, x)
+                if matches!(**x, Expr::Lit(Literal::Int(_) | Literal::Real(_))) =>
+            {
+                Ok(match **x {
+                    Expr::Lit(Literal::Int(v)) => self.push_int(-v),
+                    Expr::Lit(Literal::Real(v)) => {
+                        self.emit(Instruction::Push {
+                            op: Opcode::Push,
+                            value: PushValue::Double(-v),
+                        });
+                        DataType::Double
+                    }
+                    _ => unreachable!("matched above"),
+                })
+            }
+            Expr::Unary(op, x) => {
+                let t = int_type(self.expr(x)?);
+                Ok(match op {
+                    UnaryOp::Neg => {
+                        let t = if t == DataType::Boolean {
+                            self.conv(t, DataType::Int32)
+                        } else {
+                            t
+                        };
+                        self.emit(Instruction::Unary { op: Opcode::Neg, t });
+                        t
+                    }
+                    UnaryOp::Not => {
+                        self.conv(t, DataType::Boolean);
+                        self.emit(Instruction::Unary {
+                            op: Opcode::Not,
+                            t: DataType::Boolean,
+                        });
+                        DataType::Boolean
+                    }
+                    UnaryOp::BitNot => {
+                        let t = if matches!(t, DataType::Variable | DataType::Double) {
+                            self.conv(t, DataType::Int64)
+                        } else {
+                            t
+                        };
+                        self.emit(Instruction::Unary { op: Opcode::Not, t });
+                        t
+                    }
+                })
+            }
+            Expr::Binary(BinaryOp::And | BinaryOp::Or, ..) => self.short_circuit(e),
+            Expr::Binary(op, l, r) => self.binary(*op, l, r),
+            Expr::Ternary(c, a, b) => {
+                self.cond(c)?;
+                let l1 = self.label();
+                let l2 = self.label();
+                self.branch(Opcode::Bf, l1);
+                let t = self.expr(a)?;
+                self.conv(t, DataType::Variable);
+                self.branch(Opcode::B, l2);
+                self.place(l1);
+                let t = self.expr(b)?;
+                self.conv(t, DataType::Variable);
+                self.place(l2);
+                Ok(DataType::Variable)
+            }
+            Expr::Array(items) => {
+                for a in items.iter().rev() {
+                    let t = self.expr(a)?;
+                    self.conv(t, DataType::Variable);
+                }
+                let function = self.func("@@NewGMLArray@@")?;
+                self.emit(Instruction::Call {
+                    t: DataType::Int32,
+                    argc: items.len() as u16,
+                    function,
+                });
+                Ok(DataType::Variable)
+            }
+            _ => Err(CompileError::Unsupported("expression kind".into())),
+        }
+    }
+
+    /// `a && b && c` / `a || b || c` (spec §4.2).
+    fn short_circuit(&mut self, e: &Expr) -> R<DataType> {
+        let Expr::Binary(op, ..) = e else {
+            unreachable!("called on && / ||")
+        };
+        let op = *op;
+        let mut operands = Vec::new();
+        let mut cur = e;
+        while let Expr::Binary(o, l, r) = cur
+            && *o == op
+        {
+            operands.push(&**r);
+            cur = l;
+        }
+        operands.push(cur);
+        operands.reverse();
+        let land = self.label();
+        let end = self.label();
+        let n = operands.len();
+        for (k, x) in operands.into_iter().enumerate() {
+            self.cond(x)?;
+            if k + 1 < n {
+                self.branch(
+                    if op == BinaryOp::And {
+                        Opcode::Bf
+                    } else {
+                        Opcode::Bt
+                    },
+                    land,
+                );
+            }
+        }
+        self.branch(Opcode::B, end);
+        self.place(land);
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Int16(if op == BinaryOp::And { 0 } else { 1 }),
+        });
+        self.place(end);
+        Ok(DataType::Boolean)
+    }
+
+    fn coerce(&mut self, t: DataType, op: BinaryOp) -> DataType {
+        use BinaryOp::*;
+        let t = int_type(t);
+        match op {
+            Add | Sub | Mul | IntDiv | Mod if t == DataType::Boolean => {
+                self.conv(t, DataType::Int32)
+            }
+            Div if !matches!(t, DataType::Double | DataType::Variable) => {
+                self.conv(t, DataType::Double)
+            }
+            Xor if t != DataType::Boolean => self.conv(t, DataType::Boolean),
+            Shl | Shr if t != DataType::Int64 => self.conv(t, DataType::Int64),
+            BitAnd | BitOr | BitXor if matches!(t, DataType::Variable | DataType::Double) => {
+                self.conv(t, DataType::Int64)
+            }
+            BitAnd | BitOr | BitXor if matches!(t, DataType::Boolean | DataType::String) => {
+                self.conv(t, DataType::Int32)
+            }
+            _ => t,
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<DataType> {
+        let cmp = matches!(
+            op,
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ge | BinaryOp::Gt
+        );
+        // The left operand continues a chain of the same level unless parenthesised.
+        let chained = matches!(l, Expr::Binary(lo, ..) if lo.precedence() == op.precedence());
+        let lt = self.expr(l)?;
+        let lt = if cmp || chained {
+            int_type(lt)
+        } else {
+            self.coerce(lt, op)
+        };
+        let rt = self.expr(r)?;
+        let rt = if cmp {
+            int_type(rt)
+        } else {
+            self.coerce(rt, op)
+        };
+        if cmp {
+            self.emit(Instruction::Compare {
+                cmp: match op {
+                    BinaryOp::Lt => Comparison::Lt,
+                    BinaryOp::Le => Comparison::Le,
+                    BinaryOp::Eq => Comparison::Eq,
+                    BinaryOp::Ne => Comparison::Ne,
+                    BinaryOp::Ge => Comparison::Ge,
+                    _ => Comparison::Gt,
+                },
+                t1: rt,
+                t2: lt,
+            });
+            return Ok(DataType::Boolean);
+        }
+        let opc = arith_opcode(op)
+            .ok_or_else(|| CompileError::Unsupported(format!("operator {}", op.symbol())))?;
+        self.binop_ins(opc, rt, lt);
+        Ok(if op == BinaryOp::Xor {
+            DataType::Boolean
+        } else if bias(lt) != bias(rt) {
+            if bias(lt) > bias(rt) { lt } else { rt }
+        } else if (lt as u8) <= (rt as u8) {
+            lt
+        } else {
+            rt
+        })
+    }
+}
+
+fn arith_opcode(op: BinaryOp) -> Option<Opcode> {
+    use BinaryOp::*;
+    Some(match op {
+        Mul => Opcode::Mul,
+        Div => Opcode::Div,
+        IntDiv => Opcode::Rem,
+        Mod => Opcode::Mod,
+        Add => Opcode::Add,
+        Sub => Opcode::Sub,
+        BitAnd | And => Opcode::And,
+        BitOr | Or => Opcode::Or,
+        BitXor | Xor => Opcode::Xor,
+        Shl => Opcode::Shl,
+        Shr => Opcode::Shr,
+        _ => return None,
+    })
+}

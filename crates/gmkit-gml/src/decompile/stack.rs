@@ -1,0 +1,856 @@
+//! Stack simulation: each instruction turns the expressions on a simulated VM stack into a
+//! bigger expression or a statement.
+
+use super::Dec;
+use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
+use crate::game::AssetKind;
+use gmkit_data::chunks::code::{
+    Comparison, DataType, ExtOperand, ExtendedKind, FunctionId, InstanceType, Instruction, Opcode,
+    PushValue, RefType, VariableRef,
+};
+
+/// What produced a binary-operation value (for `+=` and `++` recognition).
+#[derive(Clone, Debug)]
+pub(super) struct BinInfo {
+    op: BinaryOp,
+    /// The right operand was converted (`a = a / 2` has `conv.i.d`, `a /= 2` not).
+    right_conv: bool,
+    /// The right operand is the `push.e 1` of `++`/`--`.
+    right_push_e1: bool,
+    /// Duplicate group of the left operand.
+    left_dup: u32,
+    /// The left operand was read with plain `push` (compound assignments re-read so).
+    left_plain: bool,
+}
+
+/// One simulated stack slot.
+#[derive(Clone, Debug)]
+pub(super) struct Val {
+    /// The expression.
+    pub e: Expr,
+    /// Its compile-time type (decides its size for `dup`).
+    pub ty: DataType,
+    /// Duplicate group: copies made by `dup` share a non-zero id.
+    pub dup: u32,
+    /// Already consumed through a copy (do not turn into a statement).
+    pub used: bool,
+    /// Produced by a binary operation.
+    pub bin: Option<Box<BinInfo>>,
+    /// A plain `push.e 1` (bc ≥ 15 signature of `++`/`--`).
+    pub push_e1: bool,
+    /// Converted by `conv`.
+    pub conv: bool,
+    /// A variable read with plain `push` (not pushloc/pushglb/pushbltn).
+    pub plain_read: bool,
+    /// A function literal: the code entry it was decompiled from.
+    pub fn_entry: Option<String>,
+    /// `@@NullObject@@` (the self of a constructor's `method`).
+    pub null_object: bool,
+}
+
+impl Val {
+    pub fn new(e: Expr, ty: DataType) -> Val {
+        Val {
+            e,
+            ty,
+            dup: 0,
+            used: false,
+            bin: None,
+            push_e1: false,
+            conv: false,
+            plain_read: false,
+            fn_entry: None,
+            null_object: false,
+        }
+    }
+
+    fn size(&self) -> usize {
+        type_size(self.ty)
+    }
+}
+
+fn type_size(t: DataType) -> usize {
+    match t {
+        DataType::Variable => 16,
+        DataType::Double | DataType::Int64 => 8,
+        _ => 4,
+    }
+}
+
+fn bias(t: DataType) -> u8 {
+    match t {
+        DataType::Variable => 2,
+        DataType::Double | DataType::Int64 => 1,
+        _ => 0,
+    }
+}
+
+/// The result type of a binary operation on `a` and `b` (spec §2).
+fn result_type(a: DataType, b: DataType) -> DataType {
+    if bias(a) != bias(b) {
+        if bias(a) > bias(b) { a } else { b }
+    } else if (a as u8) <= (b as u8) {
+        a
+    } else {
+        b
+    }
+}
+
+/// A function's name as written in GML (`gml_Script_f` → `f`).
+pub(crate) fn fn_short_name(name: &str) -> &str {
+    name.strip_prefix("gml_Script_").unwrap_or(name)
+}
+
+/// The GML name of a special instance number.
+pub(crate) fn instance_name(k: i32) -> Option<&'static str> {
+    Some(match k {
+        -1 => "self",
+        -2 => "other",
+        -3 => "all",
+        -4 => "noone",
+        -5 => "global",
+        _ => return None,
+    })
+}
+
+fn ident(s: &str) -> Expr {
+    Expr::Ident(s.to_string())
+}
+
+fn member(target: Expr, name: &str) -> Expr {
+    Expr::Member(Box::new(target), name.to_string())
+}
+
+fn lit_int(e: &Expr) -> Option<i64> {
+    match e {
+        Expr::Lit(Literal::Int(v)) => Some(*v),
+        _ => None,
+    }
+}
+
+impl Dec<'_, '_> {
+    fn pop(&mut self, stack: &mut Vec<Val>, at: usize) -> Val {
+        match stack.pop() {
+            Some(v) => v,
+            None => Val::new(self.fail_expr("stack underflow", at), DataType::Variable),
+        }
+    }
+
+    /// An instance given as a number: `self`, `global`, an object's name, a room instance id.
+    fn instance_expr(&self, k: i64) -> Expr {
+        if let Some(n) = instance_name(k as i32) {
+            return ident(n);
+        }
+        if k >= 100_000 {
+            return Expr::Lit(Literal::Int(k));
+        }
+        if k >= 0
+            && let Some(n) = self.game.asset_name(AssetKind::Object, k as usize)
+        {
+            return ident(n);
+        }
+        Expr::Lit(Literal::Int(k))
+    }
+
+    /// Pops the instance operand of a stacktop access or `pushenv`: an int, or 2.3's `-9`
+    /// marker over the instance value.
+    pub(super) fn instance_operand(&mut self, stack: &mut Vec<Val>, at: usize) -> Expr {
+        let v = self.pop(stack, at);
+        if lit_int(&v.e) == Some(-9) && self.game.features.gml_v2() && !stack.is_empty() {
+            let inner = self.pop(stack, at);
+            return inner.e;
+        }
+        match lit_int(&v.e) {
+            Some(k) => self.instance_expr(k),
+            None => v.e,
+        }
+    }
+
+    pub(super) fn local(&mut self, name: &str) {
+        let s = self.scope();
+        if !s.locals.iter().any(|l| l == name) {
+            s.locals.push(name.to_string());
+        }
+    }
+
+    /// A named argument (`arg.argumentK` inside a 2.3 function).
+    fn argument(&mut self, name: &str) -> Expr {
+        let s = self.scope();
+        if s.function
+            && let Some(k) = name
+                .strip_prefix("argument")
+                .and_then(|k| k.parse::<usize>().ok())
+        {
+            s.args = s.args.max(k + 1);
+            return Expr::Ident(format!("_arg{k}"));
+        }
+        ident(name)
+    }
+
+    /// The variable `name` on the instance of a normal reference.
+    fn scoped(&mut self, inst: InstanceType, name: &str, stack: &mut Vec<Val>, at: usize) -> Expr {
+        match inst.0 {
+            -1 => {
+                if self.game.features.self_to_builtin() {
+                    member(ident("self"), name)
+                } else {
+                    ident(name)
+                }
+            }
+            -6 | -16 => ident(name),
+            -7 => {
+                self.local(name);
+                ident(name)
+            }
+            -15 => self.argument(name),
+            -9 => {
+                let t = self.instance_operand(stack, at);
+                member(t, name)
+            }
+            k => member(self.instance_expr(k as i64), name),
+        }
+    }
+
+    /// The owner of an array: the instance operand on the stack.
+    fn array_base(&mut self, name: &str, stack: &mut Vec<Val>, at: usize) -> Expr {
+        let owner = self.pop(stack, at);
+        match lit_int(&owner.e) {
+            Some(-9) if self.game.features.gml_v2() => {
+                let inner = self.pop(stack, at);
+                member(inner.e, name)
+            }
+            Some(-1) | Some(-6) | Some(-16) => ident(name),
+            Some(-7) => {
+                self.local(name);
+                ident(name)
+            }
+            Some(-15) => ident(name),
+            Some(k) => member(self.instance_expr(k), name),
+            None => member(owner.e, name),
+        }
+    }
+
+    /// Reads a variable reference (pops its operands).
+    fn read_var(&mut self, var: &VariableRef, stack: &mut Vec<Val>, at: usize) -> Expr {
+        let name = self.game.var_name(var.variable).to_string();
+        match var.ref_type {
+            RefType::NORMAL => self.scoped(var.instance, &name, stack, at),
+            RefType::STACKTOP => {
+                let t = self.instance_operand(stack, at);
+                member(t, &name)
+            }
+            RefType::INSTANCE => member(
+                Expr::Paren(Box::new(Expr::Lit(Literal::Int(
+                    var.instance.0 as i64 + 100_000,
+                )))),
+                &name,
+            ),
+            _ => {
+                // Arrays: index on top, owner below.
+                let idx = self.pop(stack, at);
+                let base = self.array_base(&name, stack, at);
+                Expr::Index(Box::new(base), split_2d(idx.e))
+            }
+        }
+    }
+
+    fn func_value(&mut self, f: FunctionId) -> Val {
+        let name = self.game.func_name(f).to_string();
+        if let Some(func) = self.functions.get(&name) {
+            let mut v = Val::new(Expr::Function(Box::new(func.clone())), DataType::Int32);
+            v.fn_entry = Some(name);
+            return v;
+        }
+        Val::new(ident(fn_short_name(&name)), DataType::Int32)
+    }
+
+    fn push_value(&mut self, op: Opcode, value: PushValue, stack: &mut Vec<Val>, at: usize) -> Val {
+        let f = self.game.features;
+        match value {
+            PushValue::Int16(v) => {
+                let mut x = Val::new(Expr::Lit(Literal::Int(v as i64)), DataType::Int32);
+                x.push_e1 = op == Opcode::Push && v == 1 && f.push_e_is_signature();
+                x
+            }
+            PushValue::Int32(v) => Val::new(Expr::Lit(Literal::Int(v as i64)), DataType::Int32),
+            PushValue::Int64(v) => Val::new(Expr::Lit(Literal::Int64(v)), DataType::Int64),
+            PushValue::Double(v) => Val::new(
+                if v == std::f64::consts::PI {
+                    ident("pi")
+                } else {
+                    Expr::Lit(Literal::Real(v))
+                },
+                DataType::Double,
+            ),
+            PushValue::Float(v) => Val::new(Expr::Lit(Literal::Real(v as f64)), DataType::Double),
+            PushValue::String(s) => Val::new(
+                Expr::Lit(Literal::String(self.game.string(s))),
+                DataType::String,
+            ),
+            PushValue::Variable(var) => {
+                let e = self.read_var(&var, stack, at);
+                let mut x = Val::new(e, DataType::Variable);
+                x.plain_read = op == Opcode::Push;
+                x
+            }
+            PushValue::Function(func) => self.func_value(func),
+            PushValue::VariableId(v) => Val::new(
+                Expr::Call(
+                    Box::new(ident("variable_get_hash")),
+                    vec![Expr::Lit(Literal::String(
+                        self.game.var_name(v).to_string(),
+                    ))],
+                ),
+                DataType::Int32,
+            ),
+            PushValue::Other { t, value } => match t {
+                DataType::Boolean => Val::new(Expr::Lit(Literal::Bool(value != 0)), t),
+                _ => Val::new(
+                    Expr::Lit(Literal::Int(value as i32 as i64)),
+                    DataType::Int32,
+                ),
+            },
+        }
+    }
+
+    /// Simulates instruction `i`.
+    pub(super) fn sim(&mut self, i: usize, stack: &mut Vec<Val>, out: &mut Vec<Stmt>) {
+        // A 0/1 constant consumed as a boolean is `false`/`true`.
+        let bool_next = matches!(
+            self.ins.get(i + 1),
+            Some(Instruction::Binary {
+                op: Opcode::Conv,
+                t1: DataType::Boolean,
+                ..
+            }) | Some(Instruction::Pop {
+                t2: DataType::Boolean,
+                ..
+            })
+        );
+        if bool_next
+            && let Instruction::Push {
+                op: Opcode::PushI,
+                value: PushValue::Int16(v @ (0 | 1)),
+            } = self.ins[i]
+        {
+            stack.push(Val::new(
+                Expr::Lit(Literal::Bool(v == 1)),
+                DataType::Boolean,
+            ));
+            return;
+        }
+        match self.ins[i] {
+            Instruction::Push { op, value } => {
+                let v = self.push_value(op, value, stack, i);
+                stack.push(v);
+            }
+            Instruction::Binary {
+                op: Opcode::Conv,
+                t2,
+                ..
+            } => {
+                if let Some(top) = stack.last_mut() {
+                    if top.ty == DataType::Boolean
+                        && let Expr::Lit(Literal::Int(v @ (0 | 1))) = top.e
+                    {
+                        top.e = Expr::Lit(Literal::Bool(v == 1));
+                    }
+                    top.ty = t2;
+                    top.conv = true;
+                } else {
+                    self.fail_expr("conv on an empty stack", i);
+                }
+            }
+            Instruction::Binary { op, t1, t2 } => {
+                let r = self.pop(stack, i);
+                let l = self.pop(stack, i);
+                let logical = t1 == DataType::Boolean && t2 == DataType::Boolean;
+                let bop = match op {
+                    Opcode::Mul => BinaryOp::Mul,
+                    Opcode::Div => BinaryOp::Div,
+                    Opcode::Rem => BinaryOp::IntDiv,
+                    Opcode::Mod => BinaryOp::Mod,
+                    Opcode::Add => BinaryOp::Add,
+                    Opcode::Sub => BinaryOp::Sub,
+                    Opcode::And if logical => BinaryOp::And,
+                    Opcode::Or if logical => BinaryOp::Or,
+                    Opcode::Xor if logical => BinaryOp::Xor,
+                    Opcode::And => BinaryOp::BitAnd,
+                    Opcode::Or => BinaryOp::BitOr,
+                    Opcode::Xor => BinaryOp::BitXor,
+                    Opcode::Shl => BinaryOp::Shl,
+                    _ => BinaryOp::Shr,
+                };
+                let info = BinInfo {
+                    op: bop,
+                    right_conv: r.conv,
+                    right_push_e1: r.push_e1,
+                    left_dup: l.dup,
+                    left_plain: l.plain_read || !self.game.features.new_opcodes(),
+                };
+                let ty = if logical {
+                    DataType::Boolean
+                } else {
+                    result_type(t1, t2)
+                };
+                let mut v = Val::new(Expr::Binary(bop, Box::new(l.e), Box::new(r.e)), ty);
+                v.bin = Some(Box::new(info));
+                stack.push(v);
+            }
+            Instruction::Compare { cmp, .. } => {
+                let r = self.pop(stack, i);
+                let l = self.pop(stack, i);
+                let bop = match cmp {
+                    Comparison::Lt => BinaryOp::Lt,
+                    Comparison::Le => BinaryOp::Le,
+                    Comparison::Eq => BinaryOp::Eq,
+                    Comparison::Ne => BinaryOp::Ne,
+                    Comparison::Ge => BinaryOp::Ge,
+                    Comparison::Gt => BinaryOp::Gt,
+                };
+                stack.push(Val::new(
+                    Expr::Binary(bop, Box::new(l.e), Box::new(r.e)),
+                    DataType::Boolean,
+                ));
+            }
+            Instruction::Unary { op, t } => match op {
+                Opcode::Neg => {
+                    let x = self.pop(stack, i);
+                    // A real `neg` of a constant (the compiler folds `-5`): keep it apart.
+                    let e = match x.e {
+                        e @ Expr::Lit(Literal::Int(_) | Literal::Real(_)) => {
+                            Expr::Unary(UnaryOp::Neg, Box::new(Expr::Paren(Box::new(e))))
+                        }
+                        e => Expr::Unary(UnaryOp::Neg, Box::new(e)),
+                    };
+                    stack.push(Val::new(e, x.ty));
+                }
+                Opcode::Not => {
+                    let x = self.pop(stack, i);
+                    let uop = if t == DataType::Boolean {
+                        UnaryOp::Not
+                    } else {
+                        UnaryOp::BitNot
+                    };
+                    stack.push(Val::new(Expr::Unary(uop, Box::new(x.e)), x.ty));
+                }
+                Opcode::Ret => {
+                    let x = self.pop(stack, i);
+                    let e = match x.e {
+                        Expr::Ident(n) if n == "$$$$temp$$$$" => {
+                            self.scope().temp.take().unwrap_or(Expr::Ident(n))
+                        }
+                        e => e,
+                    };
+                    out.push(Stmt::Return(Some(e)));
+                }
+                Opcode::Exit => out.push(Stmt::Exit),
+                _ => {
+                    // popz
+                    let Some(x) = stack.pop() else { return };
+                    match x.e {
+                        Expr::Call(..) | Expr::New(..) if !x.used => out.push(Stmt::Expr(x.e)),
+                        Expr::Update { op, prefix, target } if !x.used => out.push(Stmt::Update {
+                            op,
+                            prefix,
+                            target: *target,
+                        }),
+                        _ => {}
+                    }
+                }
+            },
+            Instruction::Pop { t1, var, .. } => self.store(i, t1, &var, stack, out),
+            Instruction::PopSwap { arg, .. } => {
+                let below = (arg as usize * 4).saturating_sub(16);
+                self.swap_below(stack, below, i);
+            }
+            Instruction::Dup { t, count, extra } => self.dup(i, t, count, extra, stack),
+            Instruction::CallV { argc, .. } => {
+                let func = self.pop(stack, i);
+                let this = self.pop(stack, i);
+                let args: Vec<Expr> = (0..argc).map(|_| self.pop(stack, i).e).collect();
+                let callee = match (func.e, this.e) {
+                    (f @ Expr::Member(..), _) => f,
+                    (f, Expr::Ident(s)) if s == "self" => f,
+                    (Expr::Ident(n), t) => member(t, &n),
+                    (f, _) => f,
+                };
+                stack.push(Val::new(
+                    Expr::Call(Box::new(callee), args),
+                    DataType::Variable,
+                ));
+            }
+            Instruction::Call { argc, function, .. } => {
+                let name = self.game.func_name(function).to_string();
+                self.call(i, name, argc, stack, out)
+            }
+            Instruction::CallByName { argc, name, .. } => {
+                let name = self.game.string(name);
+                self.call(i, name, argc, stack, out)
+            }
+            Instruction::Extended { kind, operand, .. } => match kind {
+                ExtendedKind::PUSHAC | ExtendedKind::PUSHAF => {
+                    let idx = self.pop(stack, i);
+                    let base = self.pop(stack, i);
+                    stack.push(Val::new(
+                        Expr::Index(Box::new(base.e), vec![idx.e]),
+                        DataType::Variable,
+                    ));
+                }
+                ExtendedKind::POPAF => {
+                    let idx = self.pop(stack, i);
+                    let base = self.pop(stack, i);
+                    let value = self.pop(stack, i);
+                    let target = Expr::Index(Box::new(base.e), vec![idx.e]);
+                    self.assign(target, value, stack, out, false);
+                }
+                ExtendedKind::SETOWNER => {
+                    self.pop(stack, i);
+                }
+                ExtendedKind::PUSHREF => {
+                    let e = match operand {
+                        Some(ExtOperand::Asset { asset_type, index }) => {
+                            match self.game.pushref_kind(asset_type) {
+                                Some(AssetKind::RoomInstance) => {
+                                    Expr::Lit(Literal::Int(index as i64))
+                                }
+                                Some(k) => match self.game.asset_name(k, index as usize) {
+                                    Some(n) => ident(n),
+                                    None => Expr::Lit(Literal::Int(index as i64)),
+                                },
+                                None => Expr::Lit(Literal::Int(index as i64)),
+                            }
+                        }
+                        Some(ExtOperand::Function { function, .. }) => {
+                            let v = self.func_value(function);
+                            stack.push(Val {
+                                ty: DataType::Variable,
+                                ..v
+                            });
+                            return;
+                        }
+                        None => Expr::Lit(Literal::Int(0)),
+                    };
+                    stack.push(Val::new(e, DataType::Variable));
+                }
+                ExtendedKind::ISSTATICOK => {
+                    stack.push(Val::new(ident("__static_ok__"), DataType::Boolean));
+                }
+                _ => {}
+            },
+            Instruction::PopEnvExit | Instruction::Branch { .. } => {}
+        }
+    }
+
+    /// Moves the top slot below the `bytes` bytes of slots under it.
+    fn swap_below(&mut self, stack: &mut Vec<Val>, bytes: usize, at: usize) {
+        let Some(top) = stack.pop() else {
+            self.fail_expr("swap on an empty stack", at);
+            return;
+        };
+        let mut acc = 0;
+        let mut k = stack.len();
+        while acc < bytes && k > 0 {
+            k -= 1;
+            acc += stack[k].size();
+        }
+        if acc != bytes {
+            self.notes.push(format!("swap size mismatch at {at}"));
+        }
+        stack.insert(k, top);
+    }
+
+    fn dup(&mut self, _at: usize, t: DataType, count: u8, extra: u8, stack: &mut Vec<Val>) {
+        if extra != 0 {
+            // Swap form (`dup.T n m`, byte 1 = 0x80 | m << 3): the top n·size bytes move
+            // below the m·size bytes under them.
+            if t == DataType::Int16 {
+                // 2024.14.4 `dup.e`: not modelled.
+                return;
+            }
+            let m = ((extra & 0x7F) >> 3) as usize;
+            let top = count as usize * type_size(t);
+            let below = m * type_size(t);
+            let n = stack.len();
+            let Some(k1) = slots_for(stack, n, top) else {
+                self.notes.push(format!("dup swap size mismatch at {_at}"));
+                return;
+            };
+            let Some(k0) = slots_for(stack, k1, below) else {
+                self.notes.push(format!("dup swap size mismatch at {_at}"));
+                return;
+            };
+            let moved: Vec<Val> = stack.drain(k0..k1).collect();
+            stack.extend(moved);
+            return;
+        }
+        let bytes = (count as usize + 1) * type_size(t);
+        let mut acc = 0;
+        let mut k = stack.len();
+        while acc < bytes && k > 0 {
+            k -= 1;
+            acc += stack[k].size();
+        }
+        if acc != bytes {
+            // Sizes do not add up (unknown types): copy count+1 slots.
+            k = stack.len().saturating_sub(count as usize + 1);
+        }
+        let id = self.next_dup;
+        self.next_dup += 1;
+        let n = stack.len();
+        for slot in &mut stack[k..n] {
+            if slot.dup == 0 {
+                slot.dup = id;
+            }
+        }
+        let copies: Vec<Val> = stack[k..n].to_vec();
+        stack.extend(copies);
+    }
+
+    fn call(
+        &mut self,
+        at: usize,
+        name: String,
+        argc: u16,
+        stack: &mut Vec<Val>,
+        out: &mut Vec<Stmt>,
+    ) {
+        let mut args: Vec<Val> = (0..argc).map(|_| self.pop(stack, at)).collect();
+        let plain = |e: Expr| Val::new(e, DataType::Variable);
+        let v = match name.as_str() {
+            "@@This@@" => plain(ident("self")),
+            "@@Other@@" => plain(ident("other")),
+            "@@Global@@" => plain(ident("global")),
+            "@@NullObject@@" => {
+                let mut v = plain(ident("undefined"));
+                v.null_object = true;
+                v
+            }
+            "@@NewGMLArray@@" => plain(Expr::Array(args.into_iter().map(|a| a.e).collect())),
+            "@@NewGMLObject@@" if !args.is_empty() => {
+                let ctor = args.remove(0);
+                match ctor.fn_entry.as_deref() {
+                    Some(n) if n.contains("___struct___") => {
+                        let Expr::Function(f) = ctor.e else {
+                            unreachable!("fn_entry is set on function literals only")
+                        };
+                        plain(struct_literal(*f, args.into_iter().map(|a| a.e).collect()))
+                    }
+                    _ => plain(Expr::New(
+                        Box::new(ctor.e),
+                        args.into_iter().map(|a| a.e).collect(),
+                    )),
+                }
+            }
+            "@@NewGMLObject@@" => plain(Expr::Struct(Vec::new())),
+            "method" if argc == 2 && args[1].fn_entry.is_some() => {
+                let this = args.remove(0);
+                let mut f = args.remove(0);
+                if this.null_object
+                    && let Expr::Function(func) = &mut f.e
+                {
+                    func.constructor = true;
+                }
+                f.ty = DataType::Variable;
+                f
+            }
+            "@@GetInstance@@" | "static_get" if argc == 1 => {
+                let a = args.remove(0);
+                plain(a.e)
+            }
+            "@@CopyStatic@@" => {
+                // `: Parent(args)`: the parent call is left on the stack below.
+                if let Some(p) = stack.pop()
+                    && let Expr::Call(c, a) = p.e
+                    && let Expr::Ident(n) = *c
+                {
+                    self.scope().inherits = Some((n, a));
+                }
+                return;
+            }
+            "@@SetStatic@@" | "@@try_unhook@@" | "@@finish_catch@@" | "@@finish_finally@@"
+            | "@@try_hook@@" => {
+                let mut v = plain(ident("undefined"));
+                v.used = true;
+                v
+            }
+            "@@throw@@" if argc == 1 => {
+                out.push(Stmt::Throw(args.remove(0).e));
+                return;
+            }
+            _ => plain(Expr::Call(
+                Box::new(ident(fn_short_name(&name))),
+                args.into_iter().map(|a| a.e).collect(),
+            )),
+        };
+        stack.push(v);
+    }
+
+    /// A store (`pop`).
+    fn store(
+        &mut self,
+        at: usize,
+        t1: DataType,
+        var: &VariableRef,
+        stack: &mut Vec<Val>,
+        out: &mut Vec<Stmt>,
+    ) {
+        let value_on_top = t1 == DataType::Int32;
+        let early = value_on_top.then(|| self.pop(stack, at));
+        let name = self.game.var_name(var.variable).to_string();
+        let stacktop_decl = var.ref_type == RefType::STACKTOP;
+        let target = self.read_var(var, stack, at);
+        let value = match early {
+            Some(v) => v,
+            None => self.pop(stack, at),
+        };
+        if name == "$$$$temp$$$$" {
+            self.local(&name);
+            self.scope().temp = Some(value.e);
+            return;
+        }
+        // Function declarations: `method(...)` result stored while a copy stays on the stack.
+        if let Some(entry) = &value.fn_entry
+            && let Expr::Function(f) = &value.e
+        {
+            let copy_left = value.dup != 0 && stack.last().is_some_and(|t| t.dup == value.dup);
+            if entry.contains("___struct___") && (stacktop_decl || copy_left) {
+                return;
+            }
+            if copy_left || stacktop_decl {
+                let mut f = (**f).clone();
+                f.name = Some(name.clone());
+                if let Some(top) = stack.last_mut()
+                    && top.dup == value.dup
+                {
+                    top.e = ident(&name);
+                    top.fn_entry = None;
+                    top.used = true;
+                }
+                out.push(Stmt::Function(f));
+                return;
+            }
+        }
+        self.assign(target, value, stack, out, value_on_top);
+    }
+
+    /// Emits `target = value`, recognising `op=`, `++`/`--` and their expression forms.
+    fn assign(
+        &mut self,
+        target: Expr,
+        value: Val,
+        stack: &mut [Val],
+        out: &mut Vec<Stmt>,
+        dup_form: bool,
+    ) {
+        if let Some(info) = &value.bin
+            && let Expr::Binary(op, l, r) = &value.e
+            && **l == target
+        {
+            if info.right_push_e1 && matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+                let uop = if *op == BinaryOp::Add {
+                    UpdateOp::Inc
+                } else {
+                    UpdateOp::Dec
+                };
+                // Expression forms leave the old (post) or new (pre) value below.
+                if let Some(top) = stack.last_mut() {
+                    if info.left_dup != 0 && top.dup == info.left_dup && top.e == target {
+                        top.e = Expr::Update {
+                            op: uop,
+                            prefix: false,
+                            target: Box::new(target),
+                        };
+                        top.dup = 0;
+                        return;
+                    }
+                    if value.dup != 0 && top.dup == value.dup {
+                        top.e = Expr::Update {
+                            op: uop,
+                            prefix: true,
+                            target: Box::new(target),
+                        };
+                        top.dup = 0;
+                        return;
+                    }
+                }
+                out.push(Stmt::Update {
+                    op: uop,
+                    prefix: false,
+                    target,
+                });
+                return;
+            }
+            let compound_ok =
+                (info.op != BinaryOp::Div || !info.right_conv) && (dup_form || info.left_plain);
+            if compound_ok {
+                out.push(Stmt::Assign {
+                    target,
+                    op: Some(*op),
+                    value: (**r).clone(),
+                });
+                return;
+            }
+        }
+        out.push(Stmt::Assign {
+            target,
+            op: None,
+            value: value.e,
+        });
+    }
+}
+
+/// The legacy 2-D index `i * 32000 + j` → `[i, j]`.
+fn split_2d(idx: Expr) -> Vec<Expr> {
+    if let Expr::Binary(BinaryOp::Add, l, r) = &idx
+        && let Expr::Binary(BinaryOp::Mul, a, k) = &**l
+        && **k == Expr::Lit(Literal::Int(32000))
+    {
+        return vec![(**a).clone(), (**r).clone()];
+    }
+    vec![idx]
+}
+
+/// A struct literal from its constructor body: each `key = value` is a field; `argument[i]`
+/// stands for hoisted value `i`.
+fn struct_literal(f: Function, hoisted: Vec<Expr>) -> Expr {
+    let mut fields = Vec::new();
+    for s in f.body {
+        if let Stmt::Assign {
+            target,
+            op: None,
+            value,
+        } = s
+        {
+            let key = match target {
+                Expr::Ident(k) => k,
+                Expr::Member(t, k) if *t == ident("self") => k,
+                _ => continue,
+            };
+            fields.push((key, substitute_hoisted(value, &hoisted)));
+        }
+    }
+    Expr::Struct(fields)
+}
+
+fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
+    if let Expr::Index(b, idx) = &e
+        && **b == ident("argument")
+        && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()
+        && let Some(h) = hoisted.get(*i as usize)
+    {
+        return h.clone();
+    }
+    e
+}
+
+/// The index `k` such that the slots `k..end` of `stack` take exactly `bytes` bytes.
+fn slots_for(stack: &[Val], end: usize, bytes: usize) -> Option<usize> {
+    let mut acc = 0;
+    let mut k = end;
+    while acc < bytes && k > 0 {
+        k -= 1;
+        acc += stack[k].size();
+    }
+    (acc == bytes).then_some(k)
+}

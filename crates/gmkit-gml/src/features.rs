@@ -1,0 +1,124 @@
+//! Which code-generation features a file's GameMaker version has: each difference of emitted
+//! code is one named predicate, stated once (spec `gml-bytecode.md` §1).
+
+use gmkit_data::Version;
+
+/// The code-generation features of one version.
+#[derive(Clone, Copy, Debug)]
+pub struct Features {
+    version: Version,
+    /// Evidence from the file's code: `true`/`false` pushed as typed booleans.
+    typed_bool_evidence: bool,
+}
+
+/// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
+/// 2023+).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Family {
+    /// GMS 1.x early (bytecode 13–14).
+    Bc14,
+    /// GMS 1.4 late and GMS 2.0–2.2.0 (bytecode 15–16).
+    Bc15to16,
+    /// Bytecode 17 before 2.3.
+    Bc17Pre23,
+    /// 2.3 to 2022.x.
+    Gml23to2022,
+    /// 2023 and later.
+    Gml2023,
+}
+
+impl Family {
+    /// A short label for reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            Family::Bc14 => "bc<=14",
+            Family::Bc15to16 => "bc15-16",
+            Family::Bc17Pre23 => "bc17<2.3",
+            Family::Gml23to2022 => "2.3-2022",
+            Family::Gml2023 => "2023+",
+        }
+    }
+}
+
+impl Features {
+    /// The features of `version`.
+    pub fn new(version: Version) -> Self {
+        Features {
+            version,
+            typed_bool_evidence: false,
+        }
+    }
+
+    /// The features of `version`, with what the file's own code shows (spec §1: "evidence
+    /// usable for detection"): `typed_bools` when a 0/1 constant is converted or stored as a
+    /// boolean.
+    pub fn with_evidence(version: Version, typed_bools: bool) -> Self {
+        Features {
+            version,
+            typed_bool_evidence: typed_bools,
+        }
+    }
+
+    /// The version.
+    pub fn version(&self) -> &Version {
+        &self.version
+    }
+
+    /// The reporting family.
+    pub fn family(&self) -> Family {
+        let v = &self.version;
+        if v.bytecode <= 14 {
+            Family::Bc14
+        } else if v.bytecode <= 16 {
+            Family::Bc15to16
+        } else if !v.at_least(2, 3) {
+            Family::Bc17Pre23
+        } else if !v.at_least(2023, 1) {
+            Family::Gml23to2022
+        } else {
+            Family::Gml2023
+        }
+    }
+
+    /// bc ≥ 15: new opcode numbering, `pushi`/`pushloc`/`pushglb`/`pushbltn`, one `cmp`.
+    pub fn new_opcodes(&self) -> bool {
+        self.version.bytecode >= 15
+    }
+
+    /// 2.3+ ("GMLv2"): functions, structs, `-9` stacktop marker, argument instance -15.
+    pub fn gml_v2(&self) -> bool {
+        self.version.at_least(2, 3)
+    }
+
+    /// 2.3.7+: typed booleans (`true` tracked as `b`), `??` via `isnullish`.
+    pub fn typed_booleans(&self) -> bool {
+        self.typed_bool_evidence || self.version.at_least_full(2, 3, 7, 0)
+    }
+
+    /// 2022.11+ (non-LTS): the repeat decrement is `pushi.e 1` with no `conv.i.b`.
+    pub fn short_repeat_tail(&self) -> bool {
+        self.version.non_lts_at_least(2022, 11)
+    }
+
+    /// 2023.8+: asset names compile to `pushref`.
+    pub fn asset_refs(&self) -> bool {
+        self.version.non_lts_at_least(2023, 8)
+    }
+
+    /// 2024.2+: bare instance variables are encoded builtin (-6).
+    pub fn self_to_builtin(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
+    /// `++`/`--` on a 1-D array element duplicates instance and index with `dup.l 0`
+    /// (bc 15/16 and bc 17 before 2.3); `dup.i 1` otherwise.
+    pub fn array_update_dup_long(&self) -> bool {
+        self.new_opcodes() && !self.gml_v2()
+    }
+
+    /// The `1` of `++`/`--` and short-circuit landing constants use plain `push.e`, unlike
+    /// every other small integer (`pushi.e`): bc ≥ 15. Before, every small int is `push.e`.
+    pub fn push_e_is_signature(&self) -> bool {
+        self.new_opcodes()
+    }
+}

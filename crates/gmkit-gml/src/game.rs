@@ -1,0 +1,255 @@
+//! The game as context for GML: names of variables, functions, strings and assets, the
+//! version's features, and which code entries share a blob (nested functions).
+
+use crate::features::Features;
+use gmkit_data::DataFile;
+use gmkit_data::chunks::code::{CodeBody, FunctionId, VariableId};
+use gmkit_data::{GmStr, StringRef};
+use std::collections::HashMap;
+
+/// Kinds of assets that code refers to by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AssetKind {
+    /// Objects.
+    Object,
+    /// Sprites.
+    Sprite,
+    /// Sounds.
+    Sound,
+    /// Rooms.
+    Room,
+    /// Backgrounds / tilesets.
+    Background,
+    /// Paths.
+    Path,
+    /// Scripts.
+    Script,
+    /// Fonts.
+    Font,
+    /// Timelines.
+    Timeline,
+    /// Shaders.
+    Shader,
+    /// Sequences.
+    Sequence,
+    /// Animation curves.
+    AnimCurve,
+    /// Particle systems.
+    ParticleSystem,
+    /// Room instances (by instance id).
+    RoomInstance,
+}
+
+/// Names and facts of one data file, shared by every code entry's decompilation.
+pub struct Game<'a> {
+    /// The file.
+    pub file: &'a DataFile,
+    /// Its features.
+    pub features: Features,
+    vars: Vec<String>,
+    funcs: Vec<String>,
+    assets: HashMap<AssetKind, Vec<Option<String>>>,
+    /// For each root entry index: the child entries sharing its blob, by execution offset.
+    children: HashMap<usize, Vec<(u32, usize)>>,
+    code_names: Vec<String>,
+}
+
+fn lossy(s: Option<&GmStr>) -> String {
+    s.map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+impl<'a> Game<'a> {
+    /// Collects the names of `file`.
+    pub fn new(file: &'a DataFile) -> Self {
+        let strings = file.strings.as_ref();
+        let s = |r: StringRef| lossy(strings.and_then(|t| t.get(r)));
+        let vars = file
+            .variables
+            .as_ref()
+            .map(|v| v.variables.iter().map(|v| s(v.name)).collect())
+            .unwrap_or_default();
+        let funcs = file
+            .functions
+            .as_ref()
+            .map(|v| v.functions.iter().map(|f| s(f.name)).collect())
+            .unwrap_or_default();
+        let mut assets = HashMap::new();
+        macro_rules! list {
+            ($kind:expr, $field:ident . $list:ident) => {
+                if let Some(c) = file.$field.as_ref() {
+                    assets.insert(
+                        $kind,
+                        c.$list
+                            .iter()
+                            .map(|a| a.as_ref().map(|a| s(a.name)))
+                            .collect(),
+                    );
+                }
+            };
+        }
+        list!(AssetKind::Object, objects.objects);
+        list!(AssetKind::Sprite, sprites.sprites);
+        list!(AssetKind::Sound, sounds.sounds);
+        list!(AssetKind::Room, rooms.rooms);
+        list!(AssetKind::Background, backgrounds.backgrounds);
+        list!(AssetKind::Path, paths.paths);
+        list!(AssetKind::Script, scripts.scripts);
+        list!(AssetKind::Font, fonts.fonts);
+        list!(AssetKind::Timeline, timelines.timelines);
+        list!(AssetKind::Shader, shaders.shaders);
+        list!(AssetKind::Sequence, sequences.sequences);
+        list!(AssetKind::AnimCurve, anim_curves.curves);
+        list!(AssetKind::ParticleSystem, particle_systems.systems);
+        let mut children: HashMap<usize, Vec<(u32, usize)>> = HashMap::new();
+        let mut code_names = Vec::new();
+        if let Some(code) = file.code.as_ref() {
+            for (i, e) in code.entries.iter().enumerate() {
+                code_names.push(s(e.name));
+                if let CodeBody::Shared { parent } = e.body {
+                    children
+                        .entry(parent as usize)
+                        .or_default()
+                        .push((e.execution_offset, i));
+                }
+            }
+        }
+        for v in children.values_mut() {
+            v.sort_unstable();
+        }
+        let typed_bools = file.code.as_ref().is_some_and(typed_bool_evidence);
+        Game {
+            file,
+            features: Features::with_evidence(file.version, typed_bools),
+            vars,
+            funcs,
+            assets,
+            children,
+            code_names,
+        }
+    }
+
+    /// A variable's name.
+    pub fn var_name(&self, v: VariableId) -> &str {
+        self.vars.get(v.index()).map_or("?", |s| s.as_str())
+    }
+
+    /// A function's name as stored (`gml_Script_f`, `draw_text`, `@@This@@`).
+    pub fn func_name(&self, f: FunctionId) -> &str {
+        self.funcs.get(f.index()).map_or("?", |s| s.as_str())
+    }
+
+    /// A string of the string table.
+    pub fn string(&self, r: StringRef) -> String {
+        lossy(self.file.strings.as_ref().and_then(|t| t.get(r)))
+    }
+
+    /// An asset's name.
+    pub fn asset_name(&self, kind: AssetKind, index: usize) -> Option<&str> {
+        self.assets.get(&kind)?.get(index)?.as_deref()
+    }
+
+    /// The asset kind of a `pushref` asset-type number (renumbered in 2024.4).
+    pub fn pushref_kind(&self, t: u8) -> Option<AssetKind> {
+        use AssetKind::*;
+        Some(if self.file.version.at_least(2024, 4) {
+            match t {
+                0 => Object,
+                1 => Sprite,
+                2 => Sound,
+                3 => Room,
+                4 => Path,
+                5 => Script,
+                6 => Font,
+                7 => Timeline,
+                8 => Shader,
+                9 => Sequence,
+                10 => AnimCurve,
+                11 => ParticleSystem,
+                13 => Background,
+                14 => RoomInstance,
+                _ => return None,
+            }
+        } else {
+            match t {
+                0 => Object,
+                1 => Sprite,
+                2 => Sound,
+                3 => Room,
+                4 => Background,
+                5 => Path,
+                6 => Script,
+                7 => Font,
+                8 => Timeline,
+                10 => Shader,
+                11 => Sequence,
+                12 => AnimCurve,
+                13 => ParticleSystem,
+                14 => RoomInstance,
+                _ => return None,
+            }
+        })
+    }
+
+    /// The `pushref` asset-type number of `kind` (inverse of [`Game::pushref_kind`]).
+    pub fn pushref_type(&self, kind: AssetKind) -> Option<u8> {
+        (0u8..=14).find(|&t| self.pushref_kind(t) == Some(kind))
+    }
+
+    /// Every named asset: (kind, index, name).
+    pub fn assets(&self) -> impl Iterator<Item = (AssetKind, usize, &str)> + '_ {
+        self.assets.iter().flat_map(|(k, list)| {
+            list.iter()
+                .enumerate()
+                .filter_map(move |(i, n)| Some((*k, i, n.as_deref()?)))
+        })
+    }
+
+    /// The child entries (nested functions, struct bodies) sharing root entry `root`'s blob:
+    /// (execution offset, entry index), by offset.
+    pub fn children(&self, root: usize) -> &[(u32, usize)] {
+        self.children.get(&root).map_or(&[], |v| v.as_slice())
+    }
+
+    /// A code entry's name.
+    pub fn code_name(&self, entry: usize) -> &str {
+        self.code_names.get(entry).map_or("?", |s| s.as_str())
+    }
+
+    /// Number of code entries.
+    pub fn code_count(&self) -> usize {
+        self.code_names.len()
+    }
+}
+
+/// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or
+/// `pushi.e 1; pop.v.b x`): the 2.3.7 typed-boolean code generation.
+fn typed_bool_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
+    use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue};
+    (0..code.entries.len())
+        .filter(|&i| code.entries[i].body.is_root())
+        .any(|i| {
+            let Ok(ins) = code.instructions(i) else {
+                return false;
+            };
+            ins.windows(2).any(|w| {
+                matches!(
+                    w[0],
+                    Instruction::Push {
+                        op: Opcode::PushI,
+                        value: PushValue::Int16(0 | 1),
+                    }
+                ) && matches!(
+                    w[1],
+                    Instruction::Binary {
+                        op: Opcode::Conv,
+                        t1: DataType::Boolean,
+                        ..
+                    } | Instruction::Pop {
+                        t2: DataType::Boolean,
+                        ..
+                    }
+                )
+            })
+        })
+}

@@ -1,0 +1,240 @@
+//! GML text → tokens, each with its line and column.
+
+use crate::parse::ParseError;
+
+/// A token kind.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    /// A name or keyword.
+    Ident(String),
+    /// An integer literal (decimal, `0x`, `$`).
+    Int(i64),
+    /// A real literal.
+    Real(f64),
+    /// A string literal (escapes resolved).
+    Str(String),
+    /// Punctuation or an operator (`+=`, `(`, `??`, ...).
+    Punct(&'static str),
+    /// End of the text.
+    Eof,
+}
+
+impl Tok {
+    /// How the token reads in an error message.
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Int(v) => format!("number {v}"),
+            Tok::Real(v) => format!("number {v}"),
+            Tok::Str(_) => "a string".into(),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "the end of the text".into(),
+        }
+    }
+}
+
+/// A token and where it starts (1-based line and column).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    /// The token.
+    pub tok: Tok,
+    /// Line.
+    pub line: u32,
+    /// Column (in characters).
+    pub col: u32,
+}
+
+const PUNCT: &[&str] = &[
+    "??=", "<<=", ">>=", "??", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "==",
+    "!=", "<=", ">=", "<<", ">>", "&&", "||", "^^", "[@", "[|", "[?", "[#", "[$", ":=", "<>", "+",
+    "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",",
+    ";", ":", ".", "?",
+];
+
+/// Splits `src` into tokens (the last is [`Tok::Eof`]).
+pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
+    let err = |line, col, expected: &str, found: String| ParseError {
+        line,
+        col,
+        expected: expected.into(),
+        found,
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let (l0, c0) = (line, col);
+        let adv = |i: &mut usize, line: &mut u32, col: &mut u32, n: usize| {
+            for _ in 0..n {
+                if chars.get(*i) == Some(&'\n') {
+                    *line += 1;
+                    *col = 1;
+                } else {
+                    *col += 1;
+                }
+                *i += 1;
+            }
+        };
+        if c.is_whitespace() {
+            adv(&mut i, &mut line, &mut col, 1);
+            continue;
+        }
+        if c == '/' && chars.get(i + 1) == Some(&'/') {
+            while i < chars.len() && chars[i] != '\n' {
+                adv(&mut i, &mut line, &mut col, 1);
+            }
+            continue;
+        }
+        if c == '/' && chars.get(i + 1) == Some(&'*') {
+            adv(&mut i, &mut line, &mut col, 2);
+            loop {
+                if i >= chars.len() {
+                    return Err(err(
+                        l0,
+                        c0,
+                        "`*/` closing the comment",
+                        "the end of the text".into(),
+                    ));
+                }
+                if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    adv(&mut i, &mut line, &mut col, 2);
+                    break;
+                }
+                adv(&mut i, &mut line, &mut col, 1);
+            }
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let s = i;
+            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+                adv(&mut i, &mut line, &mut col, 1);
+            }
+            out.push(Token {
+                tok: Tok::Ident(chars[s..i].iter().collect()),
+                line: l0,
+                col: c0,
+            });
+            continue;
+        }
+        let hex_start = if c == '$' && chars.get(i + 1).is_some_and(|d| d.is_ascii_hexdigit()) {
+            Some(1)
+        } else if c == '0' && matches!(chars.get(i + 1), Some('x' | 'X')) {
+            Some(2)
+        } else {
+            None
+        };
+        if let Some(skip) = hex_start {
+            adv(&mut i, &mut line, &mut col, skip);
+            let s = i;
+            while i < chars.len() && chars[i].is_ascii_hexdigit() {
+                adv(&mut i, &mut line, &mut col, 1);
+            }
+            let text: String = chars[s..i].iter().collect();
+            let v = u64::from_str_radix(&text, 16)
+                .map_err(|_| err(l0, c0, "a hexadecimal number", text.clone()))?;
+            out.push(Token {
+                tok: Tok::Int(v as i64),
+                line: l0,
+                col: c0,
+            });
+            continue;
+        }
+        if c.is_ascii_digit() || (c == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
+            let s = i;
+            let mut real = false;
+            while i < chars.len() && (chars[i].is_ascii_digit() || chars[i] == '.') {
+                if chars[i] == '.' {
+                    if real {
+                        break;
+                    }
+                    real = true;
+                }
+                adv(&mut i, &mut line, &mut col, 1);
+            }
+            let text: String = chars[s..i].iter().collect();
+            let tok = if real {
+                Tok::Real(
+                    text.parse()
+                        .map_err(|_| err(l0, c0, "a number", text.clone()))?,
+                )
+            } else {
+                match text.parse::<i64>() {
+                    Ok(v) => Tok::Int(v),
+                    Err(_) => Tok::Real(
+                        text.parse()
+                            .map_err(|_| err(l0, c0, "a number", text.clone()))?,
+                    ),
+                }
+            };
+            out.push(Token {
+                tok,
+                line: l0,
+                col: c0,
+            });
+            continue;
+        }
+        if c == '"' || c == '\'' || (c == '@' && matches!(chars.get(i + 1), Some('"' | '\''))) {
+            let verbatim = c == '@';
+            if verbatim {
+                adv(&mut i, &mut line, &mut col, 1);
+            }
+            let q = chars[i];
+            adv(&mut i, &mut line, &mut col, 1);
+            let mut s = String::new();
+            loop {
+                let Some(&ch) = chars.get(i) else {
+                    return Err(err(l0, c0, "a closing quote", "the end of the text".into()));
+                };
+                adv(&mut i, &mut line, &mut col, 1);
+                if ch == q {
+                    break;
+                }
+                if ch == '\\' && !verbatim && q == '"' {
+                    let Some(&e) = chars.get(i) else { continue };
+                    adv(&mut i, &mut line, &mut col, 1);
+                    match e {
+                        'n' => s.push('\n'),
+                        'r' => s.push('\r'),
+                        't' => s.push('\t'),
+                        '0' => s.push('\0'),
+                        'x' => {
+                            let h: String = chars[i..(i + 2).min(chars.len())].iter().collect();
+                            let v = u32::from_str_radix(&h, 16)
+                                .map_err(|_| err(line, col, "two hexadecimal digits", h.clone()))?;
+                            adv(&mut i, &mut line, &mut col, 2);
+                            s.push(char::from_u32(v).unwrap_or('?'));
+                        }
+                        other => s.push(other),
+                    }
+                } else {
+                    s.push(ch);
+                }
+            }
+            out.push(Token {
+                tok: Tok::Str(s),
+                line: l0,
+                col: c0,
+            });
+            continue;
+        }
+        let rest: String = chars[i..(i + 3).min(chars.len())].iter().collect();
+        if let Some(p) = PUNCT.iter().find(|p| rest.starts_with(**p)) {
+            adv(&mut i, &mut line, &mut col, p.chars().count());
+            out.push(Token {
+                tok: Tok::Punct(p),
+                line: l0,
+                col: c0,
+            });
+            continue;
+        }
+        return Err(err(l0, c0, "a token", format!("`{c}`")));
+    }
+    out.push(Token {
+        tok: Tok::Eof,
+        line,
+        col,
+    });
+    Ok(out)
+}

@@ -1,0 +1,23 @@
+//! GML for GameMaker data files: one syntax tree ([`ast`]) shared by a decompiler
+//! (bytecode → tree → text, [`decompile`]) and, later, a compiler (text → tree → bytecode).
+//!
+//! ```no_run
+//! let file = gmkit_data::parse_file("data.win").unwrap();
+//! let game = gmkit_gml::Game::new(&file);
+//! let out = gmkit_gml::decompile::decompile_entry(&game, 0).unwrap();
+//! println!("{}", gmkit_gml::print::print_stmts(&out.body));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod ast;
+pub mod compile;
+pub mod decompile;
+pub mod features;
+pub mod game;
+pub mod lex;
+pub mod parse;
+pub mod print;
+
+pub use features::{Family, Features};
+pub use game::Game;

@@ -1,0 +1,816 @@
+//! GML text → syntax tree: a recursive-descent parser for statements and a precedence climber
+//! for expressions. Errors give the line, the column, what was expected and what was found.
+
+use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
+use crate::lex::{Tok, Token, lex};
+
+/// A syntax error.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("line {line}, column {col}: expected {expected}, found {found}")]
+pub struct ParseError {
+    /// Line (1-based).
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// What the parser expected.
+    pub expected: String,
+    /// What it found.
+    pub found: String,
+}
+
+/// Parses a code entry's text (a list of statements).
+pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
+    let toks = lex(src)?;
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        depth: 0,
+    };
+    let mut out = Vec::new();
+    while p.peek() != &Tok::Eof {
+        out.push(p.stmt()?);
+    }
+    Ok(out)
+}
+
+/// Parses one expression (the whole text).
+pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
+    let toks = lex(src)?;
+    let mut p = Parser {
+        toks,
+        pos: 0,
+        depth: 0,
+    };
+    let e = p.expr()?;
+    if p.peek() != &Tok::Eof {
+        return Err(p.error("the end of the expression"));
+    }
+    Ok(e)
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    depth: usize,
+}
+
+/// Nesting limit (hostile input must not overflow the stack).
+const MAX_DEPTH: usize = 256;
+
+fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "if" | "else"
+            | "while"
+            | "for"
+            | "do"
+            | "until"
+            | "repeat"
+            | "with"
+            | "switch"
+            | "case"
+            | "default"
+            | "break"
+            | "continue"
+            | "exit"
+            | "return"
+            | "var"
+            | "globalvar"
+            | "static"
+            | "function"
+            | "constructor"
+            | "new"
+            | "throw"
+            | "try"
+            | "catch"
+            | "finally"
+            | "delete"
+            | "and"
+            | "or"
+            | "xor"
+            | "not"
+            | "div"
+            | "mod"
+            | "then"
+    )
+}
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos.min(self.toks.len() - 1)].tok
+    }
+
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.pos + k).min(self.toks.len() - 1)].tok
+    }
+
+    fn next(&mut self) -> Tok {
+        let t = self.peek().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn error(&self, expected: &str) -> ParseError {
+        let t = &self.toks[self.pos.min(self.toks.len() - 1)];
+        ParseError {
+            line: t.line,
+            col: t.col,
+            expected: expected.into(),
+            found: t.tok.describe(),
+        }
+    }
+
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::Punct(q) if *q == p)
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(q) if q == w)
+    }
+
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.next();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.is_word(w) {
+            self.next();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect_punct(&mut self, p: &str) -> Result<(), ParseError> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            Err(self.error(&format!("`{p}`")))
+        }
+    }
+
+    fn name(&mut self) -> Result<String, ParseError> {
+        match self.peek().clone() {
+            Tok::Ident(s) if !is_keyword(&s) => {
+                self.next();
+                Ok(s)
+            }
+            _ => Err(self.error("a name")),
+        }
+    }
+
+    fn enter(&mut self) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error("less deeply nested code"));
+        }
+        Ok(())
+    }
+
+    /// A statement or a `{}` block as a list.
+    fn body(&mut self) -> Result<Vec<Stmt>, ParseError> {
+        if self.is_punct("{") {
+            self.block()
+        } else {
+            Ok(vec![self.stmt()?])
+        }
+    }
+
+    fn block(&mut self) -> Result<Vec<Stmt>, ParseError> {
+        self.expect_punct("{")?;
+        let mut out = Vec::new();
+        while !self.eat_punct("}") {
+            if self.peek() == &Tok::Eof {
+                return Err(self.error("`}`"));
+            }
+            out.push(self.stmt()?);
+        }
+        Ok(out)
+    }
+
+    fn semi(&mut self) {
+        while self.eat_punct(";") {}
+    }
+
+    fn stmt(&mut self) -> Result<Stmt, ParseError> {
+        self.enter()?;
+        let s = self.stmt_inner();
+        self.depth -= 1;
+        s
+    }
+
+    fn stmt_inner(&mut self) -> Result<Stmt, ParseError> {
+        if self.is_punct("{") {
+            let b = self.block()?;
+            return Ok(Stmt::Block(b));
+        }
+        if self.eat_punct(";") {
+            return Ok(Stmt::Block(Vec::new()));
+        }
+        let word = match self.peek() {
+            Tok::Ident(w) => w.clone(),
+            _ => String::new(),
+        };
+        let s = match word.as_str() {
+            "var" => {
+                self.next();
+                let mut vars = Vec::new();
+                loop {
+                    let n = self.name()?;
+                    let v = if self.eat_punct("=") || self.eat_punct(":=") {
+                        Some(self.expr()?)
+                    } else {
+                        None
+                    };
+                    vars.push((n, v));
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                Stmt::Var(vars)
+            }
+            "globalvar" => {
+                self.next();
+                let mut names = vec![self.name()?];
+                while self.eat_punct(",") {
+                    names.push(self.name()?);
+                }
+                Stmt::GlobalVar(names)
+            }
+            "static" => {
+                self.next();
+                let mut vars = Vec::new();
+                loop {
+                    let n = self.name()?;
+                    if !(self.eat_punct("=") || self.eat_punct(":=")) {
+                        return Err(self.error("`=` and the static's value"));
+                    }
+                    vars.push((n, self.expr()?));
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                Stmt::Static(vars)
+            }
+            "if" => {
+                self.next();
+                let c = self.cond()?;
+                self.eat_word("then");
+                let a = self.body()?;
+                self.semi();
+                let b = if self.eat_word("else") {
+                    Some(self.body()?)
+                } else {
+                    None
+                };
+                return Ok(Stmt::If(c, a, b));
+            }
+            "while" => {
+                self.next();
+                let c = self.cond()?;
+                self.eat_word("do");
+                return Ok(Stmt::While(c, self.body()?));
+            }
+            "repeat" => {
+                self.next();
+                let c = self.cond()?;
+                return Ok(Stmt::Repeat(c, self.body()?));
+            }
+            "with" => {
+                self.next();
+                let c = self.cond()?;
+                return Ok(Stmt::With(c, self.body()?));
+            }
+            "do" => {
+                self.next();
+                let b = self.body()?;
+                self.semi();
+                if !self.eat_word("until") {
+                    return Err(self.error("`until`"));
+                }
+                let c = self.cond()?;
+                Stmt::DoUntil(b, c)
+            }
+            "for" => {
+                self.next();
+                self.expect_punct("(")?;
+                let init = if self.is_punct(";") {
+                    None
+                } else {
+                    Some(Box::new(self.simple_stmt()?))
+                };
+                self.expect_punct(";")?;
+                let cond = if self.is_punct(";") {
+                    None
+                } else {
+                    Some(self.expr()?)
+                };
+                self.expect_punct(";")?;
+                let step = if self.is_punct(")") {
+                    None
+                } else {
+                    Some(Box::new(self.simple_stmt()?))
+                };
+                self.expect_punct(")")?;
+                return Ok(Stmt::For(init, cond, step, self.body()?));
+            }
+            "switch" => {
+                self.next();
+                let v = self.cond()?;
+                self.expect_punct("{")?;
+                let mut cases: Vec<Case> = Vec::new();
+                while !self.eat_punct("}") {
+                    if self.eat_word("case") {
+                        let l = self.expr()?;
+                        self.expect_punct(":")?;
+                        cases.push(Case {
+                            label: Some(l),
+                            body: Vec::new(),
+                        });
+                    } else if self.eat_word("default") {
+                        self.expect_punct(":")?;
+                        cases.push(Case {
+                            label: None,
+                            body: Vec::new(),
+                        });
+                    } else if self.peek() == &Tok::Eof {
+                        return Err(self.error("`}` closing the switch"));
+                    } else {
+                        let s = self.stmt()?;
+                        match cases.last_mut() {
+                            Some(c) => c.body.push(s),
+                            None => return Err(self.error("`case` or `default`")),
+                        }
+                    }
+                }
+                return Ok(Stmt::Switch(v, cases));
+            }
+            "break" => {
+                self.next();
+                Stmt::Break
+            }
+            "continue" => {
+                self.next();
+                Stmt::Continue
+            }
+            "exit" => {
+                self.next();
+                Stmt::Exit
+            }
+            "return" => {
+                self.next();
+                if self.is_punct(";") || self.is_punct("}") || self.peek() == &Tok::Eof {
+                    Stmt::Return(None)
+                } else {
+                    Stmt::Return(Some(self.expr()?))
+                }
+            }
+            "throw" => {
+                self.next();
+                Stmt::Throw(self.expr()?)
+            }
+            "delete" => {
+                self.next();
+                Stmt::Delete(self.expr()?)
+            }
+            "try" => {
+                self.next();
+                let body = self.block()?;
+                let catch = if self.eat_word("catch") {
+                    self.expect_punct("(")?;
+                    let n = self.name()?;
+                    self.expect_punct(")")?;
+                    Some((n, self.block()?))
+                } else {
+                    None
+                };
+                let finally = if self.eat_word("finally") {
+                    Some(self.block()?)
+                } else {
+                    None
+                };
+                return Ok(Stmt::Try {
+                    body,
+                    catch,
+                    finally,
+                });
+            }
+            "function" if matches!(self.peek_at(1), Tok::Ident(_)) => {
+                self.next();
+                let f = self.function_rest(true)?;
+                return Ok(Stmt::Function(f));
+            }
+            _ => self.simple_stmt()?,
+        };
+        self.semi();
+        Ok(s)
+    }
+
+    /// Assignment, `++`/`--` or an expression statement.
+    fn simple_stmt(&mut self) -> Result<Stmt, ParseError> {
+        if self.is_word("var") {
+            return self.stmt_inner();
+        }
+        for (p, op) in [("++", UpdateOp::Inc), ("--", UpdateOp::Dec)] {
+            if self.eat_punct(p) {
+                let target = self.postfix()?;
+                return Ok(Stmt::Update {
+                    op,
+                    prefix: true,
+                    target,
+                });
+            }
+        }
+        let e = self.unary()?;
+        if let Expr::Update { op, prefix, target } = e {
+            return Ok(Stmt::Update {
+                op,
+                prefix,
+                target: *target,
+            });
+        }
+        let op = match self.peek() {
+            Tok::Punct("=") | Tok::Punct(":=") => None,
+            Tok::Punct("+=") => Some(BinaryOp::Add),
+            Tok::Punct("-=") => Some(BinaryOp::Sub),
+            Tok::Punct("*=") => Some(BinaryOp::Mul),
+            Tok::Punct("/=") => Some(BinaryOp::Div),
+            Tok::Punct("%=") => Some(BinaryOp::Mod),
+            Tok::Punct("&=") => Some(BinaryOp::BitAnd),
+            Tok::Punct("|=") => Some(BinaryOp::BitOr),
+            Tok::Punct("^=") => Some(BinaryOp::BitXor),
+            Tok::Punct("<<=") => Some(BinaryOp::Shl),
+            Tok::Punct(">>=") => Some(BinaryOp::Shr),
+            Tok::Punct("??=") => Some(BinaryOp::Nullish),
+            _ => return Ok(Stmt::Expr(e)),
+        };
+        self.next();
+        let value = self.expr()?;
+        Ok(Stmt::Assign {
+            target: e,
+            op,
+            value,
+        })
+    }
+
+    /// After `function`: `[name](params) [: Parent(args)] [constructor] { body }`.
+    fn function_rest(&mut self, named: bool) -> Result<Function, ParseError> {
+        let name = if named || matches!(self.peek(), Tok::Ident(_)) {
+            Some(self.name()?)
+        } else {
+            None
+        };
+        self.expect_punct("(")?;
+        let mut params = Vec::new();
+        while !self.eat_punct(")") {
+            let n = self.name()?;
+            let d = if self.eat_punct("=") {
+                Some(self.expr()?)
+            } else {
+                None
+            };
+            params.push((n, d));
+            if !self.eat_punct(",") {
+                self.expect_punct(")")?;
+                break;
+            }
+        }
+        let inherits = if self.eat_punct(":") {
+            let p = self.name()?;
+            let args = self.args()?;
+            Some((p, args))
+        } else {
+            None
+        };
+        let constructor = self.eat_word("constructor");
+        let body = self.block()?;
+        Ok(Function {
+            name,
+            params,
+            inherits,
+            constructor,
+            body,
+        })
+    }
+
+    fn args(&mut self) -> Result<Vec<Expr>, ParseError> {
+        self.expect_punct("(")?;
+        let mut args = Vec::new();
+        while !self.eat_punct(")") {
+            args.push(self.expr()?);
+            if !self.eat_punct(",") {
+                self.expect_punct(")")?;
+                break;
+            }
+        }
+        Ok(args)
+    }
+
+    /// A statement header's expression: the parentheses around it are syntax, not a group.
+    fn cond(&mut self) -> Result<Expr, ParseError> {
+        Ok(match self.expr()? {
+            Expr::Paren(e) => *e,
+            e => e,
+        })
+    }
+
+    /// An expression (ternary level).
+    fn expr(&mut self) -> Result<Expr, ParseError> {
+        self.enter()?;
+        let r = self.ternary();
+        self.depth -= 1;
+        r
+    }
+
+    fn ternary(&mut self) -> Result<Expr, ParseError> {
+        let c = self.binary(1)?;
+        if self.eat_punct("?") {
+            let a = self.expr()?;
+            self.expect_punct(":")?;
+            let b = self.expr()?;
+            return Ok(Expr::Ternary(Box::new(c), Box::new(a), Box::new(b)));
+        }
+        Ok(c)
+    }
+
+    fn binop(&self) -> Option<BinaryOp> {
+        use BinaryOp::*;
+        Some(match self.peek() {
+            Tok::Punct(p) => match *p {
+                "*" => Mul,
+                "/" => Div,
+                "%" => Mod,
+                "+" => Add,
+                "-" => Sub,
+                "&" => BitAnd,
+                "|" => BitOr,
+                "^" => BitXor,
+                "<<" => Shl,
+                ">>" => Shr,
+                "<" => Lt,
+                "<=" => Le,
+                "==" => Eq,
+                "=" => Eq,
+                "!=" | "<>" => Ne,
+                ">=" => Ge,
+                ">" => Gt,
+                "&&" => And,
+                "||" => Or,
+                "^^" => Xor,
+                "??" => Nullish,
+                _ => return None,
+            },
+            Tok::Ident(w) => match w.as_str() {
+                "div" => IntDiv,
+                "mod" => Mod,
+                "and" => And,
+                "or" => Or,
+                "xor" => Xor,
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    fn binary(&mut self, min: u8) -> Result<Expr, ParseError> {
+        let mut l = self.unary()?;
+        while let Some(op) = self.binop() {
+            // `=` inside an expression is a comparison (statements parse their target alone).
+            let p = op.precedence();
+            if p < min {
+                break;
+            }
+            self.next();
+            let r = self.binary(p + 1)?;
+            l = Expr::Binary(op, Box::new(l), Box::new(r));
+        }
+        Ok(l)
+    }
+
+    fn unary(&mut self) -> Result<Expr, ParseError> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, ParseError> {
+        let op = match self.peek() {
+            Tok::Punct("-") => Some(UnaryOp::Neg),
+            Tok::Punct("!") => Some(UnaryOp::Not),
+            Tok::Punct("~") => Some(UnaryOp::BitNot),
+            Tok::Ident(w) if w == "not" => Some(UnaryOp::Not),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.next();
+            let x = self.unary()?;
+            return Ok(Expr::Unary(op, Box::new(x)));
+        }
+        if self.eat_punct("+") {
+            return self.unary();
+        }
+        for (p, op) in [("++", UpdateOp::Inc), ("--", UpdateOp::Dec)] {
+            if self.eat_punct(p) {
+                let t = self.unary()?;
+                return Ok(Expr::Update {
+                    op,
+                    prefix: true,
+                    target: Box::new(t),
+                });
+            }
+        }
+        if self.eat_word("new") {
+            let callee = self.primary()?;
+            let callee = self.members(callee, false)?;
+            let args = self.args()?;
+            return self.members(Expr::New(Box::new(callee), args), true);
+        }
+        self.postfix()
+    }
+
+    fn postfix(&mut self) -> Result<Expr, ParseError> {
+        let p = self.primary()?;
+        let e = self.members(p, true)?;
+        for (t, op) in [("++", UpdateOp::Inc), ("--", UpdateOp::Dec)] {
+            if self.eat_punct(t) {
+                return Ok(Expr::Update {
+                    op,
+                    prefix: false,
+                    target: Box::new(e),
+                });
+            }
+        }
+        Ok(e)
+    }
+
+    /// `.name`, `[i]`, and (when `calls`) `(args)` suffixes.
+    fn members(&mut self, mut e: Expr, calls: bool) -> Result<Expr, ParseError> {
+        loop {
+            if self.eat_punct(".") {
+                let n = match self.next() {
+                    Tok::Ident(n) => n,
+                    _ => return Err(self.error("a name after `.`")),
+                };
+                e = Expr::Member(Box::new(e), n);
+            } else if self.is_punct("[")
+                || self.is_punct("[@")
+                || self.is_punct("[|")
+                || self.is_punct("[?")
+                || self.is_punct("[#")
+                || self.is_punct("[$")
+            {
+                self.next();
+                let mut idx = vec![self.expr()?];
+                while self.eat_punct(",") {
+                    idx.push(self.expr()?);
+                }
+                self.expect_punct("]")?;
+                e = Expr::Index(Box::new(e), idx);
+            } else if calls && self.is_punct("(") {
+                let args = self.args()?;
+                e = match e {
+                    Expr::Ident(n)
+                        if n == "int64"
+                            && matches!(args.as_slice(), [Expr::Lit(Literal::Int(_))]) =>
+                    {
+                        let Some(Expr::Lit(Literal::Int(v))) = args.first() else {
+                            unreachable!("matched above")
+                        };
+                        Expr::Lit(Literal::Int64(*v))
+                    }
+                    e => Expr::Call(Box::new(e), args),
+                };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn primary(&mut self) -> Result<Expr, ParseError> {
+        match self.peek().clone() {
+            Tok::Int(v) => {
+                self.next();
+                Ok(Expr::Lit(Literal::Int(v)))
+            }
+            Tok::Real(v) => {
+                self.next();
+                Ok(Expr::Lit(Literal::Real(v)))
+            }
+            Tok::Str(s) => {
+                self.next();
+                Ok(Expr::Lit(Literal::String(s)))
+            }
+            Tok::Ident(w) => match w.as_str() {
+                "true" | "false" => {
+                    self.next();
+                    Ok(Expr::Lit(Literal::Bool(w == "true")))
+                }
+                "function" => {
+                    self.next();
+                    let f = self.function_rest(false)?;
+                    Ok(Expr::Function(Box::new(f)))
+                }
+                w if is_keyword(w) => Err(self.error("an expression")),
+                _ => {
+                    self.next();
+                    Ok(Expr::Ident(w))
+                }
+            },
+            Tok::Punct("(") => {
+                self.next();
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                Ok(Expr::Paren(Box::new(e)))
+            }
+            Tok::Punct("[") => {
+                self.next();
+                let mut items = Vec::new();
+                while !self.eat_punct("]") {
+                    items.push(self.expr()?);
+                    if !self.eat_punct(",") {
+                        self.expect_punct("]")?;
+                        break;
+                    }
+                }
+                Ok(Expr::Array(items))
+            }
+            Tok::Punct("{") => {
+                self.next();
+                let mut fields = Vec::new();
+                while !self.eat_punct("}") {
+                    let k = match self.next() {
+                        Tok::Ident(k) => k,
+                        Tok::Str(k) => k,
+                        _ => return Err(self.error("a struct key")),
+                    };
+                    self.expect_punct(":")?;
+                    fields.push((k, self.expr()?));
+                    if !self.eat_punct(",") {
+                        self.expect_punct("}")?;
+                        break;
+                    }
+                }
+                Ok(Expr::Struct(fields))
+            }
+            _ => Err(self.error("an expression")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::print::print_stmts;
+
+    fn round(src: &str) -> String {
+        print_stmts(&parse(src).unwrap())
+    }
+
+    #[test]
+    fn statements_round_trip() {
+        for src in [
+            "a = b + c * 2;",
+            "if (a < 3) {\n    break;\n} else if (b) {\n    exit;\n}",
+            "var i, j;\nfor (i = 0; i < 10; i++) {\n    j += i;\n}",
+            "switch (k) {\n    case 1:\n        a();\n        break;\n    default:\n        b();\n}",
+            "with (obj) {\n    x = -(-1);\n}",
+            "s = { a: 1, b: [1, 2] };\nf = function(_arg0, _arg1 = 2) {\n    return _arg0;\n};",
+            "function F(_arg0) : G(_arg0) constructor {\n    static n = 0;\n}",
+            "try {\n    a();\n} catch (e) {\n    b(e);\n} finally {\n    c();\n}",
+            "v = a ?? b;\na ??= 7;\nv = c ? 1 : int64(5);\nx = (new Foo(1)).bar;",
+            "do {\n    a--;\n} until (a <= 0);",
+            "v = (a * b) / c;\nv = a / b / c;",
+        ] {
+            assert_eq!(round(src), src);
+        }
+    }
+
+    #[test]
+    fn gml1_forms() {
+        assert_eq!(
+            round("if a = 1 then b = 2 else c = 3"),
+            "if (a == 1) {\n    b = 2;\n} else {\n    c = 3;\n}"
+        );
+        assert_eq!(round("x = $FF + 0x10;"), "x = 255 + 16;");
+        assert_eq!(round("x = 'it''s'"), "x = \"it\";\n\"s\";");
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let e = parse("a = 1;\nif (b {\n}").unwrap_err();
+        assert_eq!((e.line, e.col), (2, 7));
+        assert_eq!(e.expected, "`)`");
+        assert_eq!(e.found, "`{`");
+        let e = parse("x = ;").unwrap_err();
+        assert_eq!(e.expected, "an expression");
+        assert!(parse(&"(".repeat(100_000)).is_err());
+    }
+}

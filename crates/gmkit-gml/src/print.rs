@@ -1,0 +1,575 @@
+//! Printing the syntax tree as GML text (four-space indentation, K&R braces, parentheses only
+//! where precedence needs them or the tree keeps them).
+
+use crate::ast::{Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
+use std::fmt::Write;
+
+/// Prints a list of statements (a code entry's body) as GML text.
+pub fn print_stmts(stmts: &[Stmt]) -> String {
+    let mut p = Printer::default();
+    for s in stmts {
+        p.stmt(s);
+    }
+    p.out
+}
+
+/// Prints one expression.
+pub fn print_expr(e: &Expr) -> String {
+    let mut p = Printer::default();
+    p.expr(e, 0);
+    p.out
+}
+
+#[derive(Default)]
+struct Printer {
+    out: String,
+    indent: usize,
+}
+
+const UNARY_PREC: u8 = 12;
+const POSTFIX_PREC: u8 = 13;
+
+/// Writes a string literal with GML escapes (GMS2 style).
+pub fn quote(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\r' => o.push_str("\\r"),
+            '\t' => o.push_str("\\t"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\x{:02x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// Formats a real so that it reads back as the same `f64` and is not taken for an integer.
+pub fn real(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 {
+            "infinity".into()
+        } else {
+            "-infinity".into()
+        };
+    }
+    let s = format!("{v:?}");
+    if s.contains('e') {
+        // GML has no exponent syntax: write it out.
+        let t = format!("{v}");
+        if t.contains('.') { t } else { format!("{t}.0") }
+    } else {
+        s
+    }
+}
+
+impl Printer {
+    fn line(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+    }
+
+    fn start(&mut self) {
+        if !self.out.is_empty() {
+            self.line();
+        } else {
+            for _ in 0..self.indent {
+                self.out.push_str("    ");
+            }
+        }
+    }
+
+    fn block(&mut self, body: &[Stmt]) {
+        self.out.push('{');
+        self.indent += 1;
+        for s in body {
+            self.stmt(s);
+        }
+        self.indent -= 1;
+        self.line();
+        self.out.push('}');
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        self.start();
+        self.stmt_inline(s);
+    }
+
+    /// A statement without its leading newline (for `else if`).
+    fn stmt_inline(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Expr(e) => {
+                self.expr(e, 0);
+                self.out.push(';');
+            }
+            Stmt::Assign { .. } | Stmt::Update { .. } => {
+                self.simple(s);
+                self.out.push(';');
+            }
+            Stmt::Var(vars) => {
+                self.out.push_str("var ");
+                for (i, (n, v)) in vars.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str(n);
+                    if let Some(v) = v {
+                        self.out.push_str(" = ");
+                        self.expr(v, 0);
+                    }
+                }
+                self.out.push(';');
+            }
+            Stmt::Static(vars) => {
+                for (i, (n, v)) in vars.iter().enumerate() {
+                    if i > 0 {
+                        self.start();
+                    }
+                    let _ = write!(self.out, "static {n} = ");
+                    self.expr(v, 0);
+                    self.out.push(';');
+                }
+            }
+            Stmt::GlobalVar(names) => {
+                let _ = write!(self.out, "globalvar {};", names.join(", "));
+            }
+            Stmt::If(c, a, b) => {
+                self.out.push_str("if (");
+                self.expr(c, 0);
+                self.out.push_str(") ");
+                self.block(a);
+                if let Some(b) = b {
+                    self.out.push_str(" else ");
+                    match b.as_slice() {
+                        [s @ Stmt::If(..)] => self.stmt_inline(s),
+                        _ => self.block(b),
+                    }
+                }
+            }
+            Stmt::While(c, body) => {
+                self.out.push_str("while (");
+                self.expr(c, 0);
+                self.out.push_str(") ");
+                self.block(body);
+            }
+            Stmt::For(init, c, step, body) => {
+                self.out.push_str("for (");
+                if let Some(i) = init {
+                    self.simple(i);
+                }
+                self.out.push_str("; ");
+                if let Some(c) = c {
+                    self.expr(c, 0);
+                }
+                self.out.push_str("; ");
+                if let Some(s) = step {
+                    self.simple(s);
+                }
+                self.out.push_str(") ");
+                self.block(body);
+            }
+            Stmt::DoUntil(body, c) => {
+                self.out.push_str("do ");
+                self.block(body);
+                self.out.push_str(" until (");
+                self.expr(c, 0);
+                self.out.push_str(");");
+            }
+            Stmt::Repeat(n, body) => {
+                self.out.push_str("repeat (");
+                self.expr(n, 0);
+                self.out.push_str(") ");
+                self.block(body);
+            }
+            Stmt::With(e, body) => {
+                self.out.push_str("with (");
+                self.expr(e, 0);
+                self.out.push_str(") ");
+                self.block(body);
+            }
+            Stmt::Switch(e, cases) => self.switch(e, cases),
+            Stmt::Break => self.out.push_str("break;"),
+            Stmt::Continue => self.out.push_str("continue;"),
+            Stmt::Exit => self.out.push_str("exit;"),
+            Stmt::Return(None) => self.out.push_str("return;"),
+            Stmt::Return(Some(e)) => {
+                self.out.push_str("return ");
+                self.expr(e, 0);
+                self.out.push(';');
+            }
+            Stmt::Throw(e) => {
+                self.out.push_str("throw ");
+                self.expr(e, 0);
+                self.out.push(';');
+            }
+            Stmt::Delete(e) => {
+                self.out.push_str("delete ");
+                self.expr(e, 0);
+                self.out.push(';');
+            }
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                self.out.push_str("try ");
+                self.block(body);
+                if let Some((v, c)) = catch {
+                    let _ = write!(self.out, " catch ({v}) ");
+                    self.block(c);
+                }
+                if let Some(f) = finally {
+                    self.out.push_str(" finally ");
+                    self.block(f);
+                }
+            }
+            Stmt::Function(f) => self.function(f),
+            Stmt::Block(b) => self.block(b),
+            Stmt::Unstructured(text) => {
+                self.out.push_str("/* gmkit: unstructured code");
+                for l in text.lines() {
+                    self.line();
+                    self.out.push_str("   ");
+                    self.out.push_str(&l.replace("*/", "* /"));
+                }
+                self.line();
+                self.out.push_str("*/ __gmkit_unstructured__();");
+            }
+        }
+    }
+
+    /// Assignments and updates without the `;` (also used in `for` headers).
+    fn simple(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Assign { target, op, value } => {
+                self.expr(target, 0);
+                match op {
+                    None => self.out.push_str(" = "),
+                    Some(op) => {
+                        let _ = write!(self.out, " {}= ", op.symbol());
+                    }
+                }
+                self.expr(value, 0);
+            }
+            Stmt::Update { op, prefix, target } => self.update(*op, *prefix, target),
+            Stmt::Expr(e) => self.expr(e, 0),
+            Stmt::Var(_) => {
+                self.stmt_inline(s);
+                self.out.pop();
+            }
+            other => {
+                // Not expressible in a for header: print it as a block-ish statement.
+                self.stmt_inline(other);
+            }
+        }
+    }
+
+    fn update(&mut self, op: UpdateOp, prefix: bool, target: &Expr) {
+        let sym = match op {
+            UpdateOp::Inc => "++",
+            UpdateOp::Dec => "--",
+        };
+        if prefix {
+            self.out.push_str(sym);
+        }
+        self.expr(target, POSTFIX_PREC);
+        if !prefix {
+            self.out.push_str(sym);
+        }
+    }
+
+    fn switch(&mut self, e: &Expr, cases: &[Case]) {
+        self.out.push_str("switch (");
+        self.expr(e, 0);
+        self.out.push_str(") {");
+        self.indent += 1;
+        for c in cases {
+            self.line();
+            match &c.label {
+                Some(l) => {
+                    self.out.push_str("case ");
+                    self.expr(l, 0);
+                    self.out.push(':');
+                }
+                None => self.out.push_str("default:"),
+            }
+            self.indent += 1;
+            for s in &c.body {
+                self.stmt(s);
+            }
+            self.indent -= 1;
+        }
+        self.indent -= 1;
+        self.line();
+        self.out.push('}');
+    }
+
+    fn function(&mut self, f: &Function) {
+        self.out.push_str("function");
+        if let Some(n) = &f.name {
+            self.out.push(' ');
+            self.out.push_str(n);
+        }
+        self.out.push('(');
+        for (i, (n, d)) in f.params.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.out.push_str(n);
+            if let Some(d) = d {
+                self.out.push_str(" = ");
+                self.expr(d, 0);
+            }
+        }
+        self.out.push(')');
+        if let Some((p, args)) = &f.inherits {
+            let _ = write!(self.out, " : {p}");
+            self.args(args);
+        }
+        if f.constructor {
+            self.out.push_str(" constructor");
+        }
+        self.out.push(' ');
+        self.block(&f.body);
+    }
+
+    fn args(&mut self, args: &[Expr]) {
+        self.out.push('(');
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.expr(a, 0);
+        }
+        self.out.push(')');
+    }
+
+    /// Prints `e`; wraps it in parentheses when it binds looser than `min`.
+    fn expr(&mut self, e: &Expr, min: u8) {
+        match e {
+            Expr::Lit(l) => match l {
+                Literal::Int(v) => {
+                    if *v < 0 && min > UNARY_PREC {
+                        let _ = write!(self.out, "({v})");
+                    } else {
+                        let _ = write!(self.out, "{v}");
+                    }
+                }
+                Literal::Int64(v) => {
+                    let _ = write!(self.out, "int64({v})");
+                }
+                Literal::Real(v) => {
+                    let s = real(*v);
+                    if s.starts_with('-') && min > UNARY_PREC {
+                        let _ = write!(self.out, "({s})");
+                    } else {
+                        self.out.push_str(&s);
+                    }
+                }
+                Literal::String(s) => self.out.push_str(&quote(s)),
+                Literal::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            },
+            Expr::Ident(n) => self.out.push_str(n),
+            Expr::Member(t, n) => {
+                self.expr(t, POSTFIX_PREC);
+                self.out.push('.');
+                self.out.push_str(n);
+            }
+            Expr::Index(t, idx) => {
+                self.expr(t, POSTFIX_PREC);
+                self.out.push('[');
+                for (i, x) in idx.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.expr(x, 0);
+                }
+                self.out.push(']');
+            }
+            Expr::Call(c, args) => {
+                self.expr(c, POSTFIX_PREC);
+                self.args(args);
+            }
+            Expr::New(c, args) => {
+                let wrap = min > UNARY_PREC;
+                if wrap {
+                    self.out.push('(');
+                }
+                self.out.push_str("new ");
+                self.expr(c, POSTFIX_PREC);
+                self.args(args);
+                if wrap {
+                    self.out.push(')');
+                }
+            }
+            Expr::Unary(op, x) => {
+                let wrap = min > UNARY_PREC;
+                if wrap {
+                    self.out.push('(');
+                }
+                self.out.push_str(match op {
+                    UnaryOp::Neg => "-",
+                    UnaryOp::Not => "!",
+                    UnaryOp::BitNot => "~",
+                });
+                // `- -x` and `-(-1)` must not print as `--x`.
+                let nested_neg = *op == UnaryOp::Neg
+                    && matches!(
+                        **x,
+                        Expr::Unary(UnaryOp::Neg, _)
+                            | Expr::Lit(Literal::Int(i64::MIN..=-1))
+                            | Expr::Update { prefix: true, .. }
+                    );
+                if nested_neg || matches!(&**x, Expr::Lit(Literal::Real(r)) if *r < 0.0) {
+                    self.out.push('(');
+                    self.expr(x, 0);
+                    self.out.push(')');
+                } else {
+                    self.expr(x, UNARY_PREC);
+                }
+                if wrap {
+                    self.out.push(')');
+                }
+            }
+            Expr::Binary(op, l, r) => {
+                let p = op.precedence();
+                let wrap = p < min;
+                if wrap {
+                    self.out.push('(');
+                }
+                // Left-associative: the left side may have the same level, the right not.
+                self.expr(l, p);
+                let _ = write!(self.out, " {} ", op.symbol());
+                self.expr(r, p + 1);
+                if wrap {
+                    self.out.push(')');
+                }
+            }
+            Expr::Ternary(c, a, b) => {
+                let wrap = min > 0;
+                if wrap {
+                    self.out.push('(');
+                }
+                self.expr(c, 1);
+                self.out.push_str(" ? ");
+                self.expr(a, 0);
+                self.out.push_str(" : ");
+                self.expr(b, 0);
+                if wrap {
+                    self.out.push(')');
+                }
+            }
+            Expr::Update { op, prefix, target } => {
+                let wrap = min > UNARY_PREC;
+                if wrap {
+                    self.out.push('(');
+                }
+                self.update(*op, *prefix, target);
+                if wrap {
+                    self.out.push(')');
+                }
+            }
+            Expr::Array(items) => {
+                self.out.push('[');
+                for (i, a) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.expr(a, 0);
+                }
+                self.out.push(']');
+            }
+            Expr::Struct(fields) => {
+                if fields.is_empty() {
+                    self.out.push_str("{}");
+                    return;
+                }
+                self.out.push_str("{ ");
+                for (i, (k, v)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out.push_str(k);
+                    self.out.push_str(": ");
+                    self.expr(v, 0);
+                }
+                self.out.push_str(" }");
+            }
+            Expr::Function(f) => {
+                let wrap = min > 0;
+                if wrap {
+                    self.out.push('(');
+                }
+                self.function(f);
+                if wrap {
+                    self.out.push(')');
+                }
+            }
+            Expr::Paren(x) => {
+                self.out.push('(');
+                self.expr(x, 0);
+                self.out.push(')');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::BinaryOp;
+    use crate::ast::Expr::*;
+
+    fn id(n: &str) -> Box<Expr> {
+        Box::new(Ident(n.into()))
+    }
+
+    #[test]
+    fn precedence_parentheses() {
+        let e = Binary(
+            BinaryOp::Mul,
+            Box::new(Binary(BinaryOp::Add, id("a"), id("b"))),
+            id("c"),
+        );
+        assert_eq!(print_expr(&e), "(a + b) * c");
+        let e = Binary(
+            BinaryOp::Sub,
+            id("a"),
+            Box::new(Binary(BinaryOp::Sub, id("b"), id("c"))),
+        );
+        assert_eq!(print_expr(&e), "a - (b - c)");
+        let e = Unary(UnaryOp::Neg, Box::new(Lit(Literal::Int(-1))));
+        assert_eq!(print_expr(&e), "-(-1)");
+    }
+
+    #[test]
+    fn statements() {
+        let s = vec![Stmt::If(
+            Binary(BinaryOp::Lt, id("a"), Box::new(Lit(Literal::Int(3)))),
+            vec![Stmt::Break],
+            Some(vec![Stmt::If(Ident("b".into()), vec![Stmt::Exit], None)]),
+        )];
+        assert_eq!(
+            print_stmts(&s),
+            "if (a < 3) {\n    break;\n} else if (b) {\n    exit;\n}"
+        );
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(real(1.0), "1.0");
+        assert_eq!(real(0.5), "0.5");
+        assert_eq!(quote("a\"b\n"), "\"a\\\"b\\n\"");
+    }
+}

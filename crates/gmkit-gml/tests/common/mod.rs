@@ -1,0 +1,302 @@
+//! A minimal text assembler for tests: builds instructions (and the VARI/FUNC/STRG entries
+//! they name) from the disassembly notation of the spec (`pushi.e 5`, `pop.v.v self.a`,
+//! `bf L1`, `L1:`).
+
+#![allow(dead_code)]
+
+use gmkit_data::chunks::code::{
+    Comparison, DataType, ExtendedKind, InstanceType, Instruction, Opcode, PushValue, RefType,
+    VariableRef,
+};
+use gmkit_data::chunks::function::{Function, Functions};
+use gmkit_data::chunks::string_table::Strings;
+use gmkit_data::chunks::variable::{Variable, Variables};
+use gmkit_data::{DataFile, FormatVersion, Id, Version};
+use std::collections::HashMap;
+
+/// A data file holding just the names the assembled code uses.
+pub struct Asm {
+    pub file: DataFile,
+}
+
+impl Asm {
+    /// bc 17 with the given layout version (`(2, 3)` etc.), or bc `bc` for older.
+    pub fn new(bc: u8, major: u16, minor: u16) -> Asm {
+        let file = DataFile {
+            version: Version {
+                bytecode: bc,
+                ide: [if major >= 2 { 2 } else { 1 }, 0, 0, 0],
+                format: FormatVersion::new(major, minor, 0, 0),
+                lts: false,
+            },
+            strings: Some(Strings::default()),
+            variables: Some(Variables::default()),
+            functions: Some(Functions::default()),
+            ..DataFile::default()
+        };
+        Asm { file }
+    }
+
+    fn string(&mut self, s: &str) -> gmkit_data::StringRef {
+        let t = self.file.strings.as_mut().unwrap();
+        t.find(s).unwrap_or_else(|| t.push(s))
+    }
+
+    fn var(&mut self, name: &str) -> Id<Variable> {
+        let r = self.string(name);
+        let vs = self.file.variables.as_mut().unwrap();
+        let i = vs
+            .variables
+            .iter()
+            .position(|v| v.name == r)
+            .unwrap_or_else(|| {
+                vs.variables.push(Variable {
+                    name: r,
+                    instance_type: 0,
+                    variable_id: 0,
+                });
+                vs.variables.len() - 1
+            });
+        Id::new(i as u32)
+    }
+
+    fn func(&mut self, name: &str) -> Id<Function> {
+        let r = self.string(name);
+        let fs = self.file.functions.as_mut().unwrap();
+        let i = fs
+            .functions
+            .iter()
+            .position(|f| f.name == r)
+            .unwrap_or_else(|| {
+                fs.functions.push(Function::new(r));
+                fs.functions.len() - 1
+            });
+        Id::new(i as u32)
+    }
+
+    fn varref(&mut self, s: &str) -> VariableRef {
+        let (ref_type, rest) = if let Some(r) = s.strip_prefix("[array]") {
+            (RefType::ARRAY, r)
+        } else if let Some(r) = s.strip_prefix("[stacktop]") {
+            (RefType::STACKTOP, r)
+        } else if let Some(r) = s.strip_prefix("[multipush]") {
+            (RefType::ARRAY_PUSH_AF, r)
+        } else if let Some(r) = s.strip_prefix("[multipushpop]") {
+            (RefType::ARRAY_POP_AF, r)
+        } else {
+            (RefType::NORMAL, s)
+        };
+        let (inst, name) = rest.split_once('.').expect("scope.name");
+        let instance = InstanceType(match inst {
+            "self" => -1,
+            "other" => -2,
+            "global" => -5,
+            "builtin" => -6,
+            "local" => -7,
+            "stacktop" => -9,
+            "arg" => -15,
+            "static" => -16,
+            n => n.parse().expect("instance"),
+        });
+        VariableRef {
+            variable: self.var(name),
+            instance,
+            ref_type,
+        }
+    }
+
+    /// Assembles `text` (one instruction or label per line; `/` also separates).
+    pub fn asm(&mut self, text: &str) -> Vec<Instruction> {
+        let lines: Vec<&str> = text
+            .split(['\n', '/'])
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        // First pass: sizes and labels.
+        let mut labels = HashMap::new();
+        let mut parsed = Vec::new();
+        let mut addr = 0usize;
+        for l in &lines {
+            if let Some(lab) = l.strip_suffix(':') {
+                labels.insert(lab.to_string(), addr);
+                continue;
+            }
+            let ins = self.one(l, &HashMap::new(), 0);
+            addr += ins.size();
+            parsed.push(*l);
+        }
+        let mut out = Vec::new();
+        let mut addr = 0usize;
+        for l in parsed {
+            let ins = self.one(l, &labels, addr);
+            addr += ins.size();
+            out.push(ins);
+        }
+        out
+    }
+
+    fn one(&mut self, l: &str, labels: &HashMap<String, usize>, addr: usize) -> Instruction {
+        let (mn, arg) = l.split_once(' ').unwrap_or((l, ""));
+        let arg = arg.trim();
+        let mut parts = mn.split('.');
+        let op = parts.next().unwrap();
+        let t = |s: Option<&str>| -> DataType {
+            match s.unwrap_or("v") {
+                "d" => DataType::Double,
+                "i" => DataType::Int32,
+                "l" => DataType::Int64,
+                "b" => DataType::Boolean,
+                "v" => DataType::Variable,
+                "s" => DataType::String,
+                "e" => DataType::Int16,
+                x => panic!("type {x}"),
+            }
+        };
+        let t1 = t(parts.next());
+        let t2 = t(parts.next());
+        let target = |labels: &HashMap<String, usize>| -> i32 {
+            let to = labels.get(arg).copied().unwrap_or(addr);
+            (to as i32 - addr as i32) / 4
+        };
+        let binop = |o: Opcode| Instruction::Binary { op: o, t1, t2 };
+        match op {
+            "conv" => binop(Opcode::Conv),
+            "mul" => binop(Opcode::Mul),
+            "div" => binop(Opcode::Div),
+            "rem" => binop(Opcode::Rem),
+            "mod" => binop(Opcode::Mod),
+            "add" => binop(Opcode::Add),
+            "sub" => binop(Opcode::Sub),
+            "and" => binop(Opcode::And),
+            "or" => binop(Opcode::Or),
+            "xor" => binop(Opcode::Xor),
+            "shl" => binop(Opcode::Shl),
+            "shr" => binop(Opcode::Shr),
+            "neg" | "not" | "ret" | "exit" | "popz" => Instruction::Unary {
+                op: match op {
+                    "neg" => Opcode::Neg,
+                    "not" => Opcode::Not,
+                    "ret" => Opcode::Ret,
+                    "exit" => Opcode::Exit,
+                    _ => Opcode::Popz,
+                },
+                t: t1,
+            },
+            "cmp" => Instruction::Compare {
+                cmp: match arg {
+                    "LT" => Comparison::Lt,
+                    "LTE" => Comparison::Le,
+                    "EQ" => Comparison::Eq,
+                    "NEQ" => Comparison::Ne,
+                    "GTE" => Comparison::Ge,
+                    _ => Comparison::Gt,
+                },
+                t1,
+                t2,
+            },
+            "b" | "bt" | "bf" | "pushenv" => Instruction::Branch {
+                op: match op {
+                    "b" => Opcode::B,
+                    "bt" => Opcode::Bt,
+                    "bf" => Opcode::Bf,
+                    _ => Opcode::PushEnv,
+                },
+                offset: target(labels),
+            },
+            "popenv" if arg == "<drop>" => Instruction::PopEnvExit,
+            "popenv" => Instruction::Branch {
+                op: Opcode::PopEnv,
+                offset: target(labels),
+            },
+            "dup" => {
+                let mut a = arg.split_whitespace();
+                let count = a.next().unwrap().parse().unwrap();
+                let extra = a
+                    .next()
+                    .map(|m| 0x80 | (m.parse::<u8>().unwrap() << 3))
+                    .unwrap_or(0);
+                Instruction::Dup {
+                    t: t1,
+                    count,
+                    extra,
+                }
+            }
+            "callv" => Instruction::CallV {
+                t: t1,
+                argc: arg.parse().unwrap(),
+            },
+            "call" => {
+                let (name, n) = arg.rsplit_once(' ').unwrap();
+                Instruction::Call {
+                    t: t1,
+                    argc: n.parse().unwrap(),
+                    function: self.func(name),
+                }
+            }
+            "pop" if t1 == DataType::Int16 => Instruction::PopSwap {
+                t2,
+                arg: arg.parse().unwrap(),
+            },
+            "pop" => Instruction::Pop {
+                t1,
+                t2,
+                var: self.varref(arg),
+            },
+            "push" | "pushi" | "pushloc" | "pushglb" | "pushbltn" => {
+                let op = match op {
+                    "push" => Opcode::Push,
+                    "pushi" => Opcode::PushI,
+                    "pushloc" => Opcode::PushLoc,
+                    "pushglb" => Opcode::PushGlb,
+                    _ => Opcode::PushBltn,
+                };
+                let value = match t1 {
+                    DataType::Int16 => PushValue::Int16(arg.parse().unwrap()),
+                    DataType::Int32 => match arg.strip_prefix("[function]") {
+                        Some(f) => PushValue::Function(self.func(f)),
+                        None => PushValue::Int32(arg.parse().unwrap()),
+                    },
+                    DataType::Int64 => PushValue::Int64(arg.parse().unwrap()),
+                    DataType::Double => PushValue::Double(arg.parse().unwrap()),
+                    DataType::String => PushValue::String(self.string(arg.trim_matches('"'))),
+                    DataType::Boolean => PushValue::Other {
+                        t: DataType::Boolean,
+                        value: arg.parse().unwrap(),
+                    },
+                    _ => PushValue::Variable(self.varref(arg)),
+                };
+                Instruction::Push { op, value }
+            }
+            ext => {
+                let kind = match ext {
+                    "chkindex" => ExtendedKind::CHKINDEX,
+                    "pushaf" => ExtendedKind::PUSHAF,
+                    "popaf" => ExtendedKind::POPAF,
+                    "pushac" => ExtendedKind::PUSHAC,
+                    "setowner" => ExtendedKind::SETOWNER,
+                    "isstaticok" => ExtendedKind::ISSTATICOK,
+                    "setstatic" => ExtendedKind::SETSTATIC,
+                    "savearef" => ExtendedKind::SAVEAREF,
+                    "restorearef" => ExtendedKind::RESTOREAREF,
+                    "isnullish" => ExtendedKind::CHKNULLISH,
+                    x => panic!("unknown mnemonic {x}"),
+                };
+                Instruction::Extended {
+                    kind,
+                    t: DataType::Int16,
+                    operand: None,
+                }
+            }
+        }
+    }
+}
+
+/// Decompiles `text` for the version and prints it.
+pub fn gml(bc: u8, major: u16, minor: u16, text: &str) -> String {
+    let mut a = Asm::new(bc, major, minor);
+    let ins = a.asm(text);
+    let game = gmkit_gml::Game::new(&a.file);
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    assert_eq!(d.failures, 0, "{:?}", d.failure_notes);
+    gmkit_gml::print::print_stmts(&d.body)
+}

@@ -1,0 +1,120 @@
+//! Bar 2 (measured): `compile(parse(print(decompile(entry))))` against the entry's own
+//! instructions, per file and per version family; the differences are listed by kind.
+
+use gmkit_gml::compile::{CompileError, Names, compile_entry};
+use gmkit_gml::{Family, Game, decompile, parse, print};
+use std::collections::BTreeMap;
+
+#[derive(Default)]
+struct Count {
+    entries: usize,
+    identical: usize,
+}
+
+#[test]
+fn decompile_compile_round_trip() {
+    let corpus = gmkit_testdata::need!(gmkit_testdata::corpus());
+    let mut fam: BTreeMap<Family, Count> = BTreeMap::new();
+    let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
+    let mut total = Count::default();
+    for (name, bytes) in corpus {
+        let Ok(file) = gmkit_data::parse_bytes(bytes) else {
+            continue;
+        };
+        let Some(code) = file.code.as_ref().filter(|c| !c.entries.is_empty()) else {
+            continue;
+        };
+        let game = Game::new(&file);
+        let names = Names::new(&game);
+        let mut c = Count::default();
+        for i in 0..code.entries.len() {
+            if !code.entries[i].body.is_root() {
+                continue;
+            }
+            c.entries += 1;
+            let Ok(orig) = code.instructions(i) else {
+                *kinds.entry("original does not decode".into()).or_default() += 1;
+                continue;
+            };
+            let text = match decompile::decompile_entry(&game, i) {
+                Ok(d) => print::print_stmts(&d.body),
+                Err(_) => {
+                    *kinds.entry("decompile error".into()).or_default() += 1;
+                    continue;
+                }
+            };
+            let tree = match parse::parse(&text) {
+                Ok(t) => t,
+                Err(_) => {
+                    *kinds.entry("text does not parse".into()).or_default() += 1;
+                    continue;
+                }
+            };
+            match compile_entry(&game, &names, i, &tree) {
+                Ok(ins) if ins.as_slice() == orig.as_ref() => c.identical += 1,
+                Ok(ins) => {
+                    let k = ins
+                        .iter()
+                        .zip(orig.iter())
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(ins.len().min(orig.len()));
+                    let kind = match (orig.get(k), ins.get(k)) {
+                        (Some(o), Some(n)) => format!(
+                            "differs: expected {} got {}",
+                            o.opcode().mnemonic(),
+                            n.opcode().mnemonic()
+                        ),
+                        (Some(_), None) => "differs: compiled code too short".into(),
+                        _ => "differs: compiled code too long".into(),
+                    };
+                    *kinds.entry(kind).or_default() += 1;
+                }
+                Err(CompileError::Unsupported(w)) => {
+                    *kinds.entry(format!("unsupported: {w}")).or_default() += 1
+                }
+                Err(CompileError::UnknownName { kind, .. }) => {
+                    *kinds.entry(format!("unknown {kind}")).or_default() += 1
+                }
+                Err(e) => *kinds.entry(format!("error: {e}")).or_default() += 1,
+            }
+        }
+        let f = fam.entry(game.features.family()).or_default();
+        f.entries += c.entries;
+        f.identical += c.identical;
+        total.entries += c.entries;
+        total.identical += c.identical;
+        println!(
+            "{name:40} {:10} root entries {:6} identical {:6} ({:.1} %)",
+            game.features.family().label(),
+            c.entries,
+            c.identical,
+            100.0 * c.identical as f64 / c.entries.max(1) as f64
+        );
+    }
+    for (f, c) in &fam {
+        println!(
+            "family {:10} root entries {:6} identical {:6} ({:.1} %)",
+            f.label(),
+            c.entries,
+            c.identical,
+            100.0 * c.identical as f64 / c.entries.max(1) as f64
+        );
+    }
+    let pct = 100.0 * total.identical as f64 / total.entries.max(1) as f64;
+    println!(
+        "total root entries {} identical {} ({pct:.1} %)",
+        total.entries, total.identical
+    );
+    let mut by: Vec<_> = kinds.into_iter().collect();
+    by.sort_by_key(|k| std::cmp::Reverse(k.1));
+    for (k, n) in by {
+        println!("{n:6}  {k}");
+    }
+    // Floor at the measured rate, so that it cannot regress.
+    assert!(
+        pct >= FLOOR,
+        "round-trip rate {pct:.1} % fell below {FLOOR} %"
+    );
+}
+
+const FLOOR: f64 = 68.0;
