@@ -30,6 +30,8 @@ mod options;
 mod read;
 mod refs;
 mod sample;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 mod string;
 mod tables;
 mod validate;

@@ -5,6 +5,7 @@ use bytes::Bytes;
 
 /// How the chunks sit in the container: order, alignment, and bytes outside any field.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Layout {
     /// Chunk order as in the file (writing follows it; chunks added to the model but missing
     /// here are written after these).
@@ -13,10 +14,13 @@ pub struct Layout {
     pub chunk_align: usize,
     /// Bytes between a chunk's content and the chunk's end that are not zero padding, kept
     /// verbatim (written instead of padding).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub tails: Vec<(ChunkName, Bytes)>,
     /// Bytes after the end of the FORM container.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub trailing: Bytes,
     /// Size of the file this model was read from (used to size the output buffer).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub size_hint: usize,
 }
 
@@ -39,6 +43,7 @@ macro_rules! chunk_list {
         ///
         /// Parse with [`crate::parse_bytes`], edit the fields, write with [`crate::build_bytes`].
         #[derive(Clone, Debug, Default, PartialEq)]
+        #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
         pub struct DataFile {
             /// The detected version (decides the layout written).
             pub version: crate::version::Version,

@@ -18,6 +18,7 @@ use std::fmt;
 
 /// A layout version, named after the first IDE release that used that layout.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FormatVersion {
     /// Major (1, 2, 2022, 2023, 2024, ...).
     pub major: u16,
@@ -59,6 +60,7 @@ impl fmt::Display for FormatVersion {
 
 /// Everything known about a file's version.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Version {
     /// Bytecode (WAD) version from GEN8 (13–17).
     pub bytecode: u8,

@@ -23,7 +23,7 @@ pub mod exit {
     name = "gmkit",
     version,
     about = "Read, check and convert GameMaker data files, ds_* strings and Elephant buffers",
-    after_help = "Examples:\n  gmkit check data.win\n  gmkit check --json game/*.win\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit ds decode 2F010000...\n  gmkit ds decode save.txt | gmkit ds encode\n  gmkit elephant decode --string save.txt\n  gmkit ini decode save.ini > save.json"
+    after_help = "Examples:\n  gmkit demo\n  gmkit info data.win\n  gmkit unpack data.win mygame/ && gmkit pack mygame/ out.win\n  gmkit diff data.win out.win\n  gmkit check data.win\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit check --json game/*.win\n  gmkit ds decode 2F010000...\n  gmkit ds decode save.txt | gmkit ds encode\n  gmkit elephant decode --string save.txt\n  gmkit ini decode save.ini > save.json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -32,8 +32,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Show info, unpack, pack and compare on the built-in sample (or a file): the product in one command
+    Demo(cmd::folder::DemoArgs),
     /// Parse, rebuild and compare data files (data.win, game.unx, ...)
     Check(cmd::check::Args),
+    /// Name, version and why, chunk table, asset counts, VM or YYC
+    Info(cmd::folder::InfoArgs),
+    /// List the assets of one kind (sprites, sounds, rooms, code, strings, ...)
+    Ls(cmd::folder::LsArgs),
+    /// Unpack a data file into an editable folder (JSON, PNG, audio files)
+    Unpack(cmd::folder::UnpackArgs),
+    /// Pack a folder made by unpack back into a data file
+    Pack(cmd::folder::PackArgs),
+    /// Export some parts of a data file (strings, textures, sprites, ...) as files
+    Export(cmd::folder::ExportArgs),
+    /// Put strings, texture pages or sounds into a data file
+    Import(cmd::folder::ImportArgs),
+    /// Compare two data files or folders, asset by asset
+    Diff(cmd::folder::DiffArgs),
     /// Decompile code entries to GML text
     Decompile(cmd::decompile::Args),
     /// Decode and encode ds_* strings (ds_map_write, ds_list_write, ...)
@@ -51,6 +67,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => cmd::check::run(args),
+        Command::Demo(a) => cmd::folder::demo(a),
+        Command::Info(a) => cmd::folder::info(a),
+        Command::Ls(a) => cmd::folder::ls(a),
+        Command::Unpack(a) => cmd::folder::unpack(a),
+        Command::Pack(a) => cmd::folder::pack(a),
+        Command::Export(a) => cmd::folder::export(a),
+        Command::Import(a) => cmd::folder::import(a),
+        Command::Diff(a) => cmd::folder::diff(a),
         Command::Decompile(args) => cmd::decompile::run(args),
         Command::Ds(c) => cmd::ds::run(c),
         Command::Elephant(c) => cmd::elephant::run(c),

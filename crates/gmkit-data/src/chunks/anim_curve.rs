@@ -15,6 +15,7 @@ use crate::write::Writer;
 
 /// The `ACRV` chunk: animation curves.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AnimCurves {
     /// Chunk format version (1).
     pub chunk_version: u32,
@@ -24,6 +25,7 @@ pub struct AnimCurves {
 
 /// An animation curve (an asset, or embedded in a sequence track).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AnimCurve {
     /// Curve name.
     pub name: StringRef,
@@ -35,6 +37,7 @@ pub struct AnimCurve {
 
 /// One channel of a curve.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CurveChannel {
     /// Channel name.
     pub name: StringRef,
@@ -48,6 +51,7 @@ pub struct CurveChannel {
 
 /// One point of a channel.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CurvePoint {
     /// Position on the X axis.
     pub x: f32,

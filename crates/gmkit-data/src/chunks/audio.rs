@@ -13,9 +13,11 @@ use bytes::Bytes;
 /// The `AUDO` chunk: the audio files of the builtin audio group (or of an audio group file).
 /// Sounds refer to entries by index.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EmbeddedAudio {
     /// The audio files' bytes, in file order (zero-copy views of the input; `None`: null pointer
     /// of a stripped entry).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub entries: Vec<Option<Bytes>>,
 }
 

@@ -12,6 +12,7 @@ use crate::write::Writer;
 /// The `AGRP` chunk: audio groups. Group 0 is the builtin group (its audio is in this file's
 /// AUDO); group N ≥ 1 lives in `audiogroupN.dat`.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AudioGroups {
     /// The groups, in id order (`None`: null pointer of a stripped group, 2024.11+).
     pub groups: Vec<Option<AudioGroup>>,
@@ -19,6 +20,7 @@ pub struct AudioGroups {
 
 /// One audio group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AudioGroup {
     /// Group name.
     pub name: StringRef,

@@ -16,6 +16,7 @@ use crate::write::Writer;
 
 /// The `BGND` chunk: backgrounds / tilesets.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Backgrounds {
     /// The backgrounds, in id order (`None`: null pointer of a stripped asset, 2024.11+).
     pub backgrounds: Vec<Option<Background>>,
@@ -35,6 +36,7 @@ impl Default for Backgrounds {
 
 /// A background (GMS1) or tileset (GMS2).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Background {
     /// Asset name.
     pub name: StringRef,
@@ -52,6 +54,7 @@ pub struct Background {
 
 /// The tileset part of a GMS2 background.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tileset {
     /// Tileset format version (2 in known files).
     pub version: u32,

@@ -177,6 +177,7 @@ impl EncodedBlob {
 
 /// One code entry (a script, event, or function body).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CodeEntry {
     /// Entry name (`gml_Object_obj_player_Step_0`, ...).
     pub name: StringRef,
@@ -194,6 +195,7 @@ pub struct CodeEntry {
 
 /// The `CODE` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CodeEntries {
     /// The entries, in file order.
     pub entries: Vec<CodeEntry>,

@@ -10,6 +10,7 @@ use crate::write::Writer;
 
 /// The `DAFL` chunk (empty).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DataFiles {}
 
 impl Chunk for DataFiles {

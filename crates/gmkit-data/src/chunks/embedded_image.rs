@@ -12,6 +12,7 @@ use crate::write::Writer;
 
 /// The `EMBI` chunk: embedded images.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EmbeddedImages {
     /// Chunk format version (1 in every known file).
     pub version: u32,
@@ -30,6 +31,7 @@ impl Default for EmbeddedImages {
 
 /// One embedded image.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EmbeddedImage {
     /// Image name.
     pub name: StringRef,

@@ -17,6 +17,7 @@ use crate::write::Writer;
 
 /// An extension.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Extension {
     /// Folder name.
     pub folder_name: StringRef,
@@ -34,6 +35,7 @@ pub struct Extension {
 
 /// A file of an extension (a native library, GML or JS file).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExtensionFile {
     /// File name.
     pub file_name: StringRef,
@@ -49,6 +51,7 @@ pub struct ExtensionFile {
 
 /// A function exported by an extension file.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExtensionFunction {
     /// GML name.
     pub name: StringRef,
@@ -66,6 +69,7 @@ pub struct ExtensionFunction {
 
 /// An extension option (2022.6+).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExtensionOption {
     /// Option name.
     pub name: StringRef,
@@ -77,6 +81,7 @@ pub struct ExtensionOption {
 
 /// The `EXTN` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Extensions {
     /// The extensions (`None`: stripped asset, 2024.11+).
     pub extensions: Vec<Option<Extension>>,

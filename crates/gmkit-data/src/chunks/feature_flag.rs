@@ -11,6 +11,7 @@ use crate::write::Writer;
 
 /// The `FEAT` chunk: feature flag names.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FeatureFlags {
     /// The flags, in file order.
     pub flags: Vec<StringRef>,

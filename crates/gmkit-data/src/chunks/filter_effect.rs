@@ -11,6 +11,7 @@ use crate::write::Writer;
 
 /// The `FEDS` chunk: filter effects.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FilterEffects {
     /// Chunk format version (1).
     pub chunk_version: u32,
@@ -20,6 +21,7 @@ pub struct FilterEffects {
 
 /// One filter effect.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FilterEffect {
     /// Effect name.
     pub name: StringRef,

@@ -22,15 +22,18 @@ pub use glyph::{Glyph, Kerning};
 
 /// The `FONT` chunk: fonts.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Fonts {
     /// The fonts (`None`: null pointer of a stripped font).
     pub fonts: Vec<Option<Font>>,
     /// Before 2024.14: the 512-byte trailer after the fonts, kept as read.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub trailer: Option<Bytes>,
 }
 
 /// The em size of a font, as stored.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EmSize {
     /// An integer size (the sign bit is clear).
     Int(u32),
@@ -70,6 +73,7 @@ impl EmSize {
 
 /// One font.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Font {
     /// Asset name.
     pub name: StringRef,

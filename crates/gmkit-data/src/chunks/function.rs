@@ -24,6 +24,7 @@ use crate::write::Writer;
 
 /// One function (a builtin or a script function).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Function {
     /// The name.
     pub name: StringRef,
@@ -46,6 +47,7 @@ impl Function {
 
 /// One local variable of a code entry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Local {
     /// Slot index (in 2.3+ the local named `arguments` uses its name's STRG index).
     pub index: u32,
@@ -55,6 +57,7 @@ pub struct Local {
 
 /// The locals of one code entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CodeLocals {
     /// Name of the code entry.
     pub code_name: StringRef,
@@ -64,6 +67,7 @@ pub struct CodeLocals {
 
 /// The `FUNC` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Functions {
     /// The functions; CODE refers to them by index.
     pub functions: Vec<Function>,

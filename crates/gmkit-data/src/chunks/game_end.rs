@@ -10,6 +10,7 @@ use crate::write::Writer;
 
 /// The `GMEN` chunk: game end scripts (run when the game ends).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameEnd {
     /// CODE entry ids, in execution order.
     pub code_ids: Vec<i32>,

@@ -9,6 +9,7 @@ use crate::write::Writer;
 
 /// The `GEN8` chunk: game name, IDE version, window size, room order and build metadata.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct General {
     /// 1 when the debugger is disabled.
     pub debugger_disabled: u8,
@@ -62,6 +63,7 @@ pub struct General {
 
 /// The GMS2 part of GEN8.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gms2Info {
     /// Five 64-bit values derived from the timestamp (kept as read).
     pub random_uids: [u64; 5],

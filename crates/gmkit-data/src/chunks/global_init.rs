@@ -10,6 +10,7 @@ use crate::write::Writer;
 
 /// The `GLOB` chunk: global initialisation scripts (run once at game start).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GlobalInit {
     /// CODE entry ids, in execution order.
     pub code_ids: Vec<i32>,

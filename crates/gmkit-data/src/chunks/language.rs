@@ -12,6 +12,7 @@ use crate::write::Writer;
 
 /// One language: a name, a region and one translated string per entry id.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Language {
     /// Language name.
     pub name: StringRef,
@@ -23,6 +24,7 @@ pub struct Language {
 
 /// The `LANG` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Languages {
     /// Unknown leading word (1 in known files; kept as read).
     pub unknown: u32,

@@ -26,6 +26,7 @@ pub const NO_PARENT: i32 = -100;
 
 /// An object asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Object {
     /// Asset name.
     pub name: StringRef,
@@ -63,6 +64,7 @@ impl Object {
 
 /// An object's physics settings.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Physics {
     /// Whether the object uses physics.
     pub enabled: bool,
@@ -93,6 +95,7 @@ pub struct Physics {
 /// One event of an object: a subtype (alarm number, key code, collision object, ...) and its
 /// actions.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Event {
     /// Event subtype.
     pub subtype: u32,
@@ -102,6 +105,7 @@ pub struct Event {
 
 /// The `OBJT` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Objects {
     /// The objects (`None`: stripped asset, 2024.11+).
     pub objects: Vec<Option<Object>>,

@@ -19,6 +19,7 @@ const NEW_MARKER: u32 = 0x8000_0000;
 
 /// The `OPTN` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Options {
     /// The layout-specific flags (new: a bit set; old: individual fields).
     pub flags: OptionFlags,
@@ -50,6 +51,7 @@ pub struct Options {
 
 /// A game constant: a name and its value text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Constant {
     /// Constant name.
     pub name: StringRef,
@@ -59,6 +61,7 @@ pub struct Constant {
 
 /// The flag part of OPTN, which differs between the two layouts.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum OptionFlags {
     /// New layout (first word `0x80000000`).
     New {
@@ -82,6 +85,7 @@ impl Default for OptionFlags {
 
 /// The fields of the old layout that the new one folds into its flag bits (kept as stored).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OldOptionFlags {
     /// Start in full screen.
     pub full_screen: bool,

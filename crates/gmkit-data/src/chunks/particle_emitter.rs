@@ -13,6 +13,7 @@ use crate::write::Writer;
 
 /// The `PSEM` chunk: particle emitters.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParticleEmitters {
     /// Chunk format version (1).
     pub chunk_version: u32,
@@ -22,6 +23,7 @@ pub struct ParticleEmitters {
 
 /// How many particles an emitter releases, and when.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Emission {
     /// Before 2023.8: an integer particle count per burst.
     Count(i32),
@@ -50,6 +52,7 @@ impl Default for Emission {
 
 /// One particle emitter. Colours are stored ABGR as in the file.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParticleEmitter {
     /// Asset name.
     pub name: StringRef,

@@ -13,6 +13,7 @@ use crate::write::Writer;
 
 /// The `PSYS` chunk: particle systems.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParticleSystems {
     /// Chunk format version (1).
     pub chunk_version: u32,
@@ -22,6 +23,7 @@ pub struct ParticleSystems {
 
 /// One particle system.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParticleSystem {
     /// Asset name.
     pub name: StringRef,

@@ -12,6 +12,7 @@ use crate::write::Writer;
 
 /// One point of a path.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PathPoint {
     /// X position.
     pub x: f32,
@@ -23,6 +24,7 @@ pub struct PathPoint {
 
 /// A path asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Path {
     /// Asset name.
     pub name: StringRef,
@@ -38,6 +40,7 @@ pub struct Path {
 
 /// The `PATH` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Paths {
     /// The paths (`None`: stripped asset, 2024.11+).
     pub paths: Vec<Option<Path>>,

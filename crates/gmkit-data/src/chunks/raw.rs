@@ -8,7 +8,10 @@ use bytes::Bytes;
 
 /// A chunk body kept as its bytes (used for chunks gmkit does not know).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RawBody(pub Bytes);
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct RawBody(
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))] pub Bytes,
+);
 
 impl RawBody {
     /// Takes everything left in the chunk. The bytes are not counted as explained.
@@ -27,6 +30,7 @@ impl RawBody {
 
 /// A chunk gmkit does not know, kept verbatim.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UnknownChunk {
     /// The chunk's name.
     pub name: ChunkName,

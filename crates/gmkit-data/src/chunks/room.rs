@@ -30,6 +30,7 @@ use std::cell::Cell;
 
 /// A room.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Room {
     /// Asset name.
     pub name: StringRef,
@@ -85,6 +86,7 @@ pub struct Room {
 
 /// A room background slot.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RoomBackground {
     /// Whether the slot is used.
     pub enabled: bool,
@@ -110,6 +112,7 @@ pub struct RoomBackground {
 
 /// A room view slot (camera and viewport).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct View {
     /// Whether the view is enabled.
     pub enabled: bool,
@@ -127,6 +130,7 @@ pub struct View {
 
 /// The `ROOM` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rooms {
     /// The rooms (`None`: stripped asset, 2024.11+).
     pub rooms: Vec<Option<Room>>,

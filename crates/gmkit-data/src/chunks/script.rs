@@ -12,6 +12,7 @@ use crate::write::Writer;
 
 /// A script asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Script {
     /// Asset name.
     pub name: StringRef,
@@ -23,6 +24,7 @@ pub struct Script {
 
 /// The `SCPT` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Scripts {
     /// The scripts (`None`: stripped asset, 2024.11+).
     pub scripts: Vec<Option<Script>>,

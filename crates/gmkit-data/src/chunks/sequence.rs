@@ -19,6 +19,7 @@ pub use track::{Keyframe, KeyframeData, Keyframes, Track};
 
 /// The `SEQN` chunk: sequences.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sequences {
     /// Chunk format version (1); `None` for an empty (zero-length) chunk.
     pub chunk_version: Option<u32>,
@@ -28,6 +29,7 @@ pub struct Sequences {
 
 /// A sequence: timed tracks of keyframes.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sequence {
     /// Name.
     pub name: StringRef,

@@ -20,9 +20,11 @@ use bytes::Bytes;
 
 /// A compiled shader blob.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ShaderBlob {
     /// The bytes (for blobs without a recorded length: up to the next blob or the shader's end,
     /// alignment zeros included).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub data: Bytes,
     /// Whether the length is recorded (false: the length field holds 0, or there is no length
     /// field as for HLSL11).
@@ -31,6 +33,7 @@ pub struct ShaderBlob {
 
 /// A shader asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Shader {
     /// Asset name.
     pub name: StringRef,
@@ -65,6 +68,7 @@ pub struct Shader {
 
 /// The `SHDR` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Shaders {
     /// The shaders (`None`: stripped asset, 2024.11+).
     pub shaders: Vec<Option<Shader>>,

@@ -20,6 +20,7 @@ pub const FLAG_REGULAR: u32 = 0x64;
 
 /// The `SOND` chunk: sounds.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sounds {
     /// The sounds, in file order (`None`: null pointer of a stripped sound, 2024.11+).
     pub sounds: Vec<Option<Sound>>,
@@ -27,6 +28,7 @@ pub struct Sounds {
 
 /// One sound.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sound {
     /// Asset name.
     pub name: StringRef,
@@ -55,6 +57,7 @@ pub struct Sound {
 /// The field after the pitch: an audio group id for regular sounds (bytecode ≥ 14), a preload
 /// flag otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GroupOrPreload {
     /// Audio group id (index into AGRP).
     Group(i32),

@@ -30,6 +30,7 @@ pub use vector::{VectorMasks, VectorSprite};
 
 /// The `SPRT` chunk: sprites.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sprites {
     /// The sprites (`None`: null pointer of a stripped sprite).
     pub sprites: Vec<Option<Sprite>>,
@@ -37,6 +38,7 @@ pub struct Sprites {
 
 /// One sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sprite {
     /// Asset name.
     pub name: StringRef,
@@ -73,6 +75,7 @@ pub struct Sprite {
     /// Collision masks (normal sprites): one bitmap per mask, rows of `ceil(w/8)` bytes, `w × h`
     /// being the full sprite size before 2024.6 and the bounding-box size from 2024.6
     /// (see [`Sprite::mask_size`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub masks: Vec<Bytes>,
     /// Body of a SWF / Spine / vector sprite (`None` for normal sprites, which use
     /// [`Sprite::frames`] and [`Sprite::masks`]). Must match [`SpecialHeader::sprite_type`].
@@ -81,6 +84,7 @@ pub struct Sprite {
 
 /// The type-specific body of a special sprite.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SpecialBody {
     /// Sprite type 1: SWF (its timeline stays uninterpreted bytes).
     Swf(SwfSprite),
@@ -90,7 +94,7 @@ pub enum SpecialBody {
     Vector(VectorSprite),
     /// Any other sprite type: the body kept verbatim up to the next record, sprite or chunk end
     /// (it may hold absolute pointers, so it is only valid at its original position).
-    Unknown(Bytes),
+    Unknown(#[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))] Bytes),
 }
 
 impl SpecialBody {
@@ -123,6 +127,7 @@ impl SpecialBody {
 
 /// The header of a "special" sprite (marker -1).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SpecialHeader {
     /// Special header version (1–3): 2 adds the sequence pointer, 3 the nine-slice pointer.
     pub version: u32,
@@ -138,6 +143,7 @@ pub struct SpecialHeader {
 
 /// A sequence embedded in a sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EmbeddedSequence {
     /// Record version (1).
     pub version: i32,

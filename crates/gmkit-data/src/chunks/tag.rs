@@ -12,6 +12,7 @@ use crate::write::Writer;
 
 /// The `TAGS` chunk: tag names and the tags of each tagged asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tags {
     /// Chunk format version (1).
     pub chunk_version: u32,
@@ -23,6 +24,7 @@ pub struct Tags {
 
 /// The tags of one asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AssetTags {
     /// The asset: `(asset type << 24) | index` (scripts offset by 100000).
     pub asset_id: i32,

@@ -24,6 +24,7 @@ const BLOB_ALIGN: usize = 128;
 
 /// The `TXTR` chunk: texture pages.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Textures {
     /// The pages, in file order (`None`: null pointer of a stripped page, 2024.11+).
     pub pages: Vec<Option<TexturePage>>,
@@ -43,6 +44,7 @@ impl Default for Textures {
 
 /// One texture page.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TexturePage {
     /// Scale flag / value as stored (0 or 1 in known files).
     pub scaled: u32,
@@ -56,6 +58,7 @@ pub struct TexturePage {
 
 /// Size and position of a page in its texture group (2022.9+ record fields).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PageGroupInfo {
     /// Page width in pixels.
     pub width: u32,
@@ -67,10 +70,11 @@ pub struct PageGroupInfo {
 
 /// Where a page's image is.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PageData {
     /// Stored in the data file: the blob bytes (PNG, QOI, BZ2+QOI, DDS, ...). Its 2022.3+ size
     /// field is recomputed on write.
-    Embedded(Bytes),
+    Embedded(#[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))] Bytes),
     /// Stored in a separate file next to the game (2022.9+, null blob pointer); see the page's
     /// texture group for the file name.
     External {
@@ -87,6 +91,7 @@ impl Default for PageData {
 
 /// Image format of a texture blob, decided by its magic bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BlobFormat {
     /// PNG.
     Png,

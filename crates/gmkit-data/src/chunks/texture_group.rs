@@ -16,6 +16,7 @@ use crate::write::Writer;
 
 /// The `TGIN` chunk: texture groups.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TextureGroups {
     /// Chunk format version (1 in every known file).
     pub version: u32,
@@ -39,6 +40,7 @@ pub type FontId = i32;
 
 /// One texture group.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TextureGroup {
     /// Group name.
     pub name: StringRef,
@@ -59,6 +61,7 @@ pub struct TextureGroup {
 /// External-file fields of a texture group (2022.9+). An external page is the file
 /// `<directory>/<group name>_<index in group><extension>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GroupFiles {
     /// Directory of the external page files.
     pub directory: Option<StringRef>,

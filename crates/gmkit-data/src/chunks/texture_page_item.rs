@@ -10,10 +10,12 @@ use crate::write::Writer;
 
 /// A reference to a texture page item (an index into [`TexturePageItems::items`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TpagRef(pub u32);
 
 /// One rectangle of a texture page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TexturePageItem {
     /// Source rectangle on the texture page: x, y, width, height.
     pub source: [u16; 4],
@@ -27,6 +29,7 @@ pub struct TexturePageItem {
 
 /// The `TPAG` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TexturePageItems {
     /// The items (`None`: null pointer of a stripped item).
     pub items: Vec<Option<TexturePageItem>>,

@@ -14,6 +14,7 @@ use crate::write::Writer;
 
 /// A moment of a timeline: the step it runs at and its actions.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Moment {
     /// Step number.
     pub step: i32,
@@ -23,6 +24,7 @@ pub struct Moment {
 
 /// A timeline asset.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Timeline {
     /// Asset name.
     pub name: StringRef,
@@ -32,6 +34,7 @@ pub struct Timeline {
 
 /// The `TMLN` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Timelines {
     /// The timelines (`None`: stripped asset, 2024.11+).
     pub timelines: Vec<Option<Timeline>>,

@@ -21,6 +21,7 @@ use bytes::Bytes;
 
 /// The `UILR` chunk: UI layer trees.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UiLayers {
     /// The root nodes (empty when [`UiLayers::raw`] is used).
     pub roots: Vec<UiNode>,
@@ -31,15 +32,18 @@ pub struct UiLayers {
 
 /// A node area kept verbatim.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RawUiNodes {
     /// Number of root nodes.
     pub root_count: u32,
     /// Everything after the root count (pointer list and node records).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub bytes: Bytes,
 }
 
 /// One node of a UI layer tree.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct UiNode {
     /// Node type: 0 layer, 1 flex panel, 3 object, 4 sequence instance, 5 sprite instance,
     /// 6 text item, 7 effect layer.
@@ -48,6 +52,7 @@ pub struct UiNode {
     pub children: Option<Vec<UiNode>>,
     /// The node data, uninterpreted (layout not documented), up to the next node in pre-order
     /// or the chunk end.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub data: Bytes,
 }
 

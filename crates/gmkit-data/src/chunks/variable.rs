@@ -19,6 +19,7 @@ use crate::write::Writer;
 
 /// The three header values of VARI (bc ≥ 15), kept as read (semantics only partly known).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VariablesHeader {
     /// First count (instance/global variable count in most files).
     pub count_a: u32,
@@ -30,6 +31,7 @@ pub struct VariablesHeader {
 
 /// One variable.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Variable {
     /// The name.
     pub name: StringRef,
@@ -41,6 +43,7 @@ pub struct Variable {
 
 /// The `VARI` chunk.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Variables {
     /// Header values (bc ≥ 15).
     pub header: Option<VariablesHeader>,

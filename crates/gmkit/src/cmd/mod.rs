@@ -4,4 +4,5 @@ pub mod check;
 pub mod decompile;
 pub mod ds;
 pub mod elephant;
+pub mod folder;
 pub mod ini;

@@ -21,6 +21,7 @@ pub type FunctionId = Id<Function>;
 
 /// A variable operand: which variable, on which instance, accessed how.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VariableRef {
     /// The variable.
     pub variable: VariableId,
@@ -32,6 +33,7 @@ pub struct VariableRef {
 
 /// The value a push instruction pushes.
 #[derive(Clone, Copy, PartialEq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PushValue {
     /// A 16-bit integer stored in the instruction word (`push.e` / `pushi.e`).
     Int16(i16),
@@ -80,6 +82,7 @@ impl PushValue {
 
 /// The operand of an extended instruction whose type is `Int32` (2023.8+, `pushref`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ExtOperand {
     /// An asset reference: asset type (top byte, numbering of §5.6) and index (24 bits).
     Asset {
@@ -105,6 +108,7 @@ pub enum ExtOperand {
 /// listed for each variant are valid there; writing another fails). Branch offsets are in 4-byte
 /// words, relative to the branch instruction, as in the file.
 #[derive(Clone, Copy, PartialEq, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Instruction {
     /// Two-type operations: `conv`, `mul`, `div`, `rem`, `mod`, `add`, `sub`, `and`, `or`, `xor`,
     /// `shl`, `shr` (e.g. `add.i.v`).

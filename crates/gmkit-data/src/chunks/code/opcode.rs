@@ -6,6 +6,7 @@ use std::fmt;
 /// An operation, named after the bc ≥ 15 numbering. Comparisons are one opcode ([`Opcode::Cmp`])
 /// whose kind is a [`Comparison`] (in bc ≤ 14 the kind is part of the opcode byte).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum Opcode {
     /// Converts the top of the stack from one type to another.
@@ -243,6 +244,7 @@ impl Opcode {
 
 /// A data type as stored in an instruction's type nibbles.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum DataType {
     /// 64-bit float (0).
@@ -326,6 +328,7 @@ impl DataType {
 
 /// Comparison kinds of [`Opcode::Cmp`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(u8)]
 pub enum Comparison {
     /// `<`
@@ -372,6 +375,7 @@ impl Comparison {
 
 /// An instance type: a negative special value or (≥ 0) an object id.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct InstanceType(pub i16);
 
 impl InstanceType {
@@ -423,6 +427,7 @@ impl fmt::Display for InstanceType {
 /// byte with the low 3 bits clear: `0xA0` normal, `0x00` array, `0x80` stack-top, `0xE0`
 /// instance, `0x10` array push-af, `0x90` array pop-af).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RefType(pub u8);
 
 impl RefType {
@@ -461,6 +466,7 @@ impl Default for RefType {
 
 /// The subtype of an [`Opcode::Extended`] instruction (a signed 16-bit number).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExtendedKind(pub i16);
 
 impl ExtendedKind {

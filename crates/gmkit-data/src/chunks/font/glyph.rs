@@ -10,6 +10,7 @@ use crate::write::Writer;
 
 /// One glyph of a font.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Glyph {
     /// The character (UTF-16 code unit).
     pub character: u16,
@@ -27,6 +28,7 @@ pub struct Glyph {
 
 /// A kerning pair.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Kerning {
     /// The preceding character.
     pub other: i16,

@@ -12,6 +12,7 @@ use crate::write::Writer;
 /// One action of an event or timeline moment. In compiled games it is almost always a single
 /// "execute code" action pointing at a CODE entry.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Action {
     /// Action library id (1 = main library).
     pub library_id: u32,

@@ -13,6 +13,7 @@ use crate::write::Writer;
 /// The contents of an asset layer. Version-dependent lists are `None` when the file's version
 /// does not have them.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AssetLayer {
     /// Legacy tiles.
     pub legacy_tiles: Vec<Tile>,
@@ -30,6 +31,7 @@ pub struct AssetLayer {
 
 /// A sprite (or sequence) placed on an asset layer.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SpriteInstance {
     /// Instance name.
     pub name: StringRef,
@@ -57,6 +59,7 @@ pub struct SpriteInstance {
 
 /// A particle system placed on an asset layer (2023.2+).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParticleSystemInstance {
     /// Instance name.
     pub name: StringRef,
@@ -80,6 +83,7 @@ pub struct ParticleSystemInstance {
 
 /// A text item placed on an asset layer (2024.6+).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TextItem {
     /// Item name.
     pub name: StringRef,

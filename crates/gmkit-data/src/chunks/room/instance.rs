@@ -9,6 +9,7 @@ use crate::write::Writer;
 
 /// An instance of an object placed in a room.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Instance {
     /// X position.
     pub x: i32,
@@ -106,6 +107,7 @@ impl Instance {
 /// A legacy tile: a rectangle of a background (GMS1) or sprite (GMS2) placed in a room or an
 /// asset layer.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Tile {
     /// X position.
     pub x: i32,

@@ -14,6 +14,7 @@ use crate::write::Writer;
 
 /// A room layer.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Layer {
     /// Layer name.
     pub name: StringRef,
@@ -39,6 +40,7 @@ pub struct Layer {
 
 /// A layer's effect settings.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LayerEffect {
     /// Whether the effect is enabled (2022.1+ header field; always true for pre-2022.1 effect
     /// layers, which have no such field).
@@ -51,6 +53,7 @@ pub struct LayerEffect {
 
 /// One effect parameter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EffectProperty {
     /// Parameter kind (0 real, 1 colour, 2 sampler).
     pub kind: i32,
@@ -62,6 +65,7 @@ pub struct EffectProperty {
 
 /// Type-specific layer data.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum LayerData {
     /// A path layer (type 0 before 2024.13, 7 since; no data).
     Path,
@@ -86,6 +90,7 @@ impl Default for LayerData {
 
 /// A background layer's data.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BackgroundLayer {
     /// Whether the background is visible.
     pub visible: bool,

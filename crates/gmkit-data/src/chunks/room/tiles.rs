@@ -18,6 +18,7 @@ use std::borrow::Cow;
 /// [`TileLayer::tiles_mut`] decodes them once for editing. Unread layers are written back as
 /// stored; edited ones are re-encoded the way GameMaker does.
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileLayer {
     /// Tileset (BGND index; -1 = none).
     pub tileset: i32,
@@ -32,6 +33,7 @@ pub struct TileLayer {
 /// Where a tile layer's values are: the stored bytes (zero-copy views of the input) or a
 /// decoded grid.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 enum TileData {
     /// As stored in the file.
     Stored(Stored),
@@ -43,10 +45,11 @@ enum TileData {
 
 /// Tile data as stored in the file.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Stored {
     /// Before 2024.2 `count` little-endian u32s; since, RLE runs (checked when read) giving
     /// exactly `count` tiles, with GameMaker's trailing extra run when it wrote one.
-    bytes: Bytes,
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]    bytes: Bytes,
     /// Whether `bytes` are RLE runs.
     rle: bool,
     /// The number of tiles the bytes hold.

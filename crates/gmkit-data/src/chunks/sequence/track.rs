@@ -16,6 +16,7 @@ use crate::write::Writer;
 
 /// One keyframe: a time span and per-channel data.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Keyframe<T> {
     /// Start frame.
     pub key: f32,
@@ -31,6 +32,7 @@ pub struct Keyframe<T> {
 
 /// An animation curve reference of a real/colour keyframe.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CurveRef {
     /// An ACRV asset id (-1 = none).
     Asset(i32),
@@ -40,6 +42,7 @@ pub enum CurveRef {
 
 /// The data of one keyframe channel; the variant follows the track's model.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum KeyframeData {
     /// Audio track: sound id, an unknown word (0), play mode.
     Audio {
@@ -87,6 +90,7 @@ pub enum KeyframeData {
 
 /// The keyframes of a track.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Keyframes {
     /// Interpolation mode (real and colour tracks only).
     pub interpolation: Option<i32>,
@@ -96,6 +100,7 @@ pub struct Keyframes {
 
 /// A sequence track.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Track {
     /// Model name (`GMSpriteFramesTrack`, `GMRealTrack`, ...): decides the keyframe data.
     pub model: StringRef,

@@ -7,6 +7,7 @@ use crate::write::Writer;
 
 /// How a sprite is stretched in nine slices.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NineSlice {
     /// Slice left edge.
     pub left: i32,

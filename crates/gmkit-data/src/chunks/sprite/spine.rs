@@ -19,6 +19,7 @@ use bytes::Bytes;
 
 /// The body of a Spine sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SpineSprite {
     /// Texture page items of the sprite ([2023.1 non-LTS] only, else `None`).
     pub frames: Option<Vec<Option<TpagRef>>>,
@@ -27,8 +28,10 @@ pub struct SpineSprite {
     /// Cache version (spine version 3 only, normally 1).
     pub cache_version: Option<i32>,
     /// The skeleton JSON as stored (obfuscated; see [`SpineSprite::decode_json`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub json: Bytes,
     /// The atlas text as stored (obfuscated; see [`SpineSprite::decode_atlas`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub atlas: Bytes,
     /// The textures (their layout depends on [`SpineSprite::version`]).
     pub textures: SpineTextures,
@@ -36,6 +39,7 @@ pub struct SpineSprite {
 
 /// The texture data of a Spine sprite.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SpineTextures {
     /// Spine version 1: one texture blob with the atlas page size.
     Single {
@@ -44,6 +48,7 @@ pub enum SpineTextures {
         /// Atlas page height.
         atlas_height: i32,
         /// The texture file bytes.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
         blob: Bytes,
     },
     /// Spine version 2/3: a list of texture entries.
@@ -58,6 +63,7 @@ impl Default for SpineTextures {
 
 /// One texture entry of a version 2/3 Spine sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SpineTexture {
     /// Texture width.
     pub width: i32,
@@ -69,11 +75,12 @@ pub struct SpineTexture {
 
 /// Where a Spine texture's pixels are.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SpineTextureData {
     /// [2023.1 non-LTS] Only the byte length is stored (the pixels live in texture pages).
     Length(i32),
     /// Before 2023.1 (or LTS): the texture file bytes, stored inline after their length.
-    Blob(Bytes),
+    Blob(#[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))] Bytes),
 }
 
 impl Default for SpineTextureData {

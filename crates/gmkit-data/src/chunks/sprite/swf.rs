@@ -22,6 +22,7 @@ const JPEG_FLAG: u32 = 0x8000_0000;
 
 /// The body of a SWF sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SwfSprite {
     /// SWF version (7 or 8).
     pub swf_version: i32,
@@ -32,8 +33,10 @@ pub struct SwfSprite {
     /// YYSWF block version.
     pub yyswf_version: i32,
     /// The shared JPEG tables.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub jpeg_table: Bytes,
     /// The timeline (frames, items, shapes, bitmaps), uninterpreted, up to the end of the body.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub timeline: Bytes,
 }
 

@@ -22,6 +22,7 @@ use bytes::Bytes;
 
 /// The body of a vector sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VectorSprite {
     /// Vector data version: 3 (2024.13) or 4 (2024.14+, several shapes and masks).
     pub version: i32,
@@ -31,6 +32,7 @@ pub struct VectorSprite {
     pub frame_shapes: Option<Vec<i32>>,
     /// The shape data (v4: the shape list, v3: the single shape), uninterpreted: its layout is
     /// not documented.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub shapes: Bytes,
     /// The collision masks.
     pub masks: VectorMasks,
@@ -38,12 +40,14 @@ pub struct VectorSprite {
 
 /// Collision masks of a vector sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VectorMasks {
     /// Mask width.
     pub width: i32,
     /// Mask height.
     pub height: i32,
     /// Each mask's run-length encoded data (v3: at most one).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
     pub masks: Vec<Bytes>,
 }
 

@@ -1,0 +1,334 @@
+//! Differences between two unpacked games, asset by asset, in a modder's words:
+//! `string 4512: "Hello" → "Bonjour"`, `code gml_Object_o_player_Step_0: 3 instructions
+//! changed`, `texture page 2: 312 pixels changed`.
+
+use crate::folder::Folder;
+use crate::layout::*;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// One difference.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Change {
+    /// The asset (`sprite spr_player`, `string 4512`, `code gml_Script_foo`).
+    pub asset: String,
+    /// What changed (`width: 32 → 48`, `added`, `3 instructions changed`).
+    pub what: String,
+}
+
+impl std::fmt::Display for Change {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.asset, self.what)
+    }
+}
+
+fn kind_of(dir: &str) -> &str {
+    match dir {
+        "sprites" => "sprite",
+        "sounds" => "sound",
+        "rooms" => "room",
+        "objects" => "object",
+        "scripts" => "script",
+        "fonts" => "font",
+        "backgrounds" => "background",
+        "paths" => "path",
+        "shaders" => "shader",
+        "timelines" => "timeline",
+        "sequences" => "sequence",
+        "extensions" => "extension",
+        "code" => "code",
+        "textures" => "texture page",
+        "audio" => "audio",
+        "audio_groups" => "audio group",
+        other => other,
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    };
+    if s.chars().count() > 60 {
+        format!("{}…", s.chars().take(60).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// Leaf differences between two JSON values: (path, old, new).
+fn leaves(path: &str, a: &Value, b: &Value, out: &mut Vec<(String, String, String)>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                leaves(
+                    &p,
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                    out,
+                );
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (u, v)) in x.iter().zip(y).enumerate() {
+                leaves(&format!("{path}[{i}]"), u, v, out);
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            out.push((
+                path.to_owned(),
+                format!("{} items", x.len()),
+                format!("{} items", y.len()),
+            ));
+        }
+        (x, y) if x != y => out.push((path.to_owned(), short(x), short(y))),
+        _ => {}
+    }
+}
+
+/// The asset label of a JSON file: kind and name.
+fn label(path: &str, v: Option<&Value>) -> String {
+    let (dir, file) = path.rsplit_once('/').unwrap_or(("", path));
+    let dir_last = dir.rsplit('/').next().unwrap_or(dir);
+    let name = v.and_then(|v| v.get("name")).and_then(|n| {
+        n.as_str()
+            .map(str::to_owned)
+            .or_else(|| n.get("text").and_then(Value::as_str).map(str::to_owned))
+    });
+    let stem = file.strip_suffix(".json").unwrap_or(file);
+    if dir.is_empty() {
+        return stem.to_owned();
+    }
+    if file == CHUNK_REST {
+        return format!("{dir} chunk");
+    }
+    let name = name.unwrap_or_else(|| match leading_index(stem) {
+        Some(i) => i.to_string(),
+        None => stem.to_owned(),
+    });
+    format!("{} {name}", kind_of(dir_last))
+}
+
+/// `sprites/0003_spr_player/2.png`.
+fn is_frame(p: &str) -> bool {
+    p.starts_with("sprites/") && p.ends_with(".png") && p.matches('/').count() == 2
+}
+
+fn instructions(v: &Value) -> Option<&Vec<Value>> {
+    v.get("body")?.get("Instructions")?.as_array()
+}
+
+/// An instruction without the reader's copy of string texts (`{"index", "text"}` → index):
+/// a translated string is a change of the string table, not of the code.
+fn without_texts(v: &Value) -> Value {
+    match v {
+        Value::Object(m) if m.contains_key("index") && m.contains_key("text") && m.len() == 2 => {
+            m["index"].clone()
+        }
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), without_texts(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(without_texts).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Compares two folders.
+///
+/// Texture pages and texture page items follow from the frames: when a sprite frame changed,
+/// the pages and items it moved are not listed again, nor the sprite's list of frame items.
+pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
+    let mut out = Vec::new();
+    let paths: BTreeSet<&String> = a.files.keys().chain(b.files.keys()).collect();
+    let frame_changed = paths.iter().any(|p| {
+        is_frame(p) && a.get(p) != b.get(p) && {
+            match (
+                a.get(p).map(gmkit_media::decode_png),
+                b.get(p).map(gmkit_media::decode_png),
+            ) {
+                (Some(Ok(i)), Some(Ok(j))) => i != j,
+                _ => true,
+            }
+        }
+    });
+    for p in paths {
+        let (x, y) = (a.get(p), b.get(p));
+        if x == y || p.ends_with(crate::frames::FRAMES_RECORD) {
+            continue;
+        }
+        let derived = p.starts_with(&format!("{TEXTURES}/")) || p == "texture_page_items.json";
+        if frame_changed && derived {
+            continue;
+        }
+        if is_frame(p) {
+            let (dir, file) = p.rsplit_once('/').unwrap_or(("", p));
+            let stem = dir.rsplit('/').next().unwrap_or(dir);
+            let name = stem.split_once('_').map_or(stem, |s| s.1);
+            let k = file.trim_end_matches(".png");
+            let what = match (
+                x.map(gmkit_media::decode_png),
+                y.map(gmkit_media::decode_png),
+            ) {
+                (None, Some(_)) => "added".to_owned(),
+                (Some(_), None) => "removed".to_owned(),
+                (Some(Ok(i)), Some(Ok(j))) => match i.count_differences(&j) {
+                    Some(0) => continue,
+                    Some(n) => format!("{n} pixels changed"),
+                    None => format!(
+                        "size {}×{} → {}×{}",
+                        i.width(),
+                        i.height(),
+                        j.width(),
+                        j.height()
+                    ),
+                },
+                _ => "not a readable PNG".to_owned(),
+            };
+            out.push(Change {
+                asset: format!("sprite {name} frame {k}"),
+                what,
+            });
+            continue;
+        }
+        if p.ends_with(STRINGS) {
+            diff_strings(p, x.unwrap_or(b"{}"), y.unwrap_or(b"{}"), &mut out);
+            continue;
+        }
+        if p.ends_with(".json") {
+            let xv = x.and_then(|x| serde_json::from_slice::<Value>(x).ok());
+            let yv = y.and_then(|y| serde_json::from_slice::<Value>(y).ok());
+            let asset = label(p, yv.as_ref().or(xv.as_ref()));
+            match (&xv, &yv) {
+                (None, Some(_)) => out.push(Change {
+                    asset,
+                    what: "added".into(),
+                }),
+                (Some(_), None) => out.push(Change {
+                    asset,
+                    what: "removed".into(),
+                }),
+                (Some(u), Some(v)) => {
+                    if let (Some(i), Some(j)) = (instructions(u), instructions(v)) {
+                        let changed = i
+                            .iter()
+                            .zip(j)
+                            .filter(|(s, t)| s != t && without_texts(s) != without_texts(t))
+                            .count()
+                            + i.len().abs_diff(j.len());
+                        if changed > 0 {
+                            out.push(Change {
+                                asset: asset.clone(),
+                                what: format!("{changed} instructions changed"),
+                            });
+                        }
+                        let (mut u, mut v) = (u.clone(), v.clone());
+                        u["body"] = Value::Null;
+                        v["body"] = Value::Null;
+                        let mut l = Vec::new();
+                        leaves("", &u, &v, &mut l);
+                        for (f, o, n) in l {
+                            out.push(Change {
+                                asset: asset.clone(),
+                                what: format!("{f}: {o} → {n}"),
+                            });
+                        }
+                        continue;
+                    }
+                    let mut l = Vec::new();
+                    leaves("", u, v, &mut l);
+                    if p == MANIFEST {
+                        // Counts that follow from the files themselves.
+                        l.retain(|(f, _, _)| f != "audio.entries");
+                    }
+                    if frame_changed && p.starts_with("sprites/") {
+                        l.retain(|(f, _, _)| f != "frames" && !f.starts_with("frames["));
+                    }
+                    for (f, o, n) in l {
+                        out.push(Change {
+                            asset: asset.clone(),
+                            what: format!("{f}: {o} → {n}"),
+                        });
+                    }
+                }
+                (None, None) => out.push(Change {
+                    asset,
+                    what: "not JSON".into(),
+                }),
+            }
+            continue;
+        }
+        // Images and audio.
+        let (dir, file) = p.rsplit_once('/').unwrap_or(("", p));
+        let dir_last = dir.rsplit('/').next().unwrap_or(dir);
+        let idx = leading_index(file).map_or(file.to_owned(), |i| i.to_string());
+        let asset = format!("{} {idx}", kind_of(dir_last));
+        let what = match (x, y) {
+            (None, Some(_)) => "added".to_owned(),
+            (Some(_), None) => "removed".to_owned(),
+            (Some(x), Some(y)) if dir_last == TEXTURES => {
+                match (gmkit_media::decode(x), gmkit_media::decode(y)) {
+                    (Ok(i), Ok(j)) => match i.count_differences(&j) {
+                        Some(0) => continue,
+                        Some(n) => format!("{n} pixels changed"),
+                        None => format!(
+                            "size {}×{} → {}×{}",
+                            i.width(),
+                            i.height(),
+                            j.width(),
+                            j.height()
+                        ),
+                    },
+                    _ => "image bytes changed".to_owned(),
+                }
+            }
+            (Some(x), Some(y)) => format!("changed ({} → {} bytes)", x.len(), y.len()),
+            (None, None) => continue,
+        };
+        out.push(Change { asset, what });
+    }
+    out
+}
+
+fn diff_strings(path: &str, x: &[u8], y: &[u8], out: &mut Vec<Change>) {
+    let (Ok(a), Ok(b)) = (
+        crate::strings::parse_entries(path, x),
+        crate::strings::parse_entries(path, y),
+    ) else {
+        out.push(Change {
+            asset: "strings".into(),
+            what: "not readable".into(),
+        });
+        return;
+    };
+    let a: std::collections::BTreeMap<u32, String> = a
+        .into_iter()
+        .map(|(i, s)| (i, s.to_string_lossy().into_owned()))
+        .collect();
+    let b: std::collections::BTreeMap<u32, String> = b
+        .into_iter()
+        .map(|(i, s)| (i, s.to_string_lossy().into_owned()))
+        .collect();
+    let keys: BTreeSet<&u32> = a.keys().chain(b.keys()).collect();
+    for k in keys {
+        let what = match (a.get(k), b.get(k)) {
+            (Some(s), Some(t)) if s == t => continue,
+            (Some(s), Some(t)) => format!("{s:?} → {t:?}"),
+            (None, Some(t)) => format!("added {t:?}"),
+            (Some(s), None) => format!("removed {s:?}"),
+            (None, None) => continue,
+        };
+        out.push(Change {
+            asset: format!("string {k}"),
+            what,
+        });
+    }
+}

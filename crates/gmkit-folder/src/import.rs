@@ -1,0 +1,122 @@
+//! `gmkit import`: put strings, texture pages and sounds into a parsed data file.
+
+use crate::error::{Error, Result};
+use gmkit_data::DataFile;
+use gmkit_media::audio::{SoundLocation, sound_location};
+
+/// Applies a strings JSON (`{"index": "text"}`, see [`crate::strings`]): entries present are
+/// replaced, an index equal to the table length appends. Returns how many entries changed.
+pub fn strings(file: &mut DataFile, label: &str, json: &[u8]) -> Result<usize> {
+    let entries = crate::strings::parse_entries(label, json)?;
+    let table = file
+        .strings
+        .as_mut()
+        .ok_or_else(|| Error::new(label, "", "expected a data file with a string table (STRG)"))?;
+    let mut changed = 0;
+    for (i, s) in entries {
+        let i = i as usize;
+        if i < table.len() {
+            let r = gmkit_data::StringRef(i as u32);
+            if table.get(r).map(|t| t.as_bytes()) != Some(s.as_bytes()) {
+                table.set(r, s);
+                changed += 1;
+            }
+        } else if i == table.len() {
+            table.push(s);
+            changed += 1;
+        } else {
+            return Err(Error::new(
+                label,
+                i.to_string(),
+                format!(
+                    "expected an index below {} (the next new entry)",
+                    table.len() + 1
+                ),
+            ));
+        }
+    }
+    Ok(changed)
+}
+
+/// Replaces texture page `n` with a PNG image of the same size, re-encoded in the page's format.
+pub fn page(file: &mut DataFile, n: usize, label: &str, png: &[u8]) -> Result<()> {
+    let img = gmkit_media::decode_png(png)
+        .map_err(|e| Error::new(label, "", format!("expected a PNG: {e}")))?;
+    let page = file
+        .textures
+        .as_mut()
+        .and_then(|t| t.pages.get_mut(n))
+        .and_then(Option::as_mut)
+        .ok_or_else(|| Error::new(label, "", format!("expected texture page {n} to exist")))?;
+    let old = page.blob().ok_or_else(|| {
+        Error::new(
+            label,
+            "",
+            format!("texture page {n} is external: not in the data file"),
+        )
+    })?;
+    let (w, h) = (page.width().unwrap_or(0), page.height().unwrap_or(0));
+    if (img.width(), img.height()) != (w, h) {
+        return Err(Error::new(
+            label,
+            "",
+            format!(
+                "expected a {w}×{h} image (the page's size), found {}×{}",
+                img.width(),
+                img.height()
+            ),
+        ));
+    }
+    let enc = gmkit_media::Encoding::of(old).map_err(|e| Error::new(label, "", e.to_string()))?;
+    let blob = gmkit_media::encode(&img, enc).map_err(|e| Error::new(label, "", e.to_string()))?;
+    page.set_blob(blob.into());
+    Ok(())
+}
+
+/// Replaces the audio of the sound named `name` (embedded in the data file).
+pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
+    let strings = file.strings.as_ref();
+    let sound = file
+        .sounds
+        .as_ref()
+        .and_then(|s| {
+            s.sounds.iter().flatten().find(|s| {
+                strings
+                    .and_then(|t| t.get(s.name))
+                    .is_some_and(|t| t == name)
+            })
+        })
+        .ok_or_else(|| Error::new(name, "", "expected the name of a sound"))?;
+    let index = match sound_location(file, sound) {
+        SoundLocation::Builtin { index } => index,
+        SoundLocation::Group { group, .. } => {
+            return Err(Error::new(
+                name,
+                "",
+                format!(
+                    "the sound lives in audiogroup{group}.dat: unpack and pack the game folder to change it"
+                ),
+            ));
+        }
+        SoundLocation::NotEmbedded => {
+            return Err(Error::new(
+                name,
+                "",
+                "the sound is not embedded (streamed from a file beside the game)",
+            ));
+        }
+    };
+    let entry = file
+        .audio
+        .as_mut()
+        .and_then(|a| a.entries.get_mut(index))
+        .ok_or_else(|| {
+            Error::new(
+                name,
+                "audio_id",
+                format!("expected AUDO entry {index} to exist"),
+            )
+        })?;
+    *entry = Some(bytes.into());
+    Ok(())
+}

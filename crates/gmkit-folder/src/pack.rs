@@ -1,0 +1,382 @@
+//! Folder → data file.
+
+use crate::Game;
+use crate::error::{Error, Result};
+use crate::folder::Folder;
+use crate::layout::*;
+use bytes::Bytes;
+use gmkit_data::DataFile;
+use gmkit_data::chunks::audio::EmbeddedAudio;
+use gmkit_data::chunks::texture::PageData;
+use gmkit_data::serde_support::StringScope;
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// Packs a folder made by [`crate::unpack`] (and edited) back into a game.
+pub fn pack(folder: &Folder) -> Result<Game> {
+    let data = pack_from(folder, "")?;
+    let mut groups: Vec<String> = folder
+        .under(AUDIO_GROUPS)
+        .filter_map(|(p, _)| {
+            let rest = &p[AUDIO_GROUPS.len() + 1..];
+            let (name, file) = rest.split_once('/')?;
+            (file == MANIFEST).then(|| name.to_owned())
+        })
+        .collect();
+    groups.sort();
+    let audio_groups = groups
+        .into_iter()
+        .map(|g| pack_from(folder, &format!("{AUDIO_GROUPS}/{g}/")).map(|d| (g, d)))
+        .collect::<Result<_>>()?;
+    Ok(Game { data, audio_groups })
+}
+
+fn parse_json(path: &str, bytes: &[u8]) -> Result<Value> {
+    serde_json::from_slice(bytes).map_err(|e| Error::new(path, "", format!("expected JSON: {e}")))
+}
+
+fn field_names() -> Vec<String> {
+    match serde_json::to_value(DataFile::default()) {
+        Ok(Value::Object(m)) => m.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn take<'a>(m: &'a Map<String, Value>, file: &str, key: &str) -> Result<&'a Value> {
+    m.get(key)
+        .ok_or_else(|| Error::new(file, key, "expected this field (missing)"))
+}
+
+/// Where each deserialized part came from: field → (list key, file per element, rest file).
+type Sources = HashMap<String, (Option<&'static str>, Vec<String>, String)>;
+
+/// Packs one data file from the files under `prefix` (empty or ending in `/`).
+pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
+    let manifest_path = format!("{prefix}{MANIFEST}");
+    let manifest = folder.get(&manifest_path).ok_or_else(|| {
+        Error::new(
+            &manifest_path,
+            "",
+            "expected the folder's manifest (missing: is this a folder made by `gmkit unpack`?)",
+        )
+    })?;
+    let Value::Object(manifest) = parse_json(&manifest_path, manifest)? else {
+        return Err(Error::new(&manifest_path, "", "expected an object"));
+    };
+    match manifest.get("gmkit_folder").and_then(Value::as_u64) {
+        Some(v) if v == FORMAT as u64 => {}
+        other => {
+            return Err(Error::new(
+                &manifest_path,
+                "gmkit_folder",
+                format!("expected folder format {FORMAT}, found {other:?}"),
+            ));
+        }
+    }
+
+    // Every JSON file below the prefix, parsed in parallel (nested audio group folders excluded).
+    let nested = format!("{prefix}{AUDIO_GROUPS}/");
+    let jsons: BTreeMap<String, Value> = folder
+        .files
+        .par_iter()
+        .filter(|(p, _)| {
+            p.starts_with(prefix)
+                && !p.starts_with(&nested)
+                && p.ends_with(".json")
+                && **p != manifest_path
+        })
+        .filter(|(p, _)| !p[prefix.len()..].starts_with(STRINGS))
+        .map(|(p, b)| parse_json(p, b).map(|v| (p[prefix.len()..].to_owned(), v)))
+        .collect::<Result<_>>()?;
+
+    let mut top = Map::new();
+    top.insert(
+        "version".into(),
+        take(&manifest, &manifest_path, "version")?.clone(),
+    );
+    top.insert(
+        "layout".into(),
+        take(&manifest, &manifest_path, "layout")?.clone(),
+    );
+    let mut sources: Sources = HashMap::new();
+    for field in field_names() {
+        if matches!(
+            field.as_str(),
+            "version" | "layout" | "strings" | "textures" | "audio"
+        ) {
+            continue;
+        }
+        let single = format!("{field}.json");
+        if let Some(v) = jsons.get(&single) {
+            top.insert(field.clone(), v.clone());
+            sources.insert(field, (None, Vec::new(), format!("{prefix}{single}")));
+            continue;
+        }
+        let Some(key) = split_key(&field) else {
+            // Absent: no chunk (the list of unknown chunks: empty).
+            let none = if field == "unknown" {
+                Value::Array(Vec::new())
+            } else {
+                Value::Null
+            };
+            top.insert(field, none);
+            continue;
+        };
+        let rest_path = format!("{field}/{CHUNK_REST}");
+        let Some(rest) = jsons.get(&rest_path) else {
+            top.insert(field, Value::Null);
+            continue;
+        };
+        let Value::Object(mut rest) = rest.clone() else {
+            return Err(Error::new(
+                format!("{prefix}{rest_path}"),
+                "",
+                "expected an object",
+            ));
+        };
+        let dir = format!("{field}/");
+        let mut items: Vec<(usize, &str, &Value)> = Vec::new();
+        for (p, v) in jsons
+            .range(dir.clone()..)
+            .take_while(|(p, _)| p.starts_with(&dir))
+        {
+            let name = &p[dir.len()..];
+            if name == CHUNK_REST || name.contains('/') {
+                continue;
+            }
+            let i = leading_index(name).ok_or_else(|| {
+                Error::new(
+                    format!("{prefix}{p}"),
+                    "",
+                    "expected a file name starting with its index (0003_name.json)",
+                )
+            })?;
+            items.push((i, p, v));
+        }
+        items.sort_by_key(|x| x.0);
+        let (list, files) = ordered(prefix, items)?;
+        rest.insert(key.into(), Value::Array(list));
+        top.insert(field.clone(), Value::Object(rest));
+        sources.insert(field, (Some(key), files, format!("{prefix}{rest_path}")));
+    }
+
+    // Strings first: references in every other file are resolved against them.
+    let strings = match manifest.get("strings") {
+        Some(Value::Object(sm)) => {
+            let path = format!("{prefix}{STRINGS}");
+            let aligned = sm.get("aligned").and_then(Value::as_bool).unwrap_or(true);
+            let end_align = sm.get("end_align").and_then(Value::as_u64).unwrap_or(128) as usize;
+            let bytes = folder
+                .get(&path)
+                .ok_or_else(|| Error::new(&path, "", "expected the string table (missing)"))?;
+            Some(crate::strings::from_json(&path, bytes, aligned, end_align)?)
+        }
+        _ => None,
+    };
+
+    // Texture pages: records from JSON, images from their files.
+    let mut blobs: Vec<(usize, Bytes)> = Vec::new();
+    if let Some(t) = manifest.get("textures") {
+        let dir = format!("{TEXTURES}/");
+        let mut items = Vec::new();
+        for (p, v) in jsons
+            .range(dir.clone()..)
+            .take_while(|(p, _)| p.starts_with(&dir))
+        {
+            let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
+                Error::new(
+                    format!("{prefix}{p}"),
+                    "",
+                    "expected a file name starting with its index (0003.json)",
+                )
+            })?;
+            items.push((i, p.as_str(), v));
+        }
+        items.sort_by_key(|x| x.0);
+        let (mut pages, files) = ordered(prefix, items)?;
+        for (i, page) in pages.iter_mut().enumerate() {
+            let Some(file) = page
+                .get("data")
+                .and_then(|d| d.get("file"))
+                .and_then(Value::as_str)
+            else {
+                continue;
+            };
+            let path = format!("{prefix}{TEXTURES}/{file}");
+            let bytes = folder.get(&path).ok_or_else(|| {
+                Error::new(
+                    &files[i],
+                    "data.file",
+                    format!("expected the image file {path} (missing)"),
+                )
+            })?;
+            blobs.push((i, Bytes::copy_from_slice(bytes)));
+            page["data"] = serde_json::json!({ "Embedded": "" });
+        }
+        let mut obj = Map::new();
+        obj.insert("pages".into(), Value::Array(pages));
+        obj.insert(
+            "end_align".into(),
+            t.get("end_align").cloned().unwrap_or(4.into()),
+        );
+        top.insert("textures".into(), Value::Object(obj));
+        sources.insert(
+            "textures".into(),
+            (Some("pages"), files, manifest_path.clone()),
+        );
+    }
+
+    let scope = StringScope::new(strings.as_ref().unwrap_or(&Default::default()));
+    let mut file: DataFile = scope.enter(|| {
+        serde_path_to_error::deserialize(Value::Object(top))
+            .map_err(|e| locate(&sources, &manifest_path, e))
+    })?;
+    if let Some(mut s) = strings {
+        for t in scope.added() {
+            s.push(t);
+        }
+        file.strings = Some(s);
+    } else if !scope.added().is_empty() {
+        return Err(Error::new(
+            &manifest_path,
+            "strings",
+            "expected a string table: files name strings by text but the folder has no strings.json",
+        ));
+    }
+    if let Some(t) = file.textures.as_mut() {
+        for (i, b) in blobs {
+            if let Some(Some(p)) = t.pages.get_mut(i) {
+                p.data = PageData::Embedded(b);
+            }
+        }
+    }
+    if let Some(a) = manifest.get("audio") {
+        let n = a.get("entries").and_then(Value::as_u64).unwrap_or(0) as usize;
+        file.audio = Some(read_audio(folder, prefix, n)?);
+    }
+    let sprite_stems: Vec<String> = sources
+        .get("sprites")
+        .map(|s| {
+            s.1.iter()
+                .map(|p| {
+                    let name = p.rsplit('/').next().unwrap_or(p);
+                    name.strip_suffix(".json").unwrap_or(name).to_owned()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    crate::frames::pack(&mut file, folder, prefix, &sprite_stems)?;
+    file.layout.size_hint = folder.size();
+    Ok(file)
+}
+
+/// Elements sorted by index, checked to run 0..n; returns them and their file paths.
+fn ordered(prefix: &str, items: Vec<(usize, &str, &Value)>) -> Result<(Vec<Value>, Vec<String>)> {
+    let mut list = Vec::with_capacity(items.len());
+    let mut files = Vec::with_capacity(items.len());
+    for (n, (i, p, v)) in items.into_iter().enumerate() {
+        if i != n {
+            return Err(Error::new(
+                format!("{prefix}{p}"),
+                "",
+                format!(
+                    "expected index {n} here (file names start with indices 0, 1, 2, ... without gaps or repeats)"
+                ),
+            ));
+        }
+        list.push(v.clone());
+        files.push(format!("{prefix}{p}"));
+    }
+    Ok((list, files))
+}
+
+/// Audio entries `audio/NNNN.<ext>` (`NNNN.null`: stripped), indices 0..n; files past the
+/// manifest's count are added entries.
+fn read_audio(folder: &Folder, prefix: &str, n: usize) -> Result<EmbeddedAudio> {
+    let dir = format!("{prefix}{AUDIO}");
+    let mut items: Vec<(usize, &str, &[u8])> = Vec::new();
+    for (p, b) in folder.under(&dir) {
+        let name = &p[dir.len() + 1..];
+        let i = leading_index(name).ok_or_else(|| {
+            Error::new(
+                p,
+                "",
+                "expected a file name starting with its index (0003.wav)",
+            )
+        })?;
+        items.push((i, p, b));
+    }
+    items.sort_by_key(|x| x.0);
+    let mut entries = Vec::with_capacity(items.len().max(n));
+    for (k, (i, p, b)) in items.into_iter().enumerate() {
+        if i != k {
+            return Err(Error::new(
+                p,
+                "",
+                format!("expected audio index {k} here (no gaps or repeats)"),
+            ));
+        }
+        entries.push((!p.ends_with(".null")).then(|| Bytes::copy_from_slice(b)));
+    }
+    if entries.len() < n {
+        return Err(Error::new(
+            format!("{dir}/{}", index_name(entries.len())),
+            "",
+            format!(
+                "expected {n} audio entries (manifest), found {}",
+                entries.len()
+            ),
+        ));
+    }
+    Ok(EmbeddedAudio { entries })
+}
+
+/// Turns a deserialization error at `sprites.sprites[3].width` into one naming the file.
+fn locate(
+    sources: &Sources,
+    manifest: &str,
+    e: serde_path_to_error::Error<serde_json::Error>,
+) -> Error {
+    use serde_path_to_error::Segment;
+    let segs: Vec<String> = e
+        .path()
+        .iter()
+        .map(|s| match s {
+            Segment::Seq { index } => format!("[{index}]"),
+            Segment::Map { key } => key.clone(),
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => "?".into(),
+        })
+        .collect();
+    let message = e.inner().to_string();
+    let join = |s: &[String]| {
+        let mut out = String::new();
+        for p in s {
+            if !p.starts_with('[') && !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(p);
+        }
+        out
+    };
+    let Some(field) = segs.first() else {
+        return Error::new(manifest, "", message);
+    };
+    match sources.get(field) {
+        Some((Some(key), files, rest)) => {
+            let index = segs
+                .get(2)
+                .and_then(|s| s.trim_matches(['[', ']']).parse::<usize>().ok());
+            if let (true, Some(f)) = (
+                segs.get(1).map(String::as_str) == Some(key),
+                index.and_then(|i| files.get(i)),
+            ) {
+                return Error::new(f, join(&segs[3..]), message);
+            }
+            Error::new(rest, join(&segs[1..]), message)
+        }
+        Some((None, _, file)) => Error::new(file, join(&segs[1..]), message),
+        None => Error::new(manifest, join(&segs), message),
+    }
+}

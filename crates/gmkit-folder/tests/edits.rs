@@ -1,0 +1,320 @@
+//! Bar 4: edits in an unpacked folder carry into the packed file, and `diff` of the original
+//! and the re-parsed result reports exactly the edit.
+
+use gmkit_folder::diff::{Change, diff};
+use gmkit_folder::{Folder, Game, pack, unpack};
+use gmkit_testdata::{corpus_file, need};
+use serde_json::Value;
+
+/// A VM game with sprites of several frames on PNG pages, embedded sounds and code.
+const GAME: &str = "dangaliensreop.win";
+
+fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
+    let bytes = corpus_file(name)?;
+    let data = gmkit_data::parse_bytes(bytes.clone()).expect("parses");
+    let folder = unpack(&Game {
+        data,
+        audio_groups: Vec::new(),
+    })
+    .expect("unpacks");
+    Some((bytes, folder))
+}
+
+/// Packs, builds, re-parses and unpacks again; returns the diff against `orig`.
+fn round(orig: &Folder, edited: &Folder) -> Vec<String> {
+    let game = pack(edited).unwrap_or_else(|e| panic!("pack: {e}"));
+    let bytes = gmkit_data::build_bytes(&game.data).expect("builds");
+    let again = gmkit_data::parse_bytes(bytes).expect("re-parses");
+    let back = unpack(&Game {
+        data: again,
+        audio_groups: Vec::new(),
+    })
+    .expect("unpacks again");
+    diff(orig, &back).iter().map(Change::to_string).collect()
+}
+
+fn json(f: &Folder, p: &str) -> Value {
+    serde_json::from_slice(f.get(p).unwrap_or_else(|| panic!("{p} missing"))).unwrap()
+}
+
+fn put_json(f: &mut Folder, p: &str, v: &Value) {
+    let mut b = serde_json::to_vec_pretty(v).unwrap();
+    b.push(b'\n');
+    f.insert(p, b);
+}
+
+/// A sprite with at least two frames: (its frame directory, its name).
+fn multi_frame_sprite(f: &Folder) -> (String, String) {
+    for (p, b) in f.under("sprites") {
+        let Some(stem) = p
+            .strip_prefix("sprites/")
+            .and_then(|s| s.strip_suffix(".json"))
+        else {
+            continue;
+        };
+        if stem.contains('/') || stem == "_chunk" {
+            continue;
+        }
+        let v: Value = serde_json::from_slice(b).unwrap();
+        let frames = v["frames"].as_array().map_or(0, Vec::len);
+        if frames >= 2 && f.get(&format!("sprites/{stem}/1.png")).is_some() {
+            return (
+                format!("sprites/{stem}"),
+                v["name"].as_str().unwrap().to_owned(),
+            );
+        }
+    }
+    panic!("no sprite with two frames");
+}
+
+#[test]
+fn unchanged_folder_diffs_empty_and_packs_identically() {
+    let (bytes, folder) = need!(load(GAME));
+    let game = pack(&folder).unwrap();
+    assert_eq!(gmkit_data::build_bytes(&game.data).unwrap(), bytes);
+    assert_eq!(round(&folder, &folder), Vec::<String>::new());
+}
+
+#[test]
+fn translation_loop() {
+    let (bytes, folder) = need!(load(GAME));
+    // Strings that no other file names (so the edit is the string alone).
+    let others: Vec<&[u8]> = folder
+        .files
+        .iter()
+        .filter(|(p, _)| *p != "strings.json" && !p.starts_with("code/")) // code names strings by index
+        .map(|(_, b)| b.as_slice())
+        .collect();
+    let table =
+        gmkit_folder::strings::parse_entries("strings.json", folder.get("strings.json").unwrap())
+            .unwrap();
+    let picked: Vec<u32> = table
+        .iter()
+        .filter(|(_, s)| {
+            let t = serde_json::to_string(&s.to_string()).unwrap();
+            s.len() > 3
+                && !others
+                    .iter()
+                    .any(|b| b.windows(t.len()).any(|w| w == t.as_bytes()))
+        })
+        .map(|(i, _)| *i)
+        .take(2)
+        .collect();
+    assert_eq!(picked.len(), 2, "two strings to translate");
+    // export strings → edit → import → build
+    let mut data = gmkit_data::parse_bytes(bytes).unwrap();
+    let edit = format!(
+        "{{\"{}\": \"Bonjour\", \"{}\": \"Au revoir ✓\"}}",
+        picked[0], picked[1]
+    );
+    assert_eq!(
+        gmkit_folder::import::strings(&mut data, "fr.json", edit.as_bytes()).unwrap(),
+        2
+    );
+    let out = gmkit_data::build_bytes(&data).unwrap();
+    let again = unpack(&Game {
+        data: gmkit_data::parse_bytes(out).unwrap(),
+        audio_groups: Vec::new(),
+    })
+    .unwrap();
+    let d: Vec<String> = diff(&folder, &again)
+        .iter()
+        .map(Change::to_string)
+        .collect();
+    let old = |i: u32| table.iter().find(|e| e.0 == i).unwrap().1.to_string();
+    assert_eq!(
+        d,
+        vec![
+            format!("string {}: {:?} → \"Bonjour\"", picked[0], old(picked[0])),
+            format!(
+                "string {}: {:?} → \"Au revoir ✓\"",
+                picked[1],
+                old(picked[1])
+            ),
+        ]
+    );
+    // The same through the folder: edit strings.json and pack.
+    let mut edited = folder.clone();
+    let mut s = json(&folder, "strings.json");
+    s[picked[0].to_string()] = "Bonjour".into();
+    put_json(&mut edited, "strings.json", &s);
+    let d = round(&folder, &edited);
+    assert_eq!(
+        d,
+        vec![format!(
+            "string {}: {:?} → \"Bonjour\"",
+            picked[0],
+            old(picked[0])
+        )]
+    );
+}
+
+#[test]
+fn replaced_sprite_frame() {
+    let (_, folder) = need!(load(GAME));
+    let (dir, name) = multi_frame_sprite(&folder);
+    let p = format!("{dir}/1.png");
+    let mut img = gmkit_media::decode_png(folder.get(&p).unwrap()).unwrap();
+    let mut n = 0;
+    for px in img.pixels_mut().chunks_exact_mut(4) {
+        if px[3] == 255 {
+            px[0] ^= 0xFF;
+            n += 1;
+        }
+    }
+    assert!(n > 0);
+    let mut edited = folder.clone();
+    edited.insert(&p, gmkit_media::encode_png(&img).unwrap());
+    let d = round(&folder, &edited);
+    let changed: Vec<&String> = d.iter().collect();
+    assert_eq!(changed.len(), 1, "{d:#?}");
+    assert!(
+        changed[0].starts_with(&format!("sprite {name} frame 1: ")),
+        "{d:#?}"
+    );
+}
+
+#[test]
+fn added_sprite_frame() {
+    let (_, folder) = need!(load(GAME));
+    let (dir, name) = multi_frame_sprite(&folder);
+    let sprite: Value = json(&folder, &format!("{dir}.json"));
+    let k = sprite["frames"].as_array().unwrap().len();
+    let mut img = gmkit_media::decode_png(folder.get(&format!("{dir}/0.png")).unwrap()).unwrap();
+    for px in img.pixels_mut().chunks_exact_mut(4) {
+        px[1] = px[1].wrapping_add(40);
+        px[3] = 255;
+    }
+    let mut edited = folder.clone();
+    edited.insert(
+        format!("{dir}/{k}.png"),
+        gmkit_media::encode_png(&img).unwrap(),
+    );
+    let d = round(&folder, &edited);
+    assert_eq!(d, vec![format!("sprite {name} frame {k}: added")]);
+}
+
+fn first_int16(v: &mut Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::Number(n)) = m.get("Int16") {
+                let x = n.as_i64().unwrap();
+                m.insert("Int16".into(), (if x == 7 { 8 } else { 7 }).into());
+                return true;
+            }
+            m.values_mut().any(first_int16)
+        }
+        Value::Array(a) => a.iter_mut().any(first_int16),
+        _ => false,
+    }
+}
+
+#[test]
+fn edited_code_entry() {
+    let (_, folder) = need!(load(GAME));
+    let mut edited = folder.clone();
+    let (path, name) = folder
+        .under("code")
+        .find_map(|(p, b)| {
+            let mut v: Value = serde_json::from_slice(b).ok()?;
+            first_int16(&mut v)
+                .then(|| (p.to_owned(), v["name"].as_str().unwrap_or("?").to_owned()))
+        })
+        .expect("a code entry pushing a 16-bit constant");
+    let mut v = json(&folder, &path);
+    first_int16(&mut v);
+    put_json(&mut edited, &path, &v);
+    assert_eq!(
+        round(&folder, &edited),
+        vec![format!("code {name}: 1 instructions changed")]
+    );
+}
+
+/// A game with embedded audio.
+const SOUND_GAME: &str = "patapon-like-compiled.win";
+
+#[test]
+fn replaced_and_added_sound() {
+    let (_, folder) = need!(load(SOUND_GAME));
+    let (audio, bytes) = folder
+        .under("audio")
+        .find(|(p, _)| p.ends_with(".wav") || p.ends_with(".ogg"))
+        .map(|(p, b)| (p.to_owned(), b.to_vec()))
+        .expect("an embedded sound");
+    let idx: usize = audio["audio/".len()..][..4].parse().unwrap();
+    // Replace: same container, different bytes.
+    let mut replaced = bytes.clone();
+    let last = replaced.len() - 1;
+    replaced[last] ^= 0x55;
+    let mut edited = folder.clone();
+    edited.insert(&audio, replaced);
+    assert_eq!(
+        round(&folder, &edited),
+        vec![format!(
+            "audio {idx}: changed ({} → {} bytes)",
+            bytes.len(),
+            bytes.len()
+        )]
+    );
+
+    // Add: a new audio entry and a sound that plays it.
+    let n = folder.under("audio").count();
+    let ext = audio.rsplit('.').next().unwrap();
+    let mut edited = folder.clone();
+    edited.insert(format!("audio/{n:04}.{ext}"), bytes.clone());
+    let (sound_path, mut sound) = folder
+        .under("sounds")
+        .filter(|(p, _)| !p.ends_with("_chunk.json"))
+        .find_map(|(p, b)| {
+            let v: Value = serde_json::from_slice(b).ok()?;
+            (v["audio_id"].as_i64() == Some(idx as i64)).then(|| (p.to_owned(), v))
+        })
+        .expect("the sound of that audio");
+    let _ = sound_path;
+    let count = folder
+        .under("sounds")
+        .filter(|(p, _)| !p.ends_with("_chunk.json"))
+        .count();
+    sound["name"] = "snd_added_by_test".into();
+    sound["audio_id"] = (n as i64).into();
+    put_json(
+        &mut edited,
+        &format!("sounds/{count:04}_snd_added_by_test.json"),
+        &sound,
+    );
+    let strings =
+        gmkit_folder::strings::parse_entries("strings.json", folder.get("strings.json").unwrap())
+            .unwrap();
+    let d = round(&folder, &edited);
+    assert_eq!(
+        d,
+        vec![
+            format!("audio {n}: added"),
+            "sound snd_added_by_test: added".to_owned(),
+            format!("string {}: added \"snd_added_by_test\"", strings.len()),
+        ]
+    );
+}
+
+#[test]
+fn a_broken_folder_gets_one_error_line_naming_file_and_field() {
+    let (_, folder) = need!(load(GAME));
+    let (dir, _) = multi_frame_sprite(&folder);
+    let mut edited = folder.clone();
+    let mut v = json(&folder, &format!("{dir}.json"));
+    v["width"] = "wide".into();
+    put_json(&mut edited, &format!("{dir}.json"), &v);
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, format!("{dir}.json"));
+    assert_eq!(e.field, "width");
+    assert!(!e.to_string().contains('\n'));
+    // A frame of the wrong size.
+    let mut edited = folder.clone();
+    edited.insert(
+        format!("{dir}/0.png"),
+        gmkit_media::encode_png(&gmkit_media::Image::transparent(3, 3).unwrap()).unwrap(),
+    );
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, format!("{dir}/0.png"));
+    assert!(e.message.contains("expected a"), "{e}");
+}

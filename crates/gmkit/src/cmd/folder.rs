@@ -1,0 +1,514 @@
+//! `gmkit unpack`, `pack`, `info`, `ls`, `export`, `import`, `diff`, `demo`: thin front ends of
+//! `gmkit-folder` (argument parsing, progress, output formats).
+
+use gmkit_folder::{Folder, Game};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::exit;
+
+/// A spinner on a terminal (stderr), nothing when piped.
+fn spinner(msg: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let b = ProgressBar::new_spinner();
+    b.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    b.enable_steady_tick(std::time::Duration::from_millis(100));
+    b.set_message(msg.to_owned());
+    b
+}
+
+fn fail(cmd: &str, e: impl std::fmt::Display, code: u8) -> u8 {
+    eprintln!("gmkit {cmd}: {e}");
+    code
+}
+
+/// Arguments of `gmkit unpack`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, and manifest.json\n(see the README, \"The folder layout\"). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
+)]
+pub struct UnpackArgs {
+    /// The data file (data.win, game.unx, game.droid, game.ios)
+    pub file: PathBuf,
+    /// The folder to create
+    pub dir: PathBuf,
+}
+
+pub fn unpack(a: UnpackArgs) -> u8 {
+    let t = Instant::now();
+    let bar = spinner("reading");
+    let game = match Game::open(&a.file) {
+        Ok(g) => g,
+        Err(e) => return fail("unpack", format!("{}: {e}", a.file.display()), exit::FAILED),
+    };
+    bar.set_message("unpacking");
+    let folder = match gmkit_folder::unpack(&game) {
+        Ok(f) => f,
+        Err(e) => return fail("unpack", e, exit::FAILED),
+    };
+    bar.set_message("writing");
+    if let Err(e) = folder.write_dir(&a.dir) {
+        return fail("unpack", e, exit::IO);
+    }
+    bar.finish_and_clear();
+    println!(
+        "{} → {}: {} files, {:.1} MB, {:.2} s",
+        a.file.display(),
+        a.dir.display(),
+        folder.files.len(),
+        folder.size() as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
+    exit::OK
+}
+
+/// Arguments of `gmkit pack`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit pack mygame/ data-modded.win\n  gmkit pack --in-place mygame/ data.win   # replaces data.win, keeps data.win.bak\n\nThe output is written to a temporary file, read back and parsed, then renamed. A folder that\ncannot be packed gets one error line naming the file, the field and what was expected, and\nnothing is written."
+)]
+pub struct PackArgs {
+    /// The folder made by `gmkit unpack`
+    pub dir: PathBuf,
+    /// The data file to write
+    pub file: PathBuf,
+    /// Replace FILE if it exists (the old one is kept as FILE.bak)
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+pub fn pack(a: PackArgs) -> u8 {
+    let t = Instant::now();
+    if a.file.exists() && !a.in_place {
+        return fail(
+            "pack",
+            format!(
+                "{} exists; pass --in-place to replace it (a .bak copy is kept)",
+                a.file.display()
+            ),
+            exit::USAGE,
+        );
+    }
+    let bar = spinner("reading folder");
+    let folder = match Folder::read_dir(&a.dir) {
+        Ok(f) => f,
+        Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::IO),
+    };
+    bar.set_message("packing");
+    let game = match gmkit_folder::pack(&folder) {
+        Ok(g) => g,
+        Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED),
+    };
+    bar.set_message("writing");
+    if a.file.exists() {
+        let mut bak = a.file.clone().into_os_string();
+        bak.push(".bak");
+        if let Err(e) = std::fs::copy(&a.file, &bak) {
+            return fail(
+                "pack",
+                format!("{}: cannot keep a backup: {e}", a.file.display()),
+                exit::IO,
+            );
+        }
+    }
+    if let Err(e) = game.write(&a.file) {
+        return fail("pack", format!("{}: {e}", a.file.display()), exit::FAILED);
+    }
+    bar.finish_and_clear();
+    println!(
+        "{} → {} ({:.2} s)",
+        a.dir.display(),
+        a.file.display(),
+        t.elapsed().as_secs_f64()
+    );
+    exit::OK
+}
+
+/// Arguments of `gmkit info`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit info data.win\n  gmkit info --json data.win\n\nStill prints the chunk table and GEN8's version fields when a chunk fails to parse."
+)]
+pub struct InfoArgs {
+    /// The data file
+    pub file: PathBuf,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn print_info(name: &str, i: &gmkit_folder::info::Info) {
+    println!("{name}");
+    println!("  name      {}", i.name.as_deref().unwrap_or("?"));
+    println!(
+        "  version   {}",
+        i.version.as_deref().unwrap_or("? (the file did not parse)")
+    );
+    for e in &i.version_evidence {
+        println!("            - {e}");
+    }
+    println!("  compiler  {}", i.compiler.as_deref().unwrap_or("?"));
+    println!("  size      {} bytes", i.size);
+    println!("  chunks");
+    for c in &i.chunks {
+        println!("    {:4} {:>10} bytes at {}", c.name, c.size, c.offset);
+    }
+    if !i.counts.is_empty() {
+        println!("  assets");
+        for (k, n) in &i.counts {
+            println!("    {k:20} {n}");
+        }
+    }
+    if let Some(e) = &i.error {
+        println!("  error     {e}");
+    }
+}
+
+pub fn info(a: InfoArgs) -> u8 {
+    let bytes = match std::fs::read(&a.file) {
+        Ok(b) => b,
+        Err(e) => return fail("info", format!("{}: {e}", a.file.display()), exit::IO),
+    };
+    let i = gmkit_folder::info::info(&bytes);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&i).unwrap_or_default());
+    } else {
+        print_info(&a.file.display().to_string(), &i);
+    }
+    if i.error.is_some() {
+        exit::FAILED
+    } else {
+        exit::OK
+    }
+}
+
+/// Arguments of `gmkit ls`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit ls data.win sprites\n  gmkit ls --json data.win strings | jq '.[] | select(.name | test(\"Hello\"))'\n\nKINDS: sprites sounds rooms objects scripts code strings fonts textures backgrounds shaders\npaths sequences timelines extensions variables functions audio"
+)]
+pub struct LsArgs {
+    /// The data file
+    pub file: PathBuf,
+    /// What to list
+    pub kind: String,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn ls(a: LsArgs) -> u8 {
+    let file = match gmkit_data::parse_file(&a.file) {
+        Ok(f) => f,
+        Err(e) => return fail("ls", format!("{}: {e}", a.file.display()), exit::FAILED),
+    };
+    let items = match gmkit_folder::list::list(&file, &a.kind) {
+        Ok(v) => v,
+        Err(e) => return fail("ls", e, exit::USAGE),
+    };
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&items).unwrap_or_default()
+        );
+    } else {
+        for it in items {
+            match it.detail {
+                Some(d) => println!("{:5} {}  {d}", it.index, it.name),
+                None => println!("{:5} {}", it.index, it.name),
+            }
+        }
+    }
+    exit::OK
+}
+
+/// Arguments of `gmkit export`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit export data.win out/ strings            # out/strings.json\n  gmkit export data.win out/ sprites textures sounds audio\n  gmkit export data.win out/                    # everything (like unpack)\n\nKINDS are the folder's top-level names: strings textures audio sprites sounds rooms objects\ncode scripts fonts backgrounds ... An export of a subset cannot be packed; use unpack for that."
+)]
+pub struct ExportArgs {
+    /// The data file
+    pub file: PathBuf,
+    /// The folder to create
+    pub outdir: PathBuf,
+    /// Parts to export (default: all)
+    pub kinds: Vec<String>,
+}
+
+pub fn export(a: ExportArgs) -> u8 {
+    let game = match Game::open(&a.file) {
+        Ok(g) => g,
+        Err(e) => return fail("export", format!("{}: {e}", a.file.display()), exit::FAILED),
+    };
+    let mut folder = match gmkit_folder::unpack(&game) {
+        Ok(f) => f,
+        Err(e) => return fail("export", e, exit::FAILED),
+    };
+    if !a.kinds.is_empty() {
+        folder.files.retain(|p, _| {
+            let top = p.split('/').next().unwrap_or(p);
+            let top = top.strip_suffix(".json").unwrap_or(top);
+            a.kinds.iter().any(|k| k == top)
+        });
+    }
+    if let Err(e) = folder.write_dir(&a.outdir) {
+        return fail("export", e, exit::IO);
+    }
+    println!("{} files → {}", folder.files.len(), a.outdir.display());
+    exit::OK
+}
+
+/// Arguments of `gmkit import`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed."
+)]
+pub struct ImportArgs {
+    /// The data file to change
+    pub file: PathBuf,
+    /// Strings JSON ({"4512": "Bonjour", ...})
+    #[arg(long)]
+    pub strings: Option<PathBuf>,
+    /// Replace texture page N with a PNG (re-encoded in the page's own format): N=FILE.png
+    #[arg(long, value_name = "N=PNG")]
+    pub page: Vec<String>,
+    /// Replace the audio of a sound: NAME=FILE (wav, ogg, ...)
+    #[arg(long, value_name = "NAME=FILE")]
+    pub sound: Vec<String>,
+    /// Output file
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Replace FILE (keeps FILE.bak)
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+pub fn import(a: ImportArgs) -> u8 {
+    let out = match (&a.output, a.in_place) {
+        (Some(o), false) => o.clone(),
+        (None, true) => a.file.clone(),
+        _ => {
+            return fail(
+                "import",
+                "give exactly one of -o OUTPUT or --in-place",
+                exit::USAGE,
+            );
+        }
+    };
+    if out.exists() && !a.in_place {
+        return fail(
+            "import",
+            format!(
+                "{} exists; pass --in-place to replace the input",
+                out.display()
+            ),
+            exit::USAGE,
+        );
+    }
+    let mut file = match gmkit_data::parse_file(&a.file) {
+        Ok(f) => f,
+        Err(e) => return fail("import", format!("{}: {e}", a.file.display()), exit::FAILED),
+    };
+    let mut changes = 0usize;
+    if let Some(p) = &a.strings {
+        let bytes = match std::fs::read(p) {
+            Ok(b) => b,
+            Err(e) => return fail("import", format!("{}: {e}", p.display()), exit::IO),
+        };
+        match gmkit_folder::import::strings(&mut file, &p.display().to_string(), &bytes) {
+            Ok(n) => changes += n,
+            Err(e) => return fail("import", e, exit::FAILED),
+        }
+    }
+    for spec in &a.page {
+        let Some((n, png)) = spec.split_once('=') else {
+            return fail(
+                "import",
+                format!("--page {spec}: expected N=FILE.png"),
+                exit::USAGE,
+            );
+        };
+        let Ok(n) = n.parse::<usize>() else {
+            return fail(
+                "import",
+                format!("--page {spec}: expected a page number before ="),
+                exit::USAGE,
+            );
+        };
+        let bytes = match std::fs::read(png) {
+            Ok(b) => b,
+            Err(e) => return fail("import", format!("{png}: {e}"), exit::IO),
+        };
+        if let Err(e) = gmkit_folder::import::page(&mut file, n, png, &bytes) {
+            return fail("import", e, exit::FAILED);
+        }
+        changes += 1;
+    }
+    for spec in &a.sound {
+        let Some((name, path)) = spec.split_once('=') else {
+            return fail(
+                "import",
+                format!("--sound {spec}: expected NAME=FILE"),
+                exit::USAGE,
+            );
+        };
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return fail("import", format!("{path}: {e}"), exit::IO),
+        };
+        if let Err(e) = gmkit_folder::import::sound(&mut file, name, bytes) {
+            return fail("import", e, exit::FAILED);
+        }
+        changes += 1;
+    }
+    if a.in_place {
+        let mut bak = out.clone().into_os_string();
+        bak.push(".bak");
+        if let Err(e) = std::fs::copy(&out, &bak) {
+            return fail(
+                "import",
+                format!("{}: cannot keep a backup: {e}", out.display()),
+                exit::IO,
+            );
+        }
+    }
+    if let Err(e) = gmkit_data::build_file(&file, &out) {
+        return fail("import", format!("{}: {e}", out.display()), exit::FAILED);
+    }
+    println!("{changes} changes → {}", out.display());
+    exit::OK
+}
+
+/// Arguments of `gmkit diff`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit diff data.win data-modded.win\n  gmkit diff data.win mygame/            # a data file against an unpacked folder\n  gmkit diff --json a.win b.win\n\nExit status: 0 when equal, 1 when they differ, 3 on I/O errors."
+)]
+pub struct DiffArgs {
+    /// A data file or an unpacked folder
+    pub a: PathBuf,
+    /// A data file or an unpacked folder
+    pub b: PathBuf,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn load(p: &Path) -> Result<Folder, String> {
+    if p.is_dir() {
+        Folder::read_dir(p).map_err(|e| format!("{}/{e}", p.display()))
+    } else {
+        let g = Game::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+        gmkit_folder::unpack(&g).map_err(|e| e.to_string())
+    }
+}
+
+pub fn diff(a: DiffArgs) -> u8 {
+    let (x, y) = rayon::join(|| load(&a.a), || load(&a.b));
+    let (x, y) = match (x, y) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), _) | (_, Err(e)) => return fail("diff", e, exit::IO),
+    };
+    let changes = gmkit_folder::diff::diff(&x, &y);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&changes).unwrap_or_default()
+        );
+    } else {
+        for c in &changes {
+            println!("{c}");
+        }
+    }
+    if changes.is_empty() {
+        exit::OK
+    } else {
+        exit::FAILED
+    }
+}
+
+/// Arguments of `gmkit demo`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  gmkit demo                 # the built-in sample\n  gmkit demo data.win        # the same steps on a real file\n\nShows info, unpacks into a temporary folder, packs it back and compares with the input."
+)]
+pub struct DemoArgs {
+    /// A data file (default: the built-in sample)
+    pub file: Option<PathBuf>,
+}
+
+pub fn demo(a: DemoArgs) -> u8 {
+    let (name, bytes) = match &a.file {
+        Some(p) => match std::fs::read(p) {
+            Ok(b) => (p.display().to_string(), b),
+            Err(e) => return fail("demo", format!("{}: {e}", p.display()), exit::IO),
+        },
+        None => (
+            "<built-in sample>".to_owned(),
+            gmkit_data::build_bytes(&gmkit_data::sample()).unwrap_or_default(),
+        ),
+    };
+    print_info(&name, &gmkit_folder::info::info(&bytes));
+    let data = match gmkit_data::parse_bytes(bytes.clone()) {
+        Ok(d) => d,
+        Err(e) => return fail("demo", e, exit::FAILED),
+    };
+    let dir = std::env::temp_dir().join(format!("gmkit-demo-{}", std::process::id()));
+    let t = Instant::now();
+    let folder = match gmkit_folder::unpack(&Game {
+        data,
+        audio_groups: Vec::new(),
+    }) {
+        Ok(f) => f,
+        Err(e) => return fail("demo", e, exit::FAILED),
+    };
+    if let Err(e) = folder.write_dir(&dir) {
+        return fail("demo", e, exit::IO);
+    }
+    println!(
+        "\nunpack → {} ({} files, {:.1} ms):",
+        dir.display(),
+        folder.files.len(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    for p in folder.files.keys().take(12) {
+        println!("  {p}");
+    }
+    if folder.files.len() > 12 {
+        println!("  ... {} more", folder.files.len() - 12);
+    }
+    let t = Instant::now();
+    let back = Folder::read_dir(&dir).and_then(|f| gmkit_folder::pack(&f));
+    let _ = std::fs::remove_dir_all(&dir);
+    let game = match back {
+        Ok(g) => g,
+        Err(e) => return fail("demo", e, exit::FAILED),
+    };
+    let out = match gmkit_data::build_bytes(&game.data) {
+        Ok(o) => o,
+        Err(e) => return fail("demo", e, exit::FAILED),
+    };
+    let same = out == bytes;
+    println!(
+        "\npack → {} bytes ({:.1} ms): {}",
+        out.len(),
+        t.elapsed().as_secs_f64() * 1e3,
+        if same {
+            "byte-identical to the input"
+        } else {
+            "DIFFERENT from the input"
+        }
+    );
+    println!(
+        "\nNext: gmkit unpack data.win mygame/ && gmkit pack mygame/ out.win && gmkit diff data.win out.win"
+    );
+    if same { exit::OK } else { exit::FAILED }
+}

@@ -1,0 +1,29 @@
+//! Bar 7: `--help` of every subcommand shows an example.
+
+#[test]
+fn every_subcommand_help_has_an_example() {
+    for sub in [
+        "demo", "check", "info", "ls", "unpack", "pack", "export", "import", "diff",
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gmkit"))
+            .args([sub, "--help"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("Example") || text.contains("example"),
+            "gmkit {sub} --help:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn demo_runs_on_the_builtin_sample() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gmkit"))
+        .arg("demo")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("byte-identical to the input"), "{text}");
+}
