@@ -53,6 +53,21 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    // The two parts of `build`: the checks it runs first, and the writing alone.
+    g.bench_function("validate", |b| {
+        b.iter(|| {
+            for m in &models {
+                black_box(m.validate()).unwrap();
+            }
+        })
+    });
+    g.bench_function("build_unchecked", |b| {
+        b.iter(|| {
+            for m in &models {
+                black_box(gmkit_data::build_bytes_unchecked(m).unwrap());
+            }
+        })
+    });
     g.finish();
 }
 

@@ -23,6 +23,10 @@ impl fmt::Display for Location {
         if let Some((kind, i)) = self.element {
             write!(f, "{kind} #{i}, ")?;
         }
+        if self.offset == 0 && self.chunk.is_some() {
+            // A model error (nothing is written at offset 0 of a chunk).
+            return write!(f, "in the model");
+        }
         write!(f, "byte offset {} (0x{:X})", self.offset, self.offset)
     }
 }
@@ -78,9 +82,42 @@ pub enum ErrorKind {
         /// Why it cannot be.
         reason: String,
     },
+    /// The model breaks a rule of the format: a reference out of range, a null slot the
+    /// version does not allow, a room missing from the room order (found by
+    /// [`crate::DataFile::validate`], which [`crate::build_bytes`] runs before writing).
+    #[error("invalid model: {0}")]
+    InvalidModel(Box<ModelProblem>),
     /// An I/O error while reading or writing a file.
     #[error("I/O error: {0}")]
     Io(String),
+}
+
+/// A rule of the format that a model breaks (see [`ErrorKind::InvalidModel`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelProblem {
+    /// The element (`object #3 "obj_player"`).
+    pub element: String,
+    /// The field (`instances[7].object`).
+    pub field: String,
+    /// What the format requires.
+    pub expected: String,
+    /// What the model holds.
+    pub found: String,
+}
+
+impl fmt::Display for ModelProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ModelProblem {
+            element,
+            field,
+            expected,
+            found,
+        } = self;
+        write!(
+            f,
+            "{element}, field {field}: expected {expected}, found {found}"
+        )
+    }
 }
 
 /// An error with its location in the file.

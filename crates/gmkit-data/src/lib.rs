@@ -23,6 +23,7 @@
 mod chunk;
 pub mod chunks;
 mod container;
+mod edit;
 mod error;
 mod model;
 mod options;
@@ -30,13 +31,17 @@ mod read;
 mod refs;
 mod sample;
 mod string;
+mod tables;
+mod validate;
 mod version;
+mod walk;
 mod write;
 
 pub use chunk::ChunkName;
 pub use chunks::DataFile;
 pub use container::ParseReport;
-pub use error::{Error, ErrorKind, Location, Result};
+pub use edit::{Asset, Reference};
+pub use error::{Error, ErrorKind, Location, ModelProblem, Result};
 pub use model::Layout;
 pub use options::ParseOptions;
 pub use read::Warning;
@@ -44,6 +49,7 @@ pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
 pub use sample::sample;
 pub use string::{GmStr, GmString};
 pub use version::{EvidenceSource, FormatVersion, Version, VersionEvidence, VersionReport};
+pub use walk::AssetKind;
 
 use bytes::Bytes;
 use std::path::Path;
@@ -94,8 +100,19 @@ pub fn detect_version(data: &[u8]) -> Result<VersionReport> {
     container::detect_version(data)
 }
 
-/// Writes a model to bytes.
+/// Writes a model to bytes, after checking it ([`DataFile::validate`]: references in range,
+/// null slots only where the version allows them, every room in the room order).
+///
+/// The checks run first, on the same thread: about 2 ns per reference (a few percent of the
+/// build; checking on a second thread alongside the writer measured slower on a busy machine).
 pub fn build_bytes(file: &DataFile) -> Result<Vec<u8>> {
+    file.validate()?;
+    container::build(file)
+}
+
+/// Writes a model to bytes without [`DataFile::validate`]: for writing back a half-broken file
+/// exactly as it was read leniently. The writer still refuses references it cannot resolve.
+pub fn build_bytes_unchecked(file: &DataFile) -> Result<Vec<u8>> {
     container::build(file)
 }
 

@@ -596,7 +596,7 @@ impl<'a> Reader<'a> {
     /// Rejects null entries of an asset pointer list in files older than 2024.11 (strict mode:
     /// error; lenient mode: warning). From 2024.11 null entries are stripped assets.
     pub fn check_nulls<T>(&mut self, what: &'static str, items: &[Option<T>]) -> Result<()> {
-        if self.version().at_least(2024, 11) {
+        if self.version().allows_null_slots() {
             return Ok(());
         }
         if let Some(i) = items.iter().position(Option::is_none) {

@@ -95,6 +95,12 @@ impl Version {
     pub fn non_lts_at_least(&self, major: u16, minor: u16) -> bool {
         !self.lts && self.at_least(major, minor)
     }
+    /// Whether asset pointer lists may hold null slots (assets stripped by the build; 2024.11+,
+    /// notes §2.5), and ID references may point at them. Before, a null slot is corruption.
+    #[inline]
+    pub fn allows_null_slots(&self) -> bool {
+        self.at_least(2024, 11)
+    }
     /// A GameMaker Studio 2 (or later) file.
     #[inline]
     pub fn is_gms2(&self) -> bool {
@@ -158,11 +164,12 @@ impl fmt::Display for VersionEvidence {
             EvidenceSource::ChunkPresent(c) => write!(f, "{c} present")?,
             EvidenceSource::Layout(c) => write!(f, "{c} layout")?,
         }
-        write!(f, " → {}", self.format)?;
         if self.lts {
-            write!(f, " LTS")?;
+            // Named as in `Version`'s display.
+            write!(f, " → 2022.0.{} LTS", self.format.build)
+        } else {
+            write!(f, " → {}", self.format)
         }
-        Ok(())
     }
 }
 
@@ -296,5 +303,45 @@ pub(crate) fn detect(d: &Detect) -> VersionReport {
     VersionReport {
         version: v,
         evidence,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A count is only accepted when its elements fit before the end: the work of any check
+    /// that walks a list is bounded by the bytes of the chunk, not by the count.
+    #[test]
+    fn counts_are_bounded_by_the_bytes() {
+        let mut data = vec![0u8; 4 + 4 * 10];
+        let d = |data: &[u8], n: u32| {
+            let mut v = data.to_vec();
+            v[..4].copy_from_slice(&n.to_le_bytes());
+            let det = Detect {
+                data: &v,
+                chunks: &[],
+                code_flags: Default::default(),
+            };
+            (
+                det.count(0, 4, v.len()),
+                det.count(0, 8, v.len()),
+                det.count(0, 0, v.len()),
+            )
+        };
+        assert_eq!(d(&data, 10), (Some(10), None, Some(10)));
+        assert_eq!(d(&data, 5), (Some(5), Some(5), Some(5)));
+        // Size 0 counts as 1 byte per element.
+        assert_eq!(d(&data, 11), (None, None, Some(11)));
+        assert_eq!(d(&data, 41), (None, None, None));
+        assert_eq!(d(&data, u32::MAX), (None, None, None));
+        data.truncate(2);
+        let det = Detect {
+            data: &data,
+            chunks: &[],
+            code_flags: Default::default(),
+        };
+        assert_eq!(det.count(0, 4, 2), None);
+        assert_eq!(det.count(0, 4, 100), None);
     }
 }

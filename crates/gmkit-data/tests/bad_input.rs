@@ -7,32 +7,41 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 mod common;
 use common::*;
 
-/// The small corpus files (every layout family is represented among them).
-fn small_files() -> Option<Vec<(String, Vec<u8>)>> {
-    let dir = corpus_dir()?;
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            let bytes = std::fs::read(&p).ok()?;
-            let name = p.file_name()?.to_string_lossy();
-            // The only bytecode 14 file is large; it is in for its layout family.
-            (p.extension()? == "win"
-                && (bytes.len() <= 50_000 || name.starts_with("tricking-the-vikings")))
-            .then(|| (p.file_name().unwrap().to_string_lossy().into_owned(), bytes))
-        })
-        .collect();
-    v.sort();
+/// Every corpus file `MANIFEST.tsv` lists (every layout family, every size).
+fn all_files() -> Option<Vec<(String, Vec<u8>)>> {
+    let v = corpus()?;
     assert!(
         v.len() >= 8,
-        "expected at least 8 small corpus files, found {}",
+        "expected at least 8 corpus files, found {}",
         v.len()
     );
     Some(v)
 }
 
-/// Parses (strict and lenient) and, when that succeeds, rebuilds; returns a description of a
-/// panic if one happened.
+/// Mutations per file: many on small files, fewer on large ones (the whole sweep stays within
+/// a few seconds of work per megabyte of corpus).
+fn budget(len: usize, small: usize, large: usize) -> usize {
+    (4_000_000 / len.max(1)).clamp(large, small)
+}
+
+/// Runs `check` over every file in parallel and collects the panics it reports.
+fn sweep(
+    files: Vec<(String, Vec<u8>)>,
+    check: impl Fn(&str, &[u8], &mut Vec<String>) + Sync,
+) -> Vec<String> {
+    use rayon::prelude::*;
+    files
+        .par_iter()
+        .flat_map_iter(|(name, bytes)| {
+            let mut panics = Vec::new();
+            check(name, bytes, &mut panics);
+            panics
+        })
+        .collect()
+}
+
+/// Parses strictly and, when that fails, leniently (a file strict mode accepts reads the same
+/// leniently); rebuilds what parsed. Returns a description of a panic if one happened.
 fn survive(bytes: Vec<u8>) -> Option<String> {
     let r = catch_unwind(AssertUnwindSafe(|| {
         for lenient in [false, true] {
@@ -42,6 +51,7 @@ fn survive(bytes: Vec<u8>) -> Option<String> {
             };
             if let Ok((file, _)) = parse_bytes_with(bytes.clone(), &opts) {
                 let _ = build_bytes(&file);
+                break;
             }
         }
     }));
@@ -65,15 +75,15 @@ impl XorShift {
 
 #[test]
 fn truncations_never_panic() {
-    let mut panics = Vec::new();
-    for (name, bytes) in need!(small_files()) {
-        let step = (bytes.len() / if bytes.len() > 100_000 { 100 } else { 400 }).max(1);
+    let panics = sweep(need!(all_files()), |name, bytes, panics| {
+        let cuts = budget(bytes.len(), 400, 30);
+        let step = (bytes.len() / cuts).max(1);
         for cut in (0..bytes.len()).step_by(step) {
             if let Some(msg) = survive(bytes[..cut].to_vec()) {
                 panics.push(format!("{name} cut at {cut}: {msg}"));
             }
         }
-    }
+    });
     assert!(
         panics.is_empty(),
         "{} panics:\n{}",
@@ -84,15 +94,23 @@ fn truncations_never_panic() {
 
 #[test]
 fn byte_flips_never_panic() {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
-    let mut panics = Vec::new();
-    for (name, bytes) in need!(small_files()) {
-        let rounds = if bytes.len() > 100_000 { 200 } else { 1500 };
-        for _ in 0..rounds {
-            let mut m = bytes.clone();
+    let panics = sweep(need!(all_files()), |name, bytes, panics| {
+        // One generator per file, seeded from its name: the same mutations on every run.
+        let seed = name.bytes().fold(0x9E37_79B9_7F4A_7C15u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01B3)
+        });
+        let mut rng = XorShift(seed | 1);
+        // Chunk bodies start with counts and pointers: aim a third of the changes there.
+        let starts: Vec<usize> = chunk_table(bytes).iter().map(|c| c.1).collect();
+        for _ in 0..budget(bytes.len(), 600, 16) {
+            let mut m = bytes.to_vec();
             // One to four random changes: a flipped byte, or a whole u32 set to a nasty value.
             for _ in 0..=(rng.next() % 4) {
-                let at = (rng.next() as usize) % m.len();
+                let at = if rng.next().is_multiple_of(3) && !starts.is_empty() {
+                    starts[(rng.next() as usize) % starts.len()] + (rng.next() % 64) as usize
+                } else {
+                    rng.next() as usize
+                } % m.len();
                 match rng.next() % 3 {
                     0 => m[at] ^= 1 << (rng.next() % 8),
                     1 => m[at] = rng.next() as u8,
@@ -117,7 +135,7 @@ fn byte_flips_never_panic() {
                 panics.push(format!("{name}: {msg}"));
             }
         }
-    }
+    });
     assert!(
         panics.is_empty(),
         "{} panics:\n{}",
@@ -128,10 +146,7 @@ fn byte_flips_never_panic() {
 
 #[test]
 fn errors_say_what_and_where() {
-    let (_, bytes) = need!(small_files())
-        .into_iter()
-        .find(|f| f.0.starts_with("the-game"))
-        .unwrap();
+    let bytes = need!(corpus_file("the-game.win"));
     // Wrong magic.
     let mut m = bytes.clone();
     m[0..4].copy_from_slice(b"MROF");

@@ -60,6 +60,10 @@ fn sprite_count(name: &str, count_at: usize) {
         };
         let (res, bytes) = allocated_by(|| parse_bytes_with(data.clone(), &opts));
         assert!(bytes < limit(data.len()), "{name}: {bytes} bytes allocated");
+        println!(
+            "{name} (lenient: {lenient}): {bytes} bytes allocated for {} bytes of input",
+            data.len()
+        );
         match res {
             Err(e) => {
                 let text = e.to_string();

@@ -44,8 +44,17 @@ pub struct TaggedJsonError {
     pub found: String,
 }
 
+/// The JSON path of an error; a very deep one keeps its first and last segments only, so the
+/// message stays one short line.
 fn path_string(p: &[String]) -> String {
+    const KEEP: usize = 6;
     let mut s = String::from("$");
+    if p.len() > 3 * KEEP {
+        p[..KEEP].iter().for_each(|seg| s.push_str(seg));
+        s.push_str(&format!("…({} levels)…", p.len() - 2 * KEEP));
+        p[p.len() - KEEP..].iter().for_each(|seg| s.push_str(seg));
+        return s;
+    }
     for seg in p {
         s.push_str(seg);
     }
@@ -191,7 +200,7 @@ fn to_json(v: &Value, stack: &mut Vec<usize>) -> Json {
 
 /// Reads a value from its tagged JSON.
 pub fn value_from_tagged_json(j: &Json) -> Result<Value, TaggedJsonError> {
-    from_json(j, 0)
+    from_json(j, 0, MAX_DEPTH)
 }
 
 /// The single `(tag, payload)` of a tagged object.
@@ -220,15 +229,33 @@ pub fn expect_array<'a>(j: &'a Json, what: &str) -> Result<&'a Vec<Json>, Tagged
 
 /// Reads a JSON array of tagged values.
 pub fn values_from_json(j: &Json, depth: usize) -> Result<Vec<Value>, TaggedJsonError> {
+    values_from_json_max(j, depth, MAX_DEPTH)
+}
+
+/// [`values_from_json`] with a nesting limit of `max` containers.
+pub(crate) fn values_from_json_max(
+    j: &Json,
+    depth: usize,
+    max: usize,
+) -> Result<Vec<Value>, TaggedJsonError> {
     expect_array(j, "a list of tagged values")?
         .iter()
         .enumerate()
-        .map(|(i, x)| from_json(x, depth).map_err(|e| e.at_index(i)))
+        .map(|(i, x)| from_json(x, depth, max).map_err(|e| e.at_index(i)))
         .collect()
 }
 
 /// Reads a JSON array of `[a, b]` pairs of tagged values.
 pub fn pairs_from_json(j: &Json, depth: usize) -> Result<Vec<(Value, Value)>, TaggedJsonError> {
+    pairs_from_json_max(j, depth, MAX_DEPTH)
+}
+
+/// [`pairs_from_json`] with a nesting limit of `max` containers.
+pub(crate) fn pairs_from_json_max(
+    j: &Json,
+    depth: usize,
+    max: usize,
+) -> Result<Vec<(Value, Value)>, TaggedJsonError> {
     expect_array(j, "a list of [key, value] pairs")?
         .iter()
         .enumerate()
@@ -237,35 +264,41 @@ pub fn pairs_from_json(j: &Json, depth: usize) -> Result<Vec<(Value, Value)>, Ta
                 Some(a) if a.len() == 2 => a,
                 _ => return Err(TaggedJsonError::new("a [key, value] pair", p).at_index(i)),
             };
-            let k = from_json(&pair[0], depth).map_err(|e| e.at_index(0).at_index(i))?;
-            let v = from_json(&pair[1], depth).map_err(|e| e.at_index(1).at_index(i))?;
+            let k = from_json(&pair[0], depth, max).map_err(|e| e.at_index(0).at_index(i))?;
+            let v = from_json(&pair[1], depth, max).map_err(|e| e.at_index(1).at_index(i))?;
             Ok((k, v))
         })
         .collect()
 }
 
-fn fields_from_json(j: &Json, depth: usize) -> Result<Vec<(String, Value)>, TaggedJsonError> {
+fn fields_from_json(
+    j: &Json,
+    depth: usize,
+    max: usize,
+) -> Result<Vec<(String, Value)>, TaggedJsonError> {
     expect_array(j, "a list of [name, value] fields")?
         .iter()
         .enumerate()
         .map(|(i, p)| match p.as_array().map(Vec::as_slice) {
             Some([Json::String(k), v]) => Ok((
                 k.clone(),
-                from_json(v, depth).map_err(|e| e.at_index(1).at_index(i))?,
+                from_json(v, depth, max).map_err(|e| e.at_index(1).at_index(i))?,
             )),
             _ => Err(TaggedJsonError::new("a [\"name\", value] field", p).at_index(i)),
         })
         .collect()
 }
 
-fn from_json(j: &Json, depth: usize) -> Result<Value, TaggedJsonError> {
-    if depth > MAX_DEPTH {
+/// Reads one tagged value `depth` containers deep; a container is refused when it would be
+/// nested more than `max` deep.
+fn from_json(j: &Json, depth: usize, max: usize) -> Result<Value, TaggedJsonError> {
+    let (name, p) = single_tag(j)?;
+    if depth >= max && matches!(name, "array" | "array2d" | "struct" | "constructed") {
         return Err(TaggedJsonError::new(
-            format!("at most {MAX_DEPTH} nested levels"),
-            &Json::Null,
+            format!("at most {max} nested arrays and structs"),
+            &json!(format!("{name} nested {} deep", depth + 1)),
         ));
     }
-    let (name, p) = single_tag(j)?;
     let d = depth + 1;
     let v = match name {
         "real" => real_from_json(p).map(Value::Real),
@@ -299,14 +332,14 @@ fn from_json(j: &Json, depth: usize) -> Result<Value, TaggedJsonError> {
             Json::Null => Ok(Value::Undefined),
             _ => Err(TaggedJsonError::new("null", p)),
         },
-        "array" => values_from_json(p, d).map(|v| Value::Array(Array::new(v))),
+        "array" => values_from_json_max(p, d, max).map(|v| Value::Array(Array::new(v))),
         "array2d" => expect_array(p, "a list of rows")?
             .iter()
             .enumerate()
-            .map(|(i, r)| values_from_json(r, d).map_err(|e| e.at_index(i)))
+            .map(|(i, r)| values_from_json_max(r, d, max).map_err(|e| e.at_index(i)))
             .collect::<Result<_, _>>()
             .map(Value::Array2d),
-        "struct" => fields_from_json(p, d).map(|f| Value::Struct(Struct::new(f))),
+        "struct" => fields_from_json(p, d, max).map(|f| Value::Struct(Struct::new(f))),
         "constructed" => {
             let ctor = p
                 .get("constructor")
@@ -315,7 +348,7 @@ fn from_json(j: &Json, depth: usize) -> Result<Value, TaggedJsonError> {
             let fields = p
                 .get("fields")
                 .ok_or_else(|| TaggedJsonError::new("a \"fields\" list", p))?;
-            let fields = fields_from_json(fields, d).map_err(|e| e.at_key("fields"))?;
+            let fields = fields_from_json(fields, d, max).map_err(|e| e.at_key("fields"))?;
             Ok(Value::Struct(Struct::from_data(StructData {
                 constructor: Some(ctor.to_owned()),
                 fields,

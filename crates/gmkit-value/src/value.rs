@@ -12,11 +12,45 @@
 //! a.push(Value::Bool(true));
 //! assert_eq!(v.as_array().unwrap().len(), 3);
 //! ```
+//!
+//! # Cycles: strong and weak handles
+//!
+//! A handle is *strong* (it keeps its container alive, like an `Arc`) or *weak* (a
+//! back-reference that does not, like a `Weak`). Cycles of strong handles are never freed, so
+//! the readers in this crate store every reference to a container that is still being read
+//! (an *ancestor*: that is what closes a cycle) as a weak handle, and every other reference
+//! (a child, or sharing of a finished container) as a strong one. The strong handles of a
+//! decoded graph then form a tree with shared leaves (no cycle), and dropping the root frees
+//! the whole graph, cycles included: a program that decodes save after save stays flat.
+//!
+//! What that means for users:
+//! - Keep the root (or any strong handle) while you use a graph. A weak back-reference whose
+//!   target has been freed reads as an empty array / empty plain struct
+//!   ([`Array::is_alive`]); writers then write it as such.
+//! - Handles taken out of a container with [`Array::get`] / [`Struct::get`] are strong
+//!   ([`Value::to_strong`]), so what you take out stays alive while you hold it. `read()`
+//!   shows the elements as stored (back-references weak); cloning a `Value` keeps its kind.
+//! - Identity, equality and every writer treat a weak handle exactly like a strong handle to
+//!   the same container: a round trip keeps shared and circular references.
+//! - To build a cycle yourself, store the back-edge with [`Array::downgrade`] /
+//!   [`Struct::downgrade`]; a cycle made only of strong handles leaks, as with `Arc`.
+//!
+//! ```
+//! use gmkit_value::{Struct, Value};
+//! let root = Struct::new(vec![]);
+//! let child = Struct::new(vec![("parent".into(), Value::Struct(root.downgrade()))]);
+//! root.set("child", Value::Struct(child));
+//! let parent = root.get("child").unwrap().as_struct().unwrap().get("parent").unwrap();
+//! assert!(parent.as_struct().unwrap().ptr_eq(&root));
+//! drop(parent);
+//! drop(root); // frees both structs
+//! ```
 
 use parking_lot::RwLock;
 use std::collections::HashSet;
 use std::fmt;
-use std::sync::Arc;
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Weak};
 
 /// A GML value.
 #[derive(Clone, Default)]
@@ -74,6 +108,23 @@ impl Value {
             Value::Int64(i) => Some(i as f64),
             Value::Bool(b) => Some(b as u8 as f64),
             _ => None,
+        }
+    }
+    /// The same value with a container handle made strong (a weak back-reference whose target
+    /// is alive becomes a strong handle to it); scalars are cloned.
+    pub fn to_strong(&self) -> Value {
+        match self {
+            Value::Array(a) => Value::Array(Array(a.0.strong())),
+            Value::Struct(s) => Value::Struct(Struct(s.0.strong())),
+            v => v.clone(),
+        }
+    }
+    /// The same value with a container handle made weak (a back-reference); scalars are cloned.
+    pub fn downgrade(&self) -> Value {
+        match self {
+            Value::Array(a) => Value::Array(a.downgrade()),
+            Value::Struct(s) => Value::Struct(s.downgrade()),
+            v => v.clone(),
         }
     }
     /// GML's `typeof` name of this value.
@@ -138,46 +189,202 @@ impl From<Struct> for Value {
     }
 }
 
-/// A shared, mutable reference to a GML array.
-#[derive(Clone, Default)]
-pub struct Array(Arc<RwLock<Vec<Value>>>);
+/// How a handle refers to its container: owning (strong) or as a back-reference (weak).
+enum Link<T> {
+    Strong(Arc<RwLock<T>>),
+    Weak(Weak<RwLock<T>>),
+}
+
+impl<T> Clone for Link<T> {
+    fn clone(&self) -> Self {
+        match self {
+            Link::Strong(a) => Link::Strong(a.clone()),
+            Link::Weak(w) => Link::Weak(w.clone()),
+        }
+    }
+}
+
+impl<T: Default> Link<T> {
+    fn new(v: T) -> Self {
+        Link::Strong(Arc::new(RwLock::new(v)))
+    }
+    fn ptr(&self) -> *const RwLock<T> {
+        match self {
+            Link::Strong(a) => Arc::as_ptr(a),
+            Link::Weak(w) => w.as_ptr(),
+        }
+    }
+    fn upgrade(&self) -> Option<Arc<RwLock<T>>> {
+        match self {
+            Link::Strong(a) => Some(a.clone()),
+            Link::Weak(w) => w.upgrade(),
+        }
+    }
+    fn downgrade(&self) -> Self {
+        match self {
+            Link::Strong(a) => Link::Weak(Arc::downgrade(a)),
+            Link::Weak(w) => Link::Weak(w.clone()),
+        }
+    }
+    fn strong(&self) -> Self {
+        match self {
+            Link::Strong(a) => Link::Strong(a.clone()),
+            Link::Weak(w) => w
+                .upgrade()
+                .map_or_else(|| Link::Weak(w.clone()), Link::Strong),
+        }
+    }
+    fn is_weak(&self) -> bool {
+        matches!(self, Link::Weak(_))
+    }
+    fn is_alive(&self) -> bool {
+        match self {
+            Link::Strong(_) => true,
+            Link::Weak(w) => w.strong_count() > 0,
+        }
+    }
+    fn read(&self) -> ReadGuard<'_, T> {
+        ReadGuard(match self {
+            Link::Strong(a) => Guard::Borrowed(a.read()),
+            Link::Weak(w) => Guard::Owned(
+                w.upgrade()
+                    .unwrap_or_else(|| Arc::new(RwLock::new(T::default())))
+                    .read_arc(),
+            ),
+        })
+    }
+    fn write(&self) -> WriteGuard<'_, T> {
+        WriteGuard(match self {
+            Link::Strong(a) => Guard::Borrowed(a.write()),
+            Link::Weak(w) => Guard::Owned(
+                w.upgrade()
+                    .unwrap_or_else(|| Arc::new(RwLock::new(T::default())))
+                    .write_arc(),
+            ),
+        })
+    }
+}
+
+enum Guard<B, O> {
+    Borrowed(B),
+    Owned(O),
+}
+
+/// Shared read access to the contents of an [`Array`] or a [`Struct`] (derefs to them).
+pub struct ReadGuard<'a, T>(
+    Guard<
+        parking_lot::RwLockReadGuard<'a, T>,
+        parking_lot::ArcRwLockReadGuard<parking_lot::RawRwLock, T>,
+    >,
+);
+
+/// Exclusive write access to the contents of an [`Array`] or a [`Struct`] (derefs to them).
+pub struct WriteGuard<'a, T>(
+    Guard<
+        parking_lot::RwLockWriteGuard<'a, T>,
+        parking_lot::ArcRwLockWriteGuard<parking_lot::RawRwLock, T>,
+    >,
+);
+
+impl<T> Deref for ReadGuard<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        match &self.0 {
+            Guard::Borrowed(g) => g,
+            Guard::Owned(g) => g,
+        }
+    }
+}
+
+impl<T> Deref for WriteGuard<'_, T> {
+    type Target = T;
+    #[inline]
+    fn deref(&self) -> &T {
+        match &self.0 {
+            Guard::Borrowed(g) => g,
+            Guard::Owned(g) => g,
+        }
+    }
+}
+
+impl<T> DerefMut for WriteGuard<'_, T> {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut T {
+        match &mut self.0 {
+            Guard::Borrowed(g) => &mut *g,
+            Guard::Owned(g) => &mut *g,
+        }
+    }
+}
+
+/// A shared, mutable reference to a GML array (see [the module docs](self) on strong and
+/// weak handles).
+#[derive(Clone)]
+pub struct Array(Link<Vec<Value>>);
+
+impl Default for Array {
+    fn default() -> Self {
+        Array::new(Vec::new())
+    }
+}
 
 impl Array {
     /// A new array holding `items`.
     pub fn new(items: Vec<Value>) -> Self {
-        Array(Arc::new(RwLock::new(items)))
+        Array(Link::new(items))
     }
     /// Number of elements.
     pub fn len(&self) -> usize {
-        self.0.read().len()
+        self.read().len()
     }
     /// Whether the array has no elements.
     pub fn is_empty(&self) -> bool {
-        self.0.read().is_empty()
+        self.read().is_empty()
     }
-    /// A clone of element `i` (a handle clone for containers).
+    /// Element `i`; a container element comes back as a strong handle
+    /// ([`Value::to_strong`]), so it stays alive as long as the caller keeps it.
     pub fn get(&self, i: usize) -> Option<Value> {
-        self.0.read().get(i).cloned()
+        self.read().get(i).map(Value::to_strong)
     }
     /// Appends an element.
     pub fn push(&self, v: Value) {
-        self.0.write().push(v)
+        self.write().push(v)
     }
-    /// Shared read access to the elements.
-    pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, Vec<Value>> {
+    /// Shared read access to the elements (as stored: back-references stay weak).
+    pub fn read(&self) -> ReadGuard<'_, Vec<Value>> {
         self.0.read()
     }
     /// Exclusive write access to the elements.
-    pub fn write(&self) -> parking_lot::RwLockWriteGuard<'_, Vec<Value>> {
+    pub fn write(&self) -> WriteGuard<'_, Vec<Value>> {
         self.0.write()
     }
-    /// Whether two handles refer to the same array (GML identity).
+    /// Whether two handles refer to the same array (GML identity), strong or weak.
     pub fn ptr_eq(&self, other: &Array) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        std::ptr::eq(self.0.ptr(), other.0.ptr())
     }
     /// A stable identity for this array while it is alive (for reference tables).
     pub fn id(&self) -> usize {
-        Arc::as_ptr(&self.0) as *const () as usize
+        self.0.ptr() as *const () as usize
+    }
+    /// A weak handle to the same array: it does not keep the array alive. Store one to
+    /// close a cycle (a child referring back to an ancestor) so that the graph can be freed.
+    pub fn downgrade(&self) -> Array {
+        Array(self.0.downgrade())
+    }
+    /// A strong handle to the same array, or `None` if this is a weak handle whose array has
+    /// been freed.
+    pub fn upgrade(&self) -> Option<Array> {
+        self.0.upgrade().map(|a| Array(Link::Strong(a)))
+    }
+    /// Whether this handle is weak (a back-reference).
+    pub fn is_weak(&self) -> bool {
+        self.0.is_weak()
+    }
+    /// Whether the array is still alive (always true for a strong handle). A weak handle
+    /// whose array was freed reads as an empty array.
+    pub fn is_alive(&self) -> bool {
+        self.0.is_alive()
     }
 }
 
@@ -225,9 +432,16 @@ impl StructData {
     }
 }
 
-/// A shared, mutable reference to a GML struct.
-#[derive(Clone, Default)]
-pub struct Struct(Arc<RwLock<StructData>>);
+/// A shared, mutable reference to a GML struct (see [the module docs](self) on strong and
+/// weak handles).
+#[derive(Clone)]
+pub struct Struct(Link<StructData>);
+
+impl Default for Struct {
+    fn default() -> Self {
+        Struct::from_data(StructData::default())
+    }
+}
 
 impl Struct {
     /// A new plain struct with these members.
@@ -247,31 +461,84 @@ impl Struct {
     }
     /// Wraps struct contents in a new handle.
     pub fn from_data(data: StructData) -> Self {
-        Struct(Arc::new(RwLock::new(data)))
+        Struct(Link::new(data))
     }
-    /// A clone of member `name` (a handle clone for containers).
+    /// Member `name`; a container comes back as a strong handle ([`Value::to_strong`]).
     pub fn get(&self, name: &str) -> Option<Value> {
-        self.0.read().get(name).cloned()
+        self.read().get(name).map(Value::to_strong)
     }
     /// Sets member `name`.
     pub fn set(&self, name: impl Into<String>, value: Value) {
-        self.0.write().set(name, value)
+        self.write().set(name, value)
     }
-    /// Shared read access.
-    pub fn read(&self) -> parking_lot::RwLockReadGuard<'_, StructData> {
+    /// Shared read access (as stored: back-references stay weak).
+    pub fn read(&self) -> ReadGuard<'_, StructData> {
         self.0.read()
     }
     /// Exclusive write access.
-    pub fn write(&self) -> parking_lot::RwLockWriteGuard<'_, StructData> {
+    pub fn write(&self) -> WriteGuard<'_, StructData> {
         self.0.write()
     }
-    /// Whether two handles refer to the same struct (GML identity).
+    /// Whether two handles refer to the same struct (GML identity), strong or weak.
     pub fn ptr_eq(&self, other: &Struct) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        std::ptr::eq(self.0.ptr(), other.0.ptr())
     }
     /// A stable identity for this struct while it is alive (for reference tables).
     pub fn id(&self) -> usize {
-        Arc::as_ptr(&self.0) as *const () as usize
+        self.0.ptr() as *const () as usize
+    }
+    /// A weak handle to the same struct: it does not keep the struct alive. Store one to close
+    /// a cycle (a child referring back to an ancestor) so that the graph can be freed.
+    pub fn downgrade(&self) -> Struct {
+        Struct(self.0.downgrade())
+    }
+    /// A strong handle to the same struct, or `None` if this is a weak handle whose struct has
+    /// been freed.
+    pub fn upgrade(&self) -> Option<Struct> {
+        self.0.upgrade().map(|a| Struct(Link::Strong(a)))
+    }
+    /// Whether this handle is weak (a back-reference).
+    pub fn is_weak(&self) -> bool {
+        self.0.is_weak()
+    }
+    /// Whether the struct is still alive (always true for a strong handle). A weak handle
+    /// whose struct was freed reads as an empty plain struct.
+    pub fn is_alive(&self) -> bool {
+        self.0.is_alive()
+    }
+}
+
+/// The containers a reader has created, for the references the data makes back to them.
+///
+/// A reference to a container that is still being filled (an ancestor of the value being read:
+/// that is what closes a cycle) is handed out weak, any other reference strong, so that the
+/// strong handles of the graph never form a cycle (see the module docs).
+#[derive(Default)]
+pub(crate) struct RefPool {
+    entries: Vec<(Value, bool)>,
+}
+
+impl RefPool {
+    /// Number of containers registered.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    /// Registers a container that is being filled; returns its index.
+    pub fn open(&mut self, v: Value) -> usize {
+        self.entries.push((v, false));
+        self.entries.len() - 1
+    }
+    /// Marks container `i` as filled: references to it are strong from now on.
+    pub fn finish(&mut self, i: usize) {
+        if let Some(e) = self.entries.get_mut(i) {
+            e.1 = true;
+        }
+    }
+    /// A reference to container `i`: weak while it is being filled, strong after.
+    pub fn get(&self, i: usize) -> Option<Value> {
+        self.entries
+            .get(i)
+            .map(|(v, done)| if *done { v.clone() } else { v.downgrade() })
     }
 }
 

@@ -74,6 +74,7 @@ fn ds_data() -> impl Strategy<Value = DsData> {
                 generation,
                 cesu8,
                 queue_slots,
+                magic: None,
             })
         })
 }
@@ -302,8 +303,28 @@ fn mutated_vectors_never_panic() {
         generation: Generation::Legacy,
         cesu8: false,
         queue_slots: None,
+        magic: None,
     };
     corpus.push(ds::encode(&nested));
+    // the hostile inputs of ../shared/repro (skipped with the vectors when absent)
+    for name in ["ds-grid-width-2pow30-height0.txt", "ds-grid-bomb.ini"] {
+        let text = std::fs::read_to_string(gmkit_testdata::need!(gmkit_testdata::repro_path(name)))
+            .expect("repro input");
+        let hex = text
+            .lines()
+            .map(|l| {
+                l.split_once('=')
+                    .map_or(l, |(_, v)| v)
+                    .trim()
+                    .trim_matches('"')
+            })
+            .find(|l| ds::detect(l).is_some())
+            .expect("a ds_* string");
+        corpus.push(hex.to_owned());
+    }
+    // legacy grid magic 601 and a string with a stray character
+    corpus.push("59020000020000000100000000000000000000000000F03F010000000100000061".into());
+    corpus.push("\u{feff}2F0100000100000000000000000000000000F03F".into());
     let html5 = DecodeOptions::html5();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut ok, mut err) = (0usize, 0usize);

@@ -331,10 +331,47 @@ fn vector_corpus() -> Option<Vec<(Vec<u8>, SchemaRegistry)>> {
     Some(vectors)
 }
 
+/// The Elephant inputs of `../shared/repro` below 64 KiB (mutated like the vectors) and above
+/// (mutated a few times each: every decode of those runs into the value budget).
+/// Small buffers, big buffers and export strings.
+type ReproCorpus = (Vec<Vec<u8>>, Vec<Vec<u8>>, Vec<String>);
+
+fn repro_corpus() -> Option<ReproCorpus> {
+    let dir = gmkit_testdata::repro_dir()?;
+    let (mut small, mut big, mut strings) = (Vec::new(), Vec::new(), Vec::new());
+    for e in std::fs::read_dir(&dir).expect("repro dir") {
+        let path = e.expect("repro entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("elephant-") && name.ends_with(".bin") {
+            let b = std::fs::read(&path).expect("repro input");
+            if b.len() < 64 << 10 {
+                small.push(b)
+            } else {
+                big.push(b)
+            }
+        } else if name.starts_with("export-string-") {
+            strings.push(
+                std::fs::read_to_string(&path)
+                    .expect("repro input")
+                    .trim()
+                    .to_owned(),
+            );
+        }
+    }
+    assert!(!small.is_empty() && !big.is_empty() && !strings.is_empty());
+    Some((small, big, strings))
+}
+
 #[test]
 fn mutated_vectors_never_panic() {
-    let corpus = gmkit_testdata::need!(vector_corpus());
+    let mut corpus = gmkit_testdata::need!(vector_corpus());
     assert!(corpus.len() > 50);
+    let (small, big, strings) = gmkit_testdata::need!(repro_corpus());
+    corpus.extend(small.into_iter().map(|b| (b, SchemaRegistry::default())));
+    for s in &strings {
+        let v = elephant::import_string(s).expect("the repro export strings are valid");
+        corpus.push((elephant::write(&v).unwrap(), SchemaRegistry::default()));
+    }
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut rnd = move || {
         state ^= state << 13;
@@ -374,7 +411,19 @@ fn mutated_vectors_never_panic() {
             let s = elephant::compress(&b);
             let cut = &s[..(rnd() as usize) % (s.len() + 1)];
             let _ = elephant::import_string(cut);
+            let s = &strings[i % strings.len()];
+            let cut = &s[..(rnd() as usize) % (s.len() + 1)];
+            let _ = elephant::import_string(cut);
         }
     }
     assert!(decoded > 0);
+    for base in &big {
+        for _ in 0..2 {
+            let mut b = base.clone();
+            let at = (rnd() as usize) % b.len();
+            b[at] ^= 1 << (rnd() % 8);
+            let _ = elephant::read(&b);
+            let _ = elephant::from_bytes::<serde::de::IgnoredAny>(&b);
+        }
+    }
 }

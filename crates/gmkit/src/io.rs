@@ -104,6 +104,13 @@ pub fn read_json(path: &str) -> Result<serde_json::Value, (u8, String)> {
     parse_json(&bytes).map_err(|e| (crate::exit::FAILED, format!("{path}: {e}")))
 }
 
+/// Writes `bytes` to standard output and flushes; a closed pipe or a full disk is an error
+/// (never a panic, unlike `print!`).
+pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|_| out.flush())
+}
+
 /// Prints a JSON document to standard output (pretty, or on one line with `compact`); returns
 /// the exit code ([`crate::exit::IO`] when standard output cannot be written, e.g. a closed pipe).
 pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {
@@ -112,7 +119,7 @@ pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {
     } else {
         serde_json::to_string_pretty(j).unwrap_or_else(|_| j.to_string())
     };
-    match writeln!(std::io::stdout().lock(), "{text}") {
+    match write_stdout(format!("{text}\n").as_bytes()) {
         Ok(()) => crate::exit::OK,
         Err(e) => {
             eprintln!("gmkit: stdout: {e}");

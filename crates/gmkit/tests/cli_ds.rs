@@ -187,3 +187,139 @@ fn deep_nesting_round_trips() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nested"));
 }
+
+/// One line on standard error, starting with the command's name.
+fn one_line_error(o: &Output, prefix: &str) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with(prefix), "{err}");
+    err
+}
+
+#[test]
+fn tagged_json_deeper_than_the_ds_limit_is_one_short_line() {
+    let path = gmkit_testdata::need!(gmkit_testdata::repro_path(
+        "ds-tagged-json-4095-levels.json"
+    ));
+    let o = gmkit(&["ds", "encode", "-i", path.to_str().unwrap()], b"");
+    assert_eq!(o.status.code(), Some(1));
+    let err = one_line_error(&o, "gmkit ds encode:");
+    assert!(err.contains("at most 256"), "{err}");
+    assert!(err.len() < 400, "{} bytes: {err}", err.len());
+}
+
+#[test]
+fn grid_of_width_2pow30_and_height_0_decodes_quickly() {
+    for (cmd, name) in [
+        ("ds", "ds-grid-width-2pow30-height0.txt"),
+        ("ini", "ds-grid-bomb.ini"),
+    ] {
+        let path = gmkit_testdata::need!(gmkit_testdata::repro_path(name));
+        let o = gmkit(&[cmd, "decode", "--compact", path.to_str().unwrap()], b"");
+        let json = stdout(&o);
+        assert!(json.contains("1073741824") && json.len() < 1000, "{json}");
+        // and encodes back to the same bytes
+        let back = gmkit(&[cmd, "encode"], json.as_bytes());
+        let want = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(stdout(&back).trim_end(), want.trim_end());
+    }
+}
+
+#[test]
+fn closed_or_full_stdout_is_exit_3_with_one_line() {
+    let json = br#"{"list": [{"real": 1}]}"#;
+    // /dev/full: every write fails with ENOSPC
+    for args in [&["ds", "encode"][..], &["ds", "decode", "2F01000000000000"]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+        let Ok(full) = full else { return };
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gmkit"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(json).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(3), "{args:?}");
+        let err = one_line_error(&o, "gmkit");
+        assert!(err.contains("stdout"), "{err}");
+    }
+    // a pipe closed by the reader (like `| head -c1`): a long string so that the write fails
+    let big = format!(
+        r#"{{"list": [{}]}}"#,
+        vec![r#"{"string": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}"#; 20_000].join(",")
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gmkit"))
+        .args(["ds", "encode"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away before reading anything
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(big.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(3));
+    one_line_error(&o, "gmkit ds encode: stdout:");
+}
+
+#[test]
+fn empty_files_and_directories_say_what_they_are() {
+    let dir = temp_dir("empty");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let blank = dir.join("blank.txt");
+    std::fs::write(&blank, "  \r\n").unwrap();
+    for (arg, want) in [
+        (empty.to_str().unwrap(), "is empty"),
+        (blank.to_str().unwrap(), "is empty"),
+        (dir.to_str().unwrap(), "is a directory"),
+    ] {
+        let o = gmkit(&["ds", "decode", arg], b"");
+        assert_ne!(o.status.code(), Some(0));
+        let err = one_line_error(&o, "gmkit ds decode:");
+        assert!(
+            err.contains(want) && !err.contains("no file named"),
+            "{err}"
+        );
+    }
+    // a file holding junk names the file and the bad character
+    let junk = dir.join("junk.txt");
+    std::fs::write(&junk, "\u{feff}2F01000000000000").unwrap();
+    let o = gmkit(&["ds", "decode", junk.to_str().unwrap()], b"");
+    let err = one_line_error(&o, "gmkit ds decode:");
+    assert!(
+        err.contains("junk.txt") && err.contains("bad character '\\u{feff}' at position 0"),
+        "{err}"
+    );
+    let o = gmkit(&["ds", "decode", "-"], b"");
+    one_line_error(&o, "gmkit ds decode: standard input is empty");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn ini_in_a_legacy_code_page_round_trips() {
+    let dir = temp_dir("big5");
+    let ini = dir.join("save.ini");
+    let bytes: &[u8] = b"[\xAA\xB1\xAEa]\r\nname=\"\xA4\xA4\xA4\xE5\"\r\nlist=\"2F0100000100000000000000000000000000F03F\"\r\n";
+    std::fs::write(&ini, bytes).unwrap();
+    let json = stdout(&gmkit(&["ini", "decode", ini.to_str().unwrap()], b""));
+    assert!(json.contains("\"bytes\""), "{json}");
+    let back = gmkit(&["ini", "encode"], json.as_bytes());
+    assert!(back.status.success());
+    assert_eq!(back.stdout, bytes);
+    let out = dir.join("out.ini");
+    let o = gmkit(
+        &["ini", "encode", "-", "-o", out.to_str().unwrap()],
+        json.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

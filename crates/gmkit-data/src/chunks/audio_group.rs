@@ -67,8 +67,9 @@ pub(crate) fn has_null_pointer(d: &Detect, chunk: &[u8; 4], header: usize) -> bo
         return false;
     };
     let list = start + header;
-    let Some(n) = d.u32(list) else { return false };
-    let n = (n as usize).min(end.saturating_sub(list + 4) / 4);
+    let Some(n) = d.count(list, 4, end) else {
+        return false;
+    };
     (0..n).any(|i| d.u32(list + 4 + 4 * i) == Some(0))
 }
 

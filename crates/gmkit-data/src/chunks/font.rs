@@ -277,8 +277,10 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
     let Some((start, end)) = d.chunk(b"FONT") else {
         return;
     };
-    let Some(n) = d.u32(start) else { return };
-    let fonts: Vec<usize> = (0..(n as usize).min(100_000))
+    let Some(n) = d.count(start, 4, end) else {
+        return;
+    };
+    let fonts: Vec<usize> = (0..n)
         .filter_map(|i| d.u32(start + 4 + 4 * i))
         .filter(|&p| p != 0)
         .map(|p| p as usize)
@@ -319,7 +321,7 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
         let l = FontLayout::of(v);
         let content_end = match fonts.last() {
             Some(&p) => glyph::walk(d, p, end, l),
-            None => Some(start + 4 + 4 * n as usize),
+            None => Some(start + 4 + 4 * n),
         };
         if let Some(e) = content_end
             && e + TRAILER > end {

@@ -242,11 +242,10 @@ pub(crate) fn has_null_entry(d: &Detect, chunk: &[u8; 4]) -> bool {
     let Some((start, end)) = d.chunk(chunk) else {
         return false;
     };
-    let Some(n) = d.u32(start) else { return false };
-    if (n as usize).saturating_mul(4) > end.saturating_sub(start + 4) {
+    let Some(n) = d.count(start, 4, end) else {
         return false;
-    }
-    (0..n as usize).any(|i| d.u32(start + 4 + 4 * i) == Some(0))
+    };
+    (0..n).any(|i| d.u32(start + 4 + 4 * i) == Some(0))
 }
 
 /// Whether an event-type pointer list plausibly starts at `at`: a small count (12 to 15 event
@@ -269,11 +268,13 @@ pub(crate) fn detect(d: &Detect, v: &mut Version) {
     if !v.at_least(2, 3) || v.at_least(2022, 5) {
         return;
     }
-    let Some((start, _)) = d.chunk(b"OBJT") else {
+    let Some((start, end)) = d.chunk(b"OBJT") else {
         return;
     };
-    let Some(n) = d.u32(start) else { return };
-    let first = (0..n.min(1 << 20) as usize)
+    let Some(n) = d.count(start, 4, end) else {
+        return;
+    };
+    let first = (0..n)
         .map_while(|i| d.u32(start + 4 + 4 * i))
         .find(|&p| p != 0);
     let Some(p) = first.map(|p| p as usize) else {

@@ -36,6 +36,9 @@ pub fn from_ds_value<T: DeserializeOwned>(v: DsValue) -> Result<T, SerdeError> {
         DsValue::Map(p) => Content::Pairs(p),
         DsValue::List(v) | DsValue::Queue(v) | DsValue::Stack(v) => array(v),
         DsValue::Priority(p) => array(p.into_iter().map(|(k, v)| array(vec![k, v])).collect()),
+        // Columns; a grid with no cells is an empty sequence (its width costs no input bytes,
+        // so `width` empty columns could be any number).
+        DsValue::Grid(g) if g.cells().is_empty() => array(Vec::new()),
         DsValue::Grid(g) => array(
             (0..g.width())
                 .map(|x| array(g.column(x).unwrap_or_default().to_vec()))

@@ -19,6 +19,20 @@ pub enum DsError {
         /// The first characters of the input.
         found: String,
     },
+    /// A character that is not a hex digit stops the hex before the data is complete (a BOM,
+    /// a space, a stray letter inside the string).
+    #[error(
+        "bad character {ch:?} at position {position}: expected a hex digit{}",
+        match after { Some(e) => format!(" (the hex before it ends early: {e})"), None => String::new() }
+    )]
+    BadCharacter {
+        /// The character.
+        ch: char,
+        /// Its position in the text, in characters from 0.
+        position: usize,
+        /// What reading the hex before it ran into.
+        after: Option<Box<DsError>>,
+    },
     /// The magic word names no structure (or not the one asked for).
     #[error(
         "unknown magic at byte 0 (hex char 0): expected {expected}, found {found} (0x{found:08X})"
@@ -49,8 +63,13 @@ pub enum DsError {
     #[error(
         "unsupported value kind at byte {offset} (hex char {}): expected one of 0 (real), \
          1 (string), 2 (array), 3 (ptr), 5 (undefined), 7 (int32), 10 (int64), 13 (bool), \
-         found {kind}",
-        2 * offset
+         found {kind}{}",
+        2 * offset,
+        match kind {
+            6 => " (a struct: the native runner writes it with no payload and cannot read it back)",
+            15 => " (a reference: no runner layout for it in ds_* strings is known)",
+            _ => "",
+        }
     )]
     UnknownKind {
         /// The kind code read.

@@ -98,7 +98,18 @@ impl DsKind {
     }
 
     /// The structure and generation a magic word names, if any.
+    ///
+    /// Besides the twelve standard words, 601 ([`LEGACY_GRID_MAGIC_601`]) names a legacy grid:
+    /// an older grid magic whose bytes are laid out exactly as 602.
+    ///
+    /// ```
+    /// use gmkit_value::ds::{DsKind, Generation};
+    /// assert_eq!(DsKind::from_magic(601), Some((DsKind::Grid, Generation::Legacy)));
+    /// ```
     pub fn from_magic(magic: u32) -> Option<(DsKind, Generation)> {
+        if magic == LEGACY_GRID_MAGIC_601 {
+            return Some((DsKind::Grid, Generation::Legacy));
+        }
         let generation = match magic % 100 {
             2 => Generation::Legacy,
             3 => Generation::Current,
@@ -147,6 +158,11 @@ impl FromStr for DsKind {
             })
     }
 }
+
+/// An older ds_grid magic word (seen in strings written by early GameMaker versions): the
+/// bytes that follow are laid out as the legacy grid (602). Decoding keeps it in
+/// [`DsData::magic`], so the string re-encodes byte for byte.
+pub const LEGACY_GRID_MAGIC_601: u32 = 601;
 
 /// The two generations of the format. They differ only in how arrays are stored.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -332,6 +348,9 @@ pub struct DsData {
     /// For a queue in the native runner's layout: its unused slots. `None` = the HTML5 layout
     /// (`last = n, first = 0, slots = n`).
     pub queue_slots: Option<QueueSlots>,
+    /// The magic word as read when it is not the standard one of its structure and generation
+    /// (601, an older grid magic laid out as 602). Writing the same generation keeps it.
+    pub magic: Option<u32>,
 }
 
 impl DsData {
@@ -342,6 +361,7 @@ impl DsData {
             generation: Generation::Current,
             cesu8: false,
             queue_slots: None,
+            magic: None,
         }
     }
 }
@@ -441,12 +461,47 @@ pub fn decode_with(
         return json_fallback::decode(text, kind, opts);
     }
     let bytes = hex::decode_prefix(text.as_bytes());
+    // Like GameMaker, the hex ends at the first pair that is not two hex digits. When the data
+    // then ends early, that character is the real problem: report it rather than truncation.
+    let stop = bad_character(text, bytes.len());
     if bytes.is_empty() {
-        return Err(DsError::NotHex {
-            found: text.chars().take(8).collect(),
+        return Err(match stop {
+            Some((ch, position)) => DsError::BadCharacter {
+                ch,
+                position,
+                after: None,
+            },
+            None => DsError::NotHex {
+                found: text.chars().take(8).collect(),
+            },
         });
     }
-    decode_bytes(&bytes, kind, opts)
+    decode_bytes(&bytes, kind, opts).map_err(|e| match (stop, &e) {
+        (Some((ch, position)), DsError::Truncated { .. } | DsError::CountTooLarge { .. }) => {
+            DsError::BadCharacter {
+                ch,
+                position,
+                after: Some(Box::new(e)),
+            }
+        }
+        _ => e,
+    })
+}
+
+/// The character that stopped the hex reader after `n` decoded bytes and its position (in
+/// characters), if it was not the end of the text or an unpaired last digit.
+fn bad_character(text: &str, n: usize) -> Option<(char, usize)> {
+    let at = 2 * n;
+    let rest = text.get(at..)?;
+    let mut chars = rest.chars();
+    let first = chars.next()?;
+    let (ch, pos) = if !first.is_ascii_hexdigit() {
+        (first, at)
+    } else {
+        (chars.next()?, at + 1)
+    };
+    // Everything before is ASCII hex, so the byte offset is the character position.
+    Some((ch, pos))
 }
 
 /// Decodes the byte stream of a ds_* string (the hex text already decoded).

@@ -38,7 +38,7 @@ pub(crate) fn read(
         (None, None) => {
             return Err(DsError::BadMagic {
                 expected: "a ds_* magic word: 102/103 stack, 202/203 queue, 302/303 list, \
-                           402/403 map, 502/503 priority or 602/603 grid"
+                           402/403 map, 502/503 priority or 601/602/603 grid"
                     .into(),
                 found: magic,
             });
@@ -69,6 +69,7 @@ pub(crate) fn read(
         generation,
         cesu8: r.saw_cesu8(),
         queue_slots,
+        magic: (magic != kind.magic(generation)).then_some(magic),
     })
 }
 
@@ -178,7 +179,17 @@ fn read_queue(r: &mut Reader) -> Result<(Vec<Value>, Option<QueueSlots>), DsErro
 /// Writes a whole structure.
 pub(crate) fn write(w: &mut Writer, data: &DsData) -> Result<(), EncodeError> {
     let kind = data.value.kind();
-    w.u32(kind.magic(w.generation()));
+    let magic = match data.magic {
+        // A non-standard magic word is kept while writing the generation it was read with.
+        Some(m)
+            if w.generation() == data.generation
+                && DsKind::from_magic(m) == Some((kind, data.generation)) =>
+        {
+            m
+        }
+        _ => kind.magic(w.generation()),
+    };
+    w.u32(magic);
     match &data.value {
         DsValue::List(items) => write_items(w, "list", items),
         DsValue::Stack(items) => write_items(w, "stack", items),

@@ -4,17 +4,31 @@
 //! `{"map": [[k, v], ...]}`, `{"list": [...]}`, `{"stack": [...]}` (bottom first),
 //! `{"queue": [...]}` (head first), `{"priority": [[priority, value], ...]}`,
 //! `{"grid": {"width": w, "height": h, "cells": [[cell(0,0), cell(0,1), ...], ...]}}`
-//! (`cells[x][y]`), with values in the tagged form of [`crate::json`].
+//! (`cells[x][y]`; `[]` for a grid with no cells), with values in the tagged form of
+//! [`crate::json`]. Arrays may nest 256 deep, the format's limit.
 //!
 //! [`DsData`] adds its layout as extra keys, present only when they differ from the default:
-//! `"generation": "legacy"`, `"cesu8": true`, and for a native queue
+//! `"generation": "legacy"`, `"cesu8": true`, `"magic": 601` (an older grid magic), and for a
+//! native queue
 //! `"queue_slots": {"before": [...], "after": [...]}`.
 
 use super::{DsData, DsKind, DsValue, Generation, Grid, QueueSlots};
 use crate::Value;
 use crate::json::{
-    TaggedJsonError, expect_array, pairs_from_json, value_to_tagged_json, values_from_json,
+    TaggedJsonError, expect_array, pairs_from_json_max, value_to_tagged_json, values_from_json_max,
 };
+
+/// Deepest array nesting the tagged form of a ds_* structure may hold: the format's own limit
+/// ([`MAX_WRITE_DEPTH`](super::record::MAX_WRITE_DEPTH), also the reader's default).
+const DS_MAX_DEPTH: usize = super::record::MAX_WRITE_DEPTH;
+
+fn values_from_json(j: &Json, depth: usize) -> Result<Vec<Value>, TaggedJsonError> {
+    values_from_json_max(j, depth, DS_MAX_DEPTH)
+}
+
+fn pairs_from_json(j: &Json, depth: usize) -> Result<Vec<(Value, Value)>, TaggedJsonError> {
+    pairs_from_json_max(j, depth, DS_MAX_DEPTH)
+}
 use serde_json::{Map, Value as Json, json};
 
 fn list(items: &[Value]) -> Json {
@@ -42,9 +56,16 @@ pub fn ds_value_to_tagged_json(v: &DsValue) -> Json {
         DsValue::Map(p) | DsValue::Priority(p) => pairs(p),
         DsValue::List(items) | DsValue::Queue(items) | DsValue::Stack(items) => list(items),
         DsValue::Grid(g) => {
-            let cols: Vec<Json> = (0..g.width())
-                .map(|x| list(g.column(x).unwrap_or_default()))
-                .collect();
+            // A grid without cells lists no columns: its width alone costs no bytes in the
+            // data, so listing `width` empty columns would let 24 hex characters expand without
+            // bound.
+            let cols: Vec<Json> = if g.cells().is_empty() {
+                Vec::new()
+            } else {
+                (0..g.width())
+                    .map(|x| list(g.column(x).unwrap_or_default()))
+                    .collect()
+            };
             json!({"width": g.width(), "height": g.height(), "cells": cols})
         }
     };
@@ -63,6 +84,9 @@ pub fn ds_data_to_tagged_json(d: &DsData) -> Json {
         if d.cesu8 {
             m.insert("cesu8".into(), json!(true));
         }
+        if let Some(magic) = d.magic {
+            m.insert("magic".into(), json!(magic));
+        }
         if let Some(s) = &d.queue_slots {
             m.insert(
                 "queue_slots".into(),
@@ -73,7 +97,7 @@ pub fn ds_data_to_tagged_json(d: &DsData) -> Json {
     j
 }
 
-const LAYOUT_KEYS: [&str; 3] = ["generation", "cesu8", "queue_slots"];
+const LAYOUT_KEYS: [&str; 4] = ["generation", "cesu8", "queue_slots", "magic"];
 const EXPECTED: &str = "a ds_* structure: an object with one of the keys map, list, grid, queue, \
                         stack, priority";
 
@@ -90,7 +114,7 @@ fn split(j: &Json) -> Result<(DsKind, &Json, &Map<String, Json>), TaggedJsonErro
             (Ok(kind), None) if kind.name() == k => found = Some((kind, v)),
             _ => {
                 return Err(TaggedJsonError::new(
-                    format!("{EXPECTED} and optionally generation, cesu8, queue_slots"),
+                    format!("{EXPECTED} and optionally generation, cesu8, queue_slots, magic"),
                     &json!(k),
                 ));
             }
@@ -124,6 +148,9 @@ fn grid_from_json(body: &Json) -> Result<Grid, TaggedJsonError> {
         .get("cells")
         .ok_or_else(|| TaggedJsonError::new("a \"cells\" list of columns", body))?;
     let cols = expect_array(cells, "a list of columns").map_err(|e| e.at_key("cells"))?;
+    if cols.is_empty() && width.checked_mul(height) == Some(0) {
+        return Ok(Grid::from_cells(width, height, Vec::new()).expect("no cells"));
+    }
     if cols.len() != width {
         return Err(TaggedJsonError::new(
             format!("{width} columns (the width)"),
@@ -215,10 +242,30 @@ pub fn ds_data_from_tagged_json(j: &Json) -> Result<DsData, TaggedJsonError> {
             Some(s)
         }
     };
+    let magic = match m.get("magic") {
+        None => None,
+        Some(j) => {
+            let ok = j
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| super::DsKind::from_magic(n) == Some((kind, generation)));
+            Some(ok.ok_or_else(|| {
+                TaggedJsonError::new(
+                    format!(
+                        "a magic word of a {} grid of this generation (601)",
+                        kind.name()
+                    ),
+                    j,
+                )
+                .at_key("magic")
+            })?)
+        }
+    };
     Ok(DsData {
         value,
         generation,
         cesu8,
         queue_slots,
+        magic,
     })
 }

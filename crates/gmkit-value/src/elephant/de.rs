@@ -65,6 +65,7 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
         record: false,
         table_built: false,
         replay_budget: bytes.len().saturating_mul(16).max(1 << 20),
+        element_budget: element_budget(bytes.len()),
     };
     let v = T::deserialize(&mut de).map_err(|e| e.0.at(de.pos))?;
     let at = de.pos;
@@ -104,6 +105,15 @@ struct Deserializer<'de, 'r> {
     record: bool,
     table_built: bool,
     replay_budget: usize,
+    /// Array elements that may still be visited (see [`element_budget`]).
+    element_budget: usize,
+}
+
+/// Array elements a deserializer visits at most: `max(16 × input bytes, 16 Mi)`. Elements of
+/// datatype `undefined` cost no input bytes, so without a bound a few KB of arrays of
+/// `undefined` would keep a deserializer (even into `IgnoredAny`) busy for minutes.
+fn element_budget(len: usize) -> usize {
+    len.saturating_mul(16).max(16 << 20)
 }
 
 enum Num {
@@ -321,6 +331,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             record: true,
             table_built: true,
             replay_budget: 0,
+            element_budget: element_budget(self.buf.len()),
         };
         let _ = de::IgnoredAny::deserialize(&mut rec);
         self.containers = rec.containers;
@@ -362,7 +373,10 @@ impl<'de, 'r> Deserializer<'de, 'r> {
                 .checked_sub(end - start)
                 .ok_or_else(|| Error::TooManyValues {
                     offset: at,
+                    what: "shared containers read again",
                     limit: self.buf.len().saturating_mul(16).max(1 << 20),
+                    unit: "bytes read again (16 per input byte, at least 1 MiB)",
+                    input: self.buf.len(),
                 })?;
         let saved = self.pos;
         self.pos = start;
@@ -503,6 +517,19 @@ impl<'de> de::SeqAccess<'de> for SeqAcc<'_, 'de, '_> {
             return Ok(None);
         }
         self.left -= 1;
+        self.de.element_budget = match self.de.element_budget.checked_sub(1) {
+            Some(b) => b,
+            None => {
+                return Err(Error::TooManyValues {
+                    offset: self.de.pos,
+                    what: "array elements",
+                    limit: element_budget(self.de.buf.len()),
+                    unit: "array elements (16 per input byte, at least 16 Mi)",
+                    input: self.de.buf.len(),
+                }
+                .into());
+            }
+        };
         if self.common != ANY {
             self.de.pending = Some(self.common);
         }

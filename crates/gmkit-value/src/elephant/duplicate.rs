@@ -4,6 +4,7 @@ use super::callbacks::{Callbacks, NoCallbacks};
 use super::datatype::Datatype;
 use super::error::{Error, Result};
 use super::schema::SchemaRegistry;
+use crate::value::RefPool;
 use crate::{Array, Struct, StructData, Value};
 use std::collections::HashMap;
 
@@ -31,6 +32,7 @@ pub fn duplicate_with(
         force_verbose,
         callbacks,
         memo: HashMap::new(),
+        copies: RefPool::default(),
         post_read: Vec::new(),
     };
     let v = d.value(value, 0)?;
@@ -44,7 +46,9 @@ struct Dup<'a> {
     schemas: Option<&'a SchemaRegistry>,
     force_verbose: bool,
     callbacks: &'a mut dyn Callbacks,
-    memo: HashMap<usize, Value>,
+    /// Source container id → slot of its copy in `copies`.
+    memo: HashMap<usize, usize>,
+    copies: RefPool,
     post_read: Vec<(Struct, u8)>,
 }
 
@@ -73,22 +77,24 @@ impl Dup<'_> {
         }
         match v {
             Value::Array(a) => {
-                if let Some(c) = self.memo.get(&a.id()) {
-                    return Ok(c.clone());
+                if let Some(c) = self.memo.get(&a.id()).and_then(|&i| self.copies.get(i)) {
+                    return Ok(c);
                 }
                 let out = Array::default();
-                self.memo.insert(a.id(), Value::Array(out.clone()));
+                let slot = self.copies.open(Value::Array(out.clone()));
+                self.memo.insert(a.id(), slot);
                 let items = a.read().clone();
                 let mut xs = Vec::with_capacity(items.len());
                 for x in &items {
                     xs.push(self.value(x, depth + 1)?);
                 }
                 *out.write() = xs;
+                self.copies.finish(slot);
                 Ok(Value::Array(out))
             }
             Value::Struct(s) => {
-                if let Some(c) = self.memo.get(&s.id()) {
-                    return Ok(c.clone());
+                if let Some(c) = self.memo.get(&s.id()).and_then(|&i| self.copies.get(i)) {
+                    return Ok(c);
                 }
                 let src = s.read().clone();
                 let out = Struct::from_data(StructData {
@@ -96,13 +102,15 @@ impl Dup<'_> {
                     fields: Vec::new(),
                     meta: src.meta.clone(),
                 });
-                self.memo.insert(s.id(), Value::Struct(out.clone()));
+                let slot = self.copies.open(Value::Struct(out.clone()));
+                self.memo.insert(s.id(), slot);
                 let Some(c) = &src.constructor else {
                     let mut xs = Vec::with_capacity(src.fields.len());
                     for (k, x) in &src.fields {
                         xs.push((k.clone(), self.value(x, depth + 1)?));
                     }
                     out.write().fields = xs;
+                    self.copies.finish(slot);
                     return Ok(Value::Struct(out));
                 };
                 let cs = self.schemas.and_then(|r| r.get(c));
@@ -162,6 +170,7 @@ impl Dup<'_> {
                     }
                 }
                 out.write().fields = xs;
+                self.copies.finish(slot);
                 self.callbacks.post_write(s, ver);
                 Ok(Value::Struct(out))
             }

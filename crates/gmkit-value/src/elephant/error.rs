@@ -155,15 +155,23 @@ pub enum Error {
         /// The limit.
         limit: usize,
     },
-    /// The data would expand to more values than the configured budget.
+    /// The data would expand to more values than the reader allows for its size (arrays of
+    /// `undefined` and empty containers cost almost no input bytes each).
     #[error(
-        "too many values at byte {offset}: expected at most {limit} zero-size elements in total"
+        "too many values at byte {offset} ({what}): expected at most {limit} {unit} for this \
+         {input}-byte input"
     )]
     TooManyValues {
         /// Where the budget ran out.
         offset: usize,
+        /// What was being read.
+        what: &'static str,
         /// The budget.
         limit: usize,
+        /// What the budget counts, and how it follows from the input size.
+        unit: &'static str,
+        /// The input size.
+        input: usize,
     },
     /// An array with 65535 or more elements (write).
     #[error("array length must be less than 65535 (was {len}) at output byte {offset}")]

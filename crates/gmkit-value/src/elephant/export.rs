@@ -33,7 +33,8 @@ pub fn compress(bytes: &[u8]) -> String {
 /// Undoes [`compress`]: base64 (ASCII whitespace ignored), then zlib.
 ///
 /// Never hangs on truncated or corrupt streams; refuses to produce more than
-/// `min(max_output, max(1000 × compressed size, 1 MiB))` bytes.
+/// `min(max_output, 1032 × compressed size + 1 KiB)` bytes (1032:1 is deflate's largest
+/// possible expansion, so no valid stream is refused below `max_output`).
 pub fn decompress(s: &str, max_output: usize) -> Result<Vec<u8>> {
     let cleaned: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let z = B64.decode(&cleaned).map_err(|e| {
@@ -50,10 +51,20 @@ pub fn decompress(s: &str, max_output: usize) -> Result<Vec<u8>> {
     inflate(&z, max_output)
 }
 
+/// The largest expansion deflate can encode: one 258-byte match per 2 bits at best, i.e. at most
+/// 1032 output bytes per compressed byte (RFC 1951). A stream that claims more is corrupt.
+pub const DEFLATE_MAX_RATIO: usize = 1032;
+
+/// Bounded streaming inflate of a zlib stream: the output grows as the stream produces it (no
+/// fixed ratio guess), up to `min(max_output, DEFLATE_MAX_RATIO × compressed size + 1 KiB)`.
 fn inflate(z: &[u8], max_output: usize) -> Result<Vec<u8>> {
-    let limit = max_output.min(z.len().saturating_mul(1000).max(1 << 20));
+    let limit = max_output.min(
+        z.len()
+            .saturating_mul(DEFLATE_MAX_RATIO)
+            .saturating_add(1024),
+    );
     let mut d = Decompress::new(true);
-    let mut out: Vec<u8> = Vec::with_capacity((z.len() * 4).min(limit));
+    let mut out: Vec<u8> = Vec::with_capacity(z.len().saturating_mul(4).clamp(64, limit.max(64)));
     loop {
         if out.len() == out.capacity() {
             if out.len() >= limit {
@@ -62,19 +73,26 @@ fn inflate(z: &[u8], max_output: usize) -> Result<Vec<u8>> {
                     input: z.len(),
                 });
             }
-            out.reserve((out.len().max(4096)).min(limit - out.len()));
+            // Doubling, capped at the limit (+1 so that reaching the limit exactly is not
+            // mistaken for more output).
+            let grow = out.len().max(4096).min(limit + 1 - out.len());
+            out.reserve_exact(grow);
         }
-        let before_in = d.total_in();
-        let before_out = d.total_out();
-        let pos = d.total_in() as usize;
+        let pos = (d.total_in() as usize).min(z.len());
+        let (before_in, before_out) = (d.total_in(), d.total_out());
+        // `None`: the stream is fed whole, but the output may need several calls; `Finish`
+        // would ask for all of it in one buffer.
         let status = d
-            .decompress_vec(&z[pos..], &mut out, FlushDecompress::Finish)
+            .decompress_vec(&z[pos..], &mut out, FlushDecompress::None)
             .map_err(|e| Error::Zlib {
                 offset: d.total_in() as usize,
                 message: e.to_string(),
             })?;
         match status {
-            Status::StreamEnd => return Ok(out),
+            Status::StreamEnd => {
+                out.shrink_to_fit();
+                return Ok(out);
+            }
             _ if d.total_in() == before_in
                 && d.total_out() == before_out
                 && out.len() < out.capacity() =>

@@ -4,7 +4,7 @@
 use super::callbacks::{Callbacks, NoCallbacks};
 use super::error::{Error, Result};
 use super::schema::{SchemaRegistry, VersionSchema};
-use crate::value::StructMeta;
+use crate::value::{RefPool, StructMeta};
 use crate::{Array, Struct, StructData, Value};
 use serde_json::{Map, Value as Json};
 use std::collections::HashMap;
@@ -148,7 +148,7 @@ fn schema_members(vs: &VersionSchema, d: &StructData) -> Vec<(String, Value)> {
 pub fn from_json(tree: &Value, callbacks: &mut dyn Callbacks) -> Result<Value> {
     let mut f = FromJson {
         by_path: HashMap::new(),
-        created: Vec::new(),
+        created: RefPool::default(),
         post_read: Vec::new(),
         callbacks,
     };
@@ -160,16 +160,19 @@ pub fn from_json(tree: &Value, callbacks: &mut dyn Callbacks) -> Result<Value> {
 }
 
 struct FromJson<'a> {
-    by_path: HashMap<String, Value>,
-    created: Vec<Value>,
+    /// Index into `created` of the container made at each path.
+    by_path: HashMap<String, usize>,
+    created: RefPool,
     post_read: Vec<(Struct, u8)>,
     callbacks: &'a mut dyn Callbacks,
 }
 
 impl FromJson<'_> {
-    fn register(&mut self, path: &str, v: &Value) {
-        self.by_path.insert(path.to_owned(), v.clone());
-        self.created.push(v.clone());
+    /// Registers a container being filled; returns its slot (to [`RefPool::finish`]).
+    fn register(&mut self, path: &str, v: &Value) -> usize {
+        let slot = self.created.open(v.clone());
+        self.by_path.insert(path.to_owned(), slot);
+        slot
     }
 
     fn value(&mut self, v: &Value, path: String, depth: usize) -> Result<Value> {
@@ -183,24 +186,28 @@ impl FromJson<'_> {
             Value::Array(a) => {
                 let out = Array::default();
                 let new = Value::Array(out.clone());
-                self.register(&path, &new);
+                let slot = self.register(&path, &new);
                 let items = a.read().clone();
                 let mut xs = Vec::with_capacity(items.len());
                 for (i, x) in items.iter().enumerate() {
                     xs.push(self.value(x, format!("{path}[{i}]"), depth + 1)?);
                 }
                 *out.write() = xs;
+                self.created.finish(slot);
                 Ok(new)
             }
             Value::Struct(s) => {
                 let d = s.read().clone();
                 if let Some(r) = d.get(CIRCULAR_REF_KEY) {
                     return Ok(match r {
-                        Value::String(p) => self.by_path.get(p).cloned().unwrap_or_default(),
+                        Value::String(p) => self
+                            .by_path
+                            .get(p)
+                            .and_then(|&i| self.created.get(i))
+                            .unwrap_or_default(),
                         n => n
                             .as_f64()
                             .and_then(|i| self.created.get(i as usize))
-                            .cloned()
                             .unwrap_or_default(),
                     });
                 }
@@ -239,7 +246,7 @@ impl FromJson<'_> {
                     },
                 });
                 let new = Value::Struct(out.clone());
-                self.register(&path, &new);
+                let slot = self.register(&path, &new);
                 if let Some((_, ver)) = &ctor {
                     self.callbacks.pre_read(&out, *ver);
                     self.post_read.push((out.clone(), *ver));
@@ -256,6 +263,7 @@ impl FromJson<'_> {
                     xs.push((k, x));
                 }
                 out.write().fields = xs;
+                self.created.finish(slot);
                 Ok(new)
             }
             scalar => Ok(scalar.clone()),

@@ -67,8 +67,8 @@ pub use de::{from_bytes, from_bytes_with, from_export_string};
 pub use duplicate::{duplicate, duplicate_with};
 pub use error::{Error, Result};
 pub use export::{
-    DEFAULT_MAX_DECOMPRESSED, compress, decompress, export_string, export_string_with,
-    import_string, import_string_with,
+    DEFAULT_MAX_DECOMPRESSED, DEFLATE_MAX_RATIO, compress, decompress, export_string,
+    export_string_with, import_string, import_string_with,
 };
 pub use json::{from_json, from_plain_json, to_json, to_json_with, to_plain_json};
 pub use read::{ReadOptions, read, read_with};

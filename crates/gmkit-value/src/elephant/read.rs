@@ -5,7 +5,7 @@ use super::datatype::Datatype;
 use super::error::{Error, Result, hex_preview};
 use super::schema::SchemaRegistry;
 use super::{FOOTER, HEADER, LEGACY_HEADER};
-use crate::value::StructMeta;
+use crate::value::{RefPool, StructMeta};
 use crate::{Array, Struct, StructData, Value};
 use std::collections::HashMap;
 
@@ -141,11 +141,11 @@ pub fn read_with(
         legacy_codes: header.legacy_codes,
         opts,
         callbacks,
-        pool: Vec::new(),
+        pool: RefPool::default(),
         ctors: HashMap::new(),
         post_read: Vec::new(),
         depth: 0,
-        zero_budget: (buf.len().saturating_mul(64)).max(1 << 20),
+        budget: value_budget(buf.len()),
     };
     let root = r.any()?;
     if !header.atmc {
@@ -269,12 +269,37 @@ struct Reader<'a, 'o> {
     legacy_codes: bool,
     opts: &'o ReadOptions<'o>,
     callbacks: &'o mut dyn Callbacks,
-    pool: Vec<Value>,
+    pool: RefPool,
     ctors: HashMap<u16, String>,
     post_read: Vec<(Struct, u8)>,
     depth: usize,
-    zero_budget: usize,
+    /// Bytes the decoded values may still take (see [`value_budget`]).
+    budget: usize,
 }
+
+/// Memory the decoded values of a buffer may take, per input byte.
+pub const BUDGET_PER_INPUT_BYTE: usize = 48;
+/// The smallest value budget, whatever the input size.
+pub const BUDGET_FLOOR: usize = 48 << 20;
+
+/// The memory budget of decoding `len` input bytes: `max(48 × len, 48 MiB)`.
+///
+/// Every array element, struct member and container is charged what it takes in memory
+/// ([`VALUE_COST`], [`FIELD_COST`], [`CONTAINER_COST`]), so that data which costs (almost) no
+/// input bytes per value, such as arrays of `undefined` or of empty structs, cannot expand
+/// without bound. Real data stays far below: an array of `u8` takes 32 bytes per input byte,
+/// reals, strings and named members much less.
+pub fn value_budget(len: usize) -> usize {
+    len.saturating_mul(BUDGET_PER_INPUT_BYTE).max(BUDGET_FLOOR)
+}
+
+/// Budget charge of an array element.
+pub const VALUE_COST: usize = std::mem::size_of::<Value>();
+/// Budget charge of a struct member (name and value).
+pub const FIELD_COST: usize = std::mem::size_of::<(String, Value)>();
+/// Budget charge of a container: its shared allocation and its slot in the reference pool
+/// (counted twice for the pool's growth).
+pub const CONTAINER_COST: usize = 24 + std::mem::size_of::<StructData>() + 2 * 40;
 
 /// What a datatype byte means in the data being read.
 enum Code {
@@ -340,10 +365,27 @@ impl Reader<'_, '_> {
         r
     }
 
+    /// Charges `bytes` against the value budget.
+    fn charge(&mut self, bytes: usize, at: usize, what: &'static str) -> Result<()> {
+        match self.budget.checked_sub(bytes) {
+            Some(left) => {
+                self.budget = left;
+                Ok(())
+            }
+            None => Err(Error::TooManyValues {
+                offset: at,
+                what,
+                limit: value_budget(self.c.buf.len()),
+                unit: "bytes of decoded values (48 per input byte, at least 48 MiB)",
+                input: self.c.buf.len(),
+            }),
+        }
+    }
+
     fn reference(&mut self, at: usize) -> Result<Value> {
         let id = self.c.u16("reference id")?;
         match self.pool.get(id as usize) {
-            Some(v) => Ok(v.clone()),
+            Some(v) => Ok(v),
             None => Err(Error::DanglingReference {
                 offset: at,
                 id,
@@ -358,9 +400,11 @@ impl Reader<'_, '_> {
         if len == 0xFFFF && self.layout >= Layout::V2 {
             return self.reference(at);
         }
+        self.charge(CONTAINER_COST, at, "array")?;
         let arr = Array::default();
-        self.pool.push(Value::Array(arr.clone()));
+        let slot = self.pool.open(Value::Array(arr.clone()));
         if len == 0 {
+            self.pool.finish(slot);
             return Ok(Value::Array(arr));
         }
         let dt_at = self.c.pos;
@@ -370,15 +414,7 @@ impl Reader<'_, '_> {
             Code::Dt(d) => d.min_size(),
             Code::LegacyConstructor(_) => 1,
         };
-        if min == 0 {
-            self.zero_budget =
-                self.zero_budget
-                    .checked_sub(len as usize)
-                    .ok_or_else(|| Error::TooManyValues {
-                        offset: at,
-                        limit: self.c.buf.len().saturating_mul(64).max(1 << 20),
-                    })?;
-        }
+        self.charge(len as usize * VALUE_COST, at, "array elements")?;
         let cap = (len as usize).min(self.c.remaining() / min.max(1) + 1);
         let mut items = Vec::with_capacity(if min == 0 { len as usize } else { cap });
         for _ in 0..len {
@@ -389,6 +425,7 @@ impl Reader<'_, '_> {
             items.push(v);
         }
         *arr.write() = items;
+        self.pool.finish(slot);
         Ok(Value::Array(arr))
     }
 
@@ -403,15 +440,19 @@ impl Reader<'_, '_> {
                 return self.constructed(at);
             }
         }
+        self.charge(CONTAINER_COST, at, "struct")?;
         let s = Struct::default();
-        self.pool.push(Value::Struct(s.clone()));
+        let slot = self.pool.open(Value::Struct(s.clone()));
         let fields = self.pairs(marker as usize)?;
         s.write().fields = fields;
+        self.pool.finish(slot);
         Ok(Value::Struct(s))
     }
 
     fn pairs(&mut self, n: usize) -> Result<Vec<(String, Value)>> {
-        let mut fields = Vec::with_capacity(n.min(self.c.remaining() / 2));
+        let cap = n.min(self.c.remaining() / 2);
+        self.charge(cap * FIELD_COST, self.c.pos, "struct members")?;
+        let mut fields = Vec::with_capacity(cap);
         for _ in 0..n {
             let name = self.c.str()?.to_owned();
             let v = self.any()?;
@@ -455,6 +496,7 @@ impl Reader<'_, '_> {
         if self.opts.require_constructors && !self.opts.schemas.is_some_and(|s| s.contains(&name)) {
             return Err(Error::UnknownConstructor { offset: at, name });
         }
+        self.charge(CONTAINER_COST, at, "constructed struct")?;
         let flags = self.c.u8("constructed struct flags")?;
         let (verbose, version) = match self.layout {
             Layout::V1 | Layout::V2 => (flags == 0, flags),
@@ -469,7 +511,7 @@ impl Reader<'_, '_> {
                 skipped: Vec::new(),
             },
         });
-        self.pool.push(Value::Struct(s.clone()));
+        let slot = self.pool.open(Value::Struct(s.clone()));
         let deferred = self.layout >= Layout::V4;
         if deferred {
             self.post_read.push((s.clone(), version));
@@ -486,6 +528,7 @@ impl Reader<'_, '_> {
             d.fields = fields;
             d.meta.skipped = skipped;
         }
+        self.pool.finish(slot);
         if !deferred {
             self.callbacks.post_read(&s, version);
         }
@@ -541,6 +584,7 @@ impl Reader<'_, '_> {
                 }
             }
         }
+        self.charge(sorted.len() * FIELD_COST, at, "schema members")?;
         let mut fields = Vec::with_capacity(sorted.len());
         for (i, (field, dt)) in sorted.iter().enumerate() {
             if !skip[i] {

@@ -7,7 +7,7 @@
 use super::datatype::Datatype;
 use super::error::{Error, Result};
 use super::schema::SchemaRegistry;
-use crate::value::StructMeta;
+use crate::value::{RefPool, StructMeta};
 use crate::{Array, Struct, StructData, Value};
 use serde_json::{Map, Value as Json, json};
 use std::collections::HashMap;
@@ -28,9 +28,11 @@ struct ToTagged<'a> {
     schemas: Option<&'a SchemaRegistry>,
 }
 
+/// A real in tagged JSON. NaNs keep their bits: the canonical quiet NaN is `"NaN"`, any other
+/// (a negative NaN, a payload) its bits as `"0x"` + 16 hex digits, as in [`crate::json`].
 fn real(x: f64) -> Json {
     if x.is_nan() {
-        json!("NaN")
+        crate::json::real_to_json(x)
     } else if x.is_infinite() {
         json!(if x > 0.0 { "Infinity" } else { "-Infinity" })
     } else {
@@ -145,12 +147,14 @@ impl ToTagged<'_> {
 /// Parses the tagged JSON form. `{"ref":id}` must name a container that appears earlier in
 /// pre-order (a container still being filled is allowed: that is how cycles are written).
 pub fn from_tagged(j: &Json) -> Result<Value> {
-    let mut f = FromTagged { pool: Vec::new() };
+    let mut f = FromTagged {
+        pool: RefPool::default(),
+    };
     f.value(j, "$", 0)
 }
 
 struct FromTagged {
-    pool: Vec<Value>,
+    pool: RefPool,
 }
 
 fn err(path: &str, message: impl Into<String>) -> Error {
@@ -167,6 +171,12 @@ fn num(j: &Json, path: &str) -> Result<f64> {
             "NaN" => Ok(f64::NAN),
             "Infinity" => Ok(f64::INFINITY),
             "-Infinity" => Ok(f64::NEG_INFINITY),
+            _ if s.starts_with("0x") => crate::json::real_from_json(j).map_err(|_| {
+                err(
+                    path,
+                    format!("expected \"0x\" + 16 hex digits, found \"{s}\""),
+                )
+            }),
             _ => Err(err(path, format!("expected a number, found \"{s}\""))),
         },
         _ => Err(err(path, format!("expected a number, found {j}"))),
@@ -212,25 +222,26 @@ impl FromTagged {
                     .ok_or_else(|| err(&p, "expected a container id"))?;
                 self.pool
                     .get(id as usize)
-                    .cloned()
                     .ok_or_else(|| err(&p, format!("reference to unknown container id {id}")))?
             }
             "array" => {
                 let items = v.as_array().ok_or_else(|| err(&p, "expected an array"))?;
                 let a = Array::default();
-                self.pool.push(Value::Array(a.clone()));
+                let slot = self.pool.open(Value::Array(a.clone()));
                 let mut out = Vec::with_capacity(items.len());
                 for (i, x) in items.iter().enumerate() {
                     out.push(self.value(x, &format!("{p}[{i}]"), depth + 1)?);
                 }
                 *a.write() = out;
+                self.pool.finish(slot);
                 Value::Array(a)
             }
             "struct" => {
                 let s = Struct::default();
-                self.pool.push(Value::Struct(s.clone()));
+                let slot = self.pool.open(Value::Struct(s.clone()));
                 let fields = self.pairs(v, &p, depth)?;
                 s.write().fields = fields;
+                self.pool.finish(slot);
                 Value::Struct(s)
             }
             "constructed" => {
@@ -261,12 +272,13 @@ impl FromTagged {
                         skipped,
                     },
                 });
-                self.pool.push(Value::Struct(s.clone()));
+                let slot = self.pool.open(Value::Struct(s.clone()));
                 let fields = match o.get("fields") {
                     Some(f) => self.pairs(f, &format!("{p}.fields"), depth)?,
                     None => Vec::new(),
                 };
                 s.write().fields = fields;
+                self.pool.finish(slot);
                 Value::Struct(s)
             }
             _ => return Err(err(path, format!("unknown tag \"{t}\""))),

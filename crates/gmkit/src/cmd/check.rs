@@ -18,7 +18,8 @@ pub struct Args {
     /// Print one JSON object per file (JSON lines)
     #[arg(long)]
     pub json: bool,
-    /// Lenient parsing: integrity problems become warnings
+    /// Lenient parsing: integrity problems become warnings, and a chunk that fails to parse is
+    /// kept as bytes (listed as opaque) so that the rest of the file is still checked
     #[arg(long)]
     pub lenient: bool,
     /// Also report byte ranges that no field of the model explains
@@ -32,15 +33,40 @@ struct Report {
     file: String,
     size: usize,
     version: Option<String>,
+    /// Why the version is what it is: each detection step (also when the parse fails).
+    version_evidence: Vec<String>,
     parsed: bool,
     identical: bool,
     opaque_chunks: Vec<String>,
     parse_ms: f64,
     build_ms: f64,
     error: Option<String>,
+    /// The chunk the parse error is in.
+    error_chunk: Option<String>,
+    /// The byte offset of the parse error.
+    error_offset: Option<usize>,
+    /// `--lenient`: chunks that failed to parse and were kept as bytes.
+    failed_chunks: Vec<FailedChunk>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unexplained_bytes: Option<usize>,
     warnings: usize,
+}
+
+/// A chunk that `--lenient` kept as bytes.
+#[derive(Serialize)]
+struct FailedChunk {
+    chunk: Option<String>,
+    offset: usize,
+    error: String,
+}
+
+/// An error without the version it carries (reported in its own fields).
+fn error_text(e: &gmkit_data::Error) -> String {
+    format!("{} ({})", e.kind, e.location)
+}
+
+fn evidence(v: &gmkit_data::VersionReport) -> Vec<String> {
+    v.evidence.iter().map(|e| e.to_string()).collect()
 }
 
 fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
@@ -49,12 +75,16 @@ fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
         file: name,
         size,
         version: None,
+        version_evidence: Vec::new(),
         parsed: false,
         identical: false,
         opaque_chunks: Vec::new(),
         parse_ms: 0.0,
         build_ms: 0.0,
         error: None,
+        error_chunk: None,
+        error_offset: None,
+        failed_chunks: Vec::new(),
         unexplained_bytes: None,
         warnings: 0,
     };
@@ -69,19 +99,47 @@ fn check_bytes(name: String, bytes: Vec<u8>, args: &Args) -> Report {
     let (file, parse_report) = match parsed {
         Ok(p) => p,
         Err(e) => {
-            report.error = Some(e.to_string());
+            // The version the rest of the file points to, and why.
+            let version = e
+                .version
+                .as_deref()
+                .cloned()
+                .or_else(|| gmkit_data::detect_version(&original).ok());
+            if let Some(v) = version {
+                report.version = Some(v.version.to_string());
+                report.version_evidence = evidence(&v);
+            }
+            report.error = Some(error_text(&e));
+            report.error_chunk = e.location.chunk.map(|c| c.to_string());
+            report.error_offset = Some(e.location.offset);
             return report;
         }
     };
     report.parsed = true;
     report.version = Some(file.version.to_string());
+    report.version_evidence = evidence(&parse_report.version);
+    report.failed_chunks = parse_report
+        .failed_chunks
+        .iter()
+        .map(|e| FailedChunk {
+            chunk: e.location.chunk.map(|c| c.to_string()),
+            offset: e.location.offset,
+            error: error_text(e),
+        })
+        .collect();
     report.opaque_chunks = file.opaque_chunks().iter().map(|c| c.to_string()).collect();
     report.warnings = parse_report.warnings.len();
     report.unexplained_bytes = parse_report
         .unexplained
         .map(|gaps| gaps.iter().map(|(s, e)| e - s).sum());
     let t = Instant::now();
-    let built = build_bytes(&file);
+    // A file read leniently is written back as read: the model checks (null slots, references)
+    // that strict reading enforces are what lenient reading relaxed.
+    let built = if args.lenient {
+        gmkit_data::build_bytes_unchecked(&file)
+    } else {
+        build_bytes(&file)
+    };
     report.build_ms = t.elapsed().as_secs_f64() * 1e3;
     match built {
         Ok(out) => {
@@ -112,6 +170,7 @@ fn human(r: &Report) -> String {
     let _ = writeln!(o, "  size       {} bytes", r.size);
     if let Some(v) = &r.version {
         let _ = writeln!(o, "  version    {v}");
+        let _ = writeln!(o, "  evidence   {}", r.version_evidence.join(", "));
     }
     let _ = writeln!(
         o,
@@ -132,6 +191,9 @@ fn human(r: &Report) -> String {
         );
         if !r.opaque_chunks.is_empty() {
             let _ = writeln!(o, "  opaque     {}", r.opaque_chunks.join(" "));
+        }
+        for f in &r.failed_chunks {
+            let _ = writeln!(o, "  kept as bytes: {}", f.error);
         }
         if let Some(n) = r.unexplained_bytes {
             let _ = writeln!(o, "  unexplained {n} bytes");

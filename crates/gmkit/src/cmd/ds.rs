@@ -112,20 +112,53 @@ pub fn run(c: Command) -> u8 {
     }
 }
 
-/// Reads a ds_* string argument: `-` = stdin, an existing file, or the text itself.
-pub fn read_ds_arg(arg: &str) -> Result<String, (u8, String)> {
-    let bytes = if arg == "-" || std::path::Path::new(arg).is_file() {
-        read_input(arg).map_err(|e| (exit::IO, format!("{arg}: {e}")))?
+/// Where a ds_* string argument came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input (`-`).
+    Stdin,
+    /// A file.
+    File,
+    /// The argument itself.
+    Text,
+}
+
+/// Reads a ds_* string argument: `-` = stdin, an existing file, or the text itself. A directory
+/// or an empty file is an error that says so.
+pub fn read_ds_arg(arg: &str) -> Result<(String, Source), (u8, String)> {
+    let path = std::path::Path::new(arg);
+    let source = if arg == "-" {
+        Source::Stdin
+    } else if path.is_dir() {
+        return Err((
+            exit::IO,
+            format!("{arg} is a directory: expected a ds_* hex string, a file holding one, or -"),
+        ));
+    } else if path.is_file() {
+        Source::File
     } else {
-        arg.as_bytes().to_vec()
+        Source::Text
+    };
+    let bytes = match source {
+        Source::Text => arg.as_bytes().to_vec(),
+        _ => read_input(arg).map_err(|e| (exit::IO, format!("{arg}: {e}")))?,
     };
     let text = String::from_utf8(bytes)
         .map_err(|e| (exit::FAILED, format!("{arg}: input is not UTF-8 text: {e}")))?;
-    Ok(text.trim_end().to_owned())
+    let text = text.trim_end().to_owned();
+    if text.is_empty() && source != Source::Text {
+        let what = if source == Source::File {
+            format!("file {arg} is empty")
+        } else {
+            "standard input is empty".into()
+        };
+        return Err((exit::FAILED, format!("{what}: expected a ds_* hex string")));
+    }
+    Ok((text, source))
 }
 
 fn decode(a: DecodeArgs) -> u8 {
-    let text = match read_ds_arg(&a.input) {
+    let (text, source) = match read_ds_arg(&a.input) {
         Ok(t) => t,
         Err((code, msg)) => return fail("decode", code, &msg),
     };
@@ -137,23 +170,27 @@ fn decode(a: DecodeArgs) -> u8 {
     let data = match ds::decode_with(&text, a.kind.map(Into::into), &opts) {
         Ok(d) => d,
         Err(e) => {
-            let hint =
-                if matches!(e, ds::DsError::NotHex { .. } | ds::DsError::Empty) && a.input != "-" {
-                    format!(" (and no file named {:?} exists)", a.input)
-                } else if !a.html5
-                    && matches!(
-                        e,
-                        ds::DsError::UnknownKind { .. }
-                            | ds::DsError::NegativeCount { .. }
-                            | ds::DsError::InvalidUtf8 { .. }
-                            | ds::DsError::JsonNotEnabled { .. }
-                    )
-                {
-                    " (--html5 reads the HTML5 runner's lenient cases)".into()
-                } else {
-                    String::new()
-                };
-            return fail("decode", exit::FAILED, &format!("{e}{hint}"));
+            let not_hex = matches!(e, ds::DsError::NotHex { .. } | ds::DsError::Empty);
+            let hint = if not_hex && source == Source::Text {
+                format!(" (and no file named {:?} exists)", a.input)
+            } else if !a.html5
+                && matches!(
+                    e,
+                    ds::DsError::UnknownKind { .. }
+                        | ds::DsError::NegativeCount { .. }
+                        | ds::DsError::InvalidUtf8 { .. }
+                        | ds::DsError::JsonNotEnabled { .. }
+                )
+            {
+                " (--html5 reads the HTML5 runner's lenient cases)".into()
+            } else {
+                String::new()
+            };
+            let origin = match source {
+                Source::File => format!("{}: ", a.input),
+                _ => String::new(),
+            };
+            return fail("decode", exit::FAILED, &format!("{origin}{e}{hint}"));
         }
     };
     crate::io::print_json(&ds_data_to_tagged_json(&data), a.compact)
@@ -191,8 +228,12 @@ fn encode(a: EncodeArgs) -> u8 {
                 return fail("encode", exit::IO, &e);
             }
         }
-        None if a.no_newline => print!("{hex}"),
-        None => println!("{hex}"),
+        None => {
+            let nl = if a.no_newline { "" } else { "\n" };
+            if let Err(e) = crate::io::write_stdout(format!("{hex}{nl}").as_bytes()) {
+                return fail("encode", exit::IO, &format!("stdout: {e}"));
+            }
+        }
     }
     exit::OK
 }

@@ -91,17 +91,7 @@ fn decode(a: DecodeArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return fail("decode", exit::IO, &format!("{}: {e}", a.input)),
     };
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            return fail(
-                "decode",
-                exit::FAILED,
-                &format!("{}: not UTF-8: {e}", a.input),
-            );
-        }
-    };
-    crate::io::print_json(&ini_to_json(&text), a.compact)
+    crate::io::print_json(&ini_to_json(&bytes), a.compact)
 }
 
 fn encode(a: EncodeArgs) -> u8 {
@@ -109,49 +99,45 @@ fn encode(a: EncodeArgs) -> u8 {
         Ok(j) => j,
         Err((code, e)) => return fail("encode", code, &e),
     };
-    let text = match json_to_ini(&doc) {
+    let bytes = match json_to_ini(&doc) {
         Ok(t) => t,
         Err(e) => return fail("encode", exit::FAILED, &e),
     };
     match a.output {
         Some(path) => {
             let verify = |back: &[u8]| {
-                if back != text.as_bytes() {
+                if back != bytes.as_slice() {
                     return Err("the file read back differs from what was written".into());
                 }
-                // the written file decodes to a document that encodes to the same text
-                let again = json_to_ini(&ini_to_json(&text))?;
-                if again == text {
+                // the written file decodes to a document that encodes to the same bytes
+                let again = json_to_ini(&ini_to_json(back))?;
+                if again == bytes {
                     Ok(())
                 } else {
                     Err("the written file does not re-encode identically".into())
                 }
             };
-            match write_atomic(&path, text.as_bytes(), verify) {
+            match write_atomic(&path, &bytes, verify) {
                 Ok(()) => exit::OK,
                 Err(e) => fail("encode", exit::IO, &e),
             }
         }
-        None => {
-            use std::io::Write;
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-                Ok(()) => exit::OK,
-                Err(e) => fail("encode", exit::IO, &e.to_string()),
-            }
-        }
+        None => match crate::io::write_stdout(&bytes) {
+            Ok(()) => exit::OK,
+            Err(e) => fail("encode", exit::IO, &format!("stdout: {e}")),
+        },
     }
 }
 
-/// Splits text into lines with their terminators (`"\r\n"`, `"\n"` or `""` for the last).
-fn split_lines(text: &str) -> Vec<(&str, &str)> {
+/// Splits bytes into lines with their terminators (`"\r\n"`, `"\n"` or `""` for the last).
+fn split_lines(text: &[u8]) -> Vec<(&[u8], &'static str)> {
     let mut out = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
-        match rest.find('\n') {
+        match rest.iter().position(|&b| b == b'\n') {
             Some(i) => {
                 let line = &rest[..i];
-                let (line, eol) = match line.strip_suffix('\r') {
+                let (line, eol) = match line.strip_suffix(b"\r") {
                     Some(l) => (l, "\r\n"),
                     None => (line, "\n"),
                 };
@@ -160,15 +146,79 @@ fn split_lines(text: &str) -> Vec<(&str, &str)> {
             }
             None => {
                 out.push((rest, ""));
-                rest = "";
+                rest = &[];
             }
         }
     }
     out
 }
 
-/// Decodes an .ini text to the JSON document.
-pub fn ini_to_json(text: &str) -> Json {
+/// The JSON of some bytes of the file: a string when they are UTF-8; otherwise (a legacy code
+/// page such as Big5 or Windows-1252) a list of segments, UTF-8 runs as strings and the other
+/// bytes as `{"bytes": "<hex>"}`, so that every byte is kept.
+fn text_json(b: &[u8]) -> Json {
+    if let Ok(s) = std::str::from_utf8(b) {
+        return json!(s);
+    }
+    let mut segs = Vec::new();
+    for chunk in b.utf8_chunks() {
+        if !chunk.valid().is_empty() {
+            segs.push(json!(chunk.valid()));
+        }
+        if !chunk.invalid().is_empty() {
+            segs.push(json!({ "bytes": gmkit_value::ds::hex::encode(chunk.invalid()) }));
+        }
+    }
+    // Neighbouring invalid runs of one legacy text read better as one segment.
+    let mut merged: Vec<Json> = Vec::with_capacity(segs.len());
+    for seg in segs {
+        match (merged.last_mut(), &seg) {
+            (Some(Json::Object(prev)), Json::Object(cur)) => {
+                let joined = format!(
+                    "{}{}",
+                    prev["bytes"].as_str().unwrap_or_default(),
+                    cur["bytes"].as_str().unwrap_or_default()
+                );
+                prev.insert("bytes".into(), json!(joined));
+            }
+            _ => merged.push(seg),
+        }
+    }
+    Json::Array(merged)
+}
+
+/// Undoes [`text_json`].
+fn json_bytes(j: &Json, at: &str) -> Result<Vec<u8>, String> {
+    match j {
+        Json::String(s) => Ok(s.as_bytes().to_vec()),
+        Json::Array(segs) => {
+            let mut out = Vec::new();
+            for (i, seg) in segs.iter().enumerate() {
+                match seg {
+                    Json::String(s) => out.extend_from_slice(s.as_bytes()),
+                    _ => {
+                        let hex = seg.get("bytes").and_then(Json::as_str).ok_or_else(|| {
+                            format!("{at}[{i}]: expected a string or {{\"bytes\": hex}}")
+                        })?;
+                        let b = gmkit_value::ds::hex::decode_prefix(hex.as_bytes());
+                        if 2 * b.len() != hex.len() {
+                            return Err(format!("{at}[{i}].bytes: expected pairs of hex digits"));
+                        }
+                        out.extend_from_slice(&b);
+                    }
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(format!(
+            "{at}: expected a string or a list of strings and {{\"bytes\": hex}}"
+        )),
+    }
+}
+
+/// Decodes the bytes of an .ini file to the JSON document. Any bytes are accepted: text in a
+/// legacy code page is kept byte for byte (see [`text_json`]).
+pub fn ini_to_json(text: &[u8]) -> Json {
     let lines = split_lines(text);
     let line_ending = lines
         .iter()
@@ -188,39 +238,59 @@ pub fn ini_to_json(text: &str) -> Json {
     json!({ "line_ending": line_ending, "lines": items })
 }
 
-fn parse_line(line: &str) -> Map<String, Json> {
+fn trim_start(b: &[u8]) -> &[u8] {
+    let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    &b[n..]
+}
+
+fn trim_end(b: &[u8]) -> &[u8] {
+    let n = b
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_whitespace())
+        .count();
+    &b[..b.len() - n]
+}
+
+fn parse_line(line: &[u8]) -> Map<String, Json> {
     let mut m = Map::new();
-    let t = line.trim_start();
-    if t.starts_with('[')
-        && let (Some(open), Some(close)) = (line.find('['), line.rfind(']'))
+    let t = trim_start(line);
+    if t.starts_with(b"[")
+        && let (Some(open), Some(close)) = (
+            line.iter().position(|&c| c == b'['),
+            line.iter().rposition(|&c| c == b']'),
+        )
         && open < close
     {
-        m.insert("section".into(), json!(&line[open + 1..close]));
-        m.insert("prefix".into(), json!(&line[..=open]));
-        m.insert("suffix".into(), json!(&line[close..]));
+        m.insert("section".into(), text_json(&line[open + 1..close]));
+        m.insert("prefix".into(), text_json(&line[..=open]));
+        m.insert("suffix".into(), text_json(&line[close..]));
         return m;
     }
-    let eq = match line.find('=') {
-        Some(eq) if !t.starts_with(';') && !t.starts_with('#') => eq,
+    let eq = match line.iter().position(|&c| c == b'=') {
+        Some(eq) if !t.starts_with(b";") && !t.starts_with(b"#") => eq,
         _ => {
-            m.insert("raw".into(), json!(line));
+            m.insert("raw".into(), text_json(line));
             return m;
         }
     };
     let rest = &line[eq + 1..];
-    let lead = rest.len() - rest.trim_start().len();
-    let body = rest.trim();
-    let (start, end) = if body.len() >= 2 && body.starts_with('"') && body.ends_with('"') {
+    let lead = rest.len() - trim_start(rest).len();
+    let body = trim_end(trim_start(rest));
+    let (start, end) = if body.len() >= 2 && body.starts_with(b"\"") && body.ends_with(b"\"") {
         (eq + 1 + lead + 1, eq + 1 + lead + body.len() - 1)
     } else {
         (eq + 1 + lead, eq + 1 + lead + body.len())
     };
     let value = &line[start..end];
-    m.insert("key".into(), json!(line[..eq].trim()));
-    m.insert("prefix".into(), json!(&line[..start]));
-    m.insert("suffix".into(), json!(&line[end..]));
-    match ds::decode(value, None) {
-        Ok(d) => {
+    m.insert("key".into(), text_json(trim_end(trim_start(&line[..eq]))));
+    m.insert("prefix".into(), text_json(&line[..start]));
+    m.insert("suffix".into(), text_json(&line[end..]));
+    match std::str::from_utf8(value)
+        .ok()
+        .map(|v| (v, ds::decode(v, None)))
+    {
+        Some((value, Ok(d))) => {
             m.insert("ds".into(), ds_data_to_tagged_json(&d));
             m.insert("original".into(), json!(value));
             let has_lower = value.bytes().any(|c| c.is_ascii_lowercase());
@@ -229,15 +299,15 @@ fn parse_line(line: &str) -> Map<String, Json> {
                 m.insert("hex_case".into(), json!("lower"));
             }
         }
-        Err(_) => {
-            m.insert("value".into(), json!(value));
+        _ => {
+            m.insert("value".into(), text_json(value));
         }
     }
     m
 }
 
-/// Encodes the JSON document back to .ini text.
-pub fn json_to_ini(doc: &Json) -> Result<String, String> {
+/// Encodes the JSON document back to the bytes of the .ini file.
+pub fn json_to_ini(doc: &Json) -> Result<Vec<u8>, String> {
     let line_ending = doc
         .get("line_ending")
         .and_then(Json::as_str)
@@ -246,37 +316,43 @@ pub fn json_to_ini(doc: &Json) -> Result<String, String> {
         .get("lines")
         .and_then(Json::as_array)
         .ok_or("expected a \"lines\" array at $.lines")?;
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         let at = format!("$.lines[{i}]");
-        let s = |k: &str| -> Result<&str, String> {
+        let s = |k: &str| -> Result<Vec<u8>, String> {
             match l.get(k) {
-                None => Ok(""),
-                Some(v) => v
-                    .as_str()
-                    .ok_or_else(|| format!("{at}.{k}: expected a string")),
+                None => Ok(Vec::new()),
+                Some(v) => json_bytes(v, &format!("{at}.{k}")),
             }
         };
-        if let Some(raw) = l.get("raw") {
-            out.push_str(raw.as_str().ok_or(format!("{at}.raw: expected a string"))?);
+        if l.get("raw").is_some() {
+            out.extend(s("raw")?);
         } else {
-            out.push_str(s("prefix")?);
+            out.extend(s("prefix")?);
             if l.get("section").is_some() {
-                out.push_str(s("section")?);
+                out.extend(s("section")?);
             } else if let Some(dsj) = l.get("ds") {
-                out.push_str(&ds_text(l, dsj).map_err(|e| format!("{at}.ds: {e}"))?);
+                out.extend(
+                    ds_text(l, dsj)
+                        .map_err(|e| format!("{at}.ds: {e}"))?
+                        .into_bytes(),
+                );
             } else if l.get("value").is_some() {
-                out.push_str(s("value")?);
+                out.extend(s("value")?);
             } else {
                 return Err(format!(
                     "{at}: expected \"raw\", \"section\", \"value\" or \"ds\""
                 ));
             }
-            out.push_str(s("suffix")?);
+            out.extend(s("suffix")?);
         }
         match l.get("eol") {
-            None => out.push_str(line_ending),
-            Some(e) => out.push_str(e.as_str().ok_or(format!("{at}.eol: expected a string"))?),
+            None => out.extend_from_slice(line_ending.as_bytes()),
+            Some(e) => out.extend_from_slice(
+                e.as_str()
+                    .ok_or(format!("{at}.eol: expected a string"))?
+                    .as_bytes(),
+            ),
         }
     }
     Ok(out)
@@ -311,19 +387,46 @@ mod tests {
             "\u{feff}[s]\n;c\nk=\"2f01000000000000\"\nq=\"\"\nbad=\"93010000\"\n",
             "k=\"2F01000000000000zz\"\r\n[broken\n=\n",
         ] {
-            let j = ini_to_json(text);
-            assert_eq!(json_to_ini(&j).unwrap(), text, "{j}");
+            let j = ini_to_json(text.as_bytes());
+            assert_eq!(json_to_ini(&j).unwrap(), text.as_bytes(), "{j}");
         }
     }
 
     #[test]
     fn edited_value_is_reencoded() {
         let text = "[s]\nk=\"2f01000000000000\"\n";
-        let mut j = ini_to_json(text);
+        let mut j = ini_to_json(text.as_bytes());
         j["lines"][1]["ds"] = json!({"list": [{"real": 1}]});
         assert_eq!(
             json_to_ini(&j).unwrap(),
-            "[s]\nk=\"2f0100000100000000000000000000000000f03f\"\n"
+            b"[s]\nk=\"2f0100000100000000000000000000000000f03f\"\n"
+        );
+    }
+
+    /// An .ini written by an old Windows runner in the system code page (here Big5, with a
+    /// trail byte 0x5D that is `]` in ASCII, and Windows-1252) keeps every byte.
+    #[test]
+    fn legacy_code_pages_round_trip_byte_for_byte() {
+        let big5: &[u8] = b"[\xAA\xB1\xAEa]\r\nname=\"\xA4\xA4\xA4\xE5\xA6\x5D\"\r\nlist=\"2F01000000000000\"\r\n";
+        let cp1252: &[u8] = b"[Spieler]\nname=J\xF6rg \x80\nnote=caf\xE9 \xE2\x82\xAC\n";
+        for text in [big5, cp1252] {
+            let j = ini_to_json(text);
+            assert_eq!(json_to_ini(&j).unwrap(), text, "{j}");
+            // still parsed: the ds value is expanded, text kept as readable as possible
+            let back = serde_json::to_string(&j).unwrap();
+            assert!(back.contains("\"bytes\""), "{back}");
+        }
+        let j = ini_to_json(big5);
+        assert_eq!(j["lines"][2]["ds"], json!({"list": []}));
+        // 0x5D after an incomplete sequence is valid text (`]`) again
+        assert_eq!(
+            j["lines"][1]["value"],
+            json!([{"bytes": "A4A4A4E5A6"}, "]"])
+        );
+        let j = ini_to_json(cp1252);
+        assert_eq!(
+            j["lines"][2]["value"],
+            json!(["caf", {"bytes": "E9"}, " €"])
         );
     }
 }

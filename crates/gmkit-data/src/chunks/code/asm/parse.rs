@@ -201,7 +201,8 @@ impl<'f> Assembler<'f> {
                 ))
             }
         };
-        if let Some(kind) = extended_kind(name) {
+        let op = opcode(name);
+        if let Some(kind) = op.is_none().then(|| extended_kind(name)).flatten() {
             types_n(1, c)?;
             let t = types[0];
             let operand = if t == DataType::Int32 {
@@ -212,7 +213,7 @@ impl<'f> Assembler<'f> {
             };
             return Ok(Instruction::Extended { kind, t, operand });
         }
-        let Some(op) = opcode(name) else {
+        let Some(op) = op else {
             return Err(c.err_at(start, "an instruction mnemonic"));
         };
         if !new && op.old_code().is_none() {
@@ -649,21 +650,61 @@ fn asset(c: &Cur, at: usize, asset_type: u8, index: u32) -> Result<ExtOperand, A
 }
 
 fn suffix(s: &str) -> Option<DataType> {
-    (0..16)
-        .filter_map(DataType::from_nibble)
-        .find(|t| t.suffix() == s)
+    use DataType::*;
+    Some(match s {
+        "v" => Variable,
+        "i" => Int32,
+        "e" => Int16,
+        "d" => Double,
+        "b" => Boolean,
+        "s" => String,
+        "l" => Int64,
+        "f" => Float,
+        "inst" => Instance,
+        "del" => Delete,
+        "und" => Undefined,
+        "u" => UInt32,
+        _ => return None,
+    })
 }
 
-const OPCODES: [Opcode; 32] = {
-    use Opcode::*;
-    [
-        Conv, Mul, Div, Rem, Mod, Add, Sub, And, Or, Xor, Neg, Not, Shl, Shr, Cmp, Pop, Dup, CallV,
-        Ret, Exit, Popz, B, Bt, Bf, PushEnv, PopEnv, Push, PushLoc, PushGlb, PushBltn, PushI, Call,
-    ]
-};
-
 fn opcode(name: &str) -> Option<Opcode> {
-    OPCODES.into_iter().find(|o| o.mnemonic() == name)
+    use Opcode::*;
+    Some(match name {
+        "push" => Push,
+        "pushi" => PushI,
+        "pop" => Pop,
+        "conv" => Conv,
+        "call" => Call,
+        "pushloc" => PushLoc,
+        "pushglb" => PushGlb,
+        "pushbltn" => PushBltn,
+        "popz" => Popz,
+        "b" => B,
+        "bt" => Bt,
+        "bf" => Bf,
+        "cmp" => Cmp,
+        "dup" => Dup,
+        "add" => Add,
+        "sub" => Sub,
+        "mul" => Mul,
+        "div" => Div,
+        "rem" => Rem,
+        "mod" => Mod,
+        "and" => And,
+        "or" => Or,
+        "xor" => Xor,
+        "neg" => Neg,
+        "not" => Not,
+        "shl" => Shl,
+        "shr" => Shr,
+        "callv" => CallV,
+        "ret" => Ret,
+        "exit" => Exit,
+        "pushenv" => PushEnv,
+        "popenv" => PopEnv,
+        _ => return None,
+    })
 }
 
 fn extended_kind(name: &str) -> Option<ExtendedKind> {

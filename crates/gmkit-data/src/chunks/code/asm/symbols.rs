@@ -65,6 +65,11 @@ impl AssetKind {
         }
     }
 
+    /// Position in [`AssetKind::ALL`].
+    fn ordinal(self) -> usize {
+        self as usize
+    }
+
     pub(crate) fn from_name(s: &str) -> Option<AssetKind> {
         AssetKind::ALL.into_iter().find(|k| k.name() == s)
     }
@@ -179,8 +184,8 @@ pub(crate) struct Symbols {
     pub var_inst: Vec<i32>,
     /// First FUNC entry with each name.
     pub funcs: HashMap<Box<[u8]>, u32>,
-    /// First asset of each kind with each name.
-    pub assets: HashMap<(AssetKind, Box<[u8]>), u32>,
+    /// First asset of each kind with each name (indexed like [`AssetKind::ALL`]).
+    pub assets: Vec<HashMap<Box<[u8]>, u32>>,
     /// Names of the assets of each kind, by index (indexed like [`AssetKind::ALL`]).
     pub asset_names: Vec<Vec<Option<StringRef>>>,
 }
@@ -197,7 +202,7 @@ impl Symbols {
             vars: HashMap::new(),
             var_inst: Vec::new(),
             funcs: HashMap::new(),
-            assets: HashMap::new(),
+            assets: Vec::new(),
             asset_names: Vec::new(),
         };
         if let Some(t) = &file.strings {
@@ -218,11 +223,13 @@ impl Symbols {
         }
         for kind in AssetKind::ALL {
             let names = kind.names(file);
+            let mut map = HashMap::with_capacity(names.len());
             for (i, n) in names.iter().enumerate() {
                 if let Some(t) = n.and_then(|n| text(file, n)) {
-                    s.assets.entry((kind, t.into())).or_insert(i as u32);
+                    map.entry(t.into()).or_insert(i as u32);
                 }
             }
+            s.assets.push(map);
             s.asset_names.push(names);
         }
         s
@@ -276,13 +283,12 @@ impl Symbols {
 
     /// The asset a name stands for (the first of that kind with that name).
     pub(crate) fn resolve_asset(&self, kind: AssetKind, name: &[u8]) -> Option<u32> {
-        self.assets.get(&(kind, name.into())).copied()
+        self.assets.get(kind.ordinal())?.get(name).copied()
     }
 
     /// The name of asset `index` of `kind`.
     pub(crate) fn asset_name(&self, kind: AssetKind, index: u32) -> Option<StringRef> {
-        let k = AssetKind::ALL.iter().position(|&x| x == kind)?;
-        *self.asset_names.get(k)?.get(index as usize)?
+        *self.asset_names.get(kind.ordinal())?.get(index as usize)?
     }
 }
 
@@ -290,11 +296,14 @@ impl Symbols {
 /// name, later plain uses of that name in the same text stand for the same entry (so a local
 /// variable whose name several VARI entries share is marked `#id` once per entry, not at every
 /// use).
+///
+/// Names are keyed by the first entry of that name in the file's tables (a name the tables do
+/// not have cannot be bound).
 #[derive(Default)]
 pub(crate) struct Scope {
-    vars: HashMap<(Box<[u8]>, i32), u32>,
-    funcs: HashMap<Box<[u8]>, u32>,
-    strings: HashMap<Box<[u8]>, u32>,
+    vars: HashMap<(u32, i32), u32>,
+    funcs: HashMap<u32, u32>,
+    strings: HashMap<u32, u32>,
 }
 
 impl Symbols {
@@ -314,7 +323,8 @@ impl Symbols {
         name: &[u8],
         inst: Option<InstanceType>,
     ) -> Option<u32> {
-        match scope.vars.get(&(name.into(), self.var_key(inst))) {
+        let key = *self.vars.get(name)?.first()?;
+        match scope.vars.get(&(key, self.var_key(inst))) {
             Some(&v) => Some(v),
             None => self.resolve_var(name, inst),
         }
@@ -328,35 +338,35 @@ impl Symbols {
         inst: Option<InstanceType>,
         id: u32,
     ) {
-        scope.vars.insert((name.into(), self.var_key(inst)), id);
+        if let Some(&key) = self.vars.get(name).and_then(|v| v.first()) {
+            scope.vars.insert((key, self.var_key(inst)), id);
+        }
     }
 
     /// The function a plain name stands for in `scope`.
     pub(crate) fn scoped_func(&self, scope: &Scope, name: &[u8]) -> Option<u32> {
-        scope
-            .funcs
-            .get(name)
-            .copied()
-            .or_else(|| self.resolve_func(name))
+        let key = self.resolve_func(name)?;
+        Some(scope.funcs.get(&key).copied().unwrap_or(key))
     }
 
     /// Records that `name` stood for function `id` in `scope`.
     pub(crate) fn bind_func(&self, scope: &mut Scope, name: &[u8], id: u32) {
-        scope.funcs.insert(name.into(), id);
+        if let Some(key) = self.resolve_func(name) {
+            scope.funcs.insert(key, id);
+        }
     }
 
     /// The STRG entry a string constant stands for in `scope`.
     pub(crate) fn scoped_string(&self, scope: &Scope, text: &[u8]) -> Option<u32> {
-        scope
-            .strings
-            .get(text)
-            .copied()
-            .or_else(|| self.resolve_string(text))
+        let key = self.resolve_string(text)?;
+        Some(scope.strings.get(&key).copied().unwrap_or(key))
     }
 
     /// Records that constant `text` stood for STRG entry `id` in `scope`.
     pub(crate) fn bind_string(&self, scope: &mut Scope, text: &[u8], id: u32) {
-        scope.strings.insert(text.into(), id);
+        if let Some(key) = self.resolve_string(text) {
+            scope.strings.insert(key, id);
+        }
     }
 }
 

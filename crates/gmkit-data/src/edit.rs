@@ -1,0 +1,357 @@
+//! Adding and removing assets while keeping every reference right.
+//!
+//! Assets are numbered by their position in their chunk's list, and every reference to them
+//! (an object's sprite, a room instance's object, the room order, ...) is that number. Removing
+//! an asset therefore renumbers every later one: [`DataFile::remove_asset`] does so for every
+//! reference the model types (the same enumeration [`DataFile::validate`] checks, see
+//! [`crate::walk`]), refuses when something still refers to the asset, and drops it from the
+//! lists that merely enumerate assets (room order, texture groups, a room's sequences, a particle
+//! system's emitters). [`DataFile::strip_asset`] empties the slot instead, keeping numbering, as
+//! GameMaker 2024.11+ does for unused assets.
+//!
+//! ```
+//! use gmkit_data::{Id, chunks::path::Path};
+//! let mut data = gmkit_data::sample();
+//! data.paths.get_or_insert_with(Default::default);
+//! let name = data.strings.as_mut().unwrap().push("path_added");
+//! let id: Id<Path> = data.add_asset(Path { name, ..Default::default() })?;
+//! assert_eq!(data.find_asset::<Path>("path_added"), Some(id));
+//! gmkit_data::build_bytes(&data)?;
+//! data.remove_asset(id)?;
+//! assert_eq!(data.find_asset::<Path>("path_added"), None);
+//! # Ok::<(), gmkit_data::Error>(())
+//! ```
+//!
+//! What is not a typed reference is not renumbered: an asset index that bytecode pushes as a
+//! plain integer constant (before 2023.8; later files use typed `pushref` operands, which are
+//! renumbered), and the packed asset ids of TAGS.
+
+use crate::chunk::ChunkName;
+use crate::chunks::DataFile;
+use crate::error::{Error, ErrorKind, Result};
+use crate::refs::{Id, StringRef};
+use crate::validate::{element_text, list_field};
+use crate::walk::{AssetKind, Site, Slot, Visit, VisitMut, pushref_kind, walk, walk_mut};
+
+/// An asset kind whose table is a list of optional entries (`None`: a stripped asset's null
+/// slot), addressed by [`Id<Self>`]. Implemented by every such model type (sprites, sounds,
+/// objects, rooms, backgrounds, fonts, paths, scripts, shaders, timelines, sequences, animation
+/// curves, audio groups, particle systems and emitters, texture pages and their items).
+pub trait Asset: Sized {
+    /// The kind of table.
+    const KIND: AssetKind;
+    /// The table, if the file has its chunk.
+    fn table(file: &DataFile) -> Option<&Vec<Option<Self>>>;
+    /// The table, mutably.
+    fn table_mut(file: &mut DataFile) -> Option<&mut Vec<Option<Self>>>;
+    /// The asset's name, where it has one.
+    fn name(&self) -> Option<StringRef>;
+}
+
+/// One reference to an asset: what it points at and where it sits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reference {
+    /// The kind of entry it points at.
+    pub kind: AssetKind,
+    /// The index it points at.
+    pub target: u32,
+    /// The chunk holding it.
+    pub chunk: ChunkName,
+    /// The element holding it (`object #3 "obj_player"`).
+    pub element: String,
+    /// The field (`instances[7].object`).
+    pub field: String,
+}
+
+impl DataFile {
+    /// The asset `id`, if it exists (not a null slot).
+    pub fn asset<T: Asset>(&self, id: Id<T>) -> Option<&T> {
+        T::table(self)?.get(id.index())?.as_ref()
+    }
+
+    /// The asset `id`, mutably.
+    pub fn asset_mut<T: Asset>(&mut self, id: Id<T>) -> Option<&mut T> {
+        T::table_mut(self)?.get_mut(id.index())?.as_mut()
+    }
+
+    /// The first asset of kind `T` named `name`.
+    pub fn find_asset<T: Asset>(&self, name: &str) -> Option<Id<T>> {
+        let strings = self.strings.as_ref()?;
+        let i = T::table(self)?.iter().position(|a| {
+            a.as_ref()
+                .and_then(Asset::name)
+                .and_then(|n| strings.get(n))
+                .is_some_and(|s| s == name)
+        })?;
+        Some(Id::new(i as u32))
+    }
+
+    /// The name of asset `id`, as text.
+    pub fn asset_name<T: Asset>(&self, id: Id<T>) -> Option<String> {
+        let n = self.asset(id)?.name()?;
+        Some(
+            self.strings
+                .as_ref()?
+                .get(n)?
+                .to_string_lossy()
+                .into_owned(),
+        )
+    }
+
+    /// Appends an asset to its table and returns its id. A new room is also appended to the
+    /// room order (every room must be listed there). Fails when the file has no such chunk.
+    pub fn add_asset<T: Asset>(&mut self, asset: T) -> Result<Id<T>> {
+        let Some(table) = T::table_mut(self) else {
+            return Err(no_table(T::KIND));
+        };
+        let index = u32::try_from(table.len())
+            .ok()
+            .filter(|&i| i < i32::MAX as u32)
+            .ok_or_else(|| {
+                Error::at(
+                    0,
+                    ErrorKind::Unwritable {
+                        what: T::KIND.name(),
+                        reason: "the table is full".into(),
+                    },
+                )
+            })?;
+        table.push(Some(asset));
+        if T::KIND == AssetKind::Room
+            && let Some(g) = self.general.as_mut()
+        {
+            g.room_order.push(index as i32);
+        }
+        Ok(Id::new(index))
+    }
+
+    /// Every typed reference to entry `index` of `kind` (membership lists such as the room
+    /// order included). Bytecode operands count in decoded code entries only (see
+    /// [`crate::chunks::code::CodeEntries::decode_all`]).
+    pub fn references_to(&self, kind: AssetKind, index: usize) -> Vec<Reference> {
+        let mut f = Finder {
+            file: self,
+            kind: Some(kind),
+            index: index as u64,
+            lists: true,
+            hits: Vec::new(),
+        };
+        walk(self, &mut f);
+        f.hits
+    }
+
+    /// Every typed reference of the model, in model order (membership lists included; slots
+    /// that refer to nothing left out).
+    pub fn references(&self) -> Vec<Reference> {
+        let mut f = Finder {
+            file: self,
+            kind: None,
+            index: 0,
+            lists: true,
+            hits: Vec::new(),
+        };
+        walk(self, &mut f);
+        f.hits
+    }
+
+    /// Removes asset `id` and renumbers every later asset of its kind in every typed reference
+    /// (see the module documentation). Lists that enumerate assets (room order, texture groups,
+    /// a room's sequences, a particle system's emitters) drop their entry for it. Fails, leaving
+    /// the model's references unchanged, when anything else still refers to it: the error
+    /// names the first referrer. Returns the removed asset (`None` for a null slot).
+    ///
+    /// In files with typed `pushref` operands (2023.8+) the code is decoded first, so that
+    /// those operands are renumbered too.
+    pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
+        let kind = T::KIND;
+        let i = id.index();
+        let len = T::table(self).ok_or_else(|| no_table(kind))?.len();
+        if i >= len {
+            return Err(no_such(kind, i, len));
+        }
+        if self.version.at_least(2023, 8)
+            && (0..=13).any(|t| pushref_kind(&self.version, t) == Some(kind))
+            && let Some(code) = self.code.as_mut()
+        {
+            code.decode_all()?;
+        }
+        let name = self.asset(id).and_then(Asset::name);
+        let removed = T::table_mut(self).map(|t| t.remove(i)).unwrap_or(None);
+        let mut f = Finder {
+            file: self,
+            kind: Some(kind),
+            index: i as u64,
+            lists: false,
+            hits: Vec::new(),
+        };
+        walk(self, &mut f);
+        if let Some(first) = f.hits.first() {
+            let n = f.hits.len();
+            let what = match name.and_then(|n| self.strings.as_ref()?.get(n)) {
+                Some(s) => format!("{} #{i} {:?}", kind.name(), s.to_string_lossy()),
+                None => format!("{} #{i}", kind.name()),
+            };
+            let e = Error::new(
+                ErrorKind::InvalidModel(Box::new(crate::error::ModelProblem {
+                    element: first.element.clone(),
+                    field: first.field.clone(),
+                    expected: format!("no reference to {what}, which is being removed"),
+                    found: format!("a reference to it ({n} in all)"),
+                })),
+                crate::error::Location {
+                    chunk: Some(first.chunk),
+                    ..Default::default()
+                },
+            );
+            if let Some(t) = T::table_mut(self) {
+                t.insert(i, removed);
+            }
+            return Err(e);
+        }
+        walk_mut(
+            self,
+            &mut Renumber {
+                kind,
+                removed: i as u32,
+            },
+        );
+        Ok(removed)
+    }
+
+    /// Empties the slot of asset `id` (a stripped asset: later assets keep their numbers, and
+    /// references to the slot stay valid). Only files whose version allows null slots
+    /// ([`crate::Version::allows_null_slots`], 2024.11+) can hold one; use
+    /// [`DataFile::remove_asset`] for older files.
+    pub fn strip_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
+        let kind = T::KIND;
+        if !self.version.allows_null_slots() {
+            return Err(Error::at(
+                0,
+                ErrorKind::Invalid {
+                    what: "null slot",
+                    expected: "a 2024.11+ file (earlier versions have no null slots)".into(),
+                    found: format!("a {} file", self.version),
+                },
+            )
+            .in_chunk(kind.chunk()));
+        }
+        let table = T::table_mut(self).ok_or_else(|| no_table(kind))?;
+        let len = table.len();
+        match table.get_mut(id.index()) {
+            Some(slot) => Ok(slot.take()),
+            None => Err(no_such(kind, id.index(), len)),
+        }
+    }
+}
+
+fn no_table(kind: AssetKind) -> Error {
+    Error::at(
+        0,
+        ErrorKind::Invalid {
+            what: "asset table",
+            expected: format!("the {} chunk", kind.chunk()),
+            found: "none in this file".into(),
+        },
+    )
+}
+
+fn no_such(kind: AssetKind, i: usize, len: usize) -> Error {
+    Error::at(
+        0,
+        ErrorKind::Invalid {
+            what: kind.name(),
+            expected: format!("an index below {len}"),
+            found: i.to_string(),
+        },
+    )
+    .in_chunk(kind.chunk())
+}
+
+/// Finds the references to one entry (or every reference, when `kind` is `None`).
+struct Finder<'a> {
+    file: &'a DataFile,
+    kind: Option<AssetKind>,
+    index: u64,
+    /// Whether membership lists count.
+    lists: bool,
+    hits: Vec<Reference>,
+}
+
+impl Finder<'_> {
+    #[inline]
+    fn wants(&self, kind: AssetKind, i: u32) -> bool {
+        match self.kind {
+            Some(k) => k == kind && u64::from(i) == self.index,
+            None => true,
+        }
+    }
+    #[cold]
+    fn hit(&mut self, kind: AssetKind, target: u32, site: Site<'_>) {
+        self.hits.push(Reference {
+            kind,
+            target,
+            chunk: site.elem.chunk,
+            element: element_text(self.file, site.elem),
+            field: site.path(),
+        });
+    }
+}
+
+impl Visit for Finder<'_> {
+    fn id<S: Slot>(&mut self, kind: AssetKind, site: Site<'_>, slot: &S) {
+        if let Some(i) = slot.get()
+            && self.wants(kind, i)
+        {
+            self.hit(kind, i, site);
+        }
+    }
+    fn list<S: Slot>(&mut self, kind: AssetKind, site: Site<'_>, list: &Vec<S>) {
+        if self.lists {
+            for (k, s) in list.iter().enumerate() {
+                if let Some(i) = s.get()
+                    && self.wants(kind, i)
+                {
+                    self.hit(
+                        kind,
+                        i,
+                        Site {
+                            field: list_field(site.field),
+                            sub: [k, 0, 0],
+                            ..site
+                        },
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Renumbers references after entry `removed` of `kind` left its table.
+struct Renumber {
+    kind: AssetKind,
+    removed: u32,
+}
+
+impl VisitMut for Renumber {
+    fn id<S: Slot>(&mut self, kind: AssetKind, _: Site<'_>, slot: &mut S) {
+        if kind == self.kind
+            && let Some(i) = slot.get()
+            && i > self.removed
+        {
+            slot.set(i - 1);
+        }
+    }
+    fn list<S: Slot>(&mut self, kind: AssetKind, _: Site<'_>, list: &mut Vec<S>) {
+        if kind != self.kind {
+            return;
+        }
+        list.retain(|s| s.get() != Some(self.removed));
+        for s in list.iter_mut() {
+            if let Some(i) = s.get()
+                && i > self.removed
+            {
+                s.set(i - 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! Checks a model before it is written: every reference points at an entry of its table, null
+//! slots appear only where the version allows them, and the room order lists every room.
+//!
+//! [`crate::build_bytes`] runs [`DataFile::validate`] first, so an edit that breaks one of these
+//! rules fails with an error naming the chunk, the element (index and name), the field, what was
+//! expected and what was found, instead of writing a file the game cannot load.
+
+use crate::chunk::ChunkName;
+use crate::chunks::DataFile;
+use crate::error::{Error, ErrorKind, Location};
+use crate::tables;
+use crate::walk::{AssetKind, Elem, KINDS, Site, Slot, Visit, walk};
+
+/// Stops collecting after this many problems.
+const MAX_PROBLEMS: usize = 1000;
+
+impl DataFile {
+    /// Checks the model (see the module documentation); the first problem found is the error.
+    ///
+    /// ```
+    /// let mut data = gmkit_data::sample();
+    /// assert!(data.validate().is_ok());
+    /// data.general.as_mut().unwrap().name = gmkit_data::StringRef(9_999_999);
+    /// let e = data.validate().unwrap_err();
+    /// assert!(e.to_string().contains("field name"), "{e}");
+    /// ```
+    pub fn validate(&self) -> crate::Result<()> {
+        match check(self, 1).into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Every problem [`DataFile::validate`] would report (at most 1,000), in model order.
+    pub fn problems(&self) -> Vec<Error> {
+        check(self, MAX_PROBLEMS)
+    }
+}
+
+/// The reference checker: a visitor of [`walk`] with the length of each table.
+struct Checker<'a> {
+    file: &'a DataFile,
+    /// Length of each kind's table; `u32::MAX` when the file has none (nothing to check
+    /// against: YYC games have no CODE).
+    lens: [u32; KINDS],
+    limit: usize,
+    found: Vec<Error>,
+}
+
+impl Checker<'_> {
+    #[cold]
+    #[inline(never)]
+    fn out_of_range(&mut self, kind: AssetKind, site: Site<'_>, index: u32) {
+        if self.found.len() >= self.limit {
+            return;
+        }
+        let len = self.lens[kind as usize];
+        let expected = match len {
+            0 => format!(
+                "no {} reference (the {} table is empty)",
+                kind.name(),
+                kind.chunk()
+            ),
+            n => format!(
+                "a {} index below {n} (the {} table's length)",
+                kind.name(),
+                kind.chunk()
+            ),
+        };
+        let e = problem(
+            self.file,
+            site.elem,
+            site.path(),
+            expected,
+            index.to_string(),
+        );
+        self.found.push(e);
+    }
+}
+
+impl Visit for Checker<'_> {
+    #[inline]
+    fn id<S: Slot>(&mut self, kind: AssetKind, site: Site<'_>, slot: &S) {
+        if let Some(i) = slot.get()
+            && i >= self.lens[kind as usize]
+        {
+            self.out_of_range(kind, site, i);
+        }
+    }
+
+    #[inline]
+    fn list<S: Slot>(&mut self, kind: AssetKind, site: Site<'_>, list: &Vec<S>) {
+        let len = self.lens[kind as usize];
+        for (k, s) in list.iter().enumerate() {
+            if let Some(i) = s.get()
+                && i >= len
+            {
+                self.out_of_range(
+                    kind,
+                    Site {
+                        field: list_field(site.field),
+                        sub: [k, 0, 0],
+                        ..site
+                    },
+                    i,
+                );
+            }
+        }
+    }
+}
+
+/// `field[{}]` for the membership lists the walk names (a small fixed set, so the path stays
+/// a static string).
+pub(crate) fn list_field(field: &'static str) -> &'static str {
+    match field {
+        "room_order" => "room_order[{}]",
+        "code_ids" => "code_ids[{}]",
+        "sequences" => "sequences[{}]",
+        "texture_pages" => "texture_pages[{}]",
+        "sprites" => "sprites[{}]",
+        "spine_sprites" => "spine_sprites[{}]",
+        "fonts" => "fonts[{}]",
+        "tilesets" => "tilesets[{}]",
+        "emitters" => "emitters[{}]",
+        other => other,
+    }
+}
+
+/// An [`ErrorKind::InvalidModel`] about `elem`.
+pub(crate) fn problem(
+    file: &DataFile,
+    elem: &Elem,
+    field: String,
+    expected: String,
+    found: String,
+) -> Error {
+    Error::new(
+        ErrorKind::InvalidModel(Box::new(crate::error::ModelProblem {
+            element: element_text(file, elem),
+            field,
+            expected,
+            found,
+        })),
+        Location {
+            chunk: Some(elem.chunk),
+            element: Some((elem.kind, elem.index)),
+            offset: 0,
+        },
+    )
+}
+
+/// `object #3 "obj_player"` (the name when it resolves).
+pub(crate) fn element_text(file: &DataFile, elem: &Elem) -> String {
+    let name = elem
+        .name
+        .and_then(|n| file.strings.as_ref()?.get(n))
+        .map(|s| format!(" {:?}", s.to_string_lossy()));
+    format!("{} #{}{}", elem.kind, elem.index, name.unwrap_or_default())
+}
+
+/// The element that holds a whole table (for table-level problems).
+fn table_elem(chunk: &[u8; 4], kind: &'static str, index: usize) -> Elem {
+    Elem {
+        chunk: ChunkName(*chunk),
+        kind,
+        index,
+        name: None,
+    }
+}
+
+/// Runs every check, stopping after `limit` problems.
+fn check(file: &DataFile, limit: usize) -> Vec<Error> {
+    let mut found = Vec::new();
+    // Null slots.
+    if !file.version.allows_null_slots() {
+        let tables = AssetKind::ALL.iter().filter_map(|&k| {
+            let i = tables::first_null(file, k)?;
+            let chunk = k.chunk().0;
+            Some((chunk, k.name(), i))
+        });
+        let others = tables::other_nulls(file)
+            .into_iter()
+            .filter_map(|(c, what, i)| Some((*c, what, i?)));
+        for (chunk, what, i) in tables.chain(others) {
+            found.push(problem(
+                file,
+                &table_elem(&chunk, what, i),
+                "slot".into(),
+                format!(
+                    "an entry (null slots of stripped assets exist only from 2024.11; this file is {})",
+                    file.version
+                ),
+                "a null slot".into(),
+            ));
+        }
+    }
+    // References.
+    let mut lens = [u32::MAX; KINDS];
+    for k in AssetKind::ALL {
+        if let Some(n) = tables::table_len(file, k) {
+            lens[k as usize] = u32::try_from(n).unwrap_or(u32::MAX);
+        }
+    }
+    let mut checker = Checker {
+        file,
+        lens,
+        limit: limit.saturating_sub(found.len()),
+        found: Vec::new(),
+    };
+    if checker.limit > 0 {
+        walk(file, &mut checker);
+    }
+    found.append(&mut checker.found);
+    // Room order.
+    room_order(file, &mut found);
+    found.truncate(limit);
+    found
+}
+
+/// The room order must list every room (a room outside it is unreachable by
+/// `room_goto_next`, and the runner starts with the first entry).
+fn room_order(file: &DataFile, found: &mut Vec<Error>) {
+    let (Some(general), Some(rooms)) = (&file.general, &file.rooms) else {
+        return;
+    };
+    let n = rooms.rooms.len();
+    if n == 0 {
+        return;
+    }
+    let mut listed = vec![false; n];
+    for &r in &general.room_order {
+        if let Ok(i) = usize::try_from(r)
+            && let Some(l) = listed.get_mut(i)
+        {
+            *l = true;
+        }
+    }
+    for (i, room) in rooms.rooms.iter().enumerate() {
+        if let (false, Some(room)) = (listed[i], room) {
+            let elem = Elem {
+                chunk: ChunkName(*b"ROOM"),
+                kind: "room",
+                index: i,
+                name: Some(room.name),
+            };
+            found.push(problem(
+                file,
+                &elem,
+                "(room order)".into(),
+                "every room listed in GEN8's room order".into(),
+                format!(
+                    "room #{i} missing from the room order ({} entries)",
+                    general.room_order.len()
+                ),
+            ));
+        }
+    }
+}
