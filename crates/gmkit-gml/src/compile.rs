@@ -1233,6 +1233,9 @@ impl<'g> Compiler<'g> {
                 });
                 Ok(DataType::Variable)
             }
+            Expr::Call(callee, args) if self.f().gml_v2() && self.is_method_call(callee) => {
+                self.method_call(callee, args)
+            }
             Expr::Call(callee, args) => {
                 let Expr::Ident(n) = &**callee else {
                     return Err(CompileError::Unsupported(
@@ -1329,6 +1332,91 @@ impl<'g> Compiler<'g> {
             }
             _ => Err(CompileError::Unsupported("expression kind".into())),
         }
+    }
+
+    /// A call that goes through `callv`: a variable holding a function, or `obj.m(...)`.
+    fn is_method_call(&self, callee: &Expr) -> bool {
+        match callee {
+            Expr::Ident(n) => {
+                !self.names.funcs.contains_key(n)
+                    && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                    && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
+            }
+            Expr::Member(..) => true,
+            _ => false,
+        }
+    }
+
+    /// `f(args)` on a variable / `o.m(args)` (spec §6.2).
+    fn method_call(&mut self, callee: &Expr, args: &[Expr]) -> R<DataType> {
+        let call0 = |c: &mut Self, name: &str| -> R<()> {
+            let function = c.func(name)?;
+            c.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: 0,
+                function,
+            });
+            Ok(())
+        };
+        match callee {
+            Expr::Ident(n) => {
+                for a in args.iter().rev() {
+                    let t = self.expr(a)?;
+                    self.conv(t, DataType::Variable);
+                }
+                call0(self, "@@This@@")?;
+                let (vi, inst, op) = if self.locals.contains(n) {
+                    (-7, -7, Opcode::PushLoc)
+                } else {
+                    (-1, -6, Opcode::Push)
+                };
+                let var = self.varref(n, vi, inst, RefType::NORMAL)?;
+                self.emit(Instruction::Push {
+                    op,
+                    value: PushValue::Variable(var),
+                });
+            }
+            Expr::Member(o, m) => {
+                match &**o {
+                    Expr::Ident(s) if s == "self" => call0(self, "@@This@@")?,
+                    Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
+                    Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
+                    o => {
+                        let t = self.expr(o)?;
+                        if t != DataType::Variable {
+                            return Err(CompileError::Unsupported(
+                                "method call on a constant instance".into(),
+                            ));
+                        }
+                    }
+                }
+                for a in args.iter().rev() {
+                    let t = self.expr(a)?;
+                    self.conv(t, DataType::Variable);
+                }
+                self.emit(Instruction::Dup {
+                    t: DataType::Variable,
+                    count: args.len() as u8,
+                    extra: 0x88,
+                });
+                self.emit(Instruction::Dup {
+                    t: DataType::Variable,
+                    count: 0,
+                    extra: 0,
+                });
+                let var = self.varref(m, -1, -9, RefType::NORMAL)?;
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Variable(var),
+                });
+            }
+            _ => return Err(CompileError::Unsupported("call of an expression".into())),
+        }
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: args.len() as u16,
+        });
+        Ok(DataType::Variable)
     }
 
     /// `a && b && c` / `a || b || c` (spec §4.2).
