@@ -61,9 +61,11 @@
 //! (letters, digits, `_ $ @`, not starting with a digit), else quoted like strings. A name
 //! stands for the first entry with that name (for variables of bytecode 15+: the first whose
 //! VARI instance type matches the access: local, global, builtin, static, argument, or
-//! instance for everything else). When an instruction refers to another entry of the same
-//! name, the disassembler appends `#N`, the entry's index (`x#1234`, `"Hi"#88`); `#N` alone
-//! refers to an entry by index. An index whose entry has a different name is ignored: an
+//! instance for everything else). Within one text, a name keeps standing for the entry it
+//! last stood for (GameMaker gives each code entry its own VARI entries for locals: `local.i#475`
+//! is marked once, later `local.i` in the same text are the same entry). When an instruction
+//! refers to another entry than the name stands for, the disassembler appends `#N`, the entry's
+//! index (`x#1234`, `"Hi"#88`); `#N` alone refers to an entry by index. An index whose entry has a different name is ignored: an
 //! edited name (`push.s "Bonjour"#88`) stands for the new name.
 //!
 //! Assembling a name the file does not have adds it: a new STRG entry for a string constant;
