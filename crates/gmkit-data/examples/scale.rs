@@ -6,33 +6,10 @@
 //! /usr/bin/time -v target/release/examples/scale big.win out.win    # parse, then build_file
 //! ```
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-/// The system allocator, counting live and peak bytes.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: gmkit_testdata::alloc::Counting = gmkit_testdata::alloc::Counting;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -45,17 +22,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "parse_file: {:.1} ms, peak heap {:.1} MB (model {:.1} MB)",
         parse.as_secs_f64() * 1e3,
-        PEAK.load(Relaxed) as f64 / 1e6,
-        LIVE.load(Relaxed) as f64 / 1e6
+        gmkit_testdata::alloc::peak() as f64 / 1e6,
+        gmkit_testdata::alloc::live() as f64 / 1e6
     );
     if let Some(out) = args.get(1) {
-        PEAK.store(LIVE.load(Relaxed), Relaxed);
+        gmkit_testdata::alloc::reset_peak();
         let t = Instant::now();
         gmkit_data::build_file(&file, out)?;
         println!(
             "build_file: {:.1} ms, peak heap {:.1} MB",
             t.elapsed().as_secs_f64() * 1e3,
-            PEAK.load(Relaxed) as f64 / 1e6
+            gmkit_testdata::alloc::peak() as f64 / 1e6
         );
     }
     Ok(())

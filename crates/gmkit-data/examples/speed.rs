@@ -13,42 +13,10 @@
 //! over total time) when more than one file is given. Warm figures are the fastest of repeated
 //! runs (at least 5 and 0.3 s per file), which is the least disturbed by other processes.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-/// The system allocator, counting live and peak bytes.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Relaxed);
-            let now = LIVE.fetch_add(new_size, Relaxed) + new_size;
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: gmkit_testdata::alloc::Counting = gmkit_testdata::alloc::Counting;
 
 /// The fastest of repeated runs of `f`, in seconds.
 fn best(mut f: impl FnMut()) -> f64 {
@@ -83,8 +51,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let before = LIVE.load(Relaxed);
-        PEAK.store(before, Relaxed);
+        let before = gmkit_testdata::alloc::live();
+        gmkit_testdata::alloc::reset_peak();
         let t = Instant::now();
         let file = gmkit_data::parse_bytes(input.clone())?;
         let mut p = t.elapsed().as_secs_f64();
@@ -98,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t = Instant::now();
         let built = gmkit_data::build_bytes(&file)?;
         let mut b = t.elapsed().as_secs_f64();
-        let peak = PEAK.load(Relaxed) - before;
+        let peak = gmkit_testdata::alloc::peak() - before;
         let identical = built[..] == input[..] && parts_identical;
         drop(built);
         if !once {

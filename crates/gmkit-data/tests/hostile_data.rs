@@ -6,36 +6,15 @@
 //! counter is global, so the checks run one after another in a single test.
 
 use gmkit_data::{ErrorKind, ParseOptions, build_bytes, parse_bytes_with};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATED.fetch_add(new_size.saturating_sub(layout.size()), Ordering::Relaxed);
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: gmkit_testdata::alloc::Counting = gmkit_testdata::alloc::Counting;
 
 /// Bytes allocated while running `f`.
 fn allocated_by<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATED.load(Ordering::Relaxed);
+    let before = gmkit_testdata::alloc::total();
     let out = f();
-    (out, ALLOCATED.load(Ordering::Relaxed) - before)
+    (out, gmkit_testdata::alloc::total() - before)
 }
 
 fn limit(input: usize) -> usize {

@@ -4,45 +4,9 @@
 //! holds a single test so that nothing else allocates meanwhile.
 
 use gmkit_data::{ParseOptions, build_bytes, parse_bytes_with};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-/// The system allocator, counting live and peak bytes.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-/// Bytes allocated in all (a measure of the work done, not only of what is held at once).
-static TOTAL: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            TOTAL.fetch_add(layout.size(), Relaxed);
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Relaxed);
-            TOTAL.fetch_add(new_size, Relaxed);
-            let now = LIVE.fetch_add(new_size, Relaxed) + new_size;
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-}
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: gmkit_testdata::alloc::Counting = gmkit_testdata::alloc::Counting;
 
 /// The bound: 64× the input or 64 MB, whichever is larger.
 fn bound(len: usize) -> usize {
@@ -63,15 +27,15 @@ fn room_detection_is_linear_and_bounded() {
                 track_coverage: false,
             };
             let input = bytes.clone();
-            let before = LIVE.load(Relaxed);
-            PEAK.store(before, Relaxed);
-            let total = TOTAL.load(Relaxed);
+            let before = gmkit_testdata::alloc::live();
+            gmkit_testdata::alloc::reset_peak();
+            let total = gmkit_testdata::alloc::total();
             let result = parse_bytes_with(input, &opts);
             if let Ok((file, _)) = &result {
                 let _ = build_bytes(file);
             }
-            let peak = PEAK.load(Relaxed) - before;
-            let total = TOTAL.load(Relaxed) - total;
+            let peak = gmkit_testdata::alloc::peak() - before;
+            let total = gmkit_testdata::alloc::total() - total;
             // The input itself is not counted (cloned before); what parsing allocates is.
             assert!(
                 peak <= bound(bytes.len()),

@@ -14,6 +14,8 @@
 
 use std::path::PathBuf;
 
+pub mod alloc;
+
 /// One kind of shared test input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shared {

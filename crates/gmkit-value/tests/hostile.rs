@@ -8,45 +8,10 @@ use gmkit_testdata::{need, repro_path};
 use gmkit_value::ds::{self, DsError};
 use gmkit_value::elephant::{self, NoCallbacks, ReadOptions};
 use gmkit_value::{Array, Struct, Value};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-
-/// The system allocator, counting the bytes live and the peak since the last reset.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(p, layout) };
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, layout, new) };
-        if !q.is_null() {
-            if new >= layout.size() {
-                let now = LIVE.fetch_add(new - layout.size(), Relaxed) + new - layout.size();
-                PEAK.fetch_max(now, Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new, Relaxed);
-            }
-        }
-        q
-    }
-}
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static GLOBAL: gmkit_testdata::alloc::Counting = gmkit_testdata::alloc::Counting;
 
 static SERIAL: Mutex<()> = Mutex::new(());
 
@@ -56,10 +21,10 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 /// Runs `f` and returns its result with the peak number of bytes it had allocated at once.
 fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
+    let base = gmkit_testdata::alloc::live();
+    gmkit_testdata::alloc::reset_peak();
     let r = f();
-    (r, PEAK.load(Relaxed).saturating_sub(base))
+    (r, gmkit_testdata::alloc::peak().saturating_sub(base))
 }
 
 /// The bar: under 64 × the input or 64 MB, whichever is larger.
@@ -251,12 +216,12 @@ fn cyclic_values_are_freed() {
     for buf in [&array_cycle, &struct_cycle] {
         // warm up (lazy statics, thread-locals)
         drop(elephant::read(buf).unwrap());
-        let before = LIVE.load(Relaxed);
+        let before = gmkit_testdata::alloc::live();
         for _ in 0..100_000 {
             let v = elephant::read(buf).unwrap();
             std::hint::black_box(&v);
         }
-        let after = LIVE.load(Relaxed);
+        let after = gmkit_testdata::alloc::live();
         // The test harness's own threads may hold a few hundred bytes at either moment; a leak
         // of even one byte per decode would be 100 KB.
         assert!(
@@ -269,13 +234,13 @@ fn cyclic_values_are_freed() {
     let v = elephant::read(&struct_cycle).unwrap();
     let tagged = elephant::tagged::to_tagged(&v, None);
     let plain = elephant::to_json(&v, None).unwrap();
-    let before = LIVE.load(Relaxed);
+    let before = gmkit_testdata::alloc::live();
     for _ in 0..10_000 {
         drop(elephant::tagged::from_tagged(&tagged).unwrap());
         drop(elephant::from_json(&plain, &mut NoCallbacks).unwrap());
         drop(elephant::duplicate(&v, None).unwrap());
     }
-    assert!(LIVE.load(Relaxed) <= before + SLACK);
+    assert!(gmkit_testdata::alloc::live() <= before + SLACK);
     // and they keep the cycle
     assert_eq!(elephant::tagged::from_tagged(&tagged).unwrap(), v);
     assert_eq!(elephant::duplicate(&v, None).unwrap(), v);
