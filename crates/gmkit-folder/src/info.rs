@@ -154,12 +154,21 @@ pub fn info(bytes: &[u8]) -> Info {
         }
         .to_owned(),
     );
+    // The detector's own steps (GEN8, chunks present, per-chunk layout checks): they are known
+    // even when a chunk later fails to parse.
+    match gmkit_data::detect_version(bytes) {
+        Ok(report) => {
+            info.version = Some(report.version.to_string());
+            info.version_evidence
+                .extend(report.evidence.iter().map(|e| format!("decided by {e}")));
+        }
+        Err(e) => info
+            .version_evidence
+            .push(format!("layout version not detected: {e}")),
+    }
     match gmkit_data::parse_bytes(bytes.to_vec()) {
         Ok(f) => {
             info.version = Some(f.version.to_string());
-            info.version_evidence.push(
-                "layout version: the newest layout every chunk reads consistently with (gmkit-data's per-chunk layout checks)".into(),
-            );
             if let (Some(g), Some(s)) = (&f.general, &f.strings) {
                 info.name = s
                     .get(g.display_name)

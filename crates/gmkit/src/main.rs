@@ -64,6 +64,22 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // `println!` panics when stdout is closed (`gmkit info x | head -1`) or full: every command
+    // then ends like an explicit stdout error, with one line and exit status 3.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(why) = msg.strip_prefix("failed printing to stdout") {
+            eprintln!("gmkit: stdout{why}");
+            std::process::exit(3);
+        }
+        default_hook(info);
+    }));
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(args) => cmd::check::run(args),
