@@ -5,20 +5,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// A tiny deterministic RNG (xorshift64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use gmkit_testdata::Rng;
 
 const SNIPPETS: &[&str] = &[
     "var a = 1, b = \"x\"; if (a > b) { show_debug_message(a); } else b += 2;",

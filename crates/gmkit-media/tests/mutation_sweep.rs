@@ -8,20 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 mod common;
 use common::parse;
 
-/// A tiny deterministic RNG (xorshift64).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use gmkit_testdata::Rng;
 
 /// One mutation of `blob`: most land in the first 64 bytes (headers, where sizes live).
 fn mutate(rng: &mut Rng, blob: &[u8]) -> Vec<u8> {

@@ -176,3 +176,28 @@ macro_rules! need {
         }
     };
 }
+
+/// A tiny deterministic RNG (xorshift64) for bounded mutation sweeps that must give the same
+/// inputs on every run. The seed must not be zero.
+///
+/// ```
+/// let mut rng = gmkit_testdata::Rng(0x9E37_79B9_7F4A_7C15);
+/// assert!(rng.below(10) < 10);
+/// ```
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
