@@ -336,26 +336,27 @@ fn keyframe_int_kind(model: Option<&[u8]>) -> Option<AssetKind> {
     }
 }
 
-/// What a `pushref` operand's asset type refers to (notes §5.6: renumbered in 2024.4); room
-/// instances (14) are not table entries.
+/// What a `pushref` operand's asset type refers to (the numbering, renumbered in 2024.4, is
+/// stated once in [`AssetKind::from_pushref`](crate::chunks::code::asm::AssetKind::from_pushref));
+/// room instances are not table entries.
 pub(crate) fn pushref_kind(v: &crate::version::Version, t: u8) -> Option<AssetKind> {
+    use crate::chunks::code::asm::AssetKind as P;
     use AssetKind as K;
-    let renumbered = v.at_least(2024, 4);
-    Some(match (t, renumbered) {
-        (0, _) => K::Object,
-        (1, _) => K::Sprite,
-        (2, _) => K::Sound,
-        (3, _) => K::Room,
-        (4, false) | (13, true) => K::Background,
-        (5, false) | (4, true) => K::Path,
-        (6, false) | (5, true) => K::Script,
-        (7, false) | (6, true) => K::Font,
-        (8, false) | (7, true) => K::Timeline,
-        (10, false) | (8, true) => K::Shader,
-        (11, false) | (9, true) => K::Sequence,
-        (12, false) | (10, true) => K::AnimCurve,
-        (13, false) | (11, true) => K::ParticleSystem,
-        _ => return None,
+    Some(match P::from_pushref(t, v)? {
+        P::Object => K::Object,
+        P::Sprite => K::Sprite,
+        P::Sound => K::Sound,
+        P::Room => K::Room,
+        P::Background => K::Background,
+        P::Path => K::Path,
+        P::Script => K::Script,
+        P::Font => K::Font,
+        P::Timeline => K::Timeline,
+        P::Shader => K::Shader,
+        P::Sequence => K::Sequence,
+        P::AnimCurve => K::AnimCurve,
+        P::ParticleSystem => K::ParticleSystem,
+        P::RoomInstance => return None,
     })
 }
 

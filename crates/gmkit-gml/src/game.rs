@@ -7,38 +7,7 @@ use gmkit_data::chunks::code::{CodeBody, FunctionId, VariableId};
 use gmkit_data::{GmStr, StringRef};
 use std::collections::HashMap;
 
-/// Kinds of assets that code refers to by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AssetKind {
-    /// Objects.
-    Object,
-    /// Sprites.
-    Sprite,
-    /// Sounds.
-    Sound,
-    /// Rooms.
-    Room,
-    /// Backgrounds / tilesets.
-    Background,
-    /// Paths.
-    Path,
-    /// Scripts.
-    Script,
-    /// Fonts.
-    Font,
-    /// Timelines.
-    Timeline,
-    /// Shaders.
-    Shader,
-    /// Sequences.
-    Sequence,
-    /// Animation curves.
-    AnimCurve,
-    /// Particle systems.
-    ParticleSystem,
-    /// Room instances (by instance id).
-    RoomInstance,
-}
+pub use gmkit_data::chunks::code::asm::AssetKind;
 
 /// Names and facts of one data file, shared by every code entry's decompilation.
 pub struct Game<'a> {
@@ -151,44 +120,7 @@ impl<'a> Game<'a> {
 
     /// The asset kind of a `pushref` asset-type number (renumbered in 2024.4).
     pub fn pushref_kind(&self, t: u8) -> Option<AssetKind> {
-        use AssetKind::*;
-        Some(if self.file.version.at_least(2024, 4) {
-            match t {
-                0 => Object,
-                1 => Sprite,
-                2 => Sound,
-                3 => Room,
-                4 => Path,
-                5 => Script,
-                6 => Font,
-                7 => Timeline,
-                8 => Shader,
-                9 => Sequence,
-                10 => AnimCurve,
-                11 => ParticleSystem,
-                13 => Background,
-                14 => RoomInstance,
-                _ => return None,
-            }
-        } else {
-            match t {
-                0 => Object,
-                1 => Sprite,
-                2 => Sound,
-                3 => Room,
-                4 => Background,
-                5 => Path,
-                6 => Script,
-                7 => Font,
-                8 => Timeline,
-                10 => Shader,
-                11 => Sequence,
-                12 => AnimCurve,
-                13 => ParticleSystem,
-                14 => RoomInstance,
-                _ => return None,
-            }
-        })
+        AssetKind::from_pushref(t, &self.file.version)
     }
 
     /// The `pushref` asset-type number of `kind` (inverse of [`Game::pushref_kind`]).

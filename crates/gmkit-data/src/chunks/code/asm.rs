@@ -79,6 +79,7 @@ mod symbols;
 
 pub use disasm::Disassembler;
 pub use parse::{Assembled, Assembler};
+pub use symbols::AssetKind;
 
 use super::instruction::Instruction;
 use crate::DataFile;

@@ -7,22 +7,37 @@ use crate::DataFile;
 use crate::refs::StringRef;
 use std::collections::HashMap;
 
-/// The kinds of asset a `pushref` operand can name.
+/// The kinds of asset a `pushref` operand (or, in a decompiler, an argument) can name. Their type
+/// numbers changed in 2024.4; [`AssetKind::from_pushref`] states that once for every user.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum AssetKind {
+pub enum AssetKind {
+    /// Objects.
     Object,
+    /// Sprites.
     Sprite,
+    /// Sounds.
     Sound,
+    /// Rooms.
     Room,
+    /// Backgrounds / tilesets.
     Background,
+    /// Paths.
     Path,
+    /// Scripts.
     Script,
+    /// Fonts.
     Font,
+    /// Timelines.
     Timeline,
+    /// Shaders.
     Shader,
+    /// Sequences.
     Sequence,
+    /// Animation curves.
     AnimCurve,
+    /// Particle systems.
     ParticleSystem,
+    /// Room instances (by instance id).
     RoomInstance,
 }
 
@@ -102,6 +117,11 @@ impl AssetKind {
             (Background, true) => 13,
             (RoomInstance, _) => 14,
         }
+    }
+
+    /// The kind a `pushref` asset type number stands for in a file of this version.
+    pub fn from_pushref(n: u8, version: &crate::Version) -> Option<AssetKind> {
+        AssetKind::from_number(n, pushref_renumbered(version))
     }
 
     pub(crate) fn from_number(n: u8, renumbered: bool) -> Option<AssetKind> {
@@ -193,7 +213,7 @@ pub(crate) struct Symbols {
 impl Symbols {
     pub(crate) fn new(file: &DataFile) -> Symbols {
         let v = &file.version;
-        let renumbered = v.at_least(2024, 4);
+        let renumbered = pushref_renumbered(v);
         let mut s = Symbols {
             new_bytecode: super::super::new_bytecode(v),
             renumbered,
@@ -378,4 +398,9 @@ pub(crate) fn var_class(inst: InstanceType) -> i32 {
         -5 | -6 | -7 | -15 | -16 => inst.0 as i32,
         _ => -1,
     }
+}
+
+/// 2024.4 renumbered the `pushref` asset types (backgrounds moved to 13, the rest down).
+pub(crate) fn pushref_renumbered(v: &crate::Version) -> bool {
+    v.at_least(2024, 4)
 }
