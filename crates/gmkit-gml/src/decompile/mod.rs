@@ -2,7 +2,7 @@
 //!
 //! The instructions of a code entry are split into regions by pattern (GameMaker lays blocks out
 //! in source order and every construct has a fixed shape, spec §10): a region is walked
-//! linearly, simulating the VM stack with expressions ([`stack`]); branches are recognised as
+//! linearly, simulating the VM stack with expressions (the `stack` module); branches are recognised as
 //! the construct they belong to (short-circuit chain, `if`/`?:`, loops, `switch`, `with`,
 //! `repeat`, `??`, `static`, function declarations) and their sub-regions decompiled
 //! recursively. What cannot be structured becomes a [`Stmt::Unstructured`] and is counted.
