@@ -90,6 +90,11 @@ impl Features {
         self.version.at_least(2, 3)
     }
 
+    /// 2.3.2+: compound `&= |= ^=` convert the right side to int64 (before: int32).
+    pub fn compound_bitwise_int64(&self) -> bool {
+        self.version.at_least_full(2, 3, 2, 0)
+    }
+
     /// 2.3.7+: typed booleans (`true` tracked as `b`), `??` via `isnullish`.
     pub fn typed_booleans(&self) -> bool {
         self.typed_bool_evidence || self.version.at_least_full(2, 3, 7, 0)

@@ -16,6 +16,8 @@ use gmkit_data::chunks::code::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod assign;
+
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
@@ -535,14 +537,17 @@ impl<'g> Compiler<'g> {
                 target,
                 op: Some(op),
                 value,
-            } => self.compound(target, *op, value, false)?,
+            } => {
+                self.read_modify_write(target, *op, value, false, assign::Use::Statement)?;
+            }
             Stmt::Update { op, target, .. } => {
                 let bop = if *op == UpdateOp::Inc {
                     BinaryOp::Add
                 } else {
                     BinaryOp::Sub
                 };
-                self.compound(target, bop, &Expr::Lit(Literal::Int(1)), true)?;
+                let one = Expr::Lit(Literal::Int(1));
+                self.read_modify_write(target, bop, &one, true, assign::Use::Statement)?;
             }
             Stmt::Var(vars) => {
                 for (n, v) in vars {
@@ -914,19 +919,21 @@ impl<'g> Compiler<'g> {
         Ok(())
     }
 
-    /// An instance operand (`with`, dot access): an int, or a value converted.
-    fn instance(&mut self, e: &Expr) -> R<()> {
+    /// An instance operand (`with`, dot access): an int, or a value converted. `true` when
+    /// it is 2.3's `-9` marker over the value.
+    fn instance(&mut self, e: &Expr) -> R<bool> {
         if let Some(k) = self.instance_number(e) {
             self.push_int(k);
-            return Ok(());
+            return Ok(false);
         }
         let t = self.expr(e)?;
         if t == DataType::Variable && self.f().gml_v2() {
             self.push_int(-9);
+            Ok(true)
         } else {
             self.conv(t, DataType::Int32);
+            Ok(false)
         }
-        Ok(())
     }
 
     /// `self`, `other`, an object name, a number: the instance as a constant.
@@ -985,12 +992,15 @@ impl<'g> Compiler<'g> {
                     });
                 }
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) => {
+                self.multi_store(target, value)?;
+            }
             Expr::Index(base, idx) => {
                 let mut t = self.expr(value)?;
                 if self.f().gml_v2() {
                     t = self.conv(t, DataType::Variable);
                 }
-                let (name, vi) = self.array_owner(base, idx)?;
+                let (name, vi, _) = self.array_owner(base, idx)?;
                 let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
                 self.emit(Instruction::Pop {
                     t1: DataType::Variable,
@@ -1004,8 +1014,9 @@ impl<'g> Compiler<'g> {
     }
 
     /// Pushes the owner and index of `base[idx]`; returns the array variable's name and its
-    /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before).
-    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32)> {
+    /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before),
+    /// and whether the owner is 2.3's `-9` marker over a value.
+    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32, bool)> {
         let v2 = self.f().gml_v2();
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
@@ -1023,17 +1034,18 @@ impl<'g> Compiler<'g> {
             }
             _ => return Err(CompileError::Unsupported("array base".into())),
         };
-        match owner {
+        let rvalue = match owner {
             Some(k) => {
                 self.push_int(k);
+                false
             }
             None => {
                 let Expr::Member(o, _) = base else {
                     unreachable!("only members have no constant owner")
                 };
-                self.instance(o)?;
+                self.instance(o)?
             }
-        }
+        };
         match idx {
             [i] => {
                 let t = self.expr(i)?;
@@ -1055,7 +1067,7 @@ impl<'g> Compiler<'g> {
             }
             _ => return Err(CompileError::Unsupported("array index count".into())),
         }
-        Ok((name, vi))
+        Ok((name, vi, rvalue))
     }
 
     fn ext(&mut self, kind: ExtendedKind) {
@@ -1068,43 +1080,6 @@ impl<'g> Compiler<'g> {
 
     fn binop_ins(&mut self, op: Opcode, t1: DataType, t2: DataType) {
         self.emit(Instruction::Binary { op, t1, t2 });
-    }
-
-    /// `target op= value` (and `++`/`--` when `update`).
-    fn compound(&mut self, target: &Expr, op: BinaryOp, value: &Expr, update: bool) -> R<()> {
-        let Expr::Ident(n) = target else {
-            return Err(CompileError::Unsupported(
-                "compound assignment on a non-simple target".into(),
-            ));
-        };
-        let (vi, inst, _) = self.scope_of(n);
-        let var = self.varref(n, vi, inst, RefType::NORMAL)?;
-        self.emit(Instruction::Push {
-            op: Opcode::Push,
-            value: PushValue::Variable(var),
-        });
-        let rt = if update {
-            self.push_e1();
-            DataType::Int32
-        } else {
-            let mut t = self.expr(value)?;
-            if t == DataType::Boolean {
-                t = self.conv(t, DataType::Int32);
-            }
-            if matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) {
-                return Err(CompileError::Unsupported("compound bitwise".into()));
-            }
-            int_type(t)
-        };
-        let opc = arith_opcode(op)
-            .ok_or_else(|| CompileError::Unsupported("compound operator".into()))?;
-        self.binop_ins(opc, rt, DataType::Variable);
-        self.emit(Instruction::Pop {
-            t1: DataType::Variable,
-            t2: DataType::Variable,
-            var,
-        });
-        Ok(())
     }
 
     /// Compiles an expression; returns its compile-time type.
@@ -1224,8 +1199,10 @@ impl<'g> Compiler<'g> {
                 }
                 Ok(DataType::Variable)
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) => self.multi_read(e),
+            Expr::Update { op, prefix, target } => self.update_expr(*op, *prefix, target),
             Expr::Index(base, idx) => {
-                let (name, vi) = self.array_owner(base, idx)?;
+                let (name, vi, _) = self.array_owner(base, idx)?;
                 let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
                 self.emit(Instruction::Push {
                     op: Opcode::Push,

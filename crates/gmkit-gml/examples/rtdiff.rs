@@ -1,0 +1,75 @@
+//! Round-trip inspection: for one data file, prints every root entry whose
+//! `compile(parse(print(decompile(entry))))` differs from the original, with the GML text and
+//! both instruction listings around the first difference.
+//!
+//! `cargo run --release -p gmkit-gml --example rtdiff -- data.win [KIND-SUBSTRING] [MAX]`
+
+use gmkit_data::chunks::code::asm::Disassembler;
+use gmkit_gml::compile::{Names, compile_entry};
+use gmkit_gml::{Game, decompile, parse, print};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: rtdiff FILE [KIND] [MAX]");
+        std::process::exit(2);
+    };
+    let filter = args.get(2).cloned().unwrap_or_default();
+    let max: usize = args.get(3).and_then(|m| m.parse().ok()).unwrap_or(5);
+    let file = gmkit_data::parse_file(path).expect("parse");
+    let game = Game::new(&file);
+    let names = Names::new(&game);
+    let dis = Disassembler::new(&file);
+    let code = file.code.as_ref().expect("code");
+    let mut shown = 0;
+    for i in 0..code.entries.len() {
+        if !code.entries[i].body.is_root() {
+            continue;
+        }
+        let Ok(orig) = code.instructions(i) else {
+            continue;
+        };
+        let Ok(d) = decompile::decompile_entry(&game, i) else {
+            continue;
+        };
+        let text = print::print_stmts(&d.body);
+        let kind;
+        let mut listing = String::new();
+        match parse::parse(&text) {
+            Err(e) => kind = format!("text does not parse: {e:?}"),
+            Ok(tree) => match compile_entry(&game, &names, i, &tree) {
+                Ok(ins) if ins.as_slice() == orig.as_ref() => continue,
+                Ok(ins) => {
+                    let k = ins
+                        .iter()
+                        .zip(orig.iter())
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(ins.len().min(orig.len()));
+                    kind = match (orig.get(k), ins.get(k)) {
+                        (Some(o), Some(n)) => format!(
+                            "differs: expected {} got {}",
+                            o.opcode().mnemonic(),
+                            n.opcode().mnemonic()
+                        ),
+                        (Some(_), None) => "differs: compiled code too short".into(),
+                        _ => "differs: compiled code too long".into(),
+                    };
+                    let lo = k.saturating_sub(12);
+                    let a = dis.instructions(&orig[lo..(k + 6).min(orig.len())]);
+                    let b = dis.instructions(&ins[lo..(k + 6).min(ins.len())]);
+                    listing =
+                        format!("--- original (from {lo}, diff at {k})\n{a}\n--- compiled\n{b}\n");
+                }
+                Err(e) => kind = format!("{e}"),
+            },
+        }
+        if !kind.contains(&filter) {
+            continue;
+        }
+        println!("===== {} : {kind}\n{text}\n{listing}", game.code_name(i));
+        shown += 1;
+        if shown >= max {
+            break;
+        }
+    }
+}
