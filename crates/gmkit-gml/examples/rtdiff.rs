@@ -21,6 +21,10 @@ fn main() {
     let names = Names::new(&game);
     let dis = Disassembler::new(&file);
     let code = file.code.as_ref().expect("code");
+    let ctx: usize = std::env::var("RTDIFF_CTX")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(12);
     let mut shown = 0;
     for i in 0..code.entries.len() {
         if !code.entries[i].body.is_root() {
@@ -54,9 +58,9 @@ fn main() {
                         (Some(_), None) => "differs: compiled code too short".into(),
                         _ => "differs: compiled code too long".into(),
                     };
-                    let lo = k.saturating_sub(12);
-                    let a = dis.instructions(&orig[lo..(k + 6).min(orig.len())]);
-                    let b = dis.instructions(&ins[lo..(k + 6).min(ins.len())]);
+                    let lo = k.saturating_sub(ctx);
+                    let a = dis.instructions(&orig[lo..(k + ctx / 2).min(orig.len())]);
+                    let b = dis.instructions(&ins[lo..(k + ctx / 2).min(ins.len())]);
                     listing =
                         format!("--- original (from {lo}, diff at {k})\n{a}\n--- compiled\n{b}\n");
                 }

@@ -702,23 +702,16 @@ impl<'g> Compiler<'g> {
             Stmt::Break | Stmt::Continue => {
                 let brk = matches!(s, Stmt::Break);
                 let at = self.out.len();
+                // A `continue` inside a switch goes to the switch's cleanup block (spec §5.6).
                 if !brk
-                    && self
+                    && !self
                         .frames
-                        .last()
-                        .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }))
+                        .iter()
+                        .any(|f| matches!(f.kind, Loop::Loop { .. }))
                 {
-                    return Err(CompileError::Unsupported("continue inside a switch".into()));
+                    return Err(CompileError::Invalid("continue outside a loop".into()));
                 }
-                let fr = if brk {
-                    self.frames.last_mut()
-                } else {
-                    self.frames
-                        .iter_mut()
-                        .rev()
-                        .find(|f| matches!(f.kind, Loop::Loop { .. }))
-                };
-                let Some(fr) = fr else {
+                let Some(fr) = self.frames.last_mut() else {
                     return Err(CompileError::Invalid(
                         "break/continue outside a loop".into(),
                     ));
@@ -903,6 +896,18 @@ impl<'g> Compiler<'g> {
             self.block(&c.body)?;
         }
         let fr = self.frames.pop().expect("pushed");
+        if !fr.continues.is_empty() {
+            // `b end / Lk: popz.T / <continue of the enclosing construct>`.
+            self.branch(Opcode::B, l9);
+            let lk = self.label();
+            self.place(lk);
+            self.emit(Instruction::Unary {
+                op: Opcode::Popz,
+                t: ty,
+            });
+            self.stmt(&Stmt::Continue)?;
+            self.patch(&fr.continues, lk);
+        }
         self.place(l9);
         self.emit(Instruction::Unary {
             op: Opcode::Popz,

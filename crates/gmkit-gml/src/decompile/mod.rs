@@ -564,14 +564,19 @@ impl<'g, 'i> Dec<'g, 'i> {
         {
             let (and, want) = (v == 0, if v == 0 { Opcode::Bf } else { Opcode::Bt });
             if (op == Opcode::Bf) == and {
-                let mut acc = cond;
+                let bop = if and { BinaryOp::And } else { BinaryOp::Or };
+                // A first operand that is itself a finished chain of the same operator had its
+                // own landing block: keep it apart (`(a && b) && c`).
+                let mut acc = match cond {
+                    e @ Expr::Binary(o, ..) if o == bop => Expr::Paren(Box::new(e)),
+                    e => e,
+                };
                 let mut p = i + 1;
                 loop {
                     let q = (p..t - 1)
                         .find(|&k| self.is_branch(k, want) && self.target(k) == Some(t))
                         .unwrap_or(t - 1);
                     let operand = self.expr_region(p, q, ctx);
-                    let bop = if and { BinaryOp::And } else { BinaryOp::Or };
                     acc = Expr::Binary(bop, Box::new(acc), Box::new(operand));
                     if q >= t - 1 {
                         break;
@@ -733,7 +738,10 @@ impl<'g, 'i> Dec<'g, 'i> {
         {
             cont = Some(brk - 2);
             bodies_end = brk - 3;
-            // The continue goes to the enclosing loop.
+            // The continue goes to the enclosing loop (noting a for-loop step it targets).
+            if let Some(t) = self.target(brk - 1) {
+                let _ = self.break_or_continue(t, ctx);
+            }
         }
         let mut starts: Vec<usize> = labels.iter().map(|l| l.1).collect();
         if let Some(d) = default {

@@ -502,7 +502,7 @@ impl Dec<'_, '_> {
                     let base = self.pop(stack, i);
                     let value = self.pop(stack, i);
                     let target = Expr::Index(Box::new(base.e), vec![idx.e]);
-                    self.assign(target, value, stack, out, false);
+                    self.assign(target, value, stack, out, false, true);
                 }
                 ExtendedKind::SETOWNER => {
                     self.pop(stack, i);
@@ -731,7 +731,10 @@ impl Dec<'_, '_> {
                 return;
             }
         }
-        self.assign(target, value, stack, out, value_on_top);
+        // Targets with operands on the stack (arrays, `inst.x`) are compound only in the dup
+        // form; a plain store re-evaluated them (`a[i] = a[i] | 1`).
+        let operands = var.ref_type != RefType::NORMAL || var.instance.0 == -9;
+        self.assign(target, value, stack, out, value_on_top, operands);
     }
 
     /// Emits `target = value`, recognising `op=`, `++`/`--` and their expression forms.
@@ -742,6 +745,7 @@ impl Dec<'_, '_> {
         stack: &mut [Val],
         out: &mut Vec<Stmt>,
         dup_form: bool,
+        operands: bool,
     ) {
         if let Some(info) = &value.bin
             && let Expr::Binary(op, l, r) = &value.e
@@ -781,8 +785,8 @@ impl Dec<'_, '_> {
                 });
                 return;
             }
-            let compound_ok =
-                (info.op != BinaryOp::Div || !info.right_conv) && (dup_form || info.left_plain);
+            let compound_ok = (info.op != BinaryOp::Div || !info.right_conv)
+                && (dup_form || (info.left_plain && !operands));
             if compound_ok {
                 out.push(Stmt::Assign {
                     target,
