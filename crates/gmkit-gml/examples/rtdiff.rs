@@ -70,6 +70,16 @@ fn main() {
         if !kind.contains(&filter) {
             continue;
         }
+        let cow = orig.iter().any(|x| {
+            matches!(
+                x,
+                gmkit_data::chunks::code::Instruction::Extended {
+                    kind: gmkit_data::chunks::code::ExtendedKind::SETOWNER,
+                    ..
+                }
+            )
+        });
+        let kind = if cow { format!("{kind} [cow]") } else { kind };
         println!("===== {} : {kind}\n{text}\n{listing}", game.code_name(i));
         shown += 1;
         if shown >= max {

@@ -115,6 +115,12 @@ impl Features {
         self.version.non_lts_at_least(2024, 2)
     }
 
+    /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:
+    /// `push.i [function]…`).
+    pub fn function_refs(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
     /// `++`/`--` on a 1-D array element duplicates instance and index with `dup.l 0`
     /// (bc 15/16 and bc 17 before 2.3); `dup.i 1` otherwise.
     pub fn array_update_dup_long(&self) -> bool {

@@ -17,6 +17,7 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod assign;
+mod refs;
 
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -47,6 +48,8 @@ pub struct Names {
     vars_by_name: HashMap<String, u32>,
     /// Names whose VARI entry is a builtin (variable id -6).
     builtin: HashSet<String>,
+    /// Names the file's own code reads with `pushbltn` (global built-ins beyond the list).
+    bltn_reads: HashSet<String>,
     funcs: HashMap<String, u32>,
     objects: HashMap<String, usize>,
     /// (name, VARI instance type, variable id) → index (locals share a name across entries).
@@ -118,6 +121,26 @@ impl Names {
                 code_locals.insert(s(cl.code_name), m);
             }
         }
+        let mut bltn_reads = HashSet::new();
+        if let Some(code) = file.code.as_ref() {
+            for (i, e) in code.entries.iter().enumerate() {
+                if !e.body.is_root() {
+                    continue;
+                }
+                let Ok(ins) = code.instructions(i) else {
+                    continue;
+                };
+                for x in ins.iter() {
+                    if let Instruction::Push {
+                        op: Opcode::PushBltn,
+                        value: PushValue::Variable(v),
+                    } = x
+                    {
+                        bltn_reads.insert(game.var_name(v.variable).to_string());
+                    }
+                }
+            }
+        }
         let mut assets = HashMap::new();
         for (kind, i, n) in game.assets() {
             if let Some(t) = game.pushref_type(kind) {
@@ -125,6 +148,7 @@ impl Names {
             }
         }
         Names {
+            bltn_reads,
             assets,
             vars_by_id,
             code_locals,
@@ -510,7 +534,9 @@ impl<'g> Compiler<'g> {
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
         }
-        if self.names.builtin.contains(name) && is_global_builtin(name) {
+        if self.names.builtin.contains(name)
+            && (is_global_builtin(name) || self.names.bltn_reads.contains(name))
+        {
             let inst = if self.f().gml_v2() { -6 } else { -1 };
             return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
         }
@@ -1160,6 +1186,9 @@ impl<'g> Compiler<'g> {
                         }),
                     });
                     return Ok(DataType::Variable);
+                }
+                if let Some(t) = self.function_value(n) {
+                    return Ok(t);
                 }
                 if !self.locals.contains(n)
                     && !self.names.vars_by_name.contains_key(n)

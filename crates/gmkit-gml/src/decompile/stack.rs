@@ -397,9 +397,16 @@ impl Dec<'_, '_> {
                 v.bin = Some(Box::new(info));
                 stack.push(v);
             }
-            Instruction::Compare { cmp, .. } => {
-                let r = self.pop(stack, i);
-                let l = self.pop(stack, i);
+            Instruction::Compare { cmp, t1, t2 } => {
+                let mut r = self.pop(stack, i);
+                let mut l = self.pop(stack, i);
+                // 0/1 compared as booleans are `false`/`true` (`f() == false`).
+                if t1 == DataType::Boolean {
+                    r.e = as_bool(r.e);
+                }
+                if t2 == DataType::Boolean {
+                    l.e = as_bool(l.e);
+                }
                 let bop = match cmp {
                     Comparison::Lt => BinaryOp::Lt,
                     Comparison::Le => BinaryOp::Le,
@@ -459,7 +466,7 @@ impl Dec<'_, '_> {
                     }
                 }
             },
-            Instruction::Pop { t1, var, .. } => self.store(i, t1, &var, stack, out),
+            Instruction::Pop { t1, t2, var } => self.store(i, (t1, t2), &var, stack, out),
             Instruction::PopSwap { arg, .. } => {
                 let below = (arg as usize * 4).saturating_sub(16);
                 self.swap_below(stack, below, i);
@@ -690,7 +697,7 @@ impl Dec<'_, '_> {
     fn store(
         &mut self,
         at: usize,
-        t1: DataType,
+        (t1, t2): (DataType, DataType),
         var: &VariableRef,
         stack: &mut Vec<Val>,
         out: &mut Vec<Stmt>,
@@ -700,10 +707,14 @@ impl Dec<'_, '_> {
         let name = self.game.var_name(var.variable).to_string();
         let stacktop_decl = var.ref_type == RefType::STACKTOP;
         let target = self.read_var(var, stack, at);
-        let value = match early {
+        let mut value = match early {
             Some(v) => v,
             None => self.pop(stack, at),
         };
+        // A 0/1 constant stored as a boolean is `false`/`true` (typed booleans).
+        if t2 == DataType::Boolean {
+            value.e = as_bool(value.e);
+        }
         if name == "$$$$temp$$$$" {
             self.local(&name);
             self.scope().temp = Some(value.e);
@@ -801,6 +812,14 @@ impl Dec<'_, '_> {
             op: None,
             value: value.e,
         });
+    }
+}
+
+/// `0`/`1` as `false`/`true`.
+fn as_bool(e: Expr) -> Expr {
+    match e {
+        Expr::Lit(Literal::Int(v @ (0 | 1))) => Expr::Lit(Literal::Bool(v == 1)),
+        e => e,
     }
 }
 
