@@ -67,9 +67,6 @@ fn main() {
                 Err(e) => kind = format!("{e}"),
             },
         }
-        if !kind.contains(&filter) {
-            continue;
-        }
         let cow = orig.iter().any(|x| {
             matches!(
                 x,
@@ -80,6 +77,9 @@ fn main() {
             )
         });
         let kind = if cow { format!("{kind} [cow]") } else { kind };
+        if !kind.contains(&filter) {
+            continue;
+        }
         println!("===== {} : {kind}\n{text}\n{listing}", game.code_name(i));
         shown += 1;
         if shown >= max {

@@ -9,6 +9,8 @@ pub struct Features {
     version: Version,
     /// Evidence from the file's code: `true`/`false` pushed as typed booleans.
     typed_bool_evidence: bool,
+    /// Evidence from the file's code: array owners are set (`setowner.e`).
+    copy_on_write_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -46,6 +48,7 @@ impl Features {
         Features {
             version,
             typed_bool_evidence: false,
+            copy_on_write_evidence: false,
         }
     }
 
@@ -56,7 +59,23 @@ impl Features {
         Features {
             version,
             typed_bool_evidence: typed_bools,
+            copy_on_write_evidence: false,
         }
+    }
+
+    /// The same features, with whether the file's code sets array owners (spec §4.8: the
+    /// copy-on-write option, always on in 2.3 – 2022.1, a game setting later).
+    pub fn with_copy_on_write(self, evidence: bool) -> Self {
+        Features {
+            copy_on_write_evidence: evidence,
+            ..self
+        }
+    }
+
+    /// Array copy-on-write: `setowner.e` before array writes (2.3 – 2022.1 always; later when
+    /// the game enables it, known from the file's code).
+    pub fn copy_on_write(&self) -> bool {
+        self.gml_v2() && (self.copy_on_write_evidence || !self.version.at_least_full(2022, 2, 0, 0))
     }
 
     /// The version.

@@ -89,7 +89,8 @@ impl<'a> Game<'a> {
         let typed_bools = file.code.as_ref().is_some_and(typed_bool_evidence);
         Game {
             file,
-            features: Features::with_evidence(file.version, typed_bools),
+            features: Features::with_evidence(file.version, typed_bools)
+                .with_copy_on_write(file.code.as_ref().is_some_and(copy_on_write_evidence)),
             vars,
             funcs,
             assets,
@@ -152,6 +153,27 @@ impl<'a> Game<'a> {
     pub fn code_count(&self) -> usize {
         self.code_names.len()
     }
+}
+
+/// Whether some code sets an array owner (`setowner.e`): the game compiles with array
+/// copy-on-write.
+fn copy_on_write_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
+    use gmkit_data::chunks::code::{ExtendedKind, Instruction};
+    (0..code.entries.len())
+        .filter(|&i| code.entries[i].body.is_root())
+        .any(|i| {
+            code.instructions(i).is_ok_and(|ins| {
+                ins.iter().any(|x| {
+                    matches!(
+                        x,
+                        Instruction::Extended {
+                            kind: ExtendedKind::SETOWNER,
+                            ..
+                        }
+                    )
+                })
+            })
+        })
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

@@ -17,6 +17,7 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod assign;
+mod owner;
 mod refs;
 
 /// Why a tree could not be compiled.
@@ -302,6 +303,8 @@ pub struct Compiler<'g> {
     /// The VARI entries the entry's current code uses for its locals (bc 15 – 2.2 give every
     /// code entry its own local entries, which names alone cannot tell apart).
     own_locals: HashMap<String, u32>,
+    /// Array owner ids (copy-on-write).
+    owners: owner::Owners,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -313,7 +316,11 @@ pub fn compile_entry(
 ) -> R<Vec<Instruction>> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
+    let mut owners = owner::Owners::default();
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
+        if game.features.copy_on_write() {
+            owners = owner::Owners::learn(game, &ins);
+        }
         for i in ins.iter() {
             let var = match i {
                 Instruction::Pop { var, .. } => var,
@@ -331,6 +338,7 @@ pub fn compile_entry(
         }
     }
     let mut c = Compiler {
+        owners,
         own_locals,
         slots,
         game,
@@ -546,6 +554,21 @@ impl<'g> Compiler<'g> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> R<()> {
+        self.set_owner(s);
+        let before = self.owners.last;
+        self.stmt_kind(s)?;
+        // After a construct with several paths the last owner is known only if unchanged.
+        if !matches!(
+            s,
+            Stmt::Expr(_) | Stmt::Assign { .. } | Stmt::Update { .. } | Stmt::Var(_)
+        ) && self.owners.last != before
+        {
+            self.owners.last = None;
+        }
+        Ok(())
+    }
+
+    fn stmt_kind(&mut self, s: &Stmt) -> R<()> {
         match s {
             Stmt::Expr(e) => {
                 let t = self.expr(e)?;

@@ -1,0 +1,176 @@
+//! Array copy-on-write (spec `gml-bytecode.md` §4.8): with the option on (every 2.3 – 2022.1
+//! game, later games that enable it), a statement that writes an array is preceded by
+//! `push <owner id>; setowner.e`, skipped when the id equals the last one emitted on the path.
+//!
+//! The ids are GameMaker-internal (a per-function part and a per-variable number that no public
+//! source derives), so they are taken from the game: the entry's own code maps each written
+//! variable to its id; a variable the entry never wrote gets the entry's per-function part and
+//! a number hashed from its name.
+
+use super::Compiler;
+use crate::Game;
+use crate::ast::{Expr, Stmt};
+use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue};
+use std::collections::HashMap;
+
+/// Functions whose direct calls write arrays.
+const ARRAY_WRITERS: &[&str] = &[
+    "array_set",
+    "array_set_pre",
+    "array_set_post",
+    "array_set_2D",
+    "array_set_2D_pre",
+    "array_set_2D_post",
+    "array_create",
+    "@@NewGMLArray@@",
+];
+
+/// The owner ids of one code entry and the last id emitted on the current path.
+#[derive(Default)]
+pub(super) struct Owners {
+    /// Written variable (or `call:<function>`) → owner id, from the entry's code.
+    ids: HashMap<String, i64>,
+    /// The per-function part of the entry's ids.
+    base: i64,
+    /// The id last emitted on this path (`None`: unknown after a merge).
+    pub last: Option<i64>,
+}
+
+impl Owners {
+    /// Learns the ids of code `ins`: each `setowner.e` belongs to the variable the statement
+    /// after it stores to (or to the array-writing call of a call statement).
+    pub fn learn(game: &Game, ins: &[Instruction]) -> Owners {
+        let mut o = Owners::default();
+        for k in 1..ins.len() {
+            if !matches!(
+                ins[k],
+                Instruction::Extended {
+                    kind: ExtendedKind::SETOWNER,
+                    ..
+                }
+            ) {
+                continue;
+            }
+            let id = match ins[k - 1] {
+                Instruction::Push {
+                    value: PushValue::Int16(v),
+                    ..
+                } => v as i64,
+                Instruction::Push {
+                    value: PushValue::Int32(v),
+                    ..
+                } => v as i64,
+                _ => continue,
+            };
+            if o.ids.is_empty() {
+                o.base = id & !0xFFFF;
+            }
+            let mut call = None;
+            for x in ins.iter().skip(k + 1).take(400) {
+                let key = match x {
+                    Instruction::Pop { var, .. } => game.var_name(var.variable).to_string(),
+                    Instruction::Push {
+                        value: PushValue::Variable(var),
+                        ..
+                    } if var.ref_type == gmkit_data::chunks::code::RefType::ARRAY_POP_AF => {
+                        game.var_name(var.variable).to_string()
+                    }
+                    Instruction::Call { function, .. } => {
+                        call = Some(game.func_name(*function).to_string());
+                        continue;
+                    }
+                    Instruction::Unary {
+                        op: Opcode::Popz, ..
+                    } => match call.take() {
+                        Some(c) => format!("call:{c}"),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                o.ids.entry(key).or_insert(id);
+                break;
+            }
+        }
+        o
+    }
+
+    /// The id for `key`.
+    fn id(&self, key: &str) -> i64 {
+        if let Some(&id) = self.ids.get(key) {
+            return id;
+        }
+        // FNV-1a of the name, in the per-variable part.
+        let mut h: u32 = 0x811c_9dc5;
+        for b in key.bytes() {
+            h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+        }
+        self.base | (h & 0xFFFF) as i64
+    }
+}
+
+/// The variable a target writes (`a`, `o.a`, `a[i]`, `a[i][j]`, `a[i].b` → `b`).
+fn written(target: &Expr) -> Option<&str> {
+    match target {
+        Expr::Ident(n) | Expr::Member(_, n) => Some(n),
+        Expr::Index(b, _) => written(b),
+        Expr::Paren(x) => written(x),
+        _ => None,
+    }
+}
+
+fn has_index(target: &Expr) -> bool {
+    match target {
+        Expr::Index(..) => true,
+        Expr::Member(b, _) | Expr::Paren(b) => has_index(b),
+        _ => false,
+    }
+}
+
+/// An array literal or a direct call of an array-writing function in `e`, not looking into
+/// the arguments of other calls or into functions.
+fn makes_array(e: &Expr) -> bool {
+    match e {
+        Expr::Array(_) => true,
+        Expr::Call(c, args) => {
+            matches!(&**c, Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()))
+                || args.iter().any(|a| matches!(a, Expr::Array(_)))
+        }
+        Expr::Paren(x) | Expr::Unary(_, x) => makes_array(x),
+        Expr::Binary(_, l, r) => makes_array(l) || makes_array(r),
+        Expr::Ternary(c, a, b) => makes_array(c) || makes_array(a) || makes_array(b),
+        _ => false,
+    }
+}
+
+impl Compiler<'_> {
+    /// Emits `setowner.e` before statement `s` when it writes an array and the file uses
+    /// copy-on-write.
+    pub(super) fn set_owner(&mut self, s: &Stmt) {
+        if !self.f().copy_on_write() {
+            return;
+        }
+        let key = match s {
+            Stmt::Assign { target, value, .. } if has_index(target) || makes_array(value) => {
+                written(target).map(str::to_string)
+            }
+            Stmt::Update { target, .. } if has_index(target) => written(target).map(str::to_string),
+            Stmt::Var(vars) => vars
+                .iter()
+                .find(|(_, v)| v.as_ref().is_some_and(makes_array))
+                .map(|(n, _)| n.clone()),
+            Stmt::Expr(Expr::Call(c, _)) => match &**c {
+                Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()) => Some(format!("call:{n}")),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(key) = key else { return };
+        let id = self.owners.id(&key);
+        if self.owners.last == Some(id) {
+            return;
+        }
+        self.owners.last = Some(id);
+        self.push_int(id);
+        self.ext(ExtendedKind::SETOWNER);
+    }
+}
