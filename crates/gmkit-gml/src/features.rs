@@ -11,6 +11,8 @@ pub struct Features {
     typed_bool_evidence: bool,
     /// Evidence from the file's code: array owners are set (`setowner.e`).
     copy_on_write_evidence: bool,
+    /// Evidence from the file's code: `pushbltn.v self.x` (instance -1).
+    builtin_self_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -49,6 +51,7 @@ impl Features {
             version,
             typed_bool_evidence: false,
             copy_on_write_evidence: false,
+            builtin_self_evidence: false,
         }
     }
 
@@ -60,6 +63,7 @@ impl Features {
             version,
             typed_bool_evidence: typed_bools,
             copy_on_write_evidence: false,
+            builtin_self_evidence: false,
         }
     }
 
@@ -70,6 +74,22 @@ impl Features {
             copy_on_write_evidence: evidence,
             ..self
         }
+    }
+
+    /// The same features, with whether the file's code reads global built-ins as
+    /// `pushbltn.v self.x`.
+    pub fn with_builtin_self(self, evidence: bool) -> Self {
+        Features {
+            builtin_self_evidence: evidence,
+            ..self
+        }
+    }
+
+    /// Global built-ins (`room`, `working_directory`) are read with instance -1 (`pushbltn.v
+    /// self.room`): before 2.3, and in early 2.3 builds (2.3.0 – some 2.3.2: known only from
+    /// the file's code, the detected version cannot tell); later instance -6 (`builtin.room`).
+    pub fn builtin_globals_self(&self) -> bool {
+        !self.gml_v2() || self.builtin_self_evidence
     }
 
     /// Array copy-on-write: `setowner.e` before array writes (2.3 – 2022.1 always; later when

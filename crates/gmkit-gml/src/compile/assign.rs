@@ -184,13 +184,7 @@ impl Compiler<'_> {
             }
             Expr::Member(obj, n) => {
                 if let Some(k) = self.instance_number_in(obj, true) {
-                    let vi = if k == -5 { -5 } else { -1 };
-                    return Ok(Place::Simple(self.varref(
-                        n,
-                        vi,
-                        k as i16,
-                        RefType::NORMAL,
-                    )?));
+                    return Ok(Place::Simple(self.member_var(n, k)?));
                 }
                 let rvalue = self.instance(obj)?;
                 let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
@@ -224,6 +218,16 @@ impl Compiler<'_> {
                 "compound assignment on this target".into(),
             )),
         }
+    }
+
+    /// `inst.n` with a constant instance `k`: folded into the reference (`other.n`,
+    /// `global.n`, `12.n`; a room instance id ≥ 100000 as `[instance]`).
+    pub(super) fn member_var(&self, n: &str, k: i64) -> R<VariableRef> {
+        if k >= 100_000 {
+            return self.varref(n, -1, (k - 100_000) as i16, RefType::INSTANCE);
+        }
+        let vi = if k == -5 { -5 } else { -1 };
+        self.varref(n, vi, k as i16, RefType::NORMAL)
     }
 
     /// `m[i][j]...` (2.3+): pushes owner and first index, the `[multipush]` (read) or

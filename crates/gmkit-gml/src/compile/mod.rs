@@ -545,7 +545,11 @@ impl<'g> Compiler<'g> {
         if self.names.builtin.contains(name)
             && (is_global_builtin(name) || self.names.bltn_reads.contains(name))
         {
-            let inst = if self.f().gml_v2() { -6 } else { -1 };
+            let inst = if self.f().builtin_globals_self() {
+                -1
+            } else {
+                -6
+            };
             return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
         }
         // 2024.2+ encodes bare instance variables as builtin (-6); the VARI entry stays self.
@@ -1009,7 +1013,8 @@ impl<'g> Compiler<'g> {
                 }
                 _ => None,
             },
-            Expr::Lit(Literal::Int(v)) => Some(*v),
+            Expr::Lit(Literal::Int(v)) if *v < 100_000 + 32_768 => Some(*v),
+            Expr::Paren(x) => self.instance_number_in(x, member),
             _ => None,
         }
     }
@@ -1029,8 +1034,7 @@ impl<'g> Compiler<'g> {
             Expr::Member(obj, n) => {
                 let t = self.expr(value)?;
                 if let Some(k) = self.instance_number_in(obj, true) {
-                    let vi = if k == -5 { -5 } else { -1 };
-                    let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
+                    let var = self.member_var(n, k)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
                         t2: int_type(t),
@@ -1229,19 +1233,12 @@ impl<'g> Compiler<'g> {
             }
             Expr::Member(o, n) => {
                 if let Some(k) = self.instance_number_in(o, true) {
-                    let (vi, op) = if k == -5 {
-                        (
-                            -5,
-                            if self.f().new_opcodes() {
-                                Opcode::PushGlb
-                            } else {
-                                Opcode::Push
-                            },
-                        )
+                    let op = if k == -5 && self.f().new_opcodes() {
+                        Opcode::PushGlb
                     } else {
-                        (-1, Opcode::Push)
+                        Opcode::Push
                     };
-                    let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
+                    let var = self.member_var(n, k)?;
                     self.emit(Instruction::Push {
                         op,
                         value: PushValue::Variable(var),

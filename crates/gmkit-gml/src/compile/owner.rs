@@ -94,17 +94,22 @@ impl Owners {
         o
     }
 
-    /// The id for `key`.
-    fn id(&self, key: &str) -> i64 {
+    /// The id for `key`; `None` when the entry's code never set an owner for `key` while one
+    /// is known on this path (GameMaker shares ids between variables in some versions, so the
+    /// statement then found its id already set).
+    fn id(&self, key: &str) -> Option<i64> {
         if let Some(&id) = self.ids.get(key) {
-            return id;
+            return Some(id);
+        }
+        if self.last.is_some() {
+            return None;
         }
         // FNV-1a of the name, in the per-variable part.
         let mut h: u32 = 0x811c_9dc5;
         for b in key.bytes() {
             h = (h ^ b as u32).wrapping_mul(0x0100_0193);
         }
-        self.base | (h & 0xFFFF) as i64
+        Some(self.base | (h & 0xFFFF) as i64)
     }
 }
 
@@ -165,7 +170,9 @@ impl Compiler<'_> {
             _ => None,
         };
         let Some(key) = key else { return };
-        let id = self.owners.id(&key);
+        let Some(id) = self.owners.id(&key) else {
+            return;
+        };
         if self.owners.last == Some(id) {
             return;
         }
