@@ -58,6 +58,16 @@ fn main() {
                         (Some(_), None) => "differs: compiled code too short".into(),
                         _ => "differs: compiled code too long".into(),
                     };
+                    if let Ok(dir) = std::env::var("RTDIFF_DUMP") {
+                        let name = game.code_name(i);
+                        let _ = std::fs::write(
+                            format!("{dir}/{name}.orig.asm"),
+                            dis.instructions(&orig),
+                        );
+                        let _ =
+                            std::fs::write(format!("{dir}/{name}.new.asm"), dis.instructions(&ins));
+                        let _ = std::fs::write(format!("{dir}/{name}.gml"), &text);
+                    }
                     let lo = k.saturating_sub(ctx);
                     let a = dis.instructions(&orig[lo..(k + ctx / 2).min(orig.len())]);
                     let b = dis.instructions(&ins[lo..(k + ctx / 2).min(ins.len())]);

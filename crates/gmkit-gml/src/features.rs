@@ -154,6 +154,11 @@ impl Features {
         self.version.non_lts_at_least(2024, 2)
     }
 
+    /// 2023.11+: `global` as a value is `call.i @@Global@@ 0` (before: `pushi.e -5`).
+    pub fn global_call(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
+    }
+
     /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:
     /// `push.i [function]…`).
     pub fn function_refs(&self) -> bool {

@@ -186,7 +186,7 @@ impl Compiler<'_> {
                 if let Some(k) = self.instance_number_in(obj, true) {
                     return Ok(Place::Simple(self.member_var(n, k)?));
                 }
-                let rvalue = self.instance(obj)?;
+                let rvalue = self.dot_instance(obj)?;
                 let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                 Ok(Place::Stacktop { var, rvalue })
             }

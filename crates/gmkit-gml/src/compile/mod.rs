@@ -305,6 +305,8 @@ pub struct Compiler<'g> {
     own_locals: HashMap<String, u32>,
     /// Array owner ids (copy-on-write).
     owners: owner::Owners,
+    /// The array being compiled is the left side of a dot.
+    dot_owner: bool,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -338,6 +340,7 @@ pub fn compile_entry(
         }
     }
     let mut c = Compiler {
+        dot_owner: false,
         owners,
         own_locals,
         slots,
@@ -985,6 +988,7 @@ impl<'g> Compiler<'g> {
             return Ok(false);
         }
         let t = self.expr(e)?;
+        self.dot_owner = false;
         if t == DataType::Variable && self.f().gml_v2() {
             self.push_int(-9);
             Ok(true)
@@ -992,6 +996,13 @@ impl<'g> Compiler<'g> {
             self.conv(t, DataType::Int32);
             Ok(false)
         }
+    }
+
+    /// The instance operand of a dot access. 2024.2+: an instance array on the left of a dot
+    /// keeps owner -1 (`a[i].x`, unlike `with (a[i])`).
+    fn dot_instance(&mut self, e: &Expr) -> R<bool> {
+        self.dot_owner = matches!(e, Expr::Index(..));
+        self.instance(e)
     }
 
     /// `self`, `other`, an object name, a number: the instance as a constant.
@@ -1041,7 +1052,7 @@ impl<'g> Compiler<'g> {
                         var,
                     });
                 } else {
-                    self.instance(obj)?;
+                    self.dot_instance(obj)?;
                     let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
@@ -1076,9 +1087,13 @@ impl<'g> Compiler<'g> {
     /// and whether the owner is 2.3's `-9` marker over a value.
     fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32, bool)> {
         let v2 = self.f().gml_v2();
+        let dot_owner = std::mem::take(&mut self.dot_owner);
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
-                let (vi, inst, _) = self.scope_of(n);
+                let (vi, mut inst, _) = self.scope_of(n);
+                if dot_owner && inst == -6 && vi == -1 {
+                    inst = -1;
+                }
                 (
                     Some(inst as i64),
                     n.clone(),
@@ -1086,7 +1101,11 @@ impl<'g> Compiler<'g> {
                 )
             }
             Expr::Member(o, n) => {
-                let k = self.instance_number(o);
+                let k = if self.owner_by_call(o) {
+                    None
+                } else {
+                    self.instance_number_in(o, true)
+                };
                 let vi = if !v2 && k == Some(-5) { -5 } else { -1 };
                 (k, n.clone(), vi)
             }
@@ -1101,7 +1120,7 @@ impl<'g> Compiler<'g> {
                 let Expr::Member(o, _) = base else {
                     unreachable!("only members have no constant owner")
                 };
-                self.instance(o)?
+                self.dot_instance(o)?
             }
         };
         match idx {
@@ -1177,6 +1196,9 @@ impl<'g> Compiler<'g> {
                 }
             }),
             Expr::Ident(n) => {
+                if let Some(t) = self.special_value(n)? {
+                    return Ok(t);
+                }
                 if n == "pi" {
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
@@ -1244,7 +1266,7 @@ impl<'g> Compiler<'g> {
                         value: PushValue::Variable(var),
                     });
                 } else {
-                    self.instance(o)?;
+                    self.dot_instance(o)?;
                     let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,

@@ -10,7 +10,7 @@
 use super::Compiler;
 use crate::Game;
 use crate::ast::{Expr, Stmt};
-use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue};
+use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue, RefType};
 use std::collections::HashMap;
 
 /// Functions whose direct calls write arrays.
@@ -34,6 +34,9 @@ pub(super) struct Owners {
     base: i64,
     /// The id last emitted on this path (`None`: unknown after a merge).
     pub last: Option<i64>,
+    /// The entry's code repeats an id in straight-line code: this compiler generation does
+    /// not skip repeated ids (seen in early 2.3 builds).
+    repeats: bool,
 }
 
 impl Owners {
@@ -41,7 +44,11 @@ impl Owners {
     /// after it stores to (or to the array-writing call of a call statement).
     pub fn learn(game: &Game, ins: &[Instruction]) -> Owners {
         let mut o = Owners::default();
+        let mut prev: Option<i64> = None;
         for k in 1..ins.len() {
+            if matches!(ins[k], Instruction::Branch { .. }) {
+                prev = None;
+            }
             if !matches!(
                 ins[k],
                 Instruction::Extended {
@@ -65,15 +72,22 @@ impl Owners {
             if o.ids.is_empty() {
                 o.base = id & !0xFFFF;
             }
+            if prev == Some(id) {
+                o.repeats = true;
+            }
+            prev = Some(id);
             let mut call = None;
             for x in ins.iter().skip(k + 1).take(400) {
                 let key = match x {
+                    Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
+                        format!("{}[]", game.var_name(var.variable))
+                    }
                     Instruction::Pop { var, .. } => game.var_name(var.variable).to_string(),
                     Instruction::Push {
                         value: PushValue::Variable(var),
                         ..
-                    } if var.ref_type == gmkit_data::chunks::code::RefType::ARRAY_POP_AF => {
-                        game.var_name(var.variable).to_string()
+                    } if var.ref_type == RefType::ARRAY_POP_AF => {
+                        format!("{}[]", game.var_name(var.variable))
                     }
                     Instruction::Call { function, .. } => {
                         call = Some(game.func_name(*function).to_string());
@@ -113,11 +127,19 @@ impl Owners {
     }
 }
 
-/// The variable a target writes (`a`, `o.a`, `a[i]`, `a[i][j]`, `a[i].b` → `b`).
-fn written(target: &Expr) -> Option<&str> {
+/// The variable a target writes (`a`, `o.a`, `a[i]` → `a[]`, `a[i][j]` → `a[]`, `a[i].b` →
+/// `b`).
+fn written(target: &Expr) -> Option<String> {
+    fn root(e: &Expr) -> Option<&str> {
+        match e {
+            Expr::Ident(n) | Expr::Member(_, n) => Some(n),
+            Expr::Index(b, _) | Expr::Paren(b) => root(b),
+            _ => None,
+        }
+    }
     match target {
-        Expr::Ident(n) | Expr::Member(_, n) => Some(n),
-        Expr::Index(b, _) => written(b),
+        Expr::Ident(n) | Expr::Member(_, n) => Some(n.clone()),
+        Expr::Index(b, _) => root(b).map(|n| format!("{n}[]")),
         Expr::Paren(x) => written(x),
         _ => None,
     }
@@ -156,9 +178,9 @@ impl Compiler<'_> {
         }
         let key = match s {
             Stmt::Assign { target, value, .. } if has_index(target) || makes_array(value) => {
-                written(target).map(str::to_string)
+                written(target)
             }
-            Stmt::Update { target, .. } if has_index(target) => written(target).map(str::to_string),
+            Stmt::Update { target, .. } if has_index(target) => written(target),
             Stmt::Var(vars) => vars
                 .iter()
                 .find(|(_, v)| v.as_ref().is_some_and(makes_array))
@@ -173,7 +195,7 @@ impl Compiler<'_> {
         let Some(id) = self.owners.id(&key) else {
             return;
         };
-        if self.owners.last == Some(id) {
+        if self.owners.last == Some(id) && !self.owners.repeats {
             return;
         }
         self.owners.last = Some(id);

@@ -2,7 +2,8 @@
 //! function's id (`push.i [function]gml_Script_scr_fn`, type int) in 2.3 – 2024.1 and a
 //! function reference (`pushref.i`, type variable) from 2024.2 on.
 
-use super::Compiler;
+use super::{Compiler, R};
+use crate::ast::Expr;
 use crate::game::AssetKind;
 use gmkit_data::Id;
 use gmkit_data::chunks::code::{
@@ -10,6 +11,38 @@ use gmkit_data::chunks::code::{
 };
 
 impl Compiler<'_> {
+    /// `self`, `other`, `global` as values in 2.3+ (spec §3.2): `call.i @@This@@ 0`,
+    /// `@@Other@@`, and `@@Global@@` from 2023.11 (`pushi.e -5` before).
+    pub(super) fn special_value(&mut self, n: &str) -> R<Option<DataType>> {
+        if !self.f().gml_v2() || self.locals.contains(n) {
+            return Ok(None);
+        }
+        let helper = match n {
+            "self" => "@@This@@",
+            "other" => "@@Other@@",
+            "global" if self.f().global_call() => "@@Global@@",
+            "global" => return Ok(Some(self.push_int(-5))),
+            _ => return Ok(None),
+        };
+        let function = self.func(helper)?;
+        self.emit(Instruction::Call {
+            t: DataType::Int32,
+            argc: 0,
+            function,
+        });
+        Ok(Some(DataType::Variable))
+    }
+
+    /// Whether the owner `o` of `o.arr[i]` is pushed as a value (`@@This@@` etc. then `-9`):
+    /// `self`/`other` from 2024.2, `global` from 2023.11 (spec §4.7).
+    pub(super) fn owner_by_call(&self, o: &Expr) -> bool {
+        match o {
+            Expr::Ident(n) if n == "global" => self.f().global_call(),
+            Expr::Ident(n) if n == "self" || n == "other" => self.f().self_to_builtin(),
+            _ => false,
+        }
+    }
+
     /// The value of bare name `n` when it names a global script function (not shadowed by a
     /// local); `None` otherwise, with nothing emitted.
     pub(super) fn function_value(&mut self, n: &str) -> Option<DataType> {

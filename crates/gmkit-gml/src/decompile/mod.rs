@@ -705,7 +705,11 @@ impl<'g, 'i> Dec<'g, 'i> {
         }
         // p: `b default` and/or `b end`.
         let mut jumps = Vec::new();
-        while jumps.len() < 2 && self.is_branch(p, Opcode::B) {
+        // A jump that is a case's target is that case's body (`case 0: break;`).
+        while jumps.len() < 2
+            && self.is_branch(p, Opcode::B)
+            && (jumps.is_empty() || !labels.iter().any(|l| l.1 == p))
+        {
             jumps.push(self.target(p)?);
             p += 1;
         }
