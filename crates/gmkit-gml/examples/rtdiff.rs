@@ -74,7 +74,17 @@ fn main() {
                     listing =
                         format!("--- original (from {lo}, diff at {k})\n{a}\n--- compiled\n{b}\n");
                 }
-                Err(e) => kind = format!("{e}"),
+                Err(e) => {
+                    kind = format!("{e}");
+                    if let Ok(dir) = std::env::var("RTDIFF_DUMP") {
+                        let name = game.code_name(i);
+                        let _ = std::fs::write(
+                            format!("{dir}/{name}.orig.asm"),
+                            dis.instructions(&orig),
+                        );
+                        let _ = std::fs::write(format!("{dir}/{name}.gml"), &text);
+                    }
+                }
             },
         }
         let cow = orig.iter().any(|x| {

@@ -1299,12 +1299,24 @@ impl<'g> Compiler<'g> {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
                 }
-                let function = self.func(n)?;
-                self.emit(Instruction::Call {
-                    t: DataType::Int32,
-                    argc: args.len() as u16,
-                    function,
-                });
+                let argc = args.len() as u16;
+                match self.func(n) {
+                    Ok(function) => self.emit(Instruction::Call {
+                        t: DataType::Int32,
+                        argc,
+                        function,
+                    }),
+                    // Calls on no FUNC chain name their callee by string (quirks: code of
+                    // stripped objects).
+                    Err(e) => {
+                        let name = self.string(n).map_err(|_| e)?;
+                        self.emit(Instruction::CallByName {
+                            t: DataType::Int32,
+                            argc,
+                            name,
+                        });
+                    }
+                }
                 Ok(DataType::Variable)
             }
             Expr::Paren(x) => self.expr(x),

@@ -49,7 +49,18 @@ impl Compiler<'_> {
         if !self.f().gml_v2() || self.locals.contains(n) {
             return None;
         }
-        let &f = self.names.funcs.get(&format!("gml_Script_{n}"))?;
+        let Some(&f) = self.names.funcs.get(&format!("gml_Script_{n}")) else {
+            // A built-in function as a value (`f = draw_self`): its id, in every version.
+            if self.names.vars_by_name.contains_key(n) || n.starts_with("@@") {
+                return None;
+            }
+            let &f = self.names.funcs.get(n)?;
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Function(Id::new(f)),
+            });
+            return Some(DataType::Int32);
+        };
         let function = Id::new(f);
         if self.f().function_refs() {
             let asset_type = self.game.pushref_type(AssetKind::Script)?;
