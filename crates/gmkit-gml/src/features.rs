@@ -159,6 +159,12 @@ impl Features {
         self.version.non_lts_at_least(2023, 11)
     }
 
+    /// 2024.14.4+: in a chained method call (`f(a).m(b)`) the arguments are pushed after the
+    /// callee (`dup.e 2 N`); before, all arguments of the chain come first.
+    pub fn chained_call_args_after(&self) -> bool {
+        self.version.at_least_full(2024, 14, 4, 0)
+    }
+
     /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:
     /// `push.i [function]…`).
     pub fn function_refs(&self) -> bool {

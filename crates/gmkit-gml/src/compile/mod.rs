@@ -1018,7 +1018,7 @@ impl<'g> Compiler<'g> {
                 "other" if !self.f().gml_v2() || member => Some(-2),
                 "all" => Some(-3),
                 "noone" => Some(-4),
-                "global" => Some(-5),
+                "global" if member || !self.f().global_call() => Some(-5),
                 n if !self.locals.contains(n) && !self.f().asset_refs() => {
                     self.names.objects.get(n).map(|&i| i as i64)
                 }
@@ -1446,12 +1446,22 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "self" => call0(self, "@@This@@")?,
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
+                    o @ Expr::Call(..) if !self.f().chained_call_args_after() => {
+                        return self.chained_call(o, m, args);
+                    }
                     o => {
+                        self.dot_owner = matches!(o, Expr::Index(..));
                         let t = self.expr(o)?;
+                        self.dot_owner = false;
                         if t != DataType::Variable {
-                            return Err(CompileError::Unsupported(
-                                "method call on a constant instance".into(),
-                            ));
+                            // An object index or instance id: `@@GetInstance@@(id)`.
+                            self.conv(t, DataType::Variable);
+                            let function = self.func("@@GetInstance@@")?;
+                            self.emit(Instruction::Call {
+                                t: DataType::Int32,
+                                argc: 1,
+                                function,
+                            });
                         }
                     }
                 }

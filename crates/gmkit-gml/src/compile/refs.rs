@@ -1,13 +1,14 @@
 //! Global functions named as values (spec `gml-bytecode.md` §6.3): `f = scr_fn` pushes the
 //! function's id (`push.i [function]gml_Script_scr_fn`, type int) in 2.3 – 2024.1 and a
-//! function reference (`pushref.i`, type variable) from 2024.2 on.
+//! function reference (`pushref.i`, type variable) from 2024.2 on; `self`/`other`/`global` as
+//! values; chained method calls.
 
 use super::{Compiler, R};
 use crate::ast::Expr;
 use crate::game::AssetKind;
 use gmkit_data::Id;
 use gmkit_data::chunks::code::{
-    DataType, ExtOperand, ExtendedKind, Instruction, Opcode, PushValue,
+    DataType, ExtOperand, ExtendedKind, Instruction, Opcode, PushValue, RefType,
 };
 
 impl Compiler<'_> {
@@ -31,6 +32,32 @@ impl Compiler<'_> {
             function,
         });
         Ok(Some(DataType::Variable))
+    }
+
+    /// `f(a).m(b)` before 2024.14.4 (spec §6.2): this call's arguments first, then the inner
+    /// call, `dup.v 0`, `pushi.e -9`, `push.v [stacktop]self.m`, `callv.v N`.
+    pub(super) fn chained_call(&mut self, inner: &Expr, m: &str, args: &[Expr]) -> R<DataType> {
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        self.expr(inner)?;
+        self.emit(Instruction::Dup {
+            t: DataType::Variable,
+            count: 0,
+            extra: 0,
+        });
+        self.push_int(-9);
+        let var = self.varref(m, -1, 0, RefType::STACKTOP)?;
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Variable(var),
+        });
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: args.len() as u16,
+        });
+        Ok(DataType::Variable)
     }
 
     /// Whether the owner `o` of `o.arr[i]` is pushed as a value (`@@This@@` etc. then `-9`):
