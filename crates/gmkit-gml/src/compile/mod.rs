@@ -16,6 +16,9 @@ use gmkit_data::chunks::code::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod function;
+pub use function::ChildEntry;
+
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
@@ -276,6 +279,8 @@ pub struct Compiler<'g> {
     /// The VARI entries the entry's current code uses for its locals (bc 15 – 2.2 give every
     /// code entry its own local entries, which names alone cannot tell apart).
     own_locals: HashMap<String, u32>,
+    /// Nested functions (child entries) of the entry.
+    fnc: function::FnState,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -285,6 +290,16 @@ pub fn compile_entry(
     entry: usize,
     body: &[Stmt],
 ) -> R<Vec<Instruction>> {
+    compile_entry_with_children(game, names, entry, body).map(|(ins, _)| ins)
+}
+
+/// As [`compile_entry`], with the headers of the nested functions' child entries.
+pub fn compile_entry_with_children(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
@@ -314,9 +329,11 @@ pub fn compile_entry(
         labels: Vec::new(),
         locals: HashSet::new(),
         frames: Vec::new(),
+        fnc: function::FnState::new(game, entry),
     };
     c.block(body)?;
-    c.finish()
+    let children = c.child_entries();
+    Ok((c.finish()?, children))
 }
 
 fn int_type(t: DataType) -> DataType {
@@ -505,6 +522,9 @@ impl<'g> Compiler<'g> {
     /// Where a bare name lives.
     fn scope_of(&self, name: &str) -> (i32, i16, Opcode) {
         let new = self.f().new_opcodes();
+        if let Some(s) = self.function_scope_of(name) {
+            return s;
+        }
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
         }
@@ -764,6 +784,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Block(b) => self.block(b)?,
+            Stmt::Function(f) => self.function_decl(f)?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1187,6 +1208,9 @@ impl<'g> Compiler<'g> {
                 {
                     return Ok(self.push_int(k as i64));
                 }
+                if let Some(t) = self.function_ref(n) {
+                    return Ok(t);
+                }
                 let (vi, inst, op) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
@@ -1330,6 +1354,9 @@ impl<'g> Compiler<'g> {
                 });
                 Ok(DataType::Variable)
             }
+            Expr::Function(f) => self.function_expr(f),
+            Expr::Struct(fields) => self.struct_literal(fields),
+            Expr::New(callee, args) => self.new_expr(callee, args),
             _ => Err(CompileError::Unsupported("expression kind".into())),
         }
     }

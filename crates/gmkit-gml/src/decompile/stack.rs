@@ -197,6 +197,7 @@ impl Dec<'_, '_> {
                     ident(name)
                 }
             }
+            -6 if name.starts_with("argument") => self.argument(name),
             -6 | -16 => ident(name),
             -7 => {
                 self.local(name);
