@@ -69,10 +69,16 @@ fn main() {
                             .collect::<Vec<_>>()
                             .join(" / ")
                     };
+                    let at = |v: &[gmkit_data::chunks::code::Instruction]| {
+                        v.get(k)
+                            .map_or("(end)".to_string(), |x| x.display(&file).to_string())
+                    };
                     println!(
-                        "{name} @{k}\n   want {}\n   got  {}",
+                        "{name} @{k}\n   want {}\n   got  {}\n   first: {} | {}",
                         show(&orig),
-                        show(&ins)
+                        show(&ins),
+                        at(&orig),
+                        at(&ins)
                     );
                 }
                 Err(e) => println!("{name}: {e}"),

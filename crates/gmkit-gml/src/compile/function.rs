@@ -71,18 +71,26 @@ enum Kind {
     Struct,
 }
 
-/// A value that stays inside a struct literal's body (spec §7.2): decided on the written
-/// token, so a negative number is hoisted.
-fn struct_constant(e: &Expr) -> bool {
-    match e {
-        Expr::Lit(Literal::Int(v) | Literal::Int64(v)) => *v >= 0,
-        Expr::Lit(Literal::Real(v)) => *v >= 0.0,
-        Expr::Lit(_) | Expr::Function(_) => true,
-        _ => false,
-    }
-}
-
 impl Compiler<'_> {
+    /// A value that stays inside a struct literal's body (spec §7.2): decided on the written
+    /// token (literals, function literals, asset and constant names), so a negative number is
+    /// hoisted.
+    fn struct_constant(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(Literal::Int(v) | Literal::Int64(v)) => *v >= 0,
+            Expr::Lit(Literal::Real(v)) => *v >= 0.0,
+            Expr::Lit(_) | Expr::Function(_) => true,
+            Expr::Ident(n) => {
+                matches!(n.as_str(), "noone" | "all" | "pi")
+                    || (!self.locals.contains(n)
+                        && !self.names.vars_by_name.contains_key(n)
+                        && (self.names.assets.contains_key(n)
+                            || self.names.objects.contains_key(n)))
+            }
+            _ => false,
+        }
+    }
+
     fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
         let function = self.func_exact(name)?;
         self.emit(Instruction::Call {
@@ -376,7 +384,7 @@ impl Compiler<'_> {
         let hoisted: Vec<&Expr> = fields
             .iter()
             .map(|(_, v)| v)
-            .filter(|v| !struct_constant(v))
+            .filter(|v| !self.struct_constant(v))
             .collect();
         for v in hoisted.iter().rev() {
             let t = self.expr(v)?;
@@ -386,7 +394,7 @@ impl Compiler<'_> {
         let body: Vec<Stmt> = fields
             .iter()
             .map(|(n, v)| {
-                let value = if struct_constant(v) {
+                let value = if self.struct_constant(v) {
                     v.clone()
                 } else {
                     k += 1;
@@ -474,12 +482,28 @@ impl Compiler<'_> {
         Ok(DataType::Variable)
     }
 
-    /// A global function named as a value (spec §6.3): `push.i [function]f` (type i), 2024.2+
-    /// `pushref.i f` (type v). `None` when `name` is not a function or is a variable here.
-    pub(super) fn function_ref(&mut self, name: &str) -> Option<DataType> {
+    /// A name that is not a variable, as a value (2.3+): `self`/`other` (`@@This@@`/`@@Other@@`,
+    /// spec §3.2), or a global function (spec §6.3): `push.i [function]f` (type i), 2024.2+
+    /// `pushref.i f` (type v) for script functions. `None` when `name` is a variable here.
+    pub(super) fn named_value(&mut self, name: &str) -> R<Option<DataType>> {
         if !self.f().gml_v2() || self.locals.contains(name) || self.fnc.statics.contains(name) {
-            return None;
+            return Ok(None);
         }
+        match name {
+            "self" => {
+                self.call_named("@@This@@", 0)?;
+                return Ok(Some(DataType::Variable));
+            }
+            "other" => {
+                self.call_named("@@Other@@", 0)?;
+                return Ok(Some(DataType::Variable));
+            }
+            _ => {}
+        }
+        Ok(self.function_ref(name))
+    }
+
+    fn function_ref(&mut self, name: &str) -> Option<DataType> {
         let script = format!("gml_Script_{name}");
         let id = match self.names.funcs.get(&script) {
             Some(&i) => i,

@@ -17,6 +17,7 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod function;
+mod update;
 pub use function::ChildEntry;
 
 /// Why a tree could not be compiled.
@@ -1208,7 +1209,7 @@ impl<'g> Compiler<'g> {
                 {
                     return Ok(self.push_int(k as i64));
                 }
-                if let Some(t) = self.function_ref(n) {
+                if let Some(t) = self.named_value(n)? {
                     return Ok(t);
                 }
                 let (vi, inst, op) = self.scope_of(n);
@@ -1357,7 +1358,7 @@ impl<'g> Compiler<'g> {
             Expr::Function(f) => self.function_expr(f),
             Expr::Struct(fields) => self.struct_literal(fields),
             Expr::New(callee, args) => self.new_expr(callee, args),
-            _ => Err(CompileError::Unsupported("expression kind".into())),
+            Expr::Update { op, prefix, target } => self.update_expr(*op, *prefix, target),
         }
     }
 
@@ -1392,7 +1393,9 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) = if self.locals.contains(n) {
+                let (vi, inst, op) = if let Some(s) = self.function_scope_of(n) {
+                    s
+                } else if self.locals.contains(n) {
                     (-7, -7, Opcode::PushLoc)
                 } else {
                     (-1, -6, Opcode::Push)

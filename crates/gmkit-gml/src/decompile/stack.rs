@@ -718,7 +718,9 @@ impl Dec<'_, '_> {
             if entry.contains("___struct___") && (stacktop_decl || copy_left) {
                 return;
             }
-            if copy_left || stacktop_decl {
+            // A declaration leaves a copy for its `popz.v`; a stacktop store without one is
+            // `obj.f = function () {}`.
+            if copy_left {
                 let mut f = (**f).clone();
                 f.name = Some(name.clone());
                 if let Some(top) = stack.last_mut()
