@@ -1386,6 +1386,15 @@ impl<'g> Compiler<'g> {
             });
             Ok(())
         };
+        let call0_1 = |c: &mut Self, name: &str| -> R<()> {
+            let function = c.func(name)?;
+            c.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: 1,
+                function,
+            });
+            Ok(())
+        };
         match callee {
             Expr::Ident(n) => {
                 for a in args.iter().rev() {
@@ -1414,9 +1423,9 @@ impl<'g> Compiler<'g> {
                     o => {
                         let t = self.expr(o)?;
                         if t != DataType::Variable {
-                            return Err(CompileError::Unsupported(
-                                "method call on a constant instance".into(),
-                            ));
+                            // An object index or instance id (spec §7.4).
+                            self.conv(t, DataType::Variable);
+                            call0_1(self, "@@GetInstance@@")?;
                         }
                     }
                 }

@@ -257,8 +257,10 @@ impl Dec<'_, '_> {
 
     fn func_value(&mut self, f: FunctionId) -> Val {
         let name = self.game.func_name(f).to_string();
-        if let Some(func) = self.functions.get(&name) {
-            let mut v = Val::new(Expr::Function(Box::new(func.clone())), DataType::Int32);
+        // The first use after the body is the literal itself; later ones (`new f()`, `g = f`)
+        // are references by name.
+        if let Some(func) = self.functions.remove(&name) {
+            let mut v = Val::new(Expr::Function(Box::new(func)), DataType::Int32);
             v.fn_entry = Some(name);
             return v;
         }
