@@ -375,39 +375,47 @@ impl Compiler<'_> {
         Ok(DataType::Variable)
     }
 
+    /// The value of a struct field as compiled inside the struct body: constants stay, other
+    /// values are hoisted (pushed before the body, read inside as `argument[i]`); before
+    /// 2024.11 an array literal stays inside with its non-constant elements hoisted one by one.
+    fn hoist(&self, v: &Expr, hoisted: &mut Vec<Expr>) -> Expr {
+        if self.struct_constant(v) {
+            return v.clone();
+        }
+        if let Expr::Array(items) = v
+            && !self.f().constructor_set_static()
+        {
+            return Expr::Array(items.iter().map(|x| self.hoist(x, hoisted)).collect());
+        }
+        hoisted.push(v.clone());
+        Expr::Index(
+            Box::new(Expr::Ident("argument".into())),
+            vec![Expr::Lit(Literal::Int(hoisted.len() as i64 - 1))],
+        )
+    }
+
     /// `{ k: v, ... }` (spec §7.2).
     pub(super) fn struct_literal(&mut self, fields: &[(String, Expr)]) -> R<DataType> {
         if fields.is_empty() && self.f().optimized_declarations() {
             self.call_named("@@NewGMLObject@@", 0)?;
             return Ok(DataType::Variable);
         }
-        let hoisted: Vec<&Expr> = fields
+        let mut hoisted: Vec<Expr> = Vec::new();
+        let inside: Vec<Expr> = fields
             .iter()
-            .map(|(_, v)| v)
-            .filter(|v| !self.struct_constant(v))
+            .map(|(_, v)| self.hoist(v, &mut hoisted))
             .collect();
         for v in hoisted.iter().rev() {
             let t = self.expr(v)?;
             self.conv(t, DataType::Variable);
         }
-        let mut k = 0;
         let body: Vec<Stmt> = fields
             .iter()
-            .map(|(n, v)| {
-                let value = if self.struct_constant(v) {
-                    v.clone()
-                } else {
-                    k += 1;
-                    Expr::Index(
-                        Box::new(Expr::Ident("argument".into())),
-                        vec![Expr::Lit(Literal::Int(k - 1))],
-                    )
-                };
-                Stmt::Assign {
-                    target: Expr::Member(Box::new(Expr::Ident("self".into())), n.clone()),
-                    op: None,
-                    value,
-                }
+            .zip(inside)
+            .map(|((n, _), value)| Stmt::Assign {
+                target: Expr::Member(Box::new(Expr::Ident("self".into())), n.clone()),
+                op: None,
+                value,
             })
             .collect();
         let f = Function {

@@ -1402,13 +1402,14 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) = if let Some(s) = self.function_scope_of(n) {
-                    s
-                } else if self.locals.contains(n) {
-                    (-7, -7, Opcode::PushLoc)
-                } else {
-                    (-1, -6, Opcode::Push)
-                };
+                let (vi, inst, op) =
+                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
+                        s
+                    } else if self.locals.contains(n) {
+                        (-7, -7, Opcode::PushLoc)
+                    } else {
+                        (-1, -6, Opcode::Push)
+                    };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,

@@ -839,6 +839,14 @@ fn struct_literal(f: Function, hoisted: Vec<Expr>) -> Expr {
 }
 
 fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
+    if let Expr::Array(items) = e {
+        return Expr::Array(
+            items
+                .into_iter()
+                .map(|x| substitute_hoisted(x, hoisted))
+                .collect(),
+        );
+    }
     if let Expr::Index(b, idx) = &e
         && **b == ident("argument")
         && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()
