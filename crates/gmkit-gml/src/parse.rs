@@ -676,8 +676,8 @@ impl Parser {
                 e = Expr::Index(Box::new(e), idx);
             } else if calls && self.is_punct("(") {
                 let args = self.args()?;
-                // `int64(5)`, `int64(-4)`: an int64 literal.
-                let int = match args.as_slice() {
+                // `int64(n)` / `int64(-n)`: an int64 literal (as printed for enum values).
+                let int64 = match args.as_slice() {
                     [Expr::Lit(Literal::Int(v))] => Some(*v),
                     [Expr::Unary(UnaryOp::Neg, x)] => match **x {
                         Expr::Lit(Literal::Int(v)) => Some(-v),
@@ -685,7 +685,7 @@ impl Parser {
                     },
                     _ => None,
                 };
-                e = match (e, int) {
+                e = match (e, int64) {
                     (Expr::Ident(n), Some(v)) if n == "int64" => Expr::Lit(Literal::Int64(v)),
                     (e, _) => Expr::Call(Box::new(e), args),
                 };

@@ -17,8 +17,10 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod assign;
+mod function;
 mod owner;
 mod refs;
+pub use function::ChildEntry;
 
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -307,6 +309,8 @@ pub struct Compiler<'g> {
     owners: owner::Owners,
     /// The array being compiled is the left side of a dot.
     dot_owner: bool,
+    /// Nested functions (child entries) of the entry.
+    fnc: function::FnState,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -316,6 +320,16 @@ pub fn compile_entry(
     entry: usize,
     body: &[Stmt],
 ) -> R<Vec<Instruction>> {
+    compile_entry_with_children(game, names, entry, body).map(|(ins, _)| ins)
+}
+
+/// As [`compile_entry`], with the headers of the nested functions' child entries.
+pub fn compile_entry_with_children(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
@@ -351,9 +365,11 @@ pub fn compile_entry(
         labels: Vec::new(),
         locals: HashSet::new(),
         frames: Vec::new(),
+        fnc: function::FnState::new(game, entry),
     };
     c.block(body)?;
-    c.finish()
+    let children = c.child_entries();
+    Ok((c.finish()?, children))
 }
 
 fn int_type(t: DataType) -> DataType {
@@ -542,6 +558,9 @@ impl<'g> Compiler<'g> {
     /// Where a bare name lives.
     fn scope_of(&self, name: &str) -> (i32, i16, Opcode) {
         let new = self.f().new_opcodes();
+        if let Some(s) = self.function_scope_of(name) {
+            return s;
+        }
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
         }
@@ -818,6 +837,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Block(b) => self.block(b)?,
+            Stmt::Function(f) => self.function_decl(f)?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1236,14 +1256,14 @@ impl<'g> Compiler<'g> {
                     });
                     return Ok(DataType::Variable);
                 }
-                if let Some(t) = self.function_value(n) {
-                    return Ok(t);
-                }
                 if !self.locals.contains(n)
                     && !self.names.vars_by_name.contains_key(n)
                     && let Some(&k) = self.names.objects.get(n)
                 {
                     return Ok(self.push_int(k as i64));
+                }
+                if let Some(t) = self.named_value(n)? {
+                    return Ok(t);
                 }
                 let (vi, inst, op) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
@@ -1395,7 +1415,9 @@ impl<'g> Compiler<'g> {
                 });
                 Ok(DataType::Variable)
             }
-            _ => Err(CompileError::Unsupported("expression kind".into())),
+            Expr::Function(f) => self.function_expr(f),
+            Expr::Struct(fields) => self.struct_literal(fields),
+            Expr::New(callee, args) => self.new_expr(callee, args),
         }
     }
 
@@ -1423,6 +1445,15 @@ impl<'g> Compiler<'g> {
             });
             Ok(())
         };
+        let call0_1 = |c: &mut Self, name: &str| -> R<()> {
+            let function = c.func(name)?;
+            c.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: 1,
+                function,
+            });
+            Ok(())
+        };
         match callee {
             Expr::Ident(n) => {
                 for a in args.iter().rev() {
@@ -1430,11 +1461,14 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) = if self.locals.contains(n) {
-                    (-7, -7, Opcode::PushLoc)
-                } else {
-                    (-1, -6, Opcode::Push)
-                };
+                let (vi, inst, op) =
+                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
+                        s
+                    } else if self.locals.contains(n) {
+                        (-7, -7, Opcode::PushLoc)
+                    } else {
+                        (-1, -6, Opcode::Push)
+                    };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,
@@ -1454,14 +1488,9 @@ impl<'g> Compiler<'g> {
                         let t = self.expr(o)?;
                         self.dot_owner = false;
                         if t != DataType::Variable {
-                            // An object index or instance id: `@@GetInstance@@(id)`.
+                            // An object index or instance id (spec §7.4).
                             self.conv(t, DataType::Variable);
-                            let function = self.func("@@GetInstance@@")?;
-                            self.emit(Instruction::Call {
-                                t: DataType::Int32,
-                                argc: 1,
-                                function,
-                            });
+                            call0_1(self, "@@GetInstance@@")?;
                         }
                     }
                 }

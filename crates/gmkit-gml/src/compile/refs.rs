@@ -1,26 +1,18 @@
-//! Global functions named as values (spec `gml-bytecode.md` §6.3): `f = scr_fn` pushes the
-//! function's id (`push.i [function]gml_Script_scr_fn`, type int) in 2.3 – 2024.1 and a
-//! function reference (`pushref.i`, type variable) from 2024.2 on; `self`/`other`/`global` as
-//! values; chained method calls.
+//! Instances as values and chained method calls (spec `gml-bytecode.md` §3.2, §4.7, §6.2):
+//! `global` as a value, `self`/`other`/`global` as array owners, `f(a).m(b)`.
 
 use super::{Compiler, R};
 use crate::ast::Expr;
-use crate::game::AssetKind;
-use gmkit_data::Id;
-use gmkit_data::chunks::code::{
-    DataType, ExtOperand, ExtendedKind, Instruction, Opcode, PushValue, RefType,
-};
+use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
 impl Compiler<'_> {
-    /// `self`, `other`, `global` as values in 2.3+ (spec §3.2): `call.i @@This@@ 0`,
-    /// `@@Other@@`, and `@@Global@@` from 2023.11 (`pushi.e -5` before).
+    /// `global` as a value in 2.3+ (spec §3.2): `@@Global@@` from 2023.11 (`pushi.e -5`
+    /// before). (`self`/`other` are [`Compiler::named_value`]'s.)
     pub(super) fn special_value(&mut self, n: &str) -> R<Option<DataType>> {
         if !self.f().gml_v2() || self.locals.contains(n) {
             return Ok(None);
         }
         let helper = match n {
-            "self" => "@@This@@",
-            "other" => "@@Other@@",
             "global" if self.f().global_call() => "@@Global@@",
             "global" => return Ok(Some(self.push_int(-5))),
             _ => return Ok(None),
@@ -67,45 +59,6 @@ impl Compiler<'_> {
             Expr::Ident(n) if n == "global" => self.f().global_call(),
             Expr::Ident(n) if n == "self" || n == "other" => self.f().self_to_builtin(),
             _ => false,
-        }
-    }
-
-    /// The value of bare name `n` when it names a global script function (not shadowed by a
-    /// local); `None` otherwise, with nothing emitted.
-    pub(super) fn function_value(&mut self, n: &str) -> Option<DataType> {
-        if !self.f().gml_v2() || self.locals.contains(n) {
-            return None;
-        }
-        let Some(&f) = self.names.funcs.get(&format!("gml_Script_{n}")) else {
-            // A built-in function as a value (`f = draw_self`): its id, in every version.
-            if self.names.vars_by_name.contains_key(n) || n.starts_with("@@") {
-                return None;
-            }
-            let &f = self.names.funcs.get(n)?;
-            self.emit(Instruction::Push {
-                op: Opcode::Push,
-                value: PushValue::Function(Id::new(f)),
-            });
-            return Some(DataType::Int32);
-        };
-        let function = Id::new(f);
-        if self.f().function_refs() {
-            let asset_type = self.game.pushref_type(AssetKind::Script)?;
-            self.emit(Instruction::Extended {
-                kind: ExtendedKind::PUSHREF,
-                t: DataType::Int32,
-                operand: Some(ExtOperand::Function {
-                    function,
-                    asset_type,
-                }),
-            });
-            Some(DataType::Variable)
-        } else {
-            self.emit(Instruction::Push {
-                op: Opcode::Push,
-                value: PushValue::Function(function),
-            });
-            Some(DataType::Int32)
         }
     }
 }
