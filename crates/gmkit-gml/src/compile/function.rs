@@ -552,6 +552,10 @@ impl Compiler<'_> {
         if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {
             return None;
         }
+        // Early 2.3 builds read `argument[i]` like a global built-in (owner -1).
+        if name == "argument" && self.f().builtin_globals_self() {
+            return None;
+        }
         if name == "argument"
             || name
                 .strip_prefix("argument")

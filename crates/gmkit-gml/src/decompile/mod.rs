@@ -601,7 +601,16 @@ impl<'g, 'i> Dec<'g, 'i> {
         let else_jump = (t > i + 1 && self.is_branch(t - 1, Opcode::B))
             .then(|| self.target(t - 1))
             .flatten()
-            .filter(|&m| m > t && m <= end || m == t && t == i + 2);
+            .filter(|&m| {
+                m > t && m <= end
+                    || m == t
+                        // An empty else (`b` to the next instruction) belongs to the innermost
+                        // if ending at t: no other conditional inside jumps to t.
+                        && !(i + 1..t - 1).any(|k| {
+                            (self.is_branch(k, Opcode::Bf) || self.is_branch(k, Opcode::Bt))
+                                && self.target(k) == Some(t)
+                        })
+            });
         match else_jump {
             Some(m) => {
                 let mut st_a = Vec::new();
