@@ -147,7 +147,9 @@ impl Compiler<'_> {
             f.constructor || kind == Kind::Struct,
         );
         self.fnc.depth += 1;
+        let saved_owner = self.owners.enter(&name);
         let r = self.function_inner(f, kind);
+        self.owners.leave(saved_owner);
         self.fnc.depth -= 1;
         let locals = self.locals.len() as u16;
         self.locals = saved_locals;

@@ -335,7 +335,7 @@ pub fn compile_entry_with_children(
     let mut owners = owner::Owners::default();
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
         if game.features.copy_on_write() {
-            owners = owner::Owners::learn(game, &ins);
+            owners = owner::Owners::learn(game, entry, &ins);
         }
         for i in ins.iter() {
             let var = match i {

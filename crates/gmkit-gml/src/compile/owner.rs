@@ -28,10 +28,13 @@ const ARRAY_WRITERS: &[&str] = &[
 /// The owner ids of one code entry and the last id emitted on the current path.
 #[derive(Default)]
 pub(super) struct Owners {
-    /// Written variable (or `call:<function>`) → owner id, from the entry's code.
-    ids: HashMap<String, i64>,
-    /// The per-function part of the entry's ids.
-    base: i64,
+    /// (code entry, written variable or `call:<function>`) → owner id, from the entry's code
+    /// (nested functions have ids of their own).
+    ids: HashMap<(String, String), i64>,
+    /// The per-function part of each code entry's ids.
+    base: HashMap<String, i64>,
+    /// The code entry (root or nested function) being compiled.
+    context: String,
     /// The id last emitted on this path (`None`: unknown after a merge).
     pub last: Option<i64>,
     /// The entry's code repeats an id in straight-line code: this compiler generation does
@@ -42,8 +45,42 @@ pub(super) struct Owners {
 impl Owners {
     /// Learns the ids of code `ins`: each `setowner.e` belongs to the variable the statement
     /// after it stores to (or to the array-writing call of a call statement).
-    pub fn learn(game: &Game, ins: &[Instruction]) -> Owners {
-        let mut o = Owners::default();
+    pub fn learn(game: &Game, root: usize, ins: &[Instruction]) -> Owners {
+        let mut o = Owners {
+            context: game.code_name(root).to_string(),
+            ..Owners::default()
+        };
+        // Spans of the nested functions: from the child's first instruction to the target of
+        // the `b` before it.
+        let mut addr = Vec::with_capacity(ins.len() + 1);
+        let mut a = 0i64;
+        for x in ins {
+            addr.push(a);
+            a += x.size() as i64;
+        }
+        let mut spans: Vec<(usize, usize, String)> = Vec::new();
+        for &(off, child) in game.children(root) {
+            let Ok(s) = addr.binary_search(&(off as i64)) else {
+                continue;
+            };
+            let Some(Instruction::Branch {
+                op: Opcode::B,
+                offset,
+            }) = s.checked_sub(1).map(|p| ins[p])
+            else {
+                continue;
+            };
+            let to = addr[s - 1] + offset as i64 * 4;
+            let e = addr.partition_point(|&x| x < to);
+            spans.push((s, e, game.code_name(child).to_string()));
+        }
+        let context_of = |k: usize| -> String {
+            spans
+                .iter()
+                .filter(|(s, e, _)| *s <= k && k < *e)
+                .max_by_key(|(s, _, _)| *s)
+                .map_or_else(|| o.context.clone(), |(_, _, n)| n.clone())
+        };
         let mut prev: Option<i64> = None;
         for k in 1..ins.len() {
             if matches!(ins[k], Instruction::Branch { .. }) {
@@ -69,9 +106,8 @@ impl Owners {
                 } => v as i64,
                 _ => continue,
             };
-            if o.ids.is_empty() {
-                o.base = id & !0xFFFF;
-            }
+            let ctx = context_of(k);
+            o.base.entry(ctx.clone()).or_insert(id & !0xFFFF);
             if prev == Some(id) {
                 o.repeats = true;
             }
@@ -101,7 +137,7 @@ impl Owners {
                     },
                     _ => continue,
                 };
-                o.ids.entry(key).or_insert(id);
+                o.ids.entry((ctx.clone(), key)).or_insert(id);
                 break;
             }
         }
@@ -112,7 +148,7 @@ impl Owners {
     /// is known on this path (GameMaker shares ids between variables in some versions, so the
     /// statement then found its id already set).
     fn id(&self, key: &str) -> Option<i64> {
-        if let Some(&id) = self.ids.get(key) {
+        if let Some(&id) = self.ids.get(&(self.context.clone(), key.to_string())) {
             return Some(id);
         }
         if self.last.is_some() {
@@ -123,7 +159,25 @@ impl Owners {
         for b in key.bytes() {
             h = (h ^ b as u32).wrapping_mul(0x0100_0193);
         }
-        Some(self.base | (h & 0xFFFF) as i64)
+        let base = self.base.get(&self.context).copied().unwrap_or(0);
+        Some(base | (h & 0xFFFF) as i64)
+    }
+
+    /// Enters nested function `name` (its own ids, nothing known on its path); returns what
+    /// [`Owners::leave`] restores.
+    pub fn enter(&mut self, name: &str) -> (String, Option<i64>) {
+        let saved = (
+            std::mem::replace(&mut self.context, name.to_string()),
+            self.last,
+        );
+        self.last = None;
+        saved
+    }
+
+    /// Leaves a nested function (the body was jumped over: the outer path is unchanged).
+    pub fn leave(&mut self, (context, last): (String, Option<i64>)) {
+        self.context = context;
+        self.last = last;
     }
 }
 
