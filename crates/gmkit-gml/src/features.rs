@@ -186,6 +186,11 @@ impl Features {
         self.version.non_lts_at_least(2023, 11)
     }
 
+    /// 2024.2+: `variable_get_hash("k")` with a constant compiles to `push.i [variable]k`.
+    pub fn variable_hash_refs(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
     /// 2024.14.4+: in a chained method call (`f(a).m(b)`) the arguments are pushed after the
     /// callee (`dup.e 2 N`); before, all arguments of the chain come first.
     pub fn chained_call_args_after(&self) -> bool {

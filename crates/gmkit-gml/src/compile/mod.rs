@@ -17,6 +17,7 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod assign;
+mod flow;
 mod function;
 mod owner;
 mod refs;
@@ -309,6 +310,8 @@ pub struct Compiler<'g> {
     owners: owner::Owners,
     /// The array being compiled is the left side of a dot.
     dot_owner: bool,
+    /// Functions the entry's own code calls by name (no FUNC chain: stripped objects).
+    by_name: HashSet<String>,
     /// Nested functions (child entries) of the entry.
     fnc: function::FnState,
 }
@@ -353,7 +356,22 @@ pub fn compile_entry_with_children(
             }
         }
     }
+    let by_name = game
+        .file
+        .code
+        .as_ref()
+        .and_then(|c| c.instructions(entry).ok())
+        .map(|ins| {
+            ins.iter()
+                .filter_map(|x| match x {
+                    Instruction::CallByName { name, .. } => Some(game.string(*name)),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let mut c = Compiler {
+        by_name,
         dot_owner: false,
         owners,
         own_locals,
@@ -838,6 +856,7 @@ impl<'g> Compiler<'g> {
             }
             Stmt::Block(b) => self.block(b)?,
             Stmt::Function(f) => self.function_decl(f)?,
+            Stmt::Throw(e) => self.throw_stmt(e)?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1315,12 +1334,23 @@ impl<'g> Compiler<'g> {
                         "method and variable calls".into(),
                     ));
                 };
+                if let Some(t) = self.variable_hash(n, args)? {
+                    return Ok(t);
+                }
                 for a in args.iter().rev() {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
                 }
                 let argc = args.len() as u16;
-                match self.func(n) {
+                let found = if self.by_name.contains(n.as_str()) {
+                    Err(CompileError::UnknownName {
+                        kind: "function",
+                        name: n.clone(),
+                    })
+                } else {
+                    self.func(n)
+                };
+                match found {
                     Ok(function) => self.emit(Instruction::Call {
                         t: DataType::Int32,
                         argc,

@@ -2,7 +2,7 @@
 //! `global` as a value, `self`/`other`/`global` as array owners, `f(a).m(b)`.
 
 use super::{Compiler, R};
-use crate::ast::Expr;
+use crate::ast::{Expr, Literal};
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
 impl Compiler<'_> {
@@ -50,6 +50,23 @@ impl Compiler<'_> {
             argc: args.len() as u16,
         });
         Ok(DataType::Variable)
+    }
+
+    /// `variable_get_hash("name")` from 2024.2 (spec §9): the variable's id as an int32
+    /// operand (`push.i [variable]name`), no call.
+    pub(super) fn variable_hash(&mut self, n: &str, args: &[Expr]) -> R<Option<DataType>> {
+        if n != "variable_get_hash" || !self.f().variable_hash_refs() {
+            return Ok(None);
+        }
+        let [Expr::Lit(Literal::String(s))] = args else {
+            return Ok(None);
+        };
+        let var = self.var(s, -1)?;
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::VariableId(var),
+        });
+        Ok(Some(DataType::Int32))
     }
 
     /// Whether the owner `o` of `o.arr[i]` is pushed as a value (`@@This@@` etc. then `-9`):
