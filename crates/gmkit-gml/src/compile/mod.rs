@@ -604,7 +604,12 @@ impl<'g> Compiler<'g> {
         // After a construct with several paths the last owner is known only if unchanged.
         if !matches!(
             s,
-            Stmt::Expr(_) | Stmt::Assign { .. } | Stmt::Update { .. } | Stmt::Var(_)
+            Stmt::Expr(_)
+                | Stmt::Assign { .. }
+                | Stmt::Update { .. }
+                | Stmt::Var(_)
+                | Stmt::If(..)
+                | Stmt::Block(_)
         ) && self.owners.last != before
         {
             self.owners.last = None;
@@ -654,7 +659,11 @@ impl<'g> Compiler<'g> {
                 self.cond(c)?;
                 let l1 = self.label();
                 self.branch(Opcode::Bf, l1);
+                // Each arm starts from the owner known before it; after the join it is known
+                // only if both paths end with the same one.
+                let entry = self.owners.last;
                 self.block(a)?;
+                let then_last = std::mem::replace(&mut self.owners.last, entry);
                 match b {
                     Some(b) => {
                         let l2 = self.label();
@@ -664,6 +673,9 @@ impl<'g> Compiler<'g> {
                         self.place(l2);
                     }
                     None => self.place(l1),
+                }
+                if self.owners.last != then_last {
+                    self.owners.last = None;
                 }
             }
             Stmt::While(c, body) => self.looped(None, Some(c), None, body)?,
