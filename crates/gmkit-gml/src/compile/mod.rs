@@ -336,12 +336,17 @@ pub fn compile_entry_with_children(
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
+    let mut by_name = HashSet::new();
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
         if game.features.copy_on_write() {
             owners = owner::Owners::learn(game, entry, &ins);
         }
         for i in ins.iter() {
             let var = match i {
+                Instruction::CallByName { name, .. } => {
+                    by_name.insert(game.string(*name));
+                    continue;
+                }
                 Instruction::Pop { var, .. } => var,
                 Instruction::Push {
                     value: PushValue::Variable(var),
@@ -356,20 +361,6 @@ pub fn compile_entry_with_children(
             }
         }
     }
-    let by_name = game
-        .file
-        .code
-        .as_ref()
-        .and_then(|c| c.instructions(entry).ok())
-        .map(|ins| {
-            ins.iter()
-                .filter_map(|x| match x {
-                    Instruction::CallByName { name, .. } => Some(game.string(*name)),
-                    _ => None,
-                })
-                .collect()
-        })
-        .unwrap_or_default();
     let mut c = Compiler {
         by_name,
         dot_owner: false,
