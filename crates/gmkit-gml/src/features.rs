@@ -191,10 +191,15 @@ impl Features {
         self.version.non_lts_at_least(2024, 2)
     }
 
-    /// 2024.14.4+: in a chained method call (`f(a).m(b)`) the arguments are pushed after the
-    /// callee (`dup.e 2 N`); before, all arguments of the chain come first.
-    pub fn chained_call_args_after(&self) -> bool {
-        self.version.at_least_full(2024, 14, 4, 0)
+    /// A method called on a call's result (`f(a).m(b)`) pushes all arguments of the chain
+    /// first, then the inner call, `dup.v 0`, `pushi.e -9` and a stacktop lookup. Seen in
+    /// 2024.4 (corpus); 2.3.2 still uses the instance-first `dup.v N 1` form; the exact
+    /// version in between is not known (taken as 2022.1). From 2024.14.4 the arguments come
+    /// after the callee (`dup.e 2 N`, not modelled).
+    pub fn chained_call_args_first(&self) -> bool {
+        self.gml_v2()
+            && self.version.at_least(2022, 1)
+            && !self.version.at_least_full(2024, 14, 4, 0)
     }
 
     /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:

@@ -143,6 +143,15 @@ fn references_and_values() {
         "pushi.e 2 / conv.i.v / pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 / pushi.e -9 / \
          push.v [stacktop]0.m / callv.v 1 / popz.v",
     );
+    // 2.3.2 still calls a method on a call's result instance-first (`dup.v N 1`).
+    compiles_to(
+        17,
+        2,
+        3,
+        "f(1).m();",
+        "pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 1 / dup.v 0 / push.v stacktop.m / \
+         callv.v 0 / popz.v",
+    );
     // `throw`: the call's result is not popped.
     v2023(
         "throw \"bad\";",
@@ -215,6 +224,16 @@ fn decompiled_forms_the_compiler_needs() {
             "push.v self.c / conv.v.b / bf L1 / pushi.e 1 / pop.v.i self.x / b L1 / L1:"
         ),
         "if (c) {\n    x = 1;\n} else {\n}"
+    );
+    // A typed boolean reaches a branch unconverted.
+    assert_eq!(
+        gml(
+            17,
+            2023,
+            1,
+            "L0: / pushi.e 1 / bf L9 / pushi.e 1 / pop.v.i self.x / b L0 / L9:"
+        ),
+        "while (true) {\n    x = 1;\n}"
     );
     // 0/1 compared or stored as typed booleans.
     assert_eq!(

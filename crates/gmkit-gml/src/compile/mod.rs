@@ -312,6 +312,8 @@ pub struct Compiler<'g> {
     dot_owner: bool,
     /// Functions the entry's own code calls by name (no FUNC chain: stripped objects).
     by_name: HashSet<String>,
+    /// (name, VARI instance type) → the VARI entry the entry's own code uses.
+    own_vars: HashMap<(String, i32), u32>,
     /// Nested functions (child entries) of the entry.
     fnc: function::FnState,
 }
@@ -337,6 +339,8 @@ pub fn compile_entry_with_children(
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
     let mut by_name = HashSet::new();
+    let mut own_vars = HashMap::new();
+    let vari = game.file.variables.as_ref().map(|v| v.variables.as_slice());
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
         if game.features.copy_on_write() {
             owners = owner::Owners::learn(game, entry, &ins);
@@ -354,6 +358,11 @@ pub fn compile_entry_with_children(
                 } => var,
                 _ => continue,
             };
+            if let Some(v) = vari.and_then(|v| v.get(var.variable.index())) {
+                own_vars
+                    .entry((game.var_name(var.variable).to_string(), v.instance_type))
+                    .or_insert(var.variable.0);
+            }
             if var.instance == InstanceType::LOCAL {
                 own_locals
                     .entry(game.var_name(var.variable).to_string())
@@ -362,6 +371,7 @@ pub fn compile_entry_with_children(
         }
     }
     let mut c = Compiler {
+        own_vars,
         by_name,
         dot_owner: false,
         owners,
@@ -530,6 +540,11 @@ impl<'g> Compiler<'g> {
                 .vars_by_id
                 .get(&(name.to_string(), -7, *slot as i32))
         {
+            return Ok(Id::new(i));
+        }
+        // Files can hold several VARI entries of one name and kind: the one the entry's own
+        // code used.
+        if let Some(&i) = self.own_vars.get(&(name.to_string(), want)) {
             return Ok(Id::new(i));
         }
         self.names
@@ -1513,7 +1528,7 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "self" => call0(self, "@@This@@")?,
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
-                    o @ Expr::Call(..) if !self.f().chained_call_args_after() => {
+                    o @ Expr::Call(..) if self.f().chained_call_args_first() => {
                         return self.chained_call(o, m, args);
                     }
                     o => {

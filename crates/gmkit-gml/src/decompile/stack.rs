@@ -329,7 +329,15 @@ impl Dec<'_, '_> {
                 t2: DataType::Boolean,
                 ..
             })
-        );
+        ) || (self.game.features.typed_booleans()
+            // Typed booleans reach a branch unconverted (`while (true)`).
+            && matches!(
+                self.ins.get(i + 1),
+                Some(Instruction::Branch {
+                    op: Opcode::Bf | Opcode::Bt,
+                    ..
+                })
+            ));
         if bool_next
             && let Instruction::Push {
                 op: Opcode::PushI,
