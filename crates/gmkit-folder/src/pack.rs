@@ -86,7 +86,10 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                 && p.ends_with(".json")
                 && **p != manifest_path
         })
-        .filter(|(p, _)| !p[prefix.len()..].starts_with(STRINGS))
+        .filter(|(p, _)| {
+            let rel = &p[prefix.len()..];
+            !rel.starts_with(STRINGS) && !rel.starts_with(crate::code::DIR)
+        })
         .map(|(p, b)| parse_json(p, b).map(|v| (p[prefix.len()..].to_owned(), v)))
         .collect::<Result<_>>()?;
 
@@ -103,7 +106,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     for field in field_names() {
         if matches!(
             field.as_str(),
-            "version" | "layout" | "strings" | "textures" | "audio"
+            "version" | "layout" | "strings" | "textures" | "audio" | "code"
         ) {
             continue;
         }
@@ -227,11 +230,16 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         );
     }
 
+    let masks = match (top.get_mut("sprites"), sources.get("sprites")) {
+        (Some(v), Some((_, files, _))) => crate::masks::take_files(v, files),
+        _ => Vec::new(),
+    };
     let scope = StringScope::new(strings.as_ref().unwrap_or(&Default::default()));
     let mut file: DataFile = scope.enter(|| {
         serde_path_to_error::deserialize(Value::Object(top))
             .map_err(|e| locate(&sources, &manifest_path, e))
     })?;
+    let code = crate::code::read(folder, prefix, &scope)?;
     if let Some(mut s) = strings {
         for t in scope.added() {
             s.push(t);
@@ -266,7 +274,11 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                 .collect()
         })
         .unwrap_or_default();
+    crate::masks::pack(&mut file, folder, masks)?;
     crate::frames::pack(&mut file, folder, prefix, &sprite_stems)?;
+    if let Some(code) = code {
+        crate::code::assemble(folder, &mut file, code)?;
+    }
     file.layout.size_hint = folder.size();
     Ok(file)
 }
