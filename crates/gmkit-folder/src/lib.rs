@@ -29,6 +29,7 @@ pub mod layout;
 pub mod list;
 pub mod masks;
 mod pack;
+pub mod sample;
 pub mod strings;
 mod unpack;
 
