@@ -23,6 +23,7 @@
 //! name and write the counts and first addresses.
 
 pub mod asm;
+mod check;
 pub mod instruction;
 pub mod opcode;
 
@@ -463,8 +464,7 @@ fn is_global_script_name(r: &Reader, index: u32) -> bool {
     .unwrap_or(false)
 }
 
-/// Reads and validates one blob (decoding every instruction and dropping it), keeping it
-/// encoded.
+/// Reads and validates one blob (one scan over its words, see [`check`]), keeping it encoded.
 fn decode_blob(
     r: &mut Reader,
     len: usize,
@@ -476,9 +476,16 @@ fn decode_blob(
     let bytes = r.bytes(len, "instructions")?;
     links.found.clear();
     links.blob_base = base;
-    match instruction::decode(&bytes, base, new, links, &mut instruction::Discard) {
-        Ok(n) => *bound += n,
-        Err((at, kind)) => return Err(r.error_at(at, kind)),
+    match check::scan(&bytes, base, new, links) {
+        Some(n) => *bound += n,
+        // Something the fast scan leaves to the decoder (an error, reported with its offset).
+        None => {
+            links.found.clear();
+            match instruction::decode(&bytes, base, new, links, &mut instruction::Discard) {
+                Ok(n) => *bound += n,
+                Err((at, kind)) => return Err(r.error_at(at, kind)),
+            }
+        }
     }
     Ok(CodeBody::Encoded(Box::new(EncodedBlob {
         bytes,

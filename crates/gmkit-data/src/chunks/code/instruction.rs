@@ -365,9 +365,9 @@ pub(crate) struct Links<'a> {
 /// What a link slot says.
 #[derive(Clone, Copy)]
 pub(crate) struct Link {
-    function: bool,
-    index: u32,
-    last: bool,
+    pub(crate) function: bool,
+    pub(crate) index: u32,
+    pub(crate) last: bool,
 }
 
 impl LinkSource for Links<'_> {
@@ -421,7 +421,7 @@ pub(crate) struct EncLink {
 
 impl EncLink {
     #[inline]
-    fn new(pos: u32, l: Link) -> Self {
+    pub(crate) fn new(pos: u32, l: Link) -> Self {
         EncLink {
             tagged_pos: (pos & !3) | l.function as u32 | (l.last as u32) << 1,
             index: l.index,
