@@ -224,6 +224,10 @@ impl<'a> Reader<'a> {
     ) -> Option<(&'static str, usize)> {
         self.element.replace((kind, index))
     }
+    /// The element being read.
+    pub fn element(&self) -> Option<(&'static str, usize)> {
+        self.element
+    }
     /// Restores an element returned by [`Reader::set_element`].
     pub fn restore_element(&mut self, prev: Option<(&'static str, usize)>) {
         self.element = prev;

@@ -135,29 +135,19 @@ fn word(b: &[u8], i: usize) -> Option<u32> {
     Some(u32::from_le_bytes(b.get(i..i + 4)?.try_into().ok()?))
 }
 
-/// Scans one blob (`bytes` starts at absolute offset `base` of the file), binding its
-/// occurrences into `links.found` like the full decoder. Returns the number of occurrences
-/// bound, or `None` when the full decoder must decide (an error, or a form the scan leaves to
-/// it); `links.found` is then partly filled and must be cleared.
+/// Scans one blob (`bytes` starts at absolute offset `base` of the file) with forward binding
+/// (see `bind_chains`): each occurrence reached takes its chain's slot, and unless it is the
+/// last one, marks the slot of the next occurrence (its operand is the distance to it). The
+/// occurrences are recorded in `links.found` like the full decoder does. Returns the number of
+/// occurrences bound, or `None` when the full decoder must decide (an error, or a form the scan
+/// leaves to it).
 pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> Option<usize> {
     let classes = if new { &CLASSES_NEW } else { &CLASSES_OLD };
     let off = base.checked_sub(links.code_start)?;
     if off % 4 != 0 {
         return None;
     }
-    // The slots of this blob's words (none past the chunk).
-    let all: &[u32] = links.slots;
-    let slots = all.get(off / 4..).unwrap_or(&[]);
-    let slot = |i: usize| -> Option<Link> {
-        match slots.get(i / 4) {
-            Some(&s) if s != u32::MAX => Some(Link {
-                function: s & 2 != 0,
-                index: s >> 2,
-                last: s & 1 != 0,
-            }),
-            _ => None,
-        }
-    };
+    let first_word = off / 4;
     let mut bound = 0usize;
     let mut i = 0usize;
     while i < bytes.len() {
@@ -191,11 +181,11 @@ pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> O
             }
             POP_VAR | PUSH_VAR if (class == POP_VAR && t2_valid) || t2 == 0 => {
                 let v = word(bytes, i + 4)?;
-                let l = slot(i).filter(|l| !l.function)?;
+                let l = occurrence(links, first_word + i / 4, v)?.filter(|l| !l.function)?;
                 if l.last && Some(v & 0x07FF_FFFF) != links.var_names.get(l.index as usize).copied() {
                     return None;
                 }
-                links.found.push(EncLink::new((base + i).wrapping_sub(links.blob_base) as u32, l));
+                links.found.push(EncLink::new(i as u32, l));
                 bound += 1;
                 8
             }
@@ -203,25 +193,20 @@ pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> O
                 if class == CALL || (t2 == 0 && (class == EXTENDED_INT32 || lo == 0)) =>
             {
                 let v = word(bytes, i + 4)?;
-                match slot(i) {
+                match occurrence(links, first_word + i / 4, v)? {
                     Some(l) => {
                         if class != PUSH_INT32 && !l.function {
                             return None;
                         }
-                        let names = if l.function {
-                            links.func_names
-                        } else {
-                            links.var_names
-                        };
-                        let v_name = if class == EXTENDED_INT32 { v & 0xFF_FFFF } else { v };
+                        let value = if class == EXTENDED_INT32 { v & 0xFF_FFFF } else { v };
                         if l.last {
-                            if Some(v_name) != names.get(l.index as usize).copied() {
+                            if Some(value) != last_name(links, l, w, v, new) {
                                 return None;
                             }
                         } else if v >> 27 != 0 {
                             return None;
                         }
-                        links.found.push(EncLink::new((base + i).wrapping_sub(links.blob_base) as u32, l));
+                        links.found.push(EncLink::new(i as u32, l));
                         bound += 1;
                     }
                     None if class == CALL && v as usize >= links.strings => return None,
@@ -234,4 +219,62 @@ pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> O
         i += size;
     }
     Some(bound)
+}
+
+/// The occurrence whose instruction is at CODE word `word` (operand `v`), if any, marking the
+/// next occurrence of its chain. `None` when the chain leaves CODE or steps by zero or a
+/// non-multiple of 4: the exact binding reports it.
+///
+/// The next slot is written without looking (a load there would miss the cache on every
+/// link): each chain has one pending slot at a time, so a chain that meets another one loses
+/// its pending slot or takes the other's, and either way some chain never reaches its count,
+/// which the caller's final count (occurrences bound = occurrences listed) catches.
+#[inline(always)]
+fn occurrence(links: &mut Links, word: usize, v: u32) -> Option<Option<Link>> {
+    let s = *links.slots.get(word)?;
+    if s == u32::MAX {
+        return Some(None);
+    }
+    let (function, index) = (s & 2 != 0, s >> 2);
+    let left = links.left[function as usize].get_mut(index as usize)?;
+    *left = left.checked_sub(1)?;
+    let last = *left == 0;
+    if !last {
+        let dist = (v & 0x07FF_FFFF) as usize;
+        if dist == 0 || dist % 4 != 0 || word * 4 + dist + 8 > links.code_len {
+            return None;
+        }
+        *links.slots.get_mut(word + dist / 4)? = s;
+    }
+    Some(Some(Link {
+        function,
+        index,
+        last,
+    }))
+}
+
+/// The name the last occurrence of a chain must hold: the entry's name, or for a function
+/// chain ending on the name of a global script (2024.13+, a script passed by value), that name.
+#[inline]
+fn last_name(links: &Links, l: Link, w: u32, v: u32, new: bool) -> Option<u32> {
+    let names = if l.function {
+        &*links.func_names
+    } else {
+        &*links.var_names
+    };
+    let name = names.get(l.index as usize).copied();
+    if !l.function {
+        return name;
+    }
+    // What `chain_end_value` reads: the operand, without a pushref's asset-type byte.
+    let end = if new && (w >> 24) as u8 == Opcode::Extended.new_code() {
+        v & 0xFF_FFFF
+    } else {
+        v
+    };
+    if Some(end) != name && super::is_global_script_name_in(links.file, links.strg, end) {
+        Some(end)
+    } else {
+        name
+    }
 }
