@@ -527,6 +527,10 @@ impl Chunk for CodeEntries {
                 empty_body: true,
             });
         }
+        #[cfg(test)]
+        if check::EXACT_ONLY.get() {
+            return Self::read_entries(r, false);
+        }
         // Fast first; anything wrong is read again exactly, for the precise error.
         let (pos, element) = (r.pos(), r.element());
         Self::read_entries(r, true).or_else(|_| {
@@ -564,6 +568,7 @@ impl CodeEntries {
             left: [var_left, func_left],
             file: r.file(),
             strg: r.ctx.chunk_range(b"STRG"),
+            function_ends: if forward { vec![u32::MAX; b.func_names.len()] } else { Vec::new() },
         };
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
@@ -675,6 +680,10 @@ impl CodeEntries {
                 ),
                 format!("{bound} bound"),
             ));
+        }
+        if forward {
+            // Every chain was read to its end: FUNC takes the ends from here.
+            let _ = r.ctx.function_ends.set(std::mem::take(&mut links.function_ends));
         }
         Ok(CodeEntries {
             entries,

@@ -255,26 +255,113 @@ fn occurrence(links: &mut Links, word: usize, v: u32) -> Option<Option<Link>> {
 
 /// The name the last occurrence of a chain must hold: the entry's name, or for a function
 /// chain ending on the name of a global script (2024.13+, a script passed by value), that name.
+/// Records what a function chain ends on in `links.function_ends`.
 #[inline]
-fn last_name(links: &Links, l: Link, w: u32, v: u32, new: bool) -> Option<u32> {
-    let names = if l.function {
-        &*links.func_names
-    } else {
-        &*links.var_names
-    };
-    let name = names.get(l.index as usize).copied();
+fn last_name(links: &mut Links, l: Link, w: u32, v: u32, new: bool) -> Option<u32> {
     if !l.function {
-        return name;
+        return links.var_names.get(l.index as usize).copied();
     }
+    let name = links.func_names.get(l.index as usize).copied();
     // What `chain_end_value` reads: the operand, without a pushref's asset-type byte.
     let end = if new && (w >> 24) as u8 == Opcode::Extended.new_code() {
         v & 0xFF_FFFF
     } else {
         v
     };
+    if let Some(e) = links.function_ends.get_mut(l.index as usize) {
+        *e = end;
+    }
     if Some(end) != name && super::is_global_script_name_in(links.file, links.strg, end) {
         Some(end)
     } else {
         name
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: read CODE with the exact binding and decoder only.
+    pub(crate) static EXACT_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EXACT_ONLY;
+
+    /// Parses with the fast scan (falling back to the exact reading) and with the exact reading
+    /// only: both must accept the same files and give the same code and functions.
+    fn same_both_ways(data: &[u8]) -> bool {
+        let fast = crate::parse_bytes(data.to_vec());
+        EXACT_ONLY.set(true);
+        let exact = crate::parse_bytes(data.to_vec());
+        EXACT_ONLY.set(false);
+        match (&fast, &exact) {
+            (Ok(a), Ok(b)) => {
+                assert!(a.code == b.code && a.functions == b.functions, "models differ");
+                true
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a.to_string(), b.to_string());
+                false
+            }
+            _ => panic!(
+                "fast {:?} / exact {:?}",
+                fast.as_ref().err(),
+                exact.as_ref().err()
+            ),
+        }
+    }
+
+    /// Every corpus file, then mutated words of CODE (instruction words, operands, chain
+    /// links) and of the VARI/FUNC occurrence fields: the fast scan never accepts what the exact
+    /// reading refuses, and never binds differently.
+    #[test]
+    fn fast_scan_agrees_with_exact_decoding() {
+        let corpus = gmkit_testdata::need!(gmkit_testdata::corpus());
+        let mut rng = gmkit_testdata::Rng(0x5EED_C0DE_0BAD_F00D);
+        let (mut accepted, mut refused) = (0, 0);
+        for (name, data) in &corpus {
+            assert!(same_both_ways(data), "{name} does not parse");
+            let Ok((chunks, _)) = crate::container::scan(data, false) else {
+                continue;
+            };
+            let ranges: Vec<(usize, usize)> = chunks
+                .iter()
+                .filter(|c| [*b"CODE", *b"VARI", *b"FUNC"].contains(&c.0.0) && c.2 >= c.1 + 8)
+                .map(|c| (c.1, c.2))
+                .collect();
+            if ranges.is_empty() {
+                continue;
+            }
+            for _ in 0..40 {
+                let mut m = data.clone();
+                let (s, e) = ranges[rng.below(ranges.len())];
+                let at = s + rng.below((e - s) / 4) * 4;
+                match rng.below(4) {
+                    // One bit of the word.
+                    0 => m[at + rng.below(4)] ^= 1 << rng.below(8),
+                    // The top byte (opcode) or the type byte.
+                    1 => m[at + 2 + rng.below(2)] = rng.below(256) as u8,
+                    // A small change of a value (a link distance, a count, an address).
+                    2 => {
+                        let w = u32::from_le_bytes(m[at..at + 4].try_into().unwrap());
+                        let w = w.wrapping_add([4u32, 8, 0xFFFF_FFFC, 1][rng.below(4)]);
+                        m[at..at + 4].copy_from_slice(&w.to_le_bytes());
+                    }
+                    // Another word of the same chunk.
+                    _ => {
+                        let from = s + rng.below((e - s) / 4) * 4;
+                        m.copy_within(from..from + 4, at);
+                    }
+                }
+                if same_both_ways(&m) {
+                    accepted += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+        // The sweep reaches both outcomes.
+        assert!(accepted > 0 && refused > 0, "{accepted} accepted, {refused} refused");
     }
 }

@@ -372,6 +372,9 @@ pub(crate) struct Links<'a> {
     pub file: &'a [u8],
     /// The STRG body range.
     pub strg: Option<(usize, usize)>,
+    /// Forward binding: what each function chain's last occurrence holds (see
+    /// `ReadCtx::function_ends`).
+    pub function_ends: Vec<u32>,
 }
 
 /// What a link slot says.
