@@ -44,6 +44,10 @@ pub(super) struct FnState {
     pub(super) statics: HashSet<String>,
     /// The root entry is a global script named this (`gml_GlobalScript_<name>`).
     script: Option<String>,
+    /// The root entry's name.
+    entry: String,
+    /// The child name of the function being compiled (its entry name without `gml_Script_`).
+    current: Option<String>,
 }
 
 impl FnState {
@@ -59,6 +63,7 @@ impl FnState {
                 .code_name(entry)
                 .strip_prefix("gml_GlobalScript_")
                 .map(str::to_string),
+            entry: game.code_name(entry).to_string(),
             ..FnState::default()
         }
     }
@@ -121,20 +126,42 @@ impl Compiler<'_> {
         self.conv(DataType::Int32, DataType::Variable);
     }
 
-    fn next_child(&mut self) -> R<String> {
-        let Some(name) = self.fnc.children.get(self.fnc.next).cloned() else {
+    /// The code entry of the next function body: the root's next existing child, else (new
+    /// code) the name GameMaker gives a named function (spec §7.6).
+    fn next_child(&mut self, short: Option<&str>) -> R<String> {
+        if let Some(name) = self.fnc.children.get(self.fnc.next).cloned() {
+            self.fnc.next += 1;
+            return Ok(name);
+        }
+        let Some(short) = short else {
             return Err(CompileError::Unsupported(
-                "a function without an existing child code entry".into(),
+                "a new anonymous function or struct (its number is not derivable)".into(),
             ));
         };
-        self.fnc.next += 1;
-        Ok(name)
+        let parent = match (&self.fnc.current, &self.fnc.script) {
+            (Some(p), _) => Some(p.clone()),
+            (None, Some(_)) => None,
+            (None, None) => Some(self.fnc.entry.clone()),
+        };
+        Ok(match parent {
+            None => format!("gml_Script_{short}"),
+            Some(p) if self.f().at_child_names() => {
+                let p = p.strip_prefix("gml_GlobalScript_").unwrap_or(&p);
+                format!("gml_Script_{short}@{p}")
+            }
+            Some(p) => format!("gml_Script_{short}_{p}"),
+        })
     }
 
     /// `b` over the body, the body, `exit.i`; returns the child's FUNC entry.
     fn function_body(&mut self, f: &Function, kind: Kind) -> R<FunctionId> {
-        let name = self.next_child()?;
+        let name = self.next_child(f.name.as_deref())?;
         let id = self.func_exact(&name)?;
+        let saved_current = self.fnc.current.replace(
+            name.strip_prefix("gml_Script_")
+                .unwrap_or(&name)
+                .to_string(),
+        );
         let skip = self.label();
         self.branch(Opcode::B, skip);
         let start = self.out.len();
@@ -155,6 +182,7 @@ impl Compiler<'_> {
         self.fnc.statics = saved_statics;
         self.fnc.in_static = saved_static;
         self.fnc.constructor = saved_ctor;
+        self.fnc.current = saved_current;
         r?;
         self.fnc
             .compiled
