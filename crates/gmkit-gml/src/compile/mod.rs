@@ -767,6 +767,8 @@ impl<'g> Compiler<'g> {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
                 if self.needs_cleanup() {
+                    // A real local: it counts in the function's locals.
+                    self.locals.insert("$$$$temp$$$$".into());
                     let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
