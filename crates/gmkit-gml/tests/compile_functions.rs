@@ -265,3 +265,20 @@ fn update_values_and_function_references() {
     let c = case(2, 3, "gml_Object_o_Create_0", &[], asm);
     c.compiles("v = a++;\nw = --a;\nf = scr_fn;");
 }
+
+/// `try`/`catch` (spec Appendix C: the hook takes the blob offsets of the finally section and
+/// of the catch block) and `throw` (not popped, spec §5.8).
+#[test]
+fn try_catch_and_throw() {
+    let asm = "push.i 108 / conv.i.v / push.i 52 / conv.i.v / call.i @@try_hook@@ 2 / popz.v / \
+        call.i gml_Script_risky 0 / popz.v / b L108 / \
+        pop.v.v local.e / call.i @@try_unhook@@ 0 / popz.v / \
+        pushloc.v local.e / call.i gml_Script_log 1 / popz.v / \
+        call.i @@finish_catch@@ 0 / popz.v / b L120 / \
+        L108: / call.i @@try_unhook@@ 0 / popz.v / L120: / \
+        push.s \"bad\" / conv.s.v / call.i @@throw@@ 1";
+    let c = case(2, 3, "gml_Object_o_Create_0", &[], asm);
+    let gml = "var e;\ntry {\n    risky();\n} catch (e) {\n    log(e);\n}\nthrow \"bad\";";
+    c.compiles(gml);
+    assert_eq!(c.decompiles(), gml);
+}

@@ -17,6 +17,7 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod function;
+mod try_catch;
 mod update;
 pub use function::ChildEntry;
 
@@ -365,8 +366,14 @@ impl<'g> Compiler<'g> {
         for &(at, label) in &self.fixups {
             let to = self.labels[label];
             let off = ((addr[to] - addr[at]) / 4) as i32;
-            if let Instruction::Branch { offset, .. } = &mut self.out[at] {
-                *offset = off;
+            match &mut self.out[at] {
+                Instruction::Branch { offset, .. } => *offset = off,
+                // A code address pushed as a value (`try` hooks): the label's byte offset.
+                Instruction::Push {
+                    value: PushValue::Int32(v),
+                    ..
+                } => *v = addr[to] as i32,
+                _ => {}
             }
         }
         Ok(self.out)
@@ -788,6 +795,12 @@ impl<'g> Compiler<'g> {
             }
             Stmt::Block(b) => self.block(b)?,
             Stmt::Function(f) => self.function_decl(f)?,
+            Stmt::Throw(e) => self.throw(e)?,
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => self.try_catch(body, catch.as_ref(), finally.as_deref())?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {

@@ -1,5 +1,5 @@
 //! `++`/`--` used as a value (spec §4.6): the old (postfix) or new (prefix) value stays on the
-//! stack as a duplicate of the re-read.
+//! stack as a duplicate of the re-read; `throw` (spec §5.8).
 
 use super::{CompileError, Compiler, R};
 use crate::ast::{Expr, UpdateOp};
@@ -43,5 +43,18 @@ impl Compiler<'_> {
             var,
         });
         Ok(DataType::Variable)
+    }
+
+    /// `throw e;`: the value converted to v, `call.i @@throw@@ 1`, not popped.
+    pub(super) fn throw(&mut self, e: &Expr) -> R<()> {
+        let t = self.expr(e)?;
+        self.conv(t, DataType::Variable);
+        let function = self.func("@@throw@@")?;
+        self.emit(Instruction::Call {
+            t: DataType::Int32,
+            argc: 1,
+            function,
+        });
+        Ok(())
     }
 }
