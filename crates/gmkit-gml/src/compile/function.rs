@@ -270,7 +270,13 @@ impl Compiler<'_> {
         } else {
             (-15, Opcode::Push)
         };
-        let var = self.varref(&name, inst as i32, inst, RefType::NORMAL)?;
+        let mut var = self.varref(&name, inst as i32, inst, RefType::NORMAL)?;
+        if inst == -6 {
+            // The builtin variable's own VARI entry (variable id -6), not the argument one.
+            if let Some(&i) = self.names.vars_by_id.get(&(name.clone(), -1, -6)) {
+                var.variable = Id::new(i);
+            }
+        }
         self.emit(Instruction::Push {
             op,
             value: PushValue::Variable(var),

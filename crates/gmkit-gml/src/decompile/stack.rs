@@ -852,6 +852,11 @@ fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
         && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()
         && let Some(h) = hoisted.get(*i as usize)
     {
+        // A literal that was hoisted was written as an expression (`ord("Q")`, folded):
+        // parentheses keep it hoisted when compiled again.
+        if matches!(h, Expr::Lit(_)) {
+            return Expr::Paren(Box::new(h.clone()));
+        }
         return h.clone();
     }
     e
