@@ -581,6 +581,39 @@ impl Compiler<'_> {
         }
     }
 
+    /// A call of a computed function value (`arr[i](x)`, `f()(x)`, `(e)(x)`; spec §6.2):
+    /// arguments, the call's `self` (`@@This@@`, or for an element of another instance's array
+    /// the value itself), the value unconverted, `callv.v`.
+    pub(super) fn value_call(&mut self, callee: &Expr, args: &[Expr]) -> R<DataType> {
+        if !self.f().gml_v2() {
+            return Err(CompileError::Invalid(
+                "calling a value needs GameMaker 2.3 or later".into(),
+            ));
+        }
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        let own = !matches!(callee, Expr::Index(b, _)
+            if matches!(&**b, Expr::Member(o, _) if self.instance_number_in(o, true).is_none()));
+        if own {
+            self.call_named("@@This@@", 0)?;
+        }
+        self.expr(callee)?;
+        if !own {
+            self.emit(Instruction::Dup {
+                t: DataType::Variable,
+                count: 0,
+                extra: 0,
+            });
+        }
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: args.len() as u16,
+        });
+        Ok(DataType::Variable)
+    }
+
     /// Where a bare name lives inside a function: arguments and statics (`None`: elsewhere).
     pub(super) fn function_scope_of(&self, name: &str) -> Option<(i32, i16, Opcode)> {
         if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {

@@ -1278,9 +1278,7 @@ impl<'g> Compiler<'g> {
             }
             Expr::Call(callee, args) => {
                 let Expr::Ident(n) = &**callee else {
-                    return Err(CompileError::Unsupported(
-                        "method and variable calls".into(),
-                    ));
+                    return self.value_call(callee, args);
                 };
                 for a in args.iter().rev() {
                     let t = self.expr(a)?;
