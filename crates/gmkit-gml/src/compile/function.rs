@@ -540,6 +540,11 @@ impl Compiler<'_> {
                 self.call_named("@@Other@@", 0)?;
                 return Ok(Some(DataType::Variable));
             }
+            "global" if self.f().global_as_call() => {
+                self.call_named("@@Global@@", 0)?;
+                return Ok(Some(DataType::Variable));
+            }
+            "global" => return Ok(Some(self.push_int(-5))),
             _ => {}
         }
         Ok(self.function_ref(name))

@@ -979,7 +979,7 @@ impl<'g> Compiler<'g> {
                 "other" if !self.f().gml_v2() || member => Some(-2),
                 "all" => Some(-3),
                 "noone" => Some(-4),
-                "global" => Some(-5),
+                "global" if member || !self.f().global_as_call() => Some(-5),
                 n if !self.locals.contains(n) && !self.f().asset_refs() => {
                     self.names.objects.get(n).map(|&i| i as i64)
                 }
