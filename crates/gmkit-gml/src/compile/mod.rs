@@ -725,15 +725,12 @@ impl<'g> Compiler<'g> {
             Stmt::Break | Stmt::Continue => {
                 let brk = matches!(s, Stmt::Break);
                 let at = self.out.len();
-                if !brk
-                    && self
-                        .frames
-                        .last()
-                        .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }))
-                {
-                    return Err(CompileError::Unsupported("continue inside a switch".into()));
-                }
-                let fr = if brk {
+                // `continue` in a switch goes through the switch's cleanup block (spec §5.6).
+                let in_switch = self
+                    .frames
+                    .last()
+                    .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }));
+                let fr = if brk || in_switch {
                     self.frames.last_mut()
                 } else {
                     self.frames
@@ -935,6 +932,31 @@ impl<'g> Compiler<'g> {
             self.block(&c.body)?;
         }
         let fr = self.frames.pop().expect("pushed");
+        if !fr.continues.is_empty() {
+            // `b L9 / Lk: popz.T / b <loop continue> / L9: popz.T`.
+            self.branch(Opcode::B, l9);
+            let lk = self.label();
+            self.place(lk);
+            self.patch(&fr.continues, lk);
+            self.emit(Instruction::Unary {
+                op: Opcode::Popz,
+                t: ty,
+            });
+            let at = self.out.len();
+            let Some(outer) = self
+                .frames
+                .iter_mut()
+                .rev()
+                .find(|f| matches!(f.kind, Loop::Loop { .. }))
+            else {
+                return Err(CompileError::Invalid("continue outside a loop".into()));
+            };
+            outer.continues.push(at);
+            self.emit(Instruction::Branch {
+                op: Opcode::B,
+                offset: 0,
+            });
+        }
         self.place(l9);
         self.emit(Instruction::Unary {
             op: Opcode::Popz,

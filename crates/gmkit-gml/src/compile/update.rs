@@ -8,13 +8,23 @@ use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType
 impl Compiler<'_> {
     /// `a++` / `++a` as an expression on a simple variable.
     pub(super) fn update_expr(&mut self, op: UpdateOp, prefix: bool, target: &Expr) -> R<DataType> {
-        let Expr::Ident(n) = target else {
-            return Err(CompileError::Unsupported(
-                "++/-- as a value on a non-simple target".into(),
-            ));
+        let var = match target {
+            Expr::Ident(n) => {
+                let (vi, inst, _) = self.scope_of(n);
+                self.varref(n, vi, inst, RefType::NORMAL)?
+            }
+            // `global.x`, `self.x`, `obj.x`: a constant instance, read like a simple variable.
+            Expr::Member(o, n) if self.instance_number_in(o, true).is_some() => {
+                let k = self.instance_number_in(o, true).unwrap_or(-1);
+                let vi = if k == -5 { -5 } else { -1 };
+                self.varref(n, vi, k as i16, RefType::NORMAL)?
+            }
+            _ => {
+                return Err(CompileError::Unsupported(
+                    "++/-- as a value on a non-simple target".into(),
+                ));
+            }
         };
-        let (vi, inst, _) = self.scope_of(n);
-        let var = self.varref(n, vi, inst, RefType::NORMAL)?;
         self.emit(Instruction::Push {
             op: Opcode::Push,
             value: PushValue::Variable(var),
