@@ -619,6 +619,19 @@ impl Compiler<'_> {
         Ok(DataType::Variable)
     }
 
+    /// A function declared at the root of this (non-script) entry, called directly by name
+    /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1).
+    pub(super) fn declared_here(&self, name: &str) -> Option<FunctionId> {
+        if !self.f().constructor_set_static()
+            || self.fnc.script.is_some()
+            || self.locals.contains(name)
+        {
+            return None;
+        }
+        let full = format!("gml_Script_{name}@{}", self.fnc.entry);
+        self.names.funcs.get(&full).map(|&i| Id::new(i))
+    }
+
     /// Where a bare name lives inside a function: arguments and statics (`None`: elsewhere).
     pub(super) fn function_scope_of(&self, name: &str) -> Option<(i32, i16, Opcode)> {
         if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {

@@ -469,8 +469,9 @@ impl<'g> Compiler<'g> {
             .funcs
             .get(&full)
             .filter(|_| self.f().gml_v2())
-            .or_else(|| self.names.funcs.get(name))
             .map(|&i| Id::new(i))
+            .or_else(|| self.declared_here(name))
+            .or_else(|| self.names.funcs.get(name).map(|&i| Id::new(i)))
             .ok_or_else(|| CompileError::UnknownName {
                 kind: "function",
                 name: name.into(),
@@ -1403,6 +1404,7 @@ impl<'g> Compiler<'g> {
             Expr::Ident(n) => {
                 !self.names.funcs.contains_key(n)
                     && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                    && self.declared_here(n).is_none()
                     && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
             }
             Expr::Member(..) => true,

@@ -741,7 +741,10 @@ impl<'g, 'i> Dec<'g, 'i> {
         {
             cont = Some(brk - 2);
             bodies_end = brk - 3;
-            // The continue goes to the enclosing loop.
+            // The continue goes to the enclosing loop (its step, for a `for`).
+            if let Some(t) = self.target(brk - 1) {
+                let _ = self.break_or_continue(t, ctx);
+            }
         }
         let mut starts: Vec<usize> = labels.iter().map(|l| l.1).collect();
         if let Some(d) = default {
