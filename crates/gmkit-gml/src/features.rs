@@ -140,6 +140,17 @@ impl Features {
         self.version.non_lts_at_least(2024, 2)
     }
 
+    /// 2023.11+: child code entries of nested functions are named with `@` separators
+    /// (`gml_Script_f@parent`); before with `_`.
+    pub fn at_child_names(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
+    }
+
+    /// 2023.11+: `global` used as a value (also as an array's owner) is `call.i @@Global@@ 0`.
+    pub fn global_as_call(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
+    }
+
     /// 2024.11+: constructors and struct bodies start with `call.i @@SetStatic@@ 0`.
     pub fn constructor_set_static(&self) -> bool {
         self.version.non_lts_at_least(2024, 11)
@@ -179,11 +190,6 @@ impl Features {
     /// 2024.2+: bare instance variables are encoded builtin (-6).
     pub fn self_to_builtin(&self) -> bool {
         self.version.non_lts_at_least(2024, 2)
-    }
-
-    /// 2023.11+: `global` as a value is `call.i @@Global@@ 0` (before: `pushi.e -5`).
-    pub fn global_call(&self) -> bool {
-        self.version.non_lts_at_least(2023, 11)
     }
 
     /// 2024.2+: `variable_get_hash("k")` with a constant compiles to `push.i [variable]k`.

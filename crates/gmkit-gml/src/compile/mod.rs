@@ -21,6 +21,7 @@ mod flow;
 mod function;
 mod owner;
 mod refs;
+mod try_catch;
 pub use function::ChildEntry;
 
 /// Why a tree could not be compiled.
@@ -419,8 +420,14 @@ impl<'g> Compiler<'g> {
         for &(at, label) in &self.fixups {
             let to = self.labels[label];
             let off = ((addr[to] - addr[at]) / 4) as i32;
-            if let Instruction::Branch { offset, .. } = &mut self.out[at] {
-                *offset = off;
+            match &mut self.out[at] {
+                Instruction::Branch { offset, .. } => *offset = off,
+                // A code address pushed as a value (`try` hooks): the label's byte offset.
+                Instruction::Push {
+                    value: PushValue::Int32(v),
+                    ..
+                } => *v = addr[to] as i32,
+                _ => {}
             }
         }
         Ok(self.out)
@@ -516,8 +523,9 @@ impl<'g> Compiler<'g> {
             .funcs
             .get(&full)
             .filter(|_| self.f().gml_v2())
-            .or_else(|| self.names.funcs.get(name))
             .map(|&i| Id::new(i))
+            .or_else(|| self.declared_here(name))
+            .or_else(|| self.names.funcs.get(name).map(|&i| Id::new(i)))
             .ok_or_else(|| CompileError::UnknownName {
                 kind: "function",
                 name: name.into(),
@@ -855,6 +863,8 @@ impl<'g> Compiler<'g> {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
                 if self.needs_cleanup() {
+                    // A real local: it counts in the function's locals.
+                    self.locals.insert("$$$$temp$$$$".into());
                     let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
@@ -875,6 +885,11 @@ impl<'g> Compiler<'g> {
             Stmt::Block(b) => self.block(b)?,
             Stmt::Function(f) => self.function_decl(f)?,
             Stmt::Throw(e) => self.throw_stmt(e)?,
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => self.try_catch(body, catch.as_ref(), finally.as_deref())?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1075,7 +1090,7 @@ impl<'g> Compiler<'g> {
                 "other" if !self.f().gml_v2() || member => Some(-2),
                 "all" => Some(-3),
                 "noone" => Some(-4),
-                "global" if member || !self.f().global_call() => Some(-5),
+                "global" if member || !self.f().global_as_call() => Some(-5),
                 n if !self.locals.contains(n) && !self.f().asset_refs() => {
                     self.names.objects.get(n).map(|&i| i as i64)
                 }
@@ -1253,9 +1268,6 @@ impl<'g> Compiler<'g> {
                 }
             }),
             Expr::Ident(n) => {
-                if let Some(t) = self.special_value(n)? {
-                    return Ok(t);
-                }
                 if n == "pi" {
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
@@ -1348,9 +1360,7 @@ impl<'g> Compiler<'g> {
             }
             Expr::Call(callee, args) => {
                 let Expr::Ident(n) = &**callee else {
-                    return Err(CompileError::Unsupported(
-                        "method and variable calls".into(),
-                    ));
+                    return self.value_call(callee, args);
                 };
                 if let Some(t) = self.variable_hash(n, args)? {
                     return Ok(t);
@@ -1475,6 +1485,7 @@ impl<'g> Compiler<'g> {
             Expr::Ident(n) => {
                 !self.names.funcs.contains_key(n)
                     && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                    && self.declared_here(n).is_none()
                     && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
             }
             Expr::Member(..) => true,

@@ -1,31 +1,11 @@
 //! Instances as values and chained method calls (spec `gml-bytecode.md` §3.2, §4.7, §6.2):
-//! `global` as a value, `self`/`other`/`global` as array owners, `f(a).m(b)`.
+//! `self`/`other`/`global` as array owners, `f(a).m(b)`, `variable_get_hash`.
 
 use super::{Compiler, R};
 use crate::ast::{Expr, Literal};
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
 impl Compiler<'_> {
-    /// `global` as a value in 2.3+ (spec §3.2): `@@Global@@` from 2023.11 (`pushi.e -5`
-    /// before). (`self`/`other` are [`Compiler::named_value`]'s.)
-    pub(super) fn special_value(&mut self, n: &str) -> R<Option<DataType>> {
-        if !self.f().gml_v2() || self.locals.contains(n) {
-            return Ok(None);
-        }
-        let helper = match n {
-            "global" if self.f().global_call() => "@@Global@@",
-            "global" => return Ok(Some(self.push_int(-5))),
-            _ => return Ok(None),
-        };
-        let function = self.func(helper)?;
-        self.emit(Instruction::Call {
-            t: DataType::Int32,
-            argc: 0,
-            function,
-        });
-        Ok(Some(DataType::Variable))
-    }
-
     /// `f(a).m(b)` before 2024.14.4 (spec §6.2): this call's arguments first, then the inner
     /// call, `dup.v 0`, `pushi.e -9`, `push.v [stacktop]self.m`, `callv.v N`.
     pub(super) fn chained_call(&mut self, inner: &Expr, m: &str, args: &[Expr]) -> R<DataType> {
@@ -73,7 +53,7 @@ impl Compiler<'_> {
     /// `self`/`other` from 2024.2, `global` from 2023.11 (spec §4.7).
     pub(super) fn owner_by_call(&self, o: &Expr) -> bool {
         match o {
-            Expr::Ident(n) if n == "global" => self.f().global_call(),
+            Expr::Ident(n) if n == "global" => self.f().global_as_call(),
             Expr::Ident(n) if n == "self" || n == "other" => self.f().self_to_builtin(),
             _ => false,
         }

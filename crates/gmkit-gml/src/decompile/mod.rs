@@ -722,6 +722,14 @@ impl<'g, 'i> Dec<'g, 'i> {
             jumps.push(self.target(p)?);
             p += 1;
         }
+        // `b default` lands before `b end`'s target; otherwise the second jump is the first
+        // statement of a body (a `continue`/`break` as a case's only statement).
+        if let [d, e] = jumps.as_slice()
+            && d >= e
+        {
+            jumps.pop();
+            p -= 1;
+        }
         let (default, brk) = match jumps.as_slice() {
             [e] => (None, *e),
             [d, e] => (Some(*d), *e),
