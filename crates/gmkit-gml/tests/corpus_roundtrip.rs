@@ -163,4 +163,4 @@ fn decompile_compile_round_trip() {
     );
 }
 
-const FLOOR: f64 = 97.0;
+const FLOOR: f64 = 98.0;
