@@ -152,6 +152,12 @@ fn references_and_values() {
         "pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 1 / dup.v 0 / push.v stacktop.m / \
          callv.v 0 / popz.v",
     );
+    // `??`: the right side replaces the left value only when it is nullish.
+    v2023(
+        "v = a ?? 0;",
+        "push.v self.a / isnullish.e / bf L1 / popz.v / pushi.e 0 / conv.i.v / L1: / \
+         pop.v.v self.v",
+    );
     // `throw`: the call's result is not popped.
     v2023(
         "throw \"bad\";",

@@ -1445,6 +1445,7 @@ impl<'g> Compiler<'g> {
                 })
             }
             Expr::Binary(BinaryOp::And | BinaryOp::Or, ..) => self.short_circuit(e),
+            Expr::Binary(BinaryOp::Nullish, l, r) => self.nullish(l, r),
             Expr::Binary(op, l, r) => self.binary(*op, l, r),
             Expr::Ternary(c, a, b) => {
                 self.cond(c)?;
