@@ -673,8 +673,9 @@ impl<'g> Compiler<'g> {
                 self.cond(c)?;
                 let l1 = self.label();
                 self.branch(Opcode::Bf, l1);
-                // Each arm starts from the owner known before it; after the join it is known
-                // only if both paths end with the same one.
+                // Each arm starts from the owner known before it; after an if/else it is known
+                // only if both arms end with the same one; after an if without else it is the
+                // then-arm's (corpus: GameMaker does not merge with the skipped path).
                 let entry = self.owners.last;
                 self.block(a)?;
                 let then_last = std::mem::replace(&mut self.owners.last, entry);
@@ -686,7 +687,10 @@ impl<'g> Compiler<'g> {
                         self.block(b)?;
                         self.place(l2);
                     }
-                    None => self.place(l1),
+                    None => {
+                        self.place(l1);
+                        self.owners.last = then_last;
+                    }
                 }
                 if self.owners.last != then_last {
                     self.owners.last = None;
