@@ -291,6 +291,12 @@ impl Compiler<'_> {
         });
         let l = self.label();
         self.branch(Opcode::Bf, l);
+        // An array default value sets the array owner like any assignment (copy-on-write).
+        self.set_owner(&Stmt::Assign {
+            target: Expr::Ident(name.clone()),
+            op: None,
+            value: d.clone(),
+        });
         let t = self.expr(d)?;
         self.emit(Instruction::Pop {
             t1: DataType::Variable,
