@@ -1303,6 +1303,9 @@ impl<'g> Compiler<'g> {
                 let Expr::Ident(n) = &**callee else {
                     return self.value_call(callee, args);
                 };
+                if let Some(t) = self.intrinsic_call(n, args)? {
+                    return Ok(t);
+                }
                 for a in args.iter().rev() {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);

@@ -1,8 +1,9 @@
 //! `++`/`--` used as a value (spec §4.6): the old (postfix) or new (prefix) value stays on the
-//! stack as a duplicate of the re-read; `throw` (spec §5.8).
+//! stack as a duplicate of the re-read; `throw` (spec §5.8); calls the compiler replaces
+//! (`variable_get_hash("k")`, spec §9).
 
 use super::{CompileError, Compiler, R};
-use crate::ast::{Expr, UpdateOp};
+use crate::ast::{Expr, Literal, UpdateOp};
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
 impl Compiler<'_> {
@@ -66,5 +67,23 @@ impl Compiler<'_> {
             function,
         });
         Ok(())
+    }
+
+    /// Calls compiled to something else: 2024.2+ `variable_get_hash("k")` → `push.i
+    /// [variable]k` (type i). `None`: an ordinary call.
+    pub(super) fn intrinsic_call(&mut self, name: &str, args: &[Expr]) -> R<Option<DataType>> {
+        if name == "variable_get_hash"
+            && self.f().self_to_builtin()
+            && !self.names.funcs.contains_key(name)
+            && let [Expr::Lit(Literal::String(k))] = args
+        {
+            let var = self.var(k, -1)?;
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::VariableId(var),
+            });
+            return Ok(Some(DataType::Int32));
+        }
+        Ok(None)
     }
 }
