@@ -2,9 +2,11 @@
 //! `gml-bytecode.md` §2–§6): `conv` placement by compile-time type tracking, short-circuit
 //! chains, loop and switch layouts, per-version variable encodings.
 //!
-//! This first version compiles root code entries without nested functions, `try` or `static`
-//! (those report [`CompileError::Unsupported`]) and resolves names against the data file's
-//! existing VARI/FUNC/STRG entries (a name the file does not have is reported, not added).
+//! A root code entry compiles with its nested functions, constructors, struct literals and
+//! `static` blocks in place (module `function`; the child entries' headers come from
+//! [`compile_entry_with_children`]). Names resolve against the data file's existing
+//! VARI/FUNC/STRG entries (a name the file does not have is reported, not added); what is not
+//! emitted yet reports [`CompileError::Unsupported`].
 
 use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::{AssetKind, Game};
