@@ -355,3 +355,31 @@ fn sources_compile_without_panic() {
     eprintln!("{parsed} parsed sources, {compiled} compiled");
     assert!(parsed > 0);
 }
+
+/// `return` inside try and catch blocks: through `$$$$temp$$$$`, with `@@try_unhook@@` /
+/// `@@finish_catch@@` left unpopped (spec §5.9).
+#[test]
+fn return_inside_try() {
+    let asm = "b L9 / F: / push.i 152 / conv.i.v / push.i 80 / conv.i.v / call.i @@try_hook@@ 2 / \
+        popz.v / call.i gml_Script_risky 0 / pop.v.v local.$$$$temp$$$$ / call.i @@try_unhook@@ 0 / \
+        push.v local.$$$$temp$$$$ / ret.v / b L96 / \
+        pop.v.v local.e / call.i @@try_unhook@@ 0 / popz.v / pushi.e 0 / conv.i.v / \
+        pop.v.v local.$$$$temp$$$$ / call.i @@finish_catch@@ 0 / push.v local.$$$$temp$$$$ / ret.v / \
+        call.i @@finish_catch@@ 0 / popz.v / b L108 / \
+        L96: / call.i @@try_unhook@@ 0 / popz.v / L108: / exit.i / \
+        L9: / push.i [function]gml_Script_safe / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.safe / popz.v";
+    let c = case(
+        2,
+        3,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_safe", "F")],
+        asm,
+    );
+    let gml = "function safe() {\n    var e;\n    try {\n        return risky();\n    } catch (e) {\n        \
+               return 0;\n    }\n}";
+    let children = c.compiles(gml);
+    // `e` and `$$$$temp$$$$`.
+    assert_eq!(children[0].locals, 2);
+    assert_eq!(c.decompiles(), gml);
+}

@@ -757,6 +757,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Exit => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -764,6 +765,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Return(None) => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -773,7 +775,7 @@ impl<'g> Compiler<'g> {
             Stmt::Return(Some(e)) => {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
-                if self.needs_cleanup() {
+                if self.needs_cleanup() || self.in_try() {
                     // A real local: it counts in the function's locals.
                     self.locals.insert("$$$$temp$$$$".into());
                     let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
@@ -783,6 +785,7 @@ impl<'g> Compiler<'g> {
                         var: tmp,
                     });
                     self.cleanups(true);
+                    self.try_leave_call()?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
                         value: PushValue::Variable(tmp),
