@@ -383,3 +383,15 @@ fn return_inside_try() {
     assert_eq!(children[0].locals, 2);
     assert_eq!(c.decompiles(), gml);
 }
+
+/// `??` and `??=` (spec §4.3).
+#[test]
+fn nullish() {
+    let asm = "push.v self.a / isnullish.e / bf L1 / popz.v / pushi.e 0 / conv.i.v / L1: / \
+        pop.v.v self.v / \
+        push.v self.a / isnullish.e / bf L2 / popz.v / pushi.e 7 / conv.i.v / pop.v.v self.a / \
+        b L3 / L2: / popz.v / L3:";
+    let c = case(2022, 1, "gml_Object_o_Create_0", &[], asm);
+    c.compiles("v = a ?? 0;\na ??= 7;");
+    assert_eq!(c.decompiles(), "v = a ?? 0;\na ??= 7;");
+}

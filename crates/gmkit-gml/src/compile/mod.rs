@@ -564,6 +564,11 @@ impl<'g> Compiler<'g> {
             } => self.assign(target, value)?,
             Stmt::Assign {
                 target,
+                op: Some(BinaryOp::Nullish),
+                value,
+            } => self.nullish_assign(target, value)?,
+            Stmt::Assign {
+                target,
                 op: Some(op),
                 value,
             } => self.compound(target, *op, value, false)?,
@@ -1371,6 +1376,7 @@ impl<'g> Compiler<'g> {
                 })
             }
             Expr::Binary(BinaryOp::And | BinaryOp::Or, ..) => self.short_circuit(e),
+            Expr::Binary(BinaryOp::Nullish, l, r) => self.nullish(l, r),
             Expr::Binary(op, l, r) => self.binary(*op, l, r),
             Expr::Ternary(c, a, b) => {
                 self.cond(c)?;

@@ -1,6 +1,6 @@
 //! `++`/`--` used as a value (spec §4.6): the old (postfix) or new (prefix) value stays on the
 //! stack as a duplicate of the re-read; `throw` (spec §5.8); calls the compiler replaces
-//! (`variable_get_hash("k")`, spec §9).
+//! (`variable_get_hash("k")`, spec §9); `??` and `??=` (2.3.7+, spec §4.3).
 
 use super::{CompileError, Compiler, R};
 use crate::ast::{Expr, Literal, UpdateOp};
@@ -85,5 +85,64 @@ impl Compiler<'_> {
             return Ok(Some(DataType::Int32));
         }
         Ok(None)
+    }
+
+    /// `a ?? b`: `<a> / isnullish.e / bf L / popz.v / <b> / L:` (the value stays when `a` is
+    /// not nullish).
+    pub(super) fn nullish(&mut self, l: &Expr, r: &Expr) -> R<DataType> {
+        let t = self.expr(l)?;
+        self.conv(t, DataType::Variable);
+        self.ext(gmkit_data::chunks::code::ExtendedKind::CHKNULLISH);
+        let end = self.label();
+        self.branch(Opcode::Bf, end);
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: DataType::Variable,
+        });
+        let t = self.expr(r)?;
+        self.conv(t, DataType::Variable);
+        self.place(end);
+        Ok(DataType::Variable)
+    }
+
+    /// `a ??= v` on a variable: `<a> / isnullish.e / bf L1 / popz.v / <v> / pop a / b L2 /
+    /// L1: popz.v / L2:`.
+    pub(super) fn nullish_assign(&mut self, target: &Expr, value: &Expr) -> R<()> {
+        if !matches!(target, Expr::Ident(_)) {
+            return Err(CompileError::Unsupported(
+                "??= on a non-simple target".into(),
+            ));
+        }
+        let t = self.expr(target)?;
+        self.conv(t, DataType::Variable);
+        self.ext(gmkit_data::chunks::code::ExtendedKind::CHKNULLISH);
+        let l1 = self.label();
+        let l2 = self.label();
+        self.branch(Opcode::Bf, l1);
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: DataType::Variable,
+        });
+        // The value is converted to v before the store.
+        let t = self.expr(value)?;
+        self.conv(t, DataType::Variable);
+        let Expr::Ident(n) = target else {
+            unreachable!("checked above")
+        };
+        let (vi, inst, _) = self.scope_of(n);
+        let var = self.varref(n, vi, inst, RefType::NORMAL)?;
+        self.emit(Instruction::Pop {
+            t1: DataType::Variable,
+            t2: DataType::Variable,
+            var,
+        });
+        self.branch(Opcode::B, l2);
+        self.place(l1);
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: DataType::Variable,
+        });
+        self.place(l2);
+        Ok(())
     }
 }
