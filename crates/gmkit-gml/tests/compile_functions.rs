@@ -395,3 +395,16 @@ fn nullish() {
     c.compiles("v = a ?? 0;\na ??= 7;");
     assert_eq!(c.decompiles(), "v = a ?? 0;\na ??= 7;");
 }
+
+/// Multi-dimensional arrays (2.3+, spec §4.7): `[multipush]`/`[multipushpop]`, `pushac.e`,
+/// `pushaf.e`/`popaf.e`.
+#[test]
+fn multi_dimensional_arrays() {
+    let asm = "pushi.e -1 / pushi.e 1 / push.v [multipush]0.m / pushi.e 2 / pushac.e / pushi.e 3 / \
+        pushaf.e / pop.v.v self.v / \
+        pushi.e 7 / conv.i.v / pushi.e -1 / pushi.e 1 / push.v [multipushpop]0.m / pushi.e 2 / \
+        popaf.e";
+    let c = case(2, 3, "gml_Object_o_Create_0", &[], asm);
+    c.compiles("v = m[1][2][3];\nm[1][2] = 7;");
+    assert_eq!(c.decompiles(), "v = m[1][2][3];\nm[1][2] = 7;");
+}

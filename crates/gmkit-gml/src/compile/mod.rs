@@ -19,6 +19,7 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod function;
+mod multi_array;
 mod try_catch;
 mod update;
 pub use function::ChildEntry;
@@ -1055,6 +1056,9 @@ impl<'g> Compiler<'g> {
                     });
                 }
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) && self.f().gml_v2() => {
+                self.multi_write(target, value)?
+            }
             Expr::Index(base, idx) => {
                 let mut t = self.expr(value)?;
                 if self.f().gml_v2() {
@@ -1297,6 +1301,9 @@ impl<'g> Compiler<'g> {
                 }
                 Ok(DataType::Variable)
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) && self.f().gml_v2() => {
+                self.multi_read(e)
+            }
             Expr::Index(base, idx) => {
                 let (name, vi) = self.array_owner(base, idx)?;
                 let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
@@ -1453,14 +1460,19 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) =
-                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
-                        s
-                    } else if self.locals.contains(n) {
-                        (-7, -7, Opcode::PushLoc)
-                    } else {
-                        (-1, -6, Opcode::Push)
-                    };
+                // A static function of the same function is called through `static.f` from
+                // 2024.2 (seen in 2024.4 code), through `builtin.f` before (seen in 2022.9).
+                let static_call = self.f().self_to_builtin();
+                let (vi, inst, op) = if let Some(s) = self
+                    .function_scope_of(n)
+                    .filter(|s| s.1 == -15 || static_call)
+                {
+                    s
+                } else if self.locals.contains(n) {
+                    (-7, -7, Opcode::PushLoc)
+                } else {
+                    (-1, -6, Opcode::Push)
+                };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,
