@@ -46,6 +46,8 @@ pub(super) struct FnState {
     script: Option<String>,
     /// The root entry's name.
     entry: String,
+    /// The array access about to be compiled is the left side of a dot (its owner stays -1).
+    pub(super) dot_base: bool,
     /// Enclosing try (`false`) and catch (`true`) blocks of the current function.
     pub(super) tries: Vec<bool>,
     /// The child name of the function being compiled (its entry name without `gml_Script_`).

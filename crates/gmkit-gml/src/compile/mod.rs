@@ -991,6 +991,7 @@ impl<'g> Compiler<'g> {
             self.push_int(k);
             return Ok(());
         }
+        self.fnc.dot_base = matches!(e, Expr::Index(..));
         let t = self.expr(e)?;
         if t == DataType::Variable && self.f().gml_v2() {
             self.push_int(-9);
@@ -1081,9 +1082,15 @@ impl<'g> Compiler<'g> {
     /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before).
     fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32)> {
         let v2 = self.f().gml_v2();
+        let dot_base = std::mem::take(&mut self.fnc.dot_base);
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
-                let (vi, inst, _) = self.scope_of(n);
+                let (vi, mut inst, _) = self.scope_of(n);
+                // An element used as the left side of a dot keeps the self owner (-1) even
+                // where bare variables are builtin-encoded (seen in 2024.4 code).
+                if dot_base && inst == -6 && vi == -1 {
+                    inst = -1;
+                }
                 (
                     Some(inst as i64),
                     n.clone(),
@@ -1485,6 +1492,7 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
                     o => {
+                        self.fnc.dot_base = matches!(o, Expr::Index(..));
                         let t = self.expr(o)?;
                         if t != DataType::Variable {
                             // An object index or instance id (spec §7.4).
