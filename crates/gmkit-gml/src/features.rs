@@ -50,7 +50,7 @@ impl Features {
         Features {
             version,
             typed_bool_evidence: false,
-            copy_on_write_evidence: false,
+            copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
         }
     }
@@ -62,7 +62,7 @@ impl Features {
         Features {
             version,
             typed_bool_evidence: typed_bools,
-            copy_on_write_evidence: false,
+            copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
         }
     }
@@ -93,9 +93,10 @@ impl Features {
     }
 
     /// Array copy-on-write: `setowner.e` before array writes (2.3 – 2022.1 always; later when
-    /// the game enables it, known from the file's code).
+    /// the game enables it). Taken from the file's code when it has code (else the version's
+    /// default).
     pub fn copy_on_write(&self) -> bool {
-        self.gml_v2() && (self.copy_on_write_evidence || !self.version.at_least_full(2022, 2, 0, 0))
+        self.gml_v2() && self.copy_on_write_evidence
     }
 
     /// The version.

@@ -91,9 +91,15 @@ impl<'a> Game<'a> {
             file,
             features: {
                 let (cow, bltn_self) = file.code.as_ref().map_or((false, false), code_evidence);
-                Features::with_evidence(file.version, typed_bools)
-                    .with_copy_on_write(cow)
-                    .with_builtin_self(bltn_self)
+                let f = Features::with_evidence(file.version, typed_bools);
+                // A file with code shows whether it sets array owners; without code the
+                // version's default stays.
+                let f = if file.code.as_ref().is_some_and(|c| !c.entries.is_empty()) {
+                    f.with_copy_on_write(cow)
+                } else {
+                    f
+                };
+                f.with_builtin_self(bltn_self)
             },
             vars,
             funcs,

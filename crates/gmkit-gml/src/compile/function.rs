@@ -46,6 +46,8 @@ pub(super) struct FnState {
     script: Option<String>,
     /// The root entry's name.
     entry: String,
+    /// Enclosing try (`false`) and catch (`true`) blocks of the current function.
+    pub(super) tries: Vec<bool>,
     /// The child name of the function being compiled (its entry name without `gml_Script_`).
     current: Option<String>,
 }
@@ -168,6 +170,7 @@ impl Compiler<'_> {
         let saved_locals = std::mem::take(&mut self.locals);
         let saved_frames: Vec<Frame> = std::mem::take(&mut self.frames);
         let saved_statics = std::mem::take(&mut self.fnc.statics);
+        let saved_tries = std::mem::take(&mut self.fnc.tries);
         let saved_static = std::mem::replace(&mut self.fnc.in_static, false);
         let saved_ctor = std::mem::replace(
             &mut self.fnc.constructor,
@@ -182,6 +185,7 @@ impl Compiler<'_> {
         self.locals = saved_locals;
         self.frames = saved_frames;
         self.fnc.statics = saved_statics;
+        self.fnc.tries = saved_tries;
         self.fnc.in_static = saved_static;
         self.fnc.constructor = saved_ctor;
         self.fnc.current = saved_current;

@@ -2,9 +2,11 @@
 //! `gml-bytecode.md` §2–§6): `conv` placement by compile-time type tracking, short-circuit
 //! chains, loop and switch layouts, per-version variable encodings.
 //!
-//! This first version compiles root code entries without nested functions, `try` or `static`
-//! (those report [`CompileError::Unsupported`]) and resolves names against the data file's
-//! existing VARI/FUNC/STRG entries (a name the file does not have is reported, not added).
+//! A root code entry compiles with its nested functions, constructors, struct literals and
+//! `static` blocks in place (module `function`; the child entries' headers come from
+//! [`compile_entry_with_children`]). Names resolve against the data file's existing
+//! VARI/FUNC/STRG entries (a name the file does not have is reported, not added); what is not
+//! emitted yet reports [`CompileError::Unsupported`].
 
 use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::{AssetKind, Game};
@@ -647,6 +649,11 @@ impl<'g> Compiler<'g> {
             } => self.assign(target, value)?,
             Stmt::Assign {
                 target,
+                op: Some(BinaryOp::Nullish),
+                value,
+            } => self.nullish_assign(target, value)?,
+            Stmt::Assign {
+                target,
                 op: Some(op),
                 value,
             } => {
@@ -850,6 +857,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Exit => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -857,6 +865,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Return(None) => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -866,7 +875,7 @@ impl<'g> Compiler<'g> {
             Stmt::Return(Some(e)) => {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
-                if self.needs_cleanup() {
+                if self.needs_cleanup() || self.in_try() {
                     // A real local: it counts in the function's locals.
                     self.locals.insert("$$$$temp$$$$".into());
                     let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
@@ -876,6 +885,7 @@ impl<'g> Compiler<'g> {
                         var: tmp,
                     });
                     self.cleanups(true);
+                    self.try_leave_call()?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
                         value: PushValue::Variable(tmp),
@@ -1525,14 +1535,19 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) =
-                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
-                        s
-                    } else if self.locals.contains(n) {
-                        (-7, -7, Opcode::PushLoc)
-                    } else {
-                        (-1, -6, Opcode::Push)
-                    };
+                // A static function of the same function is called through `static.f` from
+                // 2024.2 (seen in 2024.4 code), through `builtin.f` before (seen in 2022.9).
+                let static_call = self.f().self_to_builtin();
+                let (vi, inst, op) = if let Some(s) = self
+                    .function_scope_of(n)
+                    .filter(|s| s.1 == -15 || static_call)
+                {
+                    s
+                } else if self.locals.contains(n) {
+                    (-7, -7, Opcode::PushLoc)
+                } else {
+                    (-1, -6, Opcode::Push)
+                };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,

@@ -1,39 +1,79 @@
 //! `try / catch / finally` (2.3+, spec §5.9 and Appendix C). The hook call takes the byte
 //! offsets (in the code blob) of the catch block and of the finally section.
 //!
-//! Escapes out of a protected block (`return`, `exit`, `break`, `continue`) are rewritten by
-//! GameMaker (temporaries, inlined finally bodies); they are not compiled yet.
+//! `return`/`exit` inside a try or catch block call `@@try_unhook@@` / `@@finish_catch@@`
+//! (result not popped) on the way out; with a `finally` GameMaker inlines its body there, and
+//! `break`/`continue` are rewritten through temporaries: those are not compiled yet.
 
 use super::{CompileError, Compiler, R};
 use crate::ast::Stmt;
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
-/// Whether `body` leaves the block other than by its end (nested functions aside).
-fn escapes(body: &[Stmt]) -> bool {
-    body.iter().any(|s| match s {
-        Stmt::Return(_) | Stmt::Exit | Stmt::Break | Stmt::Continue => true,
-        Stmt::If(_, a, b) => escapes(a) || b.as_deref().is_some_and(escapes),
-        Stmt::While(_, b)
-        | Stmt::DoUntil(b, _)
-        | Stmt::Repeat(_, b)
-        | Stmt::With(_, b)
-        | Stmt::Block(b)
-        | Stmt::For(_, _, _, b) => escapes(b),
-        Stmt::Switch(_, cases) => cases.iter().any(|c| escapes(&c.body)),
-        Stmt::Try {
-            body,
-            catch,
-            finally,
-        } => {
-            escapes(body)
-                || catch.as_ref().is_some_and(|(_, b)| escapes(b))
-                || finally.as_deref().is_some_and(escapes)
-        }
-        _ => false,
+/// Whether `body` has a statement `hit` accepts (nested functions aside).
+fn has(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
+    body.iter().any(|s| {
+        hit(s)
+            || match s {
+                Stmt::If(_, a, b) => has(a, hit) || b.as_deref().is_some_and(|b| has(b, hit)),
+                Stmt::While(_, b)
+                | Stmt::DoUntil(b, _)
+                | Stmt::Repeat(_, b)
+                | Stmt::With(_, b)
+                | Stmt::Block(b)
+                | Stmt::For(_, _, _, b) => has(b, hit),
+                Stmt::Switch(_, cases) => cases.iter().any(|c| has(&c.body, hit)),
+                Stmt::Try {
+                    body,
+                    catch,
+                    finally,
+                } => {
+                    has(body, hit)
+                        || catch.as_ref().is_some_and(|(_, b)| has(b, hit))
+                        || finally.as_deref().is_some_and(|b| has(b, hit))
+                }
+                _ => false,
+            }
     })
 }
 
+fn escapes(body: &[Stmt]) -> bool {
+    has(body, &|s| {
+        matches!(
+            s,
+            Stmt::Return(_) | Stmt::Exit | Stmt::Break | Stmt::Continue
+        )
+    })
+}
+
+fn breaks(body: &[Stmt]) -> bool {
+    has(body, &|s| matches!(s, Stmt::Break | Stmt::Continue))
+}
+
 impl Compiler<'_> {
+    /// Inside a try or catch block of the current function.
+    pub(super) fn in_try(&self) -> bool {
+        !self.fnc.tries.is_empty()
+    }
+
+    /// Leaving the innermost try (`@@try_unhook@@`) or catch (`@@finish_catch@@`) block by
+    /// `return`/`exit`: the call, its result left on the stack.
+    pub(super) fn try_leave_call(&mut self) -> R<()> {
+        let Some(&catch) = self.fnc.tries.last() else {
+            return Ok(());
+        };
+        let function = self.func(if catch {
+            "@@finish_catch@@"
+        } else {
+            "@@try_unhook@@"
+        })?;
+        self.emit(Instruction::Call {
+            t: DataType::Int32,
+            argc: 0,
+            function,
+        });
+        Ok(())
+    }
+
     fn call0_popz(&mut self, name: &str) -> R<()> {
         let function = self.func(name)?;
         self.emit(Instruction::Call {
@@ -70,9 +110,10 @@ impl Compiler<'_> {
                 "try needs GameMaker 2.3 or later".into(),
             ));
         }
-        if escapes(body) || catch.is_some_and(|(_, b)| escapes(b)) || finally.is_some_and(escapes) {
+        let any = |f: fn(&[Stmt]) -> bool| f(body) || catch.is_some_and(|(_, b)| f(b));
+        if any(breaks) || (finally.is_some() && any(escapes)) || finally.is_some_and(escapes) {
             return Err(CompileError::Unsupported(
-                "return/exit/break/continue inside try".into(),
+                "break/continue inside try, or an escape from try with finally".into(),
             ));
         }
         let fin = self.label();
@@ -96,7 +137,10 @@ impl Compiler<'_> {
             op: Opcode::Popz,
             t: DataType::Variable,
         });
-        self.block(body)?;
+        self.fnc.tries.push(false);
+        let r = self.block(body);
+        self.fnc.tries.pop();
+        r?;
         if let (Some((name, cbody)), Some(l)) = (catch, lcatch) {
             self.branch(Opcode::B, fin);
             self.place(l);
@@ -108,7 +152,10 @@ impl Compiler<'_> {
                 var,
             });
             self.call0_popz("@@try_unhook@@")?;
-            self.block(cbody)?;
+            self.fnc.tries.push(true);
+            let r = self.block(cbody);
+            self.fnc.tries.pop();
+            r?;
             self.call0_popz("@@finish_catch@@")?;
             self.branch(Opcode::B, end);
         }
