@@ -39,6 +39,9 @@ struct EntryFile {
     /// A child entry: the index of the root entry whose text holds its instructions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     parent: Option<u32>,
+    /// A root entry of a VM game: its `.gml` text's record (see [`crate::gml`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gml: Option<crate::gml::GmlRecord>,
 }
 
 /// `code/_chunk.json`.
@@ -65,7 +68,8 @@ pub(crate) fn unpack(
         return Ok(());
     };
     let dis = Disassembler::new(file);
-    let rendered: Vec<(String, Value, Option<String>)> = code
+    let gml = crate::gml::Decompiler::new(file);
+    let rendered: Vec<(String, Value, Option<String>, Option<String>)> = code
         .entries
         .par_iter()
         .enumerate()
@@ -80,17 +84,6 @@ pub(crate) fn unpack(
                 CodeBody::Shared { parent } => Some(parent),
                 _ => None,
             };
-            let meta = EntryFile {
-                name: e.name,
-                locals_count: e.locals_count,
-                arguments_count: e.arguments_count,
-                arguments_flag: e.arguments_flag,
-                execution_offset: e.execution_offset,
-                parent,
-            };
-            let v = scope
-                .enter(|| serde_json::to_value(&meta))
-                .map_err(|err| ser_err(&format!("{stem}.json"), err))?;
             let text = match parent {
                 Some(_) => None,
                 None => Some(
@@ -98,7 +91,26 @@ pub(crate) fn unpack(
                         .map_err(|err| ser_err(&format!("{stem}.{ASM_EXT}"), err))?,
                 ),
             };
-            Ok((stem, v, text))
+            let (gml_text, gml) = match (&gml, &text) {
+                (Some(g), Some(asm)) => {
+                    let (t, r) = g.entry(i, asm);
+                    (t, Some(r))
+                }
+                _ => (None, None),
+            };
+            let meta = EntryFile {
+                name: e.name,
+                locals_count: e.locals_count,
+                arguments_count: e.arguments_count,
+                arguments_flag: e.arguments_flag,
+                execution_offset: e.execution_offset,
+                parent,
+                gml,
+            };
+            let v = scope
+                .enter(|| serde_json::to_value(&meta))
+                .map_err(|err| ser_err(&format!("{stem}.json"), err))?;
+            Ok((stem, v, text, gml_text))
         })
         .collect::<Result<_>>()?;
     let chunk = serde_json::to_value(ChunkFile {
@@ -106,9 +118,12 @@ pub(crate) fn unpack(
     })
     .map_err(|e| ser_err(DIR, e))?;
     docs.push((format!("{prefix}{DIR}/{CHUNK_REST}"), chunk));
-    for (stem, v, text) in rendered {
+    for (stem, v, text, gml_text) in rendered {
         if let Some(t) = text {
             out.insert(format!("{stem}.{ASM_EXT}"), t.into_bytes());
+        }
+        if let Some(t) = gml_text {
+            out.insert(format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes());
         }
         docs.push((format!("{stem}.json"), v));
     }
@@ -121,6 +136,8 @@ pub(crate) struct Unassembled {
     empty_body: bool,
     /// Per root entry: (entry index, `.asm` path).
     roots: Vec<(usize, String)>,
+    /// Root entries whose `.gml` text was edited: compiled after the assembly.
+    gml: Vec<crate::gml::Pending>,
 }
 
 /// Reads `code/*.json` (names are resolved in `scope`, so call it inside the pack's scope
@@ -154,6 +171,7 @@ pub(crate) fn read(
     metas.sort_by_key(|m| m.0);
     let mut entries = Vec::with_capacity(metas.len());
     let mut roots = Vec::new();
+    let mut gml = Vec::new();
     for (n, (i, p)) in metas.iter().enumerate() {
         if *i != n {
             return Err(Error::new(
@@ -177,6 +195,7 @@ pub(crate) fn read(
                         "expected the entry's assembly text (missing; a child entry names its root with \"parent\")",
                     ));
                 }
+                gml.extend(crate::gml::pending(folder, n, &asm, m.gml.as_ref())?);
                 roots.push((n, asm));
                 CodeBody::Instructions(Vec::new())
             }
@@ -209,6 +228,7 @@ pub(crate) fn read(
         entries,
         empty_body: chunk.empty_body,
         roots,
+        gml,
     }))
 }
 
@@ -247,6 +267,7 @@ pub(crate) fn assemble(folder: &Folder, file: &mut DataFile, u: Unassembled) -> 
         mut entries,
         empty_body,
         roots,
+        gml,
     } = u;
     let texts: Vec<(usize, &str, &str)> = roots
         .iter()
@@ -332,5 +353,5 @@ pub(crate) fn assemble(folder: &Folder, file: &mut DataFile, u: Unassembled) -> 
         entries,
         empty_body,
     });
-    Ok(())
+    crate::gml::compile(folder, file, &gml)
 }

@@ -251,7 +251,12 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     });
     for p in paths {
         let (x, y) = (a.get(p), b.get(p));
-        if x == y || p.ends_with(crate::frames::FRAMES_RECORD) {
+        // A code entry's `.gml` text (and its record) follow its instructions, which the
+        // `.asm` file reports.
+        if x == y
+            || p.ends_with(crate::frames::FRAMES_RECORD)
+            || p.ends_with(&format!(".{}", crate::gml::GML_EXT))
+        {
             continue;
         }
         let derived = p.starts_with(&format!("{TEXTURES}/")) || p == "texture_page_items.json";
@@ -333,6 +338,9 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 (Some(u), Some(v)) => {
                     let mut l = Vec::new();
                     leaves("", u, v, &mut l);
+                    if p.starts_with(&format!("{}/", crate::code::DIR)) {
+                        l.retain(|(f, _, _)| f != "gml" && !f.starts_with("gml."));
+                    }
                     if p == MANIFEST {
                         // Counts that follow from the files themselves.
                         l.retain(|(f, _, _)| f != "audio.entries");

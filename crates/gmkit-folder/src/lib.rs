@@ -23,6 +23,7 @@ pub mod diff;
 mod error;
 mod folder;
 pub mod frames;
+pub mod gml;
 pub mod import;
 pub mod info;
 pub mod layout;

@@ -1,0 +1,309 @@
+//! Code entries as GML text, beside their assembly.
+//!
+//! Unpack decompiles every root code entry of a VM game (YYC games have no code) and writes
+//! `code/NNNN_name.gml` when the text compiles back to the entry's exact instructions and
+//! child entry headers; the entry's JSON then records the FNV-1a 64-bit hashes of the `.gml`
+//! and `.asm` texts as written (`"gml": {"fnv1a64": "…", "asm_fnv1a64": "…"}`). An entry whose
+//! text would not compile back gets no `.gml`, and a one-line reason instead
+//! (`"gml": {"skipped": "compiled code differs at instruction 12: expected pushi, got push"}`).
+//! The `.asm` stays the exact record of every entry: pack reads the folder alone.
+//!
+//! Pack assembles the `.asm` files first, then compiles every `.gml` whose text no longer has
+//! its recorded hash (a comment added is a change; the result is still the original code)
+//! against the packed file, and replaces the entry's instructions and its nested functions'
+//! headers with the result. An entry whose `.asm` and `.gml` were both edited is refused.
+
+use crate::error::{Error, Result};
+use crate::folder::Folder;
+use gmkit_data::DataFile;
+use gmkit_data::chunks::code::CodeBody;
+use gmkit_gml::compile::{ChildEntry, CompileError, Names, compile_entry_with_children};
+use gmkit_gml::{Game, decompile, parse, print};
+use serde::{Deserialize, Serialize};
+
+/// Extension of the GML text of a root entry.
+pub const GML_EXT: &str = "gml";
+
+/// The `"gml"` field of a root entry's JSON file.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct GmlRecord {
+    /// FNV-1a 64-bit hash (16 hex digits) of the `.gml` text as unpacked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fnv1a64: Option<String>,
+    /// FNV-1a 64-bit hash of the `.asm` text as unpacked (to tell which of the two was edited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asm_fnv1a64: Option<String>,
+    /// Why no `.gml` was written (one line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+}
+
+/// FNV-1a, 64 bits, as 16 lowercase hex digits: the same on every platform and run.
+pub fn fnv1a64(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Decompiles the root entries of one file (shared by the threads of unpack).
+pub(crate) struct Decompiler<'a> {
+    game: Game<'a>,
+    names: Names,
+}
+
+impl<'a> Decompiler<'a> {
+    /// `None` when the file has no code entries (YYC, or no CODE chunk).
+    pub(crate) fn new(file: &'a DataFile) -> Option<Self> {
+        file.code.as_ref().filter(|c| !c.entries.is_empty())?;
+        let game = Game::new(file);
+        let names = Names::new(&game);
+        Some(Decompiler { game, names })
+    }
+
+    /// The GML text of root entry `entry` when it compiles back exactly, and the record for
+    /// its JSON file (`asm` is the entry's assembly text as written).
+    pub(crate) fn entry(&self, entry: usize, asm: &str) -> (Option<String>, GmlRecord) {
+        match self.round_trip(entry) {
+            Ok(text) => {
+                let rec = GmlRecord {
+                    fnv1a64: Some(fnv1a64(text.as_bytes())),
+                    asm_fnv1a64: Some(fnv1a64(asm.as_bytes())),
+                    skipped: None,
+                };
+                (Some(text), rec)
+            }
+            Err(why) => (
+                None,
+                GmlRecord {
+                    skipped: Some(why),
+                    ..GmlRecord::default()
+                },
+            ),
+        }
+    }
+
+    fn round_trip(&self, entry: usize) -> std::result::Result<String, String> {
+        let game = &self.game;
+        let Some(code) = game.file.code.as_ref() else {
+            return Err("the file has no code".into());
+        };
+        let orig = code
+            .instructions(entry)
+            .map_err(|e| format!("the bytecode does not decode: {e}"))?;
+        let d = decompile::decompile_entry(game, entry)
+            .map_err(|e| one_line(&format!("decompile: {e}")))?;
+        if d.failures > 0 {
+            return Err(format!(
+                "{} construct(s) could not be decompiled into structured GML",
+                d.failures
+            ));
+        }
+        let text = print::print_stmts(&d.body);
+        let tree = parse::parse(&text)
+            .map_err(|e| one_line(&format!("the decompiled text does not parse: {e}")))?;
+        let (ins, children) = compile_entry_with_children(game, &self.names, entry, &tree)
+            .map_err(|e| one_line(&format!("compile: {e}")))?;
+        if ins.as_slice() != orig.as_ref() {
+            let k = ins
+                .iter()
+                .zip(orig.iter())
+                .position(|(a, b)| a != b)
+                .unwrap_or(ins.len().min(orig.len()));
+            return Err(match (orig.get(k), ins.get(k)) {
+                (Some(o), Some(n)) => format!(
+                    "compiled code differs at instruction {k}: expected {}, got {}",
+                    o.opcode().mnemonic(),
+                    n.opcode().mnemonic()
+                ),
+                (Some(_), None) => format!(
+                    "compiled code is too short: {} instructions, expected {}",
+                    ins.len(),
+                    orig.len()
+                ),
+                _ => format!(
+                    "compiled code is too long: {} instructions, expected {}",
+                    ins.len(),
+                    orig.len()
+                ),
+            });
+        }
+        let got: Vec<_> = children
+            .iter()
+            .map(|h| (h.name.as_str(), h.offset, h.arguments, h.locals))
+            .collect();
+        let want: Vec<_> = game
+            .children(entry)
+            .iter()
+            .map(|&(off, e)| {
+                let x = &code.entries[e];
+                (game.code_name(e), off, x.arguments_count, x.locals_count)
+            })
+            .collect();
+        if got != want {
+            let what = match got.iter().zip(&want).find(|(a, b)| a != b) {
+                Some((a, b)) if a.0 != b.0 || a.1 != b.1 => {
+                    format!("{} at offset {} (expected {} at {})", a.0, a.1, b.0, b.1)
+                }
+                Some((a, b)) => format!(
+                    "{}: arguments {} locals {} (expected {} and {})",
+                    a.0, a.2, a.3, b.2, b.3
+                ),
+                None => format!("{} nested functions, expected {}", got.len(), want.len()),
+            };
+            return Err(format!("compiled nested function headers differ: {what}"));
+        }
+        Ok(text)
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_owned()
+}
+
+/// A root entry whose `.gml` must be compiled at pack.
+pub(crate) struct Pending {
+    /// Entry index.
+    pub entry: usize,
+    /// The `.gml` path.
+    pub path: String,
+}
+
+/// Decides, for root entry `entry` (its JSON's `"gml"` record `rec`, its `.asm` at `asm_path`),
+/// whether its `.gml` file must be compiled: when the file exists and its text hash differs
+/// from the recorded one. Refuses an entry whose `.asm` was edited too.
+pub(crate) fn pending(
+    folder: &Folder,
+    entry: usize,
+    asm_path: &str,
+    rec: Option<&GmlRecord>,
+) -> Result<Option<Pending>> {
+    let stem = asm_path
+        .strip_suffix(&format!(".{}", crate::code::ASM_EXT))
+        .unwrap_or(asm_path);
+    let path = format!("{stem}.{GML_EXT}");
+    let Some(text) = folder.get(&path) else {
+        return Ok(None);
+    };
+    let recorded = rec.and_then(|r| r.fnv1a64.as_deref());
+    if recorded == Some(fnv1a64(text).as_str()) {
+        return Ok(None);
+    }
+    let asm_edited = match rec.and_then(|r| r.asm_fnv1a64.as_deref()) {
+        Some(h) => folder.get(asm_path).map(fnv1a64).as_deref() != Some(h),
+        // No record of the assembly as unpacked: the `.gml` is new and wins.
+        None => false,
+    };
+    if asm_edited {
+        return Err(Error::new(
+            &path,
+            "",
+            format!(
+                "both this file and {asm_path} were edited; expected only one of them edited \
+                 (undo the edits of one, or delete the .gml to keep the assembly)"
+            ),
+        ));
+    }
+    Ok(Some(Pending { entry, path }))
+}
+
+/// Compiles the pending `.gml` files against `file` (whose code holds the assembled `.asm`
+/// texts) and puts the results in place: instructions of the root entry, execution offsets,
+/// argument and local counts of its nested functions' entries.
+pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending]) -> Result<()> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    use rayon::prelude::*;
+    let results: Vec<(usize, Vec<_>, Vec<(usize, ChildEntry)>)> = {
+        let game = Game::new(file);
+        let names = Names::new(&game);
+        pending
+            .par_iter()
+            .map(|p| compile_one(folder, &game, &names, p))
+            .collect::<Result<_>>()?
+    };
+    let Some(code) = file.code.as_mut() else {
+        return Ok(());
+    };
+    for (entry, ins, children) in results {
+        code.entries[entry].body = CodeBody::Instructions(ins);
+        for (k, h) in children {
+            let e = &mut code.entries[k];
+            e.execution_offset = h.offset;
+            e.arguments_count = h.arguments;
+            e.locals_count = h.locals;
+        }
+    }
+    Ok(())
+}
+
+type Compiled = (
+    usize,
+    Vec<gmkit_data::chunks::code::Instruction>,
+    Vec<(usize, ChildEntry)>,
+);
+
+fn compile_one(folder: &Folder, game: &Game, names: &Names, p: &Pending) -> Result<Compiled> {
+    let bytes = folder.get(&p.path).unwrap_or_default();
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| Error::new(&p.path, "", format!("expected UTF-8 text: {e}")))?;
+    let tree = parse::parse(text).map_err(|e| {
+        Error::new(
+            &p.path,
+            format!("line {}, column {}", e.line, e.col),
+            one_line(&format!("expected {}, found {}", e.expected, e.found)),
+        )
+    })?;
+    let (ins, children) =
+        compile_entry_with_children(game, names, p.entry, &tree).map_err(|e| {
+            let what = match &e {
+                CompileError::UnknownName { kind, name } => format!(
+                    "expected a {kind} the data file has, found `{name}` (new names are not added yet)"
+                ),
+                e => e.to_string(),
+            };
+            Error::new(&p.path, "", one_line(&what))
+        })?;
+    // Nested functions: each names one of the root's child entries.
+    let code = game.file.code.as_ref();
+    let kids: Vec<usize> = code.map_or(Vec::new(), |c| {
+        c.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.body, CodeBody::Shared { parent } if parent as usize == p.entry))
+            .map(|(k, _)| k)
+            .collect()
+    });
+    let mut taken = vec![false; kids.len()];
+    let mut out = Vec::with_capacity(children.len());
+    for h in children {
+        let Some(j) = (0..kids.len()).find(|&j| !taken[j] && game.code_name(kids[j]) == h.name)
+        else {
+            return Err(Error::new(
+                &p.path,
+                "",
+                format!(
+                    "expected the nested functions the entry has, found a new one ({}; adding code entries is not supported yet)",
+                    h.name
+                ),
+            ));
+        };
+        taken[j] = true;
+        out.push((kids[j], h));
+    }
+    if let Some(j) = taken.iter().position(|t| !t) {
+        return Err(Error::new(
+            &p.path,
+            "",
+            format!(
+                "expected every nested function of the entry, missing {} (removing code entries is not supported yet)",
+                game.code_name(kids[j])
+            ),
+        ));
+    }
+    Ok((p.entry, ins, out))
+}

@@ -1,0 +1,148 @@
+//! Issue 8: unpack writes `.gml` beside `.asm` for entries that compile back exactly; pack
+//! compiles the `.gml` files whose text changed.
+
+use gmkit_folder::diff::{Change, diff};
+use gmkit_folder::{Folder, Game, pack, unpack};
+use gmkit_testdata::{corpus_file, need};
+use serde_json::Value;
+
+/// A VM game with object events.
+const GAME: &str = "dangaliensreop.win";
+
+fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
+    let bytes = corpus_file(name)?;
+    let data = gmkit_data::parse_bytes(bytes.clone()).expect("parses");
+    let folder = unpack(&Game {
+        data,
+        audio_groups: Vec::new(),
+    })
+    .expect("unpacks");
+    Some((bytes, folder))
+}
+
+fn gml_files(f: &Folder) -> Vec<(String, String)> {
+    f.under("code")
+        .filter(|(p, _)| p.ends_with(".gml"))
+        .map(|(p, b)| (p.to_owned(), String::from_utf8(b.to_vec()).unwrap()))
+        .collect()
+}
+
+#[test]
+fn most_entries_get_gml_and_the_rest_say_why() {
+    let (_, folder) = need!(load(GAME));
+    let (mut with, mut without) = (0, 0);
+    for (p, b) in folder.under("code") {
+        if !p.ends_with(".asm") {
+            continue;
+        }
+        let j: Value = serde_json::from_slice(folder.get(&p.replace(".asm", ".json")).unwrap())
+            .expect("entry JSON");
+        let g = &j["gml"];
+        if folder.get(&p.replace(".asm", ".gml")).is_some() {
+            with += 1;
+            assert!(g["fnv1a64"].is_string(), "{p}: {j}");
+        } else {
+            without += 1;
+            let why = g["skipped"].as_str().unwrap_or_else(|| panic!("{p}: {j}"));
+            assert!(!why.is_empty() && !why.contains('\n'));
+        }
+        assert!(!b.is_empty());
+    }
+    assert!(
+        with > 0 && with >= 9 * without,
+        "{with} with .gml, {without} without"
+    );
+}
+
+#[test]
+fn a_comment_added_packs_to_the_identical_file() {
+    let (bytes, folder) = need!(load(GAME));
+    let mut edited = folder.clone();
+    let files = gml_files(&folder);
+    assert!(!files.is_empty());
+    for (p, t) in files.iter().take(20) {
+        edited.insert(p, format!("// edited by a test\n{t}").into_bytes());
+    }
+    let game = pack(&edited).unwrap_or_else(|e| panic!("pack: {e}"));
+    assert!(gmkit_data::build_bytes(&game.data).unwrap() == bytes);
+}
+
+/// The text with the first `= N;` (N a small integer) changed to another small integer.
+fn edit_constant(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 1);
+    let mut done = false;
+    for line in text.split_inclusive('\n') {
+        if !done
+            && let Some(k) = line.find(" = ")
+            && let Some(n) = line[k + 3..].trim_end().strip_suffix(';')
+            && let Ok(n) = n.parse::<u16>()
+            && n < 1000
+        {
+            out.push_str(&line[..k + 3]);
+            out.push_str(&format!("{};\n", n + 1));
+            done = true;
+            continue;
+        }
+        out.push_str(line);
+    }
+    done.then_some(out)
+}
+
+#[test]
+fn an_edited_constant_changes_exactly_that_entry() {
+    let (_, folder) = need!(load(GAME));
+    let (path, text) = gml_files(&folder)
+        .into_iter()
+        .filter(|(p, _)| p.contains("gml_Object_"))
+        .find_map(|(p, t)| Some((p, edit_constant(&t)?)))
+        .expect("an object event assigning a small constant");
+    let name = serde_json::from_slice::<Value>(folder.get(&path.replace(".gml", ".json")).unwrap())
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut edited = folder.clone();
+    edited.insert(&path, text.into_bytes());
+    let game = pack(&edited).unwrap_or_else(|e| panic!("pack: {e}"));
+    let bytes = gmkit_data::build_bytes(&game.data).expect("builds");
+    let again = gmkit_data::parse_bytes(bytes).expect("re-parses");
+    let back = unpack(&Game {
+        data: again,
+        audio_groups: Vec::new(),
+    })
+    .expect("unpacks again");
+    let d: Vec<String> = diff(&folder, &back).iter().map(Change::to_string).collect();
+    assert_eq!(d, vec![format!("code {name}: 1 instruction changed")]);
+}
+
+#[test]
+fn a_broken_gml_file_gets_one_error_line_naming_file_and_line() {
+    let (_, folder) = need!(load(GAME));
+    let (path, text) = gml_files(&folder)
+        .into_iter()
+        .find(|(_, t)| t.len() > 40)
+        .expect("a .gml file");
+    let mut edited = folder.clone();
+    let text = text.trim_end();
+    edited.insert(&path, format!("{text}\nx = (1 + ;\n").into_bytes());
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, path);
+    let line = text.lines().count() + 1;
+    assert!(e.field.starts_with(&format!("line {line}, column ")), "{e}");
+    assert!(e.message.starts_with("expected "), "{e}");
+    assert!(!e.to_string().contains('\n'));
+}
+
+#[test]
+fn an_entry_with_both_asm_and_gml_edited_is_refused() {
+    let (_, folder) = need!(load(GAME));
+    let (path, text) = gml_files(&folder).into_iter().next().expect("a .gml file");
+    let asm = path.replace(".gml", ".asm");
+    let mut edited = folder.clone();
+    edited.insert(&path, format!("// x\n{text}").into_bytes());
+    let a = String::from_utf8(folder.get(&asm).unwrap().to_vec()).unwrap();
+    edited.insert(&asm, format!("; x\n{a}").into_bytes());
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, path);
+    assert!(e.message.contains("both"), "{e}");
+}
