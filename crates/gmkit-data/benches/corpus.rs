@@ -1,5 +1,6 @@
 //! Parse and build throughput over the whole corpus (group `corpus`: sum of sizes / sum of
-//! times, in process) and per file (group `file`: `parse/NAME`, `build/NAME`, short runs).
+//! times, in process) and, with `GMKIT_BENCH_PER_FILE=1`, per file (group `file`:
+//! `parse/NAME`, `build/NAME`, short runs; about 10 minutes on a busy 2-core machine).
 //!
 //! `GMKIT_CORPUS=../shared/corpus cargo bench -p gmkit-data --bench corpus` (files that do not
 //! parse are left out and named; `-- corpus/` or `-- file/` for one group). Peak heap and
@@ -95,6 +96,9 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // Per file: the floor of the speed bar (every file ≥ 1,000 MB/s parsing).
+    if std::env::var_os("GMKIT_BENCH_PER_FILE").is_none() {
+        return;
+    }
     let mut g = c.benchmark_group("file");
     g.sample_size(10)
         .warm_up_time(std::time::Duration::from_millis(100))
