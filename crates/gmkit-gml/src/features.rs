@@ -96,6 +96,17 @@ impl Features {
         self.version.non_lts_at_least(2024, 2)
     }
 
+    /// 2023.11+: child code entries of nested functions are named with `@` separators
+    /// (`gml_Script_f@parent`); before with `_`.
+    pub fn at_child_names(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
+    }
+
+    /// 2023.11+: `global` used as a value (also as an array's owner) is `call.i @@Global@@ 0`.
+    pub fn global_as_call(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
+    }
+
     /// 2024.11+: constructors and struct bodies start with `call.i @@SetStatic@@ 0`.
     pub fn constructor_set_static(&self) -> bool {
         self.version.non_lts_at_least(2024, 11)

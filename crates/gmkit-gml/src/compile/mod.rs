@@ -2,9 +2,11 @@
 //! `gml-bytecode.md` §2–§6): `conv` placement by compile-time type tracking, short-circuit
 //! chains, loop and switch layouts, per-version variable encodings.
 //!
-//! This first version compiles root code entries without nested functions, `try` or `static`
-//! (those report [`CompileError::Unsupported`]) and resolves names against the data file's
-//! existing VARI/FUNC/STRG entries (a name the file does not have is reported, not added).
+//! A root code entry compiles with its nested functions, constructors, struct literals and
+//! `static` blocks in place (module `function`; the child entries' headers come from
+//! [`compile_entry_with_children`]). Names resolve against the data file's existing
+//! VARI/FUNC/STRG entries (a name the file does not have is reported, not added); what is not
+//! emitted yet reports [`CompileError::Unsupported`].
 
 use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::{AssetKind, Game};
@@ -17,6 +19,8 @@ use gmkit_data::chunks::code::{
 use std::collections::{HashMap, HashSet};
 
 mod function;
+mod multi_array;
+mod try_catch;
 mod update;
 pub use function::ChildEntry;
 
@@ -365,8 +369,14 @@ impl<'g> Compiler<'g> {
         for &(at, label) in &self.fixups {
             let to = self.labels[label];
             let off = ((addr[to] - addr[at]) / 4) as i32;
-            if let Instruction::Branch { offset, .. } = &mut self.out[at] {
-                *offset = off;
+            match &mut self.out[at] {
+                Instruction::Branch { offset, .. } => *offset = off,
+                // A code address pushed as a value (`try` hooks): the label's byte offset.
+                Instruction::Push {
+                    value: PushValue::Int32(v),
+                    ..
+                } => *v = addr[to] as i32,
+                _ => {}
             }
         }
         Ok(self.out)
@@ -462,8 +472,9 @@ impl<'g> Compiler<'g> {
             .funcs
             .get(&full)
             .filter(|_| self.f().gml_v2())
-            .or_else(|| self.names.funcs.get(name))
             .map(|&i| Id::new(i))
+            .or_else(|| self.declared_here(name))
+            .or_else(|| self.names.funcs.get(name).map(|&i| Id::new(i)))
             .ok_or_else(|| CompileError::UnknownName {
                 kind: "function",
                 name: name.into(),
@@ -552,6 +563,11 @@ impl<'g> Compiler<'g> {
                 op: None,
                 value,
             } => self.assign(target, value)?,
+            Stmt::Assign {
+                target,
+                op: Some(BinaryOp::Nullish),
+                value,
+            } => self.nullish_assign(target, value)?,
             Stmt::Assign {
                 target,
                 op: Some(op),
@@ -718,15 +734,12 @@ impl<'g> Compiler<'g> {
             Stmt::Break | Stmt::Continue => {
                 let brk = matches!(s, Stmt::Break);
                 let at = self.out.len();
-                if !brk
-                    && self
-                        .frames
-                        .last()
-                        .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }))
-                {
-                    return Err(CompileError::Unsupported("continue inside a switch".into()));
-                }
-                let fr = if brk {
+                // `continue` in a switch goes through the switch's cleanup block (spec §5.6).
+                let in_switch = self
+                    .frames
+                    .last()
+                    .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }));
+                let fr = if brk || in_switch {
                     self.frames.last_mut()
                 } else {
                     self.frames
@@ -750,6 +763,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Exit => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -757,6 +771,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Return(None) => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -766,7 +781,9 @@ impl<'g> Compiler<'g> {
             Stmt::Return(Some(e)) => {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
-                if self.needs_cleanup() {
+                if self.needs_cleanup() || self.in_try() {
+                    // A real local: it counts in the function's locals.
+                    self.locals.insert("$$$$temp$$$$".into());
                     let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
@@ -774,6 +791,7 @@ impl<'g> Compiler<'g> {
                         var: tmp,
                     });
                     self.cleanups(true);
+                    self.try_leave_call()?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
                         value: PushValue::Variable(tmp),
@@ -786,6 +804,12 @@ impl<'g> Compiler<'g> {
             }
             Stmt::Block(b) => self.block(b)?,
             Stmt::Function(f) => self.function_decl(f)?,
+            Stmt::Throw(e) => self.throw(e)?,
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => self.try_catch(body, catch.as_ref(), finally.as_deref())?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -920,6 +944,31 @@ impl<'g> Compiler<'g> {
             self.block(&c.body)?;
         }
         let fr = self.frames.pop().expect("pushed");
+        if !fr.continues.is_empty() {
+            // `b L9 / Lk: popz.T / b <loop continue> / L9: popz.T`.
+            self.branch(Opcode::B, l9);
+            let lk = self.label();
+            self.place(lk);
+            self.patch(&fr.continues, lk);
+            self.emit(Instruction::Unary {
+                op: Opcode::Popz,
+                t: ty,
+            });
+            let at = self.out.len();
+            let Some(outer) = self
+                .frames
+                .iter_mut()
+                .rev()
+                .find(|f| matches!(f.kind, Loop::Loop { .. }))
+            else {
+                return Err(CompileError::Invalid("continue outside a loop".into()));
+            };
+            outer.continues.push(at);
+            self.emit(Instruction::Branch {
+                op: Opcode::B,
+                offset: 0,
+            });
+        }
         self.place(l9);
         self.emit(Instruction::Unary {
             op: Opcode::Popz,
@@ -942,6 +991,7 @@ impl<'g> Compiler<'g> {
             self.push_int(k);
             return Ok(());
         }
+        self.fnc.dot_base = matches!(e, Expr::Index(..));
         let t = self.expr(e)?;
         if t == DataType::Variable && self.f().gml_v2() {
             self.push_int(-9);
@@ -964,7 +1014,7 @@ impl<'g> Compiler<'g> {
                 "other" if !self.f().gml_v2() || member => Some(-2),
                 "all" => Some(-3),
                 "noone" => Some(-4),
-                "global" => Some(-5),
+                "global" if member || !self.f().global_as_call() => Some(-5),
                 n if !self.locals.contains(n) && !self.f().asset_refs() => {
                     self.names.objects.get(n).map(|&i| i as i64)
                 }
@@ -1007,6 +1057,9 @@ impl<'g> Compiler<'g> {
                     });
                 }
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) && self.f().gml_v2() => {
+                self.multi_write(target, value)?
+            }
             Expr::Index(base, idx) => {
                 let mut t = self.expr(value)?;
                 if self.f().gml_v2() {
@@ -1029,9 +1082,15 @@ impl<'g> Compiler<'g> {
     /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before).
     fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32)> {
         let v2 = self.f().gml_v2();
+        let dot_base = std::mem::take(&mut self.fnc.dot_base);
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
-                let (vi, inst, _) = self.scope_of(n);
+                let (vi, mut inst, _) = self.scope_of(n);
+                // An element used as the left side of a dot keeps the self owner (-1) even
+                // where bare variables are builtin-encoded (seen in 2024.4 code).
+                if dot_base && inst == -6 && vi == -1 {
+                    inst = -1;
+                }
                 (
                     Some(inst as i64),
                     n.clone(),
@@ -1249,6 +1308,9 @@ impl<'g> Compiler<'g> {
                 }
                 Ok(DataType::Variable)
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) && self.f().gml_v2() => {
+                self.multi_read(e)
+            }
             Expr::Index(base, idx) => {
                 let (name, vi) = self.array_owner(base, idx)?;
                 let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
@@ -1263,10 +1325,11 @@ impl<'g> Compiler<'g> {
             }
             Expr::Call(callee, args) => {
                 let Expr::Ident(n) = &**callee else {
-                    return Err(CompileError::Unsupported(
-                        "method and variable calls".into(),
-                    ));
+                    return self.value_call(callee, args);
                 };
+                if let Some(t) = self.intrinsic_call(n, args)? {
+                    return Ok(t);
+                }
                 for a in args.iter().rev() {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
@@ -1327,6 +1390,7 @@ impl<'g> Compiler<'g> {
                 })
             }
             Expr::Binary(BinaryOp::And | BinaryOp::Or, ..) => self.short_circuit(e),
+            Expr::Binary(BinaryOp::Nullish, l, r) => self.nullish(l, r),
             Expr::Binary(op, l, r) => self.binary(*op, l, r),
             Expr::Ternary(c, a, b) => {
                 self.cond(c)?;
@@ -1368,6 +1432,7 @@ impl<'g> Compiler<'g> {
             Expr::Ident(n) => {
                 !self.names.funcs.contains_key(n)
                     && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                    && self.declared_here(n).is_none()
                     && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
             }
             Expr::Member(..) => true,
@@ -1402,14 +1467,19 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) =
-                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
-                        s
-                    } else if self.locals.contains(n) {
-                        (-7, -7, Opcode::PushLoc)
-                    } else {
-                        (-1, -6, Opcode::Push)
-                    };
+                // A static function of the same function is called through `static.f` from
+                // 2024.2 (seen in 2024.4 code), through `builtin.f` before (seen in 2022.9).
+                let static_call = self.f().self_to_builtin();
+                let (vi, inst, op) = if let Some(s) = self
+                    .function_scope_of(n)
+                    .filter(|s| s.1 == -15 || static_call)
+                {
+                    s
+                } else if self.locals.contains(n) {
+                    (-7, -7, Opcode::PushLoc)
+                } else {
+                    (-1, -6, Opcode::Push)
+                };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,
@@ -1422,6 +1492,7 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
                     o => {
+                        self.fnc.dot_base = matches!(o, Expr::Index(..));
                         let t = self.expr(o)?;
                         if t != DataType::Variable {
                             // An object index or instance id (spec §7.4).

@@ -704,6 +704,14 @@ impl<'g, 'i> Dec<'g, 'i> {
             jumps.push(self.target(p)?);
             p += 1;
         }
+        // `b default` lands before `b end`'s target; otherwise the second jump is the first
+        // statement of a body (a `continue`/`break` as a case's only statement).
+        if let [d, e] = jumps.as_slice()
+            && d >= e
+        {
+            jumps.pop();
+            p -= 1;
+        }
         let (default, brk) = match jumps.as_slice() {
             [e] => (None, *e),
             [d, e] => (Some(*d), *e),
@@ -733,7 +741,10 @@ impl<'g, 'i> Dec<'g, 'i> {
         {
             cont = Some(brk - 2);
             bodies_end = brk - 3;
-            // The continue goes to the enclosing loop.
+            // The continue goes to the enclosing loop (its step, for a `for`).
+            if let Some(t) = self.target(brk - 1) {
+                let _ = self.break_or_continue(t, ctx);
+            }
         }
         let mut starts: Vec<usize> = labels.iter().map(|l| l.1).collect();
         if let Some(d) = default {

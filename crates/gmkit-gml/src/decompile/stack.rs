@@ -96,9 +96,13 @@ fn result_type(a: DataType, b: DataType) -> DataType {
     }
 }
 
-/// A function's name as written in GML (`gml_Script_f` → `f`).
+/// A function's name as written in GML (`gml_Script_f` → `f`; a function declared in an
+/// object event, `gml_Script_f@gml_Object_o_Create_0` → `f`).
 pub(crate) fn fn_short_name(name: &str) -> &str {
-    name.strip_prefix("gml_Script_").unwrap_or(name)
+    match name.strip_prefix("gml_Script_") {
+        Some(s) => s.split('@').next().unwrap_or(s),
+        None => name,
+    }
 }
 
 /// The GML name of a special instance number.
@@ -852,6 +856,11 @@ fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
         && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()
         && let Some(h) = hoisted.get(*i as usize)
     {
+        // A literal that was hoisted was written as an expression (`ord("Q")`, folded):
+        // parentheses keep it hoisted when compiled again.
+        if matches!(h, Expr::Lit(_)) {
+            return Expr::Paren(Box::new(h.clone()));
+        }
         return h.clone();
     }
     e
