@@ -32,7 +32,7 @@ fn fail(cmd: &str, e: impl std::fmt::Display, code: u8) -> u8 {
 /// Arguments of `gmkit unpack`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, and manifest.json\n(see the README, \"The folder layout\"). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
+    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n  $EDITOR mygame/code/0012_gml_Object_obj_player_Step_0.gml && gmkit pack mygame/ out.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, code as .asm\n(and .gml for every entry whose GML compiles back exactly; pack compiles the edited ones), and manifest.json\n(see the README, \"The folder layout\"). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
 )]
 pub struct UnpackArgs {
     /// The data file (data.win, game.unx, game.droid, game.ios)
