@@ -114,6 +114,10 @@ impl<'a> Decompiler<'a> {
                 .position(|(a, b)| a != b)
                 .unwrap_or(ins.len().min(orig.len()));
             return Err(match (orig.get(k), ins.get(k)) {
+                // Same opcode, other operands: show both.
+                (Some(o), Some(n)) if o.opcode() == n.opcode() => {
+                    format!("compiled code differs at instruction {k}: expected {o:?}, got {n:?}")
+                }
                 (Some(o), Some(n)) => format!(
                     "compiled code differs at instruction {k}: expected {}, got {}",
                     o.opcode().mnemonic(),
@@ -218,7 +222,7 @@ pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending])
         return Ok(());
     }
     use rayon::prelude::*;
-    let results: Vec<(usize, Vec<_>, Vec<(usize, ChildEntry)>)> = {
+    let results: Vec<Compiled> = {
         let game = Game::new(file);
         let names = Names::new(&game);
         pending
