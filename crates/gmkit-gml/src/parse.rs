@@ -20,7 +20,20 @@ pub struct ParseError {
 
 /// Parses a code entry's text (a list of statements).
 pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
-    let toks = lex(src)?;
+    parse_tokens(lex(src)?)
+}
+
+/// Parses tokens (ending with [`Tok::Eof`]) as a list of statements: text that went through
+/// preprocessing (macros substituted, enums taken out; [`crate::macros`]).
+pub fn parse_tokens(mut toks: Vec<Token>) -> Result<Vec<Stmt>, ParseError> {
+    if toks.last().is_none_or(|t| t.tok != Tok::Eof) {
+        let (line, col) = toks.last().map_or((1, 1), |t| (t.line, t.col));
+        toks.push(Token {
+            tok: Tok::Eof,
+            line,
+            col,
+        });
+    }
     let mut p = Parser {
         toks,
         pos: 0,
@@ -35,7 +48,19 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
 
 /// Parses one expression (the whole text).
 pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
-    let toks = lex(src)?;
+    parse_expr_tokens(lex(src)?)
+}
+
+/// Parses tokens as one expression (as [`parse_tokens`]).
+pub fn parse_expr_tokens(mut toks: Vec<Token>) -> Result<Expr, ParseError> {
+    if toks.last().is_none_or(|t| t.tok != Tok::Eof) {
+        let (line, col) = toks.last().map_or((1, 1), |t| (t.line, t.col));
+        toks.push(Token {
+            tok: Tok::Eof,
+            line,
+            col,
+        });
+    }
     let mut p = Parser {
         toks,
         pos: 0,

@@ -1,0 +1,267 @@
+//! GMS 1.x projects: `NAME.project.gmx` lists the assets; objects are
+//! `objects/NAME.object.gmx` XML whose events hold "execute code" actions (the GML inside
+//! `<string>`), scripts are `scripts/NAME.gml` (a file may hold several `#define` scripts),
+//! rooms hold their creation code and their instances' creation code as XML text, and
+//! extensions may carry GML files of `#define` scripts.
+
+use super::{
+    CodeUnit, Format, Project, ProjectContext, ProjectError, event_name, read_text, split_defines,
+};
+use std::path::Path;
+
+/// The "execute code" action (library 1, action 603) and the comment action (605).
+const ACTION_CODE: &str = "603";
+const ACTION_COMMENT: &str = "605";
+
+/// Reads a `.project.gmx` project.
+pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, ProjectError> {
+    let text = read_text(project)?;
+    let mut out = Project {
+        format: Some(Format::Gmx),
+        ..Project::default()
+    };
+    let doc = match roxmltree::Document::parse(&text) {
+        Ok(d) => d,
+        Err(e) => {
+            out.problems
+                .push(format!("{}: not readable XML: {e}", project.display()));
+            return Ok(out);
+        }
+    };
+    let list = |tag: &str| -> Vec<String> {
+        doc.descendants()
+            .filter(|n| n.has_tag_name(tag))
+            .filter_map(|n| n.text())
+            .map(|t| t.trim().replace('\\', "/"))
+            .filter(|t| !t.is_empty())
+            .collect()
+    };
+    for c in doc.descendants().filter(|n| n.has_tag_name("constant")) {
+        if let Some(name) = c.attribute("name") {
+            out.constants
+                .push((name.to_string(), c.text().unwrap_or("").to_string()));
+        }
+    }
+    for s in list("script") {
+        let path = dir.join(&s);
+        let stem = Path::new(&s)
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        match read_text(&path) {
+            Ok(t) => {
+                for (name, line, body) in split_defines(&t, &stem) {
+                    out.units.push(CodeUnit {
+                        entry: format!("gml_Script_{name}"),
+                        file: path.clone(),
+                        line,
+                        text: body,
+                        unsupported: None,
+                    });
+                }
+            }
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+    for ext in list("extension") {
+        read_extension(dir, &ext, &mut out);
+    }
+    for o in list("object") {
+        let name = Path::new(&o)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        let path = dir.join(format!("{o}.object.gmx"));
+        match read_text(&path) {
+            Ok(t) => read_object(&name, &path, &t, cx, &mut out),
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+    for r in list("room") {
+        let name = Path::new(&r)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        let path = dir.join(format!("{r}.room.gmx"));
+        match read_text(&path) {
+            Ok(t) => read_room(&name, &path, &t, cx, &mut out),
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+    Ok(out)
+}
+
+/// Line number (1-based) of byte offset `at` in `text`.
+fn line_of(text: &str, at: usize) -> u32 {
+    1 + text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count() as u32
+}
+
+fn read_extension(dir: &Path, ext: &str, out: &mut Project) {
+    let path = dir.join(format!("{ext}.extension.gmx"));
+    let Ok(text) = read_text(&path) else {
+        out.problems
+            .push(format!("{}: extension file not found", path.display()));
+        return;
+    };
+    let Ok(doc) = roxmltree::Document::parse(&text) else {
+        out.problems
+            .push(format!("{}: not readable XML", path.display()));
+        return;
+    };
+    for f in doc.descendants().filter(|n| n.has_tag_name("file")) {
+        let Some(fname) = f
+            .children()
+            .find(|c| c.has_tag_name("filename"))
+            .and_then(|c| c.text())
+        else {
+            continue;
+        };
+        if !fname.to_ascii_lowercase().ends_with(".gml") {
+            continue;
+        }
+        let gml = dir.join(ext).join(fname);
+        match read_text(&gml) {
+            Ok(t) => {
+                for (name, line, body) in split_defines(&t, "") {
+                    if name.is_empty() {
+                        continue;
+                    }
+                    out.units.push(CodeUnit {
+                        entry: format!("gml_Script_{name}"),
+                        file: gml.clone(),
+                        line,
+                        text: body,
+                        unsupported: None,
+                    });
+                }
+            }
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+}
+
+fn read_object(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &mut Project) {
+    let doc = match roxmltree::Document::parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            out.problems
+                .push(format!("{}: not readable XML: {e}", path.display()));
+            return;
+        }
+    };
+    for ev in doc.descendants().filter(|n| n.has_tag_name("event")) {
+        let ty: u32 = ev
+            .attribute("eventtype")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(u32::MAX);
+        let Some(ev_name) = event_name(ty) else {
+            out.problems.push(format!(
+                "{}: event type {ty} has no known name",
+                path.display()
+            ));
+            continue;
+        };
+        let sub = if ty == 4 {
+            let other = ev.attribute("ename").unwrap_or("");
+            match cx.object_index(other) {
+                Some(i) => i.to_string(),
+                None => other.to_string(),
+            }
+        } else {
+            ev.attribute("enumb").unwrap_or("0").to_string()
+        };
+        let mut code = String::new();
+        let mut unsupported = None;
+        let mut first_line = None;
+        for a in ev.children().filter(|c| c.has_tag_name("action")) {
+            let field = |tag: &str| {
+                a.children()
+                    .find(|c| c.has_tag_name(tag))
+                    .and_then(|c| c.text())
+                    .unwrap_or("")
+            };
+            match (field("libid"), field("id")) {
+                ("1", ACTION_CODE) => {
+                    let Some(s) = a
+                        .descendants()
+                        .find(|c| c.has_tag_name("string"))
+                        .filter(|_| true)
+                    else {
+                        continue;
+                    };
+                    let body = s.text().unwrap_or("");
+                    first_line.get_or_insert_with(|| line_of(text, s.range().start));
+                    let who = field("whoName");
+                    if !code.is_empty() && !code.ends_with('\n') {
+                        code.push('\n');
+                    }
+                    if who == "self" || who.is_empty() {
+                        code.push_str(body);
+                    } else {
+                        code.push_str(&format!("with ({who}) {{\n{body}\n}}\n"));
+                    }
+                }
+                ("1", ACTION_COMMENT) => {}
+                (lib, id) => {
+                    let f = field("functionname");
+                    unsupported
+                        .get_or_insert_with(|| format!("drag-and-drop action {lib}/{id} ({f})"));
+                }
+            }
+        }
+        out.units.push(CodeUnit {
+            entry: format!("gml_Object_{name}_{ev_name}_{sub}"),
+            file: path.to_path_buf(),
+            line: first_line.unwrap_or(1),
+            text: code,
+            unsupported,
+        });
+    }
+}
+
+fn read_room(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &mut Project) {
+    let doc = match roxmltree::Document::parse(text) {
+        Ok(d) => d,
+        Err(e) => {
+            out.problems
+                .push(format!("{}: not readable XML: {e}", path.display()));
+            return;
+        }
+    };
+    let root = doc.root_element();
+    if let Some(c) = root.children().find(|c| c.has_tag_name("code"))
+        && let Some(t) = c.text().filter(|t| !t.trim().is_empty())
+    {
+        out.units.push(CodeUnit {
+            entry: format!("gml_Room_{name}_Create"),
+            file: path.to_path_buf(),
+            line: line_of(text, c.range().start),
+            text: t.to_string(),
+            unsupported: None,
+        });
+    }
+    let mut names = cx.instance_code_entries(name, false).into_iter();
+    for inst in root
+        .descendants()
+        .filter(|n| n.has_tag_name("instance"))
+        .filter(|n| n.attribute("code").is_some_and(|c| !c.trim().is_empty()))
+    {
+        let code = inst.attribute("code").unwrap_or("");
+        let inst_name = inst.attribute("name").unwrap_or("?");
+        out.units.push(CodeUnit {
+            entry: names
+                .next()
+                .unwrap_or_else(|| format!("gml_RoomCC_{name}_{inst_name}_Create")),
+            file: path.to_path_buf(),
+            line: line_of(text, inst.range().start),
+            text: code.to_string(),
+            unsupported: None,
+        });
+    }
+}

@@ -1,0 +1,182 @@
+//! Real source to syntax trees: a project's code units go through GameMaker's preprocessing
+//! ([`crate::macros`]: `#macro`, `#region`, `enum`, all project-wide), the parser, and the
+//! constant pass ([`crate::fold`]: enum members, built-in constants, asset names, folding),
+//! ready for [`crate::compile::compile_entry`].
+
+use crate::ast::{Literal, Stmt};
+use crate::fold::{ConstNames, const_value, resolve};
+use crate::game::{AssetKind, Game};
+use crate::lex::{Token, lex};
+use crate::macros::{Definitions, strip_directives};
+use crate::parse::{ParseError, parse_expr_tokens, parse_tokens};
+use crate::project::{CodeUnit, Project};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// An error in GML text: the file, the line and column in it, what was expected and what was
+/// found.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}:{line}:{col}: expected {expected}, found {found}", file.display())]
+pub struct SourceError {
+    /// The file.
+    pub file: PathBuf,
+    /// Line in the file (1-based).
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// What was expected.
+    pub expected: String,
+    /// What was found.
+    pub found: String,
+}
+
+impl SourceError {
+    fn new(unit: &CodeUnit, e: ParseError) -> Self {
+        SourceError {
+            file: unit.file.clone(),
+            line: unit.line + e.line.saturating_sub(1),
+            col: e.col,
+            expected: e.expected,
+            found: e.found,
+        }
+    }
+}
+
+/// A project prepared for compiling: its definitions collected, each unit's tokens ready.
+pub struct Sources {
+    defs: Definitions,
+    consts: ConstNames,
+    /// Per unit: the tokens after directives and enums were taken out.
+    tokens: Vec<Result<Vec<Token>, SourceError>>,
+    /// Enum members whose value is not a constant.
+    pub problems: Vec<String>,
+}
+
+impl Sources {
+    /// Collects the macros and enums of every unit of `project` (and its GMS1 constants) and
+    /// the names that compile to constants in `game`.
+    pub fn new(project: &Project, game: &Game) -> Sources {
+        let mut defs = Definitions::default();
+        for (n, v) in &project.constants {
+            defs.add_macro(n, v, false);
+        }
+        let mut tokens = Vec::with_capacity(project.units.len());
+        let mut enum_owner = Vec::new();
+        for u in &project.units {
+            let (text, macros) = strip_directives(&u.text);
+            for (n, v, cfg) in macros {
+                defs.add_macro(&n, &v, cfg);
+            }
+            let before = defs.enum_decls.len();
+            let t = lex(&text)
+                .and_then(|t| defs.take_enums(t))
+                .map_err(|e| SourceError::new(u, e));
+            for _ in before..defs.enum_decls.len() {
+                enum_owner.push(u.file.clone());
+            }
+            tokens.push(t);
+        }
+        let mut consts = ConstNames {
+            enums: HashMap::new(),
+            assets: asset_constants(game),
+        };
+        let mut problems = Vec::new();
+        // Enum values may use other enums, declared anywhere: evaluate until nothing changes.
+        let decls = std::mem::take(&mut defs.enum_decls);
+        let mut pending: Vec<usize> = (0..decls.len()).collect();
+        for round in 0..8 {
+            let mut left = Vec::new();
+            for &k in &pending {
+                let (name, members) = &decls[k];
+                let mut values = HashMap::new();
+                let mut next = 0i64;
+                let mut ok = true;
+                for (m, toks) in members {
+                    if !toks.is_empty() {
+                        let v = defs
+                            .expand(toks.clone())
+                            .ok()
+                            .and_then(|t| parse_expr_tokens(t).ok())
+                            .and_then(|mut e| {
+                                // Earlier members of the same enum are visible by name.
+                                let mut local = consts.clone();
+                                local.enums.insert(name.clone(), values.clone());
+                                const_value(&mut e, &local)
+                            });
+                        match v {
+                            Some(Literal::Int(v) | Literal::Int64(v)) => next = v,
+                            Some(Literal::Real(v)) => next = v as i64,
+                            Some(Literal::Bool(b)) => next = b as i64,
+                            _ => {
+                                ok = false;
+                                if round == 7 {
+                                    problems.push(format!(
+                                        "{}: enum {name}.{m}: value is not a constant",
+                                        enum_owner
+                                            .get(k)
+                                            .map_or(String::new(), |p| p.display().to_string())
+                                    ));
+                                }
+                            }
+                        }
+                    }
+                    values.insert(m.clone(), next);
+                    next = next.wrapping_add(1);
+                }
+                if ok || round == 7 {
+                    consts.enums.insert(name.clone(), values);
+                } else {
+                    left.push(k);
+                }
+            }
+            if left.is_empty() || left.len() == pending.len() && round > 0 {
+                for &k in &left {
+                    let (name, _) = &decls[k];
+                    problems.push(format!("enum {name}: a value is not a constant"));
+                }
+                break;
+            }
+            pending = left;
+        }
+        Sources {
+            defs,
+            consts,
+            tokens,
+            problems,
+        }
+    }
+
+    /// The syntax tree of unit `k` of the project, ready to compile.
+    pub fn tree(&self, project: &Project, k: usize) -> Result<Vec<Stmt>, SourceError> {
+        let unit = &project.units[k];
+        let toks = self.tokens[k].clone()?;
+        let toks = self
+            .defs
+            .expand(toks)
+            .map_err(|e| SourceError::new(unit, e))?;
+        let mut tree = parse_tokens(toks).map_err(|e| SourceError::new(unit, e))?;
+        resolve(&mut tree, &self.consts);
+        Ok(tree)
+    }
+}
+
+/// Asset names that compile to their index: every asset before 2023.8 (which pushes
+/// references instead), scripts only before 2.3 (later they are functions).
+fn asset_constants(game: &Game) -> HashMap<String, i64> {
+    let f = game.features;
+    if f.asset_refs() {
+        return HashMap::new();
+    }
+    let mut list: Vec<(u8, AssetKind, usize, &str)> = game
+        .assets()
+        .filter(|(kind, _, _)| !(*kind == AssetKind::Script && f.gml_v2()))
+        // Objects first: a name shared by two kinds means the object in instance contexts.
+        .map(|(k, i, n)| (u8::from(k != AssetKind::Object), k, i, n))
+        .collect();
+    list.sort_by_key(|&(p, _, i, n)| (p, n, i));
+    let mut out = HashMap::new();
+    for (_, _, i, name) in list {
+        out.entry(name.to_string()).or_insert(i as i64);
+    }
+    out
+}
