@@ -23,6 +23,11 @@ pub struct ConstNames {
     pub enums: HashMap<String, HashMap<String, i64>>,
     /// Asset names compiled as their index.
     pub assets: HashMap<String, i64>,
+    /// Enum members are int64 constants (`push.l`); GMS 1.4 pushes plain integers.
+    pub enum_int64: bool,
+    /// `self` and `other` used as values read their `id` (`push.v other.id`): bytecode 15 –
+    /// 2.2, seen in every GMS 1.4 and GMS2 2.0 file of the corpus for `with (other)`.
+    pub self_other_id: bool,
 }
 
 /// Resolves constant names and folds constants in a code entry's statements.
@@ -252,13 +257,24 @@ impl Cx<'_> {
         let folded = match e {
             Expr::Lit(Literal::Real(v)) => integral(*v).map(Literal::Int),
             Expr::Lit(_) => None,
+            Expr::Ident(n) if self.names.self_other_id && (n == "self" || n == "other") => {
+                *e = Expr::Member(Box::new(Expr::Ident(n.clone())), "id".into());
+                None
+            }
             Expr::Ident(n) => self.name_value(n),
             Expr::Member(o, m) => {
                 if let Expr::Ident(en) = &**o
                     && !self.locals.contains(en)
                     && let Some(v) = self.names.enums.get(en).and_then(|m2| m2.get(m.as_str()))
                 {
-                    Some(Literal::Int64(*v))
+                    Some(if self.names.enum_int64 {
+                        Literal::Int64(*v)
+                    } else {
+                        Literal::Int(*v)
+                    })
+                } else if matches!(&**o, Expr::Ident(n) if matches!(n.as_str(), "self" | "other" | "global"))
+                {
+                    None
                 } else {
                     self.expr(o);
                     None
@@ -525,6 +541,7 @@ mod tests {
             .enums
             .insert("E".into(), [("b".to_string(), 3i64)].into_iter().collect());
         names.assets.insert("spr_hero".into(), 42);
+        names.enum_int64 = true;
         let mut t = parse(src).unwrap();
         resolve(&mut t, &names);
         print_stmts(&t)

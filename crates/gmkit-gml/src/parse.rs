@@ -73,6 +73,26 @@ pub fn parse_expr_tokens(mut toks: Vec<Token>) -> Result<Expr, ParseError> {
     Ok(e)
 }
 
+/// The function a data-structure accessor reads through (`[|`, `[?`, `[#`).
+fn accessor_reader(t: &Tok) -> Option<&'static str> {
+    match t {
+        Tok::Punct("[|") => Some("ds_list_find_value"),
+        Tok::Punct("[?") => Some("ds_map_find_value"),
+        Tok::Punct("[#") => Some("ds_grid_get"),
+        _ => None,
+    }
+}
+
+/// The setter matching an accessor's reader: `l[| i] = v` is `ds_list_set(l, i, v)`.
+fn accessor_setter(reader: &str) -> Option<&'static str> {
+    match reader {
+        "ds_list_find_value" => Some("ds_list_set"),
+        "ds_map_find_value" => Some("ds_map_set"),
+        "ds_grid_get" => Some("ds_grid_set"),
+        _ => None,
+    }
+}
+
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
@@ -247,7 +267,8 @@ impl Parser {
             "var" => {
                 self.next();
                 let mut vars = Vec::new();
-                loop {
+                // GMS1 accepts an empty `var;`.
+                while !self.is_punct(";") {
                     let n = self.name()?;
                     let v = if self.eat_punct("=") || self.eat_punct(":=") {
                         Some(self.expr()?)
@@ -441,7 +462,22 @@ impl Parser {
     /// Assignment, `++`/`--` or an expression statement.
     fn simple_stmt(&mut self) -> Result<Stmt, ParseError> {
         if self.is_word("var") {
-            return self.stmt_inner();
+            // `for (var i = 0; ...`: the `;` belongs to the `for`.
+            self.next();
+            let mut vars = Vec::new();
+            loop {
+                let n = self.name()?;
+                let v = if self.eat_punct("=") || self.eat_punct(":=") {
+                    Some(self.expr()?)
+                } else {
+                    None
+                };
+                vars.push((n, v));
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+            return Ok(Stmt::Var(vars));
         }
         for (p, op) in [("++", UpdateOp::Inc), ("--", UpdateOp::Dec)] {
             if self.eat_punct(p) {
@@ -478,6 +514,18 @@ impl Parser {
         };
         self.next();
         let value = self.expr()?;
+        if op.is_none()
+            && let Expr::Call(f, args) = &e
+            && let Expr::Ident(name) = &**f
+            && let Some(setter) = accessor_setter(name)
+        {
+            let mut args = args.clone();
+            args.push(value);
+            return Ok(Stmt::Expr(Expr::Call(
+                Box::new(Expr::Ident(setter.into())),
+                args,
+            )));
+        }
         Ok(Stmt::Assign {
             target: e,
             op,
@@ -692,13 +740,22 @@ impl Parser {
                 || self.is_punct("[#")
                 || self.is_punct("[$")
             {
-                self.next();
+                let accessor = self.next();
                 let mut idx = vec![self.expr()?];
                 while self.eat_punct(",") {
                     idx.push(self.expr()?);
                 }
                 self.expect_punct("]")?;
-                e = Expr::Index(Box::new(e), idx);
+                e = match accessor_reader(&accessor) {
+                    // `l[| i]`, `m[? k]`, `g[# i, j]` read through the data-structure
+                    // functions (assignments become the matching setter, `simple_stmt`).
+                    Some(f) => {
+                        let mut args = vec![e];
+                        args.extend(idx);
+                        Expr::Call(Box::new(Expr::Ident(f.into())), args)
+                    }
+                    None => Expr::Index(Box::new(e), idx),
+                };
             } else if calls && self.is_punct("(") {
                 let args = self.args()?;
                 e = match e {

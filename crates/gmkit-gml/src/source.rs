@@ -6,10 +6,10 @@
 use crate::ast::{Literal, Stmt};
 use crate::fold::{ConstNames, const_value, resolve};
 use crate::game::{AssetKind, Game};
-use crate::lex::{Token, lex};
+use crate::lex::{Tok, Token, lex_with};
 use crate::macros::{Definitions, strip_directives};
 use crate::parse::{ParseError, parse_expr_tokens, parse_tokens};
-use crate::project::{CodeUnit, Project};
+use crate::project::{CodeUnit, Format, Project};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -60,6 +60,7 @@ impl Sources {
         for (n, v) in &project.constants {
             defs.add_macro(n, v, false);
         }
+        let gms1 = project.format == Some(Format::Gmx);
         let mut tokens = Vec::with_capacity(project.units.len());
         let mut enum_owner = Vec::new();
         for u in &project.units {
@@ -68,7 +69,8 @@ impl Sources {
                 defs.add_macro(&n, &v, cfg);
             }
             let before = defs.enum_decls.len();
-            let t = lex(&text)
+            let t = lex_with(&text, !gms1)
+                .map(|t| if gms1 { begin_end(t) } else { t })
                 .and_then(|t| defs.take_enums(t))
                 .map_err(|e| SourceError::new(u, e));
             for _ in before..defs.enum_decls.len() {
@@ -79,6 +81,8 @@ impl Sources {
         let mut consts = ConstNames {
             enums: HashMap::new(),
             assets: asset_constants(game),
+            enum_int64: !gms1,
+            self_other_id: game.features.new_opcodes() && !game.features.gml_v2(),
         };
         let mut problems = Vec::new();
         // Enum values may use other enums, declared anywhere: evaluate until nothing changes.
@@ -179,4 +183,18 @@ fn asset_constants(game: &Game) -> HashMap<String, i64> {
         out.entry(name.to_string()).or_insert(i as i64);
     }
     out
+}
+
+/// GMS 1.x reads `begin` and `end` as `{` and `}`.
+fn begin_end(mut toks: Vec<Token>) -> Vec<Token> {
+    for t in &mut toks {
+        if let Tok::Ident(w) = &t.tok {
+            match w.as_str() {
+                "begin" => t.tok = Tok::Punct("{"),
+                "end" => t.tok = Tok::Punct("}"),
+                _ => {}
+            }
+        }
+    }
+    toks
 }
