@@ -85,12 +85,20 @@ pub enum ProjectError {
 /// What the reader needs to know about the data file the project was built into.
 pub struct ProjectContext<'a> {
     game: &'a Game<'a>,
+    entries: std::collections::HashSet<&'a str>,
 }
 
 impl<'a> ProjectContext<'a> {
     /// The context of `game`.
     pub fn new(game: &'a Game<'a>) -> Self {
-        ProjectContext { game }
+        let entries = (0..game.code_count()).map(|i| game.code_name(i)).collect();
+        ProjectContext { game, entries }
+    }
+
+    /// Whether the data file has a code entry named `name` (code GameMaker generates from
+    /// the project's settings, like object variables' `PreCreate`, is produced only then).
+    pub fn has_entry(&self, name: &str) -> bool {
+        self.entries.contains(name)
     }
 
     /// An object's index by name.

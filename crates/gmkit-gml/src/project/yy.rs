@@ -9,6 +9,7 @@
 
 use super::{CodeUnit, Format, Project, ProjectContext, ProjectError, read_text};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Reads a `.yyp` project.
@@ -37,13 +38,41 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
             ));
         }
     }
-    for (name, folder) in subfolders(&dir.join("objects")) {
-        if !listed(&name) {
-            continue;
+    let objects: Vec<(String, PathBuf, Option<Value>)> = subfolders(&dir.join("objects"))
+        .into_iter()
+        .filter(|(name, _)| listed(name))
+        .map(|(name, folder)| {
+            let desc = read_text(&folder.join(format!("{name}.yy")))
+                .ok()
+                .and_then(|t| lenient_json(&t));
+            (name, folder, desc)
+        })
+        .collect();
+    // Object variables ("properties") by name: their type decides how an override is written.
+    let mut var_types: HashMap<String, i64> = HashMap::new();
+    for (_, _, desc) in &objects {
+        for p in props(desc.as_ref(), "properties") {
+            if let (Some(n), Some(t)) = (prop_name(p), p.get("varType").and_then(Value::as_i64)) {
+                var_types.entry(n.to_string()).or_insert(t);
+            }
         }
-        let desc = read_text(&folder.join(format!("{name}.yy")))
-            .ok()
-            .and_then(|t| lenient_json(&t));
+    }
+    for (name, folder, desc) in &objects {
+        let pre = format!("gml_Object_{name}_PreCreate_0");
+        if cx.has_entry(&pre) {
+            let mut text = String::from("event_inherited();\n");
+            for key in ["properties", "overriddenProperties"] {
+                for p in props(desc.as_ref(), key) {
+                    if let Some(line) = property_line(p, &var_types) {
+                        text.push_str(&line);
+                    }
+                }
+            }
+            out.units
+                .push(unit(pre, folder.join(format!("{name}.yy")), text));
+        }
+    }
+    for (name, folder, desc) in objects {
         for (stem, path) in gml_files(&folder) {
             let event = match stem.strip_prefix("Collision_") {
                 Some(id) if !v23 => match collision_object(desc.as_ref(), id) {
@@ -80,6 +109,20 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
         let desc = read_text(&folder.join(format!("{name}.yy")))
             .ok()
             .and_then(|t| lenient_json(&t));
+        let mut pre = cx.instance_code_entries(&name, true).into_iter();
+        for (inst, overrides) in instances_with_properties(desc.as_ref()) {
+            let mut text = String::new();
+            for p in overrides {
+                if let Some(line) = property_line(p, &var_types) {
+                    text.push_str(&line);
+                }
+            }
+            let entry = pre
+                .next()
+                .unwrap_or_else(|| format!("gml_RoomCC_{name}_{inst}_PreCreate"));
+            out.units
+                .push(unit(entry, folder.join(format!("{name}.yy")), text));
+        }
         let mut entries = cx.instance_code_entries(&name, false).into_iter();
         for inst in instances_with_code(desc.as_ref()) {
             let path = folder.join(format!("InstanceCreationCode_{inst}.gml"));
@@ -134,6 +177,111 @@ fn gml_files(dir: &Path) -> Vec<(String, PathBuf)> {
         .collect();
     v.sort();
     v
+}
+
+/// The entries of array `key` of a `.yy` description.
+fn props<'v>(desc: Option<&'v Value>, key: &str) -> impl Iterator<Item = &'v Value> {
+    desc.and_then(|d| d.get(key))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// A property's (object variable's) name: `name` (2.3+), `varName` (2.x), or the overridden
+/// property's `propertyId.name`.
+fn prop_name(p: &Value) -> Option<&str> {
+    p.get("propertyId")
+        .and_then(|i| i.get("name"))
+        .or_else(|| p.get("varName"))
+        .or_else(|| p.get("name"))
+        .and_then(Value::as_str)
+        .filter(|n| !n.is_empty())
+}
+
+/// The GML assignment GameMaker generates for an object variable or an override, in the
+/// object's (or instance's) `PreCreate` code: `name = value;`. Strings (type 2) are quoted
+/// when the IDE stored them bare (instance overrides); booleans (type 3) are `true`/`false`.
+fn property_line(p: &Value, types: &HashMap<String, i64>) -> Option<String> {
+    let name = prop_name(p)?;
+    let raw = match p.get("value")? {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    let ty = p
+        .get("varType")
+        .and_then(Value::as_i64)
+        .or_else(|| types.get(name).copied());
+    let value = match ty {
+        Some(2) if !raw.trim_start().starts_with('"') && !raw.trim_start().starts_with('@') => {
+            format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""))
+        }
+        Some(3) => match raw.trim().to_ascii_lowercase().as_str() {
+            "0" | "false" => "false".into(),
+            "1" | "true" => "true".into(),
+            _ => raw,
+        },
+        _ => raw,
+    };
+    Some(format!("{name} = {value};\n"))
+}
+
+/// Instances of a room with overridden variables, in creation order: (name, overrides).
+fn instances_with_properties(desc: Option<&Value>) -> Vec<(String, Vec<&Value>)> {
+    let Some(desc) = desc else {
+        return Vec::new();
+    };
+    let mut all: Vec<(&str, &Value)> = Vec::new();
+    fn walk<'v>(layers: &'v Value, all: &mut Vec<(&'v str, &'v Value)>) {
+        for l in layers.as_array().into_iter().flatten() {
+            for i in l
+                .get("instances")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                all.push((i.get("name").and_then(Value::as_str).unwrap_or(""), i));
+            }
+            if let Some(sub) = l.get("layers") {
+                walk(sub, all);
+            }
+        }
+    }
+    if let Some(layers) = desc.get("layers") {
+        walk(layers, &mut all);
+    }
+    let order: Vec<&str> = desc
+        .get("instanceCreationOrder")
+        .or_else(|| desc.get("instanceCreationOrderIDs"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|o| o.as_str().or_else(|| o.get("name").and_then(Value::as_str)))
+        .collect();
+    let mut sorted: Vec<(&str, &Value)> = order
+        .iter()
+        .filter_map(|k| {
+            all.iter()
+                .find(|(n, i)| n == k || i.get("id").and_then(Value::as_str) == Some(k))
+        })
+        .copied()
+        .collect();
+    for a in &all {
+        if !sorted.iter().any(|s| s.0 == a.0) {
+            sorted.push(*a);
+        }
+    }
+    sorted
+        .into_iter()
+        .filter_map(|(n, i)| {
+            let o: Vec<&Value> = i
+                .get("properties")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .collect();
+            (!o.is_empty()).then(|| (n.to_string(), o))
+        })
+        .collect()
 }
 
 /// The other object's GUID of the collision event whose own id is `event_id` (2.x `.yy`).
