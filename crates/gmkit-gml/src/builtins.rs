@@ -10,7 +10,8 @@
 //!   constants" (`cr_*`), "Primitive types" (`pr_*`), "Networking" (`network_type_*`);
 //! - values observed in the corpus where the game's own source is available (the source says
 //!   `c_red`, the bytecode pushes 255; `vk_enter` → 13; `fa_center` → 1; `buffer_u8` → 1;
-//!   `gp_face1` → 32769), checked by `gmkit gml check-source` on the `exact` projects.
+//!   `gp_face1` → 32769; `window_command_close` → 61536, the Win32 `SC_CLOSE` the manual's
+//!   "window_command_*" page refers to), checked by `gmkit gml check-source` on the `exact` projects.
 //!
 //! `true`, `false`, `pi`, `self`, `other`, `all`, `noone` and `global` are handled by the
 //! compiler itself (their code depends on the version).
@@ -284,6 +285,12 @@ const TABLE: &[(&str, i64)] = &[
     ("vk_subtract", 109),
     ("vk_tab", 9),
     ("vk_up", 38),
+    ("window_command_close", 61536),
+    ("window_command_maximize", 61488),
+    ("window_command_minimize", 61472),
+    ("window_command_move", 61456),
+    ("window_command_resize", 61440),
+    ("window_command_restore", 61728),
 ];
 
 #[cfg(test)]

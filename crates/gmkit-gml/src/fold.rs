@@ -25,6 +25,8 @@ pub struct ConstNames {
     pub assets: HashMap<String, i64>,
     /// Enum members are int64 constants (`push.l`); GMS 1.4 pushes plain integers.
     pub enum_int64: bool,
+    /// Functions called by another name (GMS1 extension functions): name → script name.
+    pub aliases: HashMap<String, String>,
     /// `self` and `other` used as values read their `id` (`push.v other.id`): bytecode 15 –
     /// 2.2, seen in every GMS 1.4 and GMS2 2.0 file of the corpus for `with (other)`.
     pub self_other_id: bool,
@@ -288,8 +290,13 @@ impl Cx<'_> {
                 None
             }
             Expr::Call(callee, args) | Expr::New(callee, args) => {
-                if !matches!(**callee, Expr::Ident(_)) {
-                    self.expr(callee);
+                match &mut **callee {
+                    Expr::Ident(n) => {
+                        if let Some(a) = self.names.aliases.get(n.as_str()) {
+                            *n = a.clone();
+                        }
+                    }
+                    c => self.expr(c),
                 }
                 for a in args.iter_mut() {
                     self.expr(a);
@@ -377,7 +384,8 @@ enum Num {
 
 fn num(l: &Literal) -> Option<Num> {
     Some(match l {
-        Literal::Int(v) => Num::I(*v, false),
+        // A literal beyond int32 (`$FF0000FF`) is an int64 constant.
+        Literal::Int(v) => Num::I(*v, i32::try_from(*v).is_err()),
         Literal::Int64(v) => Num::I(*v, true),
         Literal::Bool(b) => Num::I(*b as i64, false),
         Literal::Real(v) => Num::F(*v),
@@ -477,7 +485,11 @@ fn fold_binary(op: BinaryOp, a: &Literal, b: &Literal) -> Option<Literal> {
             if f(y) == 0.0 {
                 return None;
             }
-            real_lit(f(x) / f(y))
+            // int64 operands keep an integral quotient int64 (`($FF0000FF >> 24) / $ff`).
+            match (wide, integral(f(x) / f(y))) {
+                (true, Some(q)) if ints.is_some() => Literal::Int64(q),
+                _ => real_lit(f(x) / f(y)),
+            }
         }
         IntDiv | Mod => match ints {
             Some((_, 0)) => return None,

@@ -96,12 +96,8 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
             adv(&mut i, &mut line, &mut col, 2);
             loop {
                 if i >= chars.len() {
-                    return Err(err(
-                        l0,
-                        c0,
-                        "`*/` closing the comment",
-                        "the end of the text".into(),
-                    ));
+                    // GameMaker ends an unclosed comment at the end of the text.
+                    break;
                 }
                 if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
                     adv(&mut i, &mut line, &mut col, 2);

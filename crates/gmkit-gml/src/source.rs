@@ -61,6 +61,12 @@ impl Sources {
             defs.add_macro(n, v, false);
         }
         let gms1 = project.format == Some(Format::Gmx);
+        if gms1 {
+            // GMS 1.x fixes `os_browser` at compile time: a desktop build folds
+            // `os_browser == browser_not_a_browser` (jtool's extension code: the source tests
+            // it, the bytecode keeps only the desktop branch).
+            defs.add_macro("os_browser", "-1", true);
+        }
         let mut tokens = Vec::with_capacity(project.units.len());
         let mut enum_owner = Vec::new();
         for u in &project.units {
@@ -82,6 +88,7 @@ impl Sources {
             enums: HashMap::new(),
             assets: asset_constants(game),
             enum_int64: !gms1,
+            aliases: project.function_aliases.iter().cloned().collect(),
             self_other_id: game.features.new_opcodes() && !game.features.gml_v2(),
         };
         let mut problems = Vec::new();

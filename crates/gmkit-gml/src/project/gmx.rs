@@ -125,6 +125,20 @@ fn read_extension(dir: &Path, ext: &str, out: &mut Project) {
         if !fname.to_ascii_lowercase().ends_with(".gml") {
             continue;
         }
+        for func in f.descendants().filter(|n| n.has_tag_name("function")) {
+            let field = |tag: &str| {
+                func.children()
+                    .find(|c| c.has_tag_name(tag))
+                    .and_then(|c| c.text())
+                    .unwrap_or("")
+                    .trim()
+                    .to_string()
+            };
+            let (name, external) = (field("name"), field("externalName"));
+            if !name.is_empty() && !external.is_empty() && name != external {
+                out.function_aliases.push((name, external));
+            }
+        }
         let gml = dir.join(ext).join(fname);
         match read_text(&gml) {
             Ok(t) => {
@@ -196,15 +210,23 @@ fn read_object(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &m
                         continue;
                     };
                     let body = s.text().unwrap_or("");
-                    first_line.get_or_insert_with(|| line_of(text, s.range().start));
+                    let at = line_of(text, s.range().start);
+                    let first = *first_line.get_or_insert(at);
                     let who = field("whoName");
                     if !code.is_empty() && !code.ends_with('\n') {
                         code.push('\n');
                     }
+                    // Blank lines up to the action's own line: errors then point into the
+                    // object file (blank lines compile to nothing).
+                    let mut lines = 1 + code.matches('\n').count() as u32;
+                    while lines < at.saturating_sub(first) + 1 {
+                        code.push('\n');
+                        lines += 1;
+                    }
                     if who == "self" || who.is_empty() {
                         code.push_str(body);
                     } else {
-                        code.push_str(&format!("with ({who}) {{\n{body}\n}}\n"));
+                        code.push_str(&format!("with ({who}) {{ {body}\n}}\n"));
                     }
                 }
                 ("1", ACTION_COMMENT) => {}

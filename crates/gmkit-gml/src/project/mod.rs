@@ -62,6 +62,9 @@ pub struct Project {
     pub units: Vec<CodeUnit>,
     /// Project-wide constants (GMS1 `<constants>`: name and value text), used as macros.
     pub constants: Vec<(String, String)>,
+    /// Extension functions called by another name than their script's (GMS1 extension GML:
+    /// a call to `name` compiles to a call to the script `external name`): (name, external).
+    pub function_aliases: Vec<(String, String)>,
     /// Files that could not be read or understood, with why (the rest is still read).
     pub problems: Vec<String>,
 }
