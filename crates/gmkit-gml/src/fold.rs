@@ -14,6 +14,7 @@
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::builtins::{ConstValue, constant};
+use crate::parse::{ARRAY_GET, ARRAY_SET};
 use std::collections::{HashMap, HashSet};
 
 /// What names compile to constants in one game.
@@ -25,6 +26,9 @@ pub struct ConstNames {
     pub assets: HashMap<String, i64>,
     /// Enum members are int64 constants (`push.l`); GMS 1.4 pushes plain integers.
     pub enum_int64: bool,
+    /// `a[@ i]` reads and writes call `array_get`/`array_set` (GMS 1.x, seen in
+    /// j2l-expansion); later versions index plainly.
+    pub array_accessor_calls: bool,
     /// Functions called by another name (GMS1 extension functions): name → script name.
     pub aliases: HashMap<String, String>,
     /// `self` and `other` used as values read their `id` (`push.v other.id`): bytecode 15 –
@@ -119,6 +123,20 @@ impl Cx<'_> {
     }
 
     fn stmt(&self, s: &mut Stmt) {
+        if !self.names.array_accessor_calls
+            && let Stmt::Expr(Expr::Call(f, args)) = s
+            && matches!(&**f, Expr::Ident(n) if n == ARRAY_SET)
+            && args.len() >= 3
+        {
+            let mut args = std::mem::take(args);
+            let value = args.pop().expect("three arguments");
+            let base = args.remove(0);
+            *s = Stmt::Assign {
+                target: Expr::Index(Box::new(base), args),
+                op: None,
+                value,
+            };
+        }
         match s {
             Stmt::Expr(e) => self.expr(e),
             Stmt::Assign { target, value, .. } => {
@@ -230,8 +248,16 @@ impl Cx<'_> {
     /// An assigned place: a bare name stays a name.
     fn lvalue(&self, e: &mut Expr) {
         match e {
+            Expr::Ident(n) if is_builtin_array(n) && !self.locals.contains(n.as_str()) => {
+                *e = element0(n);
+            }
             Expr::Ident(_) => {}
-            Expr::Member(o, _) => self.expr(o),
+            Expr::Member(o, _) => {
+                if !matches!(&**o, Expr::Ident(n) if matches!(n.as_str(), "self" | "other" | "global"))
+                {
+                    self.expr(o)
+                }
+            }
             Expr::Index(b, idx) => {
                 self.lvalue(b);
                 for i in idx.iter_mut() {
@@ -263,6 +289,10 @@ impl Cx<'_> {
                 *e = Expr::Member(Box::new(Expr::Ident(n.clone())), "id".into());
                 None
             }
+            Expr::Ident(n) if is_builtin_array(n) && !self.locals.contains(n.as_str()) => {
+                *e = element0(n);
+                None
+            }
             Expr::Ident(n) => self.name_value(n),
             Expr::Member(o, m) => {
                 if let Expr::Ident(en) = &**o
@@ -289,8 +319,27 @@ impl Cx<'_> {
                 }
                 None
             }
+            Expr::Call(callee, args)
+                if !self.names.array_accessor_calls
+                    && matches!(&**callee, Expr::Ident(n) if n == ARRAY_GET)
+                    && args.len() >= 2 =>
+            {
+                let mut args = std::mem::take(args);
+                let base = args.remove(0);
+                *e = Expr::Index(Box::new(base), args);
+                self.expr(e);
+                return;
+            }
             Expr::Call(callee, args) | Expr::New(callee, args) => {
                 match &mut **callee {
+                    Expr::Ident(n) if n == ARRAY_GET || n == ARRAY_SET => {
+                        *n = if n == ARRAY_GET {
+                            "array_get"
+                        } else {
+                            "array_set"
+                        }
+                        .into();
+                    }
                     Expr::Ident(n) => {
                         if let Some(a) = self.names.aliases.get(n.as_str()) {
                             *n = a.clone();
@@ -359,6 +408,56 @@ impl Cx<'_> {
             *e = Expr::Lit(l);
         }
     }
+}
+
+/// Built-in array variables that, written without an index, mean element 0 (spec §4.7:
+/// read and written with an int64 index 0).
+fn is_builtin_array(n: &str) -> bool {
+    (n.starts_with("view_")
+        && matches!(
+            &n[5..],
+            "xview"
+                | "yview"
+                | "wview"
+                | "hview"
+                | "xport"
+                | "yport"
+                | "wport"
+                | "hport"
+                | "angle"
+                | "hborder"
+                | "vborder"
+                | "hspeed"
+                | "vspeed"
+                | "object"
+                | "visible"
+                | "surface_id"
+                | "camera"
+        ))
+        || (n.starts_with("background_")
+            && matches!(
+                &n[11..],
+                "visible"
+                    | "foreground"
+                    | "index"
+                    | "x"
+                    | "y"
+                    | "htiled"
+                    | "vtiled"
+                    | "xscale"
+                    | "yscale"
+                    | "hspeed"
+                    | "vspeed"
+                    | "blend"
+                    | "alpha"
+            ))
+}
+
+fn element0(n: &str) -> Expr {
+    Expr::Index(
+        Box::new(Expr::Ident(n.to_string())),
+        vec![Expr::Lit(Literal::Int64(0))],
+    )
 }
 
 /// A real that is a whole number (in int64 range) as an integer.

@@ -73,12 +73,20 @@ pub fn parse_expr_tokens(mut toks: Vec<Token>) -> Result<Expr, ParseError> {
     Ok(e)
 }
 
+/// Marker callee of an `a[@ i]` read (see [`accessor_reader`]).
+pub const ARRAY_GET: &str = "@@array_get@@";
+/// Marker callee of an `a[@ i] = v` write.
+pub const ARRAY_SET: &str = "@@array_set@@";
+
 /// The function a data-structure accessor reads through (`[|`, `[?`, `[#`).
 fn accessor_reader(t: &Tok) -> Option<&'static str> {
     match t {
         Tok::Punct("[|") => Some("ds_list_find_value"),
         Tok::Punct("[?") => Some("ds_map_find_value"),
         Tok::Punct("[#") => Some("ds_grid_get"),
+        // `a[@ i]`: GMS 1.x calls array_get/array_set, later versions index plainly; the
+        // marker names are resolved by `fold` (as plain indexing when it is not run).
+        Tok::Punct("[@") => Some(ARRAY_GET),
         _ => None,
     }
 }
@@ -89,6 +97,7 @@ fn accessor_setter(reader: &str) -> Option<&'static str> {
         "ds_list_find_value" => Some("ds_list_set"),
         "ds_map_find_value" => Some("ds_map_set"),
         "ds_grid_get" => Some("ds_grid_set"),
+        ARRAY_GET => Some(ARRAY_SET),
         _ => None,
     }
 }

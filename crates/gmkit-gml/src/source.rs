@@ -88,6 +88,7 @@ impl Sources {
             enums: HashMap::new(),
             assets: asset_constants(game),
             enum_int64: !gms1,
+            array_accessor_calls: gms1,
             aliases: project.function_aliases.iter().cloned().collect(),
             self_other_id: game.features.new_opcodes() && !game.features.gml_v2(),
         };

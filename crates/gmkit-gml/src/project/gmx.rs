@@ -223,6 +223,14 @@ fn read_object(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &m
                         code.push('\n');
                         lines += 1;
                     }
+                    // Each action is compiled on its own: a comment left open ends with it.
+                    let closed;
+                    let body = if ends_in_block_comment(body) {
+                        closed = format!("{body}*/");
+                        closed.as_str()
+                    } else {
+                        body
+                    };
                     if who == "self" || who.is_empty() {
                         code.push_str(body);
                     } else {
@@ -285,5 +293,56 @@ fn read_room(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &mut
             text: code.to_string(),
             unsupported: None,
         });
+    }
+}
+
+/// Whether GML text ends inside a `/* */` comment (strings and line comments respected).
+fn ends_in_block_comment(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                loop {
+                    if i + 1 >= b.len() {
+                        return true;
+                    }
+                    if b[i] == b'*' && b[i + 1] == b'/' {
+                        i += 2;
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_in_block_comment;
+
+    #[test]
+    fn open_comments_are_found() {
+        assert!(ends_in_block_comment("a = 1; /* b"));
+        assert!(!ends_in_block_comment("a = 1; /* b */"));
+        assert!(!ends_in_block_comment("a = \"/*\"; // /*"));
     }
 }
