@@ -7,7 +7,7 @@
 //! project compiles to that entry). Units of the project that the data file has no entry for
 //! are listed apart (`extra`).
 
-use crate::compile::{CompileError, Names, compile_entry};
+use crate::compile::{CompileError, Names};
 use crate::game::Game;
 use crate::project::{ProjectContext, ProjectError, read_project};
 use crate::source::Sources;
@@ -185,7 +185,7 @@ fn check_one(
         Ok(t) => t,
         Err(e) => return (Status::Error(e.to_string()), "error: syntax".into()),
     };
-    match compile_entry(game, names, entry, &tree) {
+    match crate::source::compile_unit(game, names, entry, &tree) {
         Ok(ins) if ins.as_slice() == orig.as_ref() => (Status::Identical, String::new()),
         Ok(ins) => {
             let (status, kind) = difference(game, &orig, &ins);

@@ -586,7 +586,12 @@ impl Parser {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         while !self.eat_punct(")") {
-            args.push(self.expr()?);
+            // An omitted argument (`f(a,, b)`) is `undefined`.
+            if self.is_punct(",") {
+                args.push(Expr::Ident("undefined".into()));
+            } else {
+                args.push(self.expr()?);
+            }
             if !self.eat_punct(",") {
                 self.expect_punct(")")?;
                 break;

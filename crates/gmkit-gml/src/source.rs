@@ -84,9 +84,16 @@ impl Sources {
             }
             tokens.push(t);
         }
+        let mut assets = asset_constants(game);
+        if !game.features.self_to_builtin() {
+            // Before 2024.2 a room instance's name is its id as a plain number.
+            for (n, id) in &project.instances {
+                assets.entry(n.clone()).or_insert(i64::from(*id));
+            }
+        }
         let mut consts = ConstNames {
             enums: HashMap::new(),
-            assets: asset_constants(game),
+            assets,
             enum_int64: !gms1,
             array_accessor_calls: gms1,
             aliases: project.function_aliases.iter().cloned().collect(),
@@ -205,4 +212,25 @@ fn begin_end(mut toks: Vec<Token>) -> Vec<Token> {
         }
     }
     toks
+}
+
+/// Compiles a unit's tree as code entry `entry` ([`crate::compile::compile_entry`]). An entry
+/// whose source produces no instruction (a script holding only enums or macros) is a lone
+/// `exit.i` in 2024.13 (longdog's `VI_Enums`) and empty in 2022.x (tiktaktoe's enum scripts);
+/// where between the two it changed is not known: taken as 2024.2.
+pub fn compile_unit(
+    game: &Game,
+    names: &crate::compile::Names,
+    entry: usize,
+    tree: &[Stmt],
+) -> Result<Vec<gmkit_data::chunks::code::Instruction>, crate::compile::CompileError> {
+    use gmkit_data::chunks::code::{DataType, Instruction, Opcode};
+    let mut out = crate::compile::compile_entry(game, names, entry, tree)?;
+    if out.is_empty() && game.features.self_to_builtin() {
+        out.push(Instruction::Unary {
+            op: Opcode::Exit,
+            t: DataType::Int32,
+        });
+    }
+    Ok(out)
 }

@@ -276,6 +276,16 @@ fn read_room(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &mut
             unsupported: None,
         });
     }
+    let ids = cx.instance_ids(name);
+    let all: Vec<String> = root
+        .descendants()
+        .filter(|n| n.has_tag_name("instance"))
+        .map(|n| n.attribute("name").unwrap_or("").to_string())
+        .collect();
+    if ids.len() == all.len() {
+        out.instances
+            .extend(all.into_iter().zip(ids).filter(|(n, _)| !n.is_empty()));
+    }
     let mut names = cx.instance_code_entries(name, false).into_iter();
     for inst in root
         .descendants()

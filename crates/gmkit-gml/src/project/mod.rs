@@ -65,6 +65,9 @@ pub struct Project {
     /// Extension functions called by another name than their script's (GMS1 extension GML:
     /// a call to `name` compiles to a call to the script `external name`): (name, external).
     pub function_aliases: Vec<(String, String)>,
+    /// Room instances by name with their instance id in the data file (the name compiles to
+    /// the id where the version pushes plain numbers).
+    pub instances: Vec<(String, u32)>,
     /// Files that could not be read or understood, with why (the rest is still read).
     pub problems: Vec<String>,
 }
@@ -115,6 +118,24 @@ impl<'a> ProjectContext<'a> {
     /// Whether the data file is 2.3+.
     pub fn gml_v2(&self) -> bool {
         self.game.features.gml_v2()
+    }
+
+    /// The instance ids of room `room`, in the room's instance order.
+    pub fn instance_ids(&self, room: &str) -> Vec<u32> {
+        let Some(rooms) = self.game.file.rooms.as_ref() else {
+            return Vec::new();
+        };
+        rooms
+            .rooms
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| {
+                (self.game.asset_name(AssetKind::Room, i) == Some(room))
+                    .then_some(r.as_ref())
+                    .flatten()
+            })
+            .map(|r| r.instances.iter().map(|i| i.instance_id).collect())
+            .unwrap_or_default()
     }
 
     /// The creation-code entry names of the instances of room `room`, in the room's instance

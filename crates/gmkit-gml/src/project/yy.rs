@@ -109,6 +109,11 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
         let desc = read_text(&folder.join(format!("{name}.yy")))
             .ok()
             .and_then(|t| lenient_json(&t));
+        let ids = cx.instance_ids(&name);
+        let names = instance_names(desc.as_ref());
+        if ids.len() == names.len() {
+            out.instances.extend(names.into_iter().zip(ids));
+        }
         let mut pre = cx.instance_code_entries(&name, true).into_iter();
         for (inst, overrides) in instances_with_properties(desc.as_ref()) {
             let mut text = String::new();
@@ -225,8 +230,24 @@ fn property_line(p: &Value, types: &HashMap<String, i64>) -> Option<String> {
     Some(format!("{name} = {value};\n"))
 }
 
+/// Every instance name of a room, in creation order.
+fn instance_names(desc: Option<&Value>) -> Vec<String> {
+    instances_with_properties_all(desc)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
 /// Instances of a room with overridden variables, in creation order: (name, overrides).
 fn instances_with_properties(desc: Option<&Value>) -> Vec<(String, Vec<&Value>)> {
+    instances_with_properties_all(desc)
+        .into_iter()
+        .filter(|(_, o)| !o.is_empty())
+        .collect()
+}
+
+/// Every instance of a room in creation order, with its overridden variables.
+fn instances_with_properties_all(desc: Option<&Value>) -> Vec<(String, Vec<&Value>)> {
     let Some(desc) = desc else {
         return Vec::new();
     };
@@ -279,7 +300,7 @@ fn instances_with_properties(desc: Option<&Value>) -> Vec<(String, Vec<&Value>)>
                 .into_iter()
                 .flatten()
                 .collect();
-            (!o.is_empty()).then(|| (n.to_string(), o))
+            Some((n.to_string(), o))
         })
         .collect()
 }
