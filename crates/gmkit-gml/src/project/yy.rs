@@ -293,14 +293,14 @@ fn instances_with_properties_all(desc: Option<&Value>) -> Vec<(String, Vec<&Valu
     }
     sorted
         .into_iter()
-        .filter_map(|(n, i)| {
+        .map(|(n, i)| {
             let o: Vec<&Value> = i
                 .get("properties")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .collect();
-            Some((n.to_string(), o))
+            (n.to_string(), o)
         })
         .collect()
 }
