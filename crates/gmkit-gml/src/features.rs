@@ -90,6 +90,33 @@ impl Features {
         self.version.at_least(2, 3)
     }
 
+    /// 2024.2+: a function declaration's stacktop store always uses instance -1 and struct
+    /// literals register their constructor in `global` (before: -6/-1 and `static`).
+    pub fn declaration_stores_self(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
+    /// 2024.11+: constructors and struct bodies start with `call.i @@SetStatic@@ 0`.
+    pub fn constructor_set_static(&self) -> bool {
+        self.version.non_lts_at_least(2024, 11)
+    }
+
+    /// 2024.11+: static initializers are non-re-entrant (`setstatic.e` at their top).
+    pub fn static_non_reentrant(&self) -> bool {
+        self.version.non_lts_at_least(2024, 11)
+    }
+
+    /// 2024.11+: default-argument code reads and writes `builtin.argumentK`.
+    pub fn builtin_default_arguments(&self) -> bool {
+        self.version.non_lts_at_least(2024, 11)
+    }
+
+    /// 2024.14+: "optimized function declarations" (plain store after `method`, `{}` as
+    /// `@@NewGMLObject@@` with no arguments).
+    pub fn optimized_declarations(&self) -> bool {
+        self.version.non_lts_at_least(2024, 14)
+    }
+
     /// 2.3.7+: typed booleans (`true` tracked as `b`), `??` via `isnullish`.
     pub fn typed_booleans(&self) -> bool {
         self.typed_bool_evidence || self.version.at_least_full(2, 3, 7, 0)

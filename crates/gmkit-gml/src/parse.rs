@@ -772,17 +772,18 @@ impl Parser {
                 };
             } else if calls && self.is_punct("(") {
                 let args = self.args()?;
-                e = match e {
-                    Expr::Ident(n)
-                        if n == "int64"
-                            && matches!(args.as_slice(), [Expr::Lit(Literal::Int(_))]) =>
-                    {
-                        let Some(Expr::Lit(Literal::Int(v))) = args.first() else {
-                            unreachable!("matched above")
-                        };
-                        Expr::Lit(Literal::Int64(*v))
-                    }
-                    e => Expr::Call(Box::new(e), args),
+                // `int64(n)` / `int64(-n)`: an int64 literal (as printed for enum values).
+                let int64 = match args.as_slice() {
+                    [Expr::Lit(Literal::Int(v))] => Some(*v),
+                    [Expr::Unary(UnaryOp::Neg, x)] => match **x {
+                        Expr::Lit(Literal::Int(v)) => Some(-v),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                e = match (e, int64) {
+                    (Expr::Ident(n), Some(v)) if n == "int64" => Expr::Lit(Literal::Int64(v)),
+                    (e, _) => Expr::Call(Box::new(e), args),
                 };
             } else {
                 return Ok(e);

@@ -117,4 +117,4 @@ fn decompile_compile_round_trip() {
     );
 }
 
-const FLOOR: f64 = 72.0;
+const FLOOR: f64 = 88.0;

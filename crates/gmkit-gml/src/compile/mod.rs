@@ -16,6 +16,10 @@ use gmkit_data::chunks::code::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod function;
+mod update;
+pub use function::ChildEntry;
+
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
@@ -276,6 +280,8 @@ pub struct Compiler<'g> {
     /// The VARI entries the entry's current code uses for its locals (bc 15 – 2.2 give every
     /// code entry its own local entries, which names alone cannot tell apart).
     own_locals: HashMap<String, u32>,
+    /// Nested functions (child entries) of the entry.
+    fnc: function::FnState,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -285,6 +291,16 @@ pub fn compile_entry(
     entry: usize,
     body: &[Stmt],
 ) -> R<Vec<Instruction>> {
+    compile_entry_with_children(game, names, entry, body).map(|(ins, _)| ins)
+}
+
+/// As [`compile_entry`], with the headers of the nested functions' child entries.
+pub fn compile_entry_with_children(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
@@ -314,9 +330,11 @@ pub fn compile_entry(
         labels: Vec::new(),
         locals: HashSet::new(),
         frames: Vec::new(),
+        fnc: function::FnState::new(game, entry),
     };
     c.block(body)?;
-    c.finish()
+    let children = c.child_entries();
+    Ok((c.finish()?, children))
 }
 
 fn int_type(t: DataType) -> DataType {
@@ -505,6 +523,9 @@ impl<'g> Compiler<'g> {
     /// Where a bare name lives.
     fn scope_of(&self, name: &str) -> (i32, i16, Opcode) {
         let new = self.f().new_opcodes();
+        if let Some(s) = self.function_scope_of(name) {
+            return s;
+        }
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
         }
@@ -764,6 +785,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Block(b) => self.block(b)?,
+            Stmt::Function(f) => self.function_decl(f)?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1187,6 +1209,9 @@ impl<'g> Compiler<'g> {
                 {
                     return Ok(self.push_int(k as i64));
                 }
+                if let Some(t) = self.named_value(n)? {
+                    return Ok(t);
+                }
                 let (vi, inst, op) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
@@ -1330,7 +1355,10 @@ impl<'g> Compiler<'g> {
                 });
                 Ok(DataType::Variable)
             }
-            _ => Err(CompileError::Unsupported("expression kind".into())),
+            Expr::Function(f) => self.function_expr(f),
+            Expr::Struct(fields) => self.struct_literal(fields),
+            Expr::New(callee, args) => self.new_expr(callee, args),
+            Expr::Update { op, prefix, target } => self.update_expr(*op, *prefix, target),
         }
     }
 
@@ -1358,6 +1386,15 @@ impl<'g> Compiler<'g> {
             });
             Ok(())
         };
+        let call0_1 = |c: &mut Self, name: &str| -> R<()> {
+            let function = c.func(name)?;
+            c.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: 1,
+                function,
+            });
+            Ok(())
+        };
         match callee {
             Expr::Ident(n) => {
                 for a in args.iter().rev() {
@@ -1365,11 +1402,14 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) = if self.locals.contains(n) {
-                    (-7, -7, Opcode::PushLoc)
-                } else {
-                    (-1, -6, Opcode::Push)
-                };
+                let (vi, inst, op) =
+                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
+                        s
+                    } else if self.locals.contains(n) {
+                        (-7, -7, Opcode::PushLoc)
+                    } else {
+                        (-1, -6, Opcode::Push)
+                    };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,
@@ -1384,9 +1424,9 @@ impl<'g> Compiler<'g> {
                     o => {
                         let t = self.expr(o)?;
                         if t != DataType::Variable {
-                            return Err(CompileError::Unsupported(
-                                "method call on a constant instance".into(),
-                            ));
+                            // An object index or instance id (spec §7.4).
+                            self.conv(t, DataType::Variable);
+                            call0_1(self, "@@GetInstance@@")?;
                         }
                     }
                 }

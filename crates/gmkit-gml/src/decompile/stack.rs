@@ -197,6 +197,7 @@ impl Dec<'_, '_> {
                     ident(name)
                 }
             }
+            -6 if name.starts_with("argument") => self.argument(name),
             -6 | -16 => ident(name),
             -7 => {
                 self.local(name);
@@ -256,8 +257,10 @@ impl Dec<'_, '_> {
 
     fn func_value(&mut self, f: FunctionId) -> Val {
         let name = self.game.func_name(f).to_string();
-        if let Some(func) = self.functions.get(&name) {
-            let mut v = Val::new(Expr::Function(Box::new(func.clone())), DataType::Int32);
+        // The first use after the body is the literal itself; later ones (`new f()`, `g = f`)
+        // are references by name.
+        if let Some(func) = self.functions.remove(&name) {
+            let mut v = Val::new(Expr::Function(Box::new(func)), DataType::Int32);
             v.fn_entry = Some(name);
             return v;
         }
@@ -717,7 +720,9 @@ impl Dec<'_, '_> {
             if entry.contains("___struct___") && (stacktop_decl || copy_left) {
                 return;
             }
-            if copy_left || stacktop_decl {
+            // A declaration leaves a copy for its `popz.v`; a stacktop store without one is
+            // `obj.f = function () {}`.
+            if copy_left {
                 let mut f = (**f).clone();
                 f.name = Some(name.clone());
                 if let Some(top) = stack.last_mut()
@@ -834,6 +839,14 @@ fn struct_literal(f: Function, hoisted: Vec<Expr>) -> Expr {
 }
 
 fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
+    if let Expr::Array(items) = e {
+        return Expr::Array(
+            items
+                .into_iter()
+                .map(|x| substitute_hoisted(x, hoisted))
+                .collect(),
+        );
+    }
     if let Expr::Index(b, idx) = &e
         && **b == ident("argument")
         && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()

@@ -1,0 +1,729 @@
+//! Functions, constructors, struct literals, `new` and `static` (2.3+; spec §5.10, §6.4, §7).
+//!
+//! A nested function's code lives inside the root entry's blob: `b` over the body, the body
+//! (ending with `exit.i`), then the function value `method(self, function)` and, for a
+//! declaration, its store. The body is the start of a child code entry; its name (and so the
+//! FUNC entry the code refers to) holds numbers that source cannot give (anonymous-function and
+//! struct numbers, spec §7.6), so the compiler takes the root's existing child entries in
+//! order of their offsets, which is the order in which bodies are laid out (pre-order).
+
+use super::{CompileError, Compiler, Frame, R};
+use crate::ast::{Expr, Function, Literal, Stmt};
+use gmkit_data::Id;
+use gmkit_data::chunks::code::{DataType, FunctionId, Instruction, Opcode, PushValue, RefType};
+use std::collections::{HashMap, HashSet};
+
+/// The code entry header of one nested function compiled into a root entry's blob.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChildEntry {
+    /// The code entry's name (`gml_Script_f`, `gml_Script_anon@12@scr`, ...).
+    pub name: String,
+    /// Byte offset of its first instruction in the blob.
+    pub offset: u32,
+    /// Declared parameter count.
+    pub arguments: u16,
+    /// Locals of this function only (temporaries included).
+    pub locals: u16,
+}
+
+/// Per-entry state of nested functions.
+#[derive(Default)]
+pub(super) struct FnState {
+    /// Names of the root's child entries, by offset; taken in order.
+    children: Vec<String>,
+    next: usize,
+    /// Compiled children: (name, index of the first body instruction, arguments, locals).
+    pub(super) compiled: Vec<(String, usize, u16, u16)>,
+    /// Nesting depth: 0 = the root's own code.
+    pub(super) depth: usize,
+    /// Compiling the value of a `static` initializer (function literals bind to `static`).
+    in_static: bool,
+    /// The current function is a constructor or struct body.
+    constructor: bool,
+    /// Static variables of the current function.
+    pub(super) statics: HashSet<String>,
+    /// The root entry is a global script named this (`gml_GlobalScript_<name>`).
+    script: Option<String>,
+}
+
+impl FnState {
+    pub(super) fn new(game: &crate::Game, entry: usize) -> FnState {
+        let children = game
+            .children(entry)
+            .iter()
+            .map(|&(_, e)| game.code_name(e).to_string())
+            .collect();
+        FnState {
+            children,
+            script: game
+                .code_name(entry)
+                .strip_prefix("gml_GlobalScript_")
+                .map(str::to_string),
+            ..FnState::default()
+        }
+    }
+}
+
+/// Which kind of function body is compiled.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Function,
+    Struct,
+}
+
+impl Compiler<'_> {
+    /// A value that stays inside a struct literal's body (spec §7.2): decided on the written
+    /// token (literals, function literals, asset and constant names), so a negative number is
+    /// hoisted.
+    fn struct_constant(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Lit(Literal::Int(v) | Literal::Int64(v)) => *v >= 0,
+            Expr::Lit(Literal::Real(v)) => *v >= 0.0,
+            Expr::Lit(_) | Expr::Function(_) => true,
+            Expr::Ident(n) => {
+                matches!(n.as_str(), "noone" | "all" | "pi")
+                    || (!self.locals.contains(n)
+                        && !self.names.vars_by_name.contains_key(n)
+                        && (self.names.assets.contains_key(n)
+                            || self.names.objects.contains_key(n)))
+            }
+            _ => false,
+        }
+    }
+
+    fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
+        let function = self.func_exact(name)?;
+        self.emit(Instruction::Call {
+            t: DataType::Int32,
+            argc,
+            function,
+        });
+        Ok(())
+    }
+
+    /// The FUNC entry named exactly `name`.
+    fn func_exact(&self, name: &str) -> R<FunctionId> {
+        self.names
+            .funcs
+            .get(name)
+            .map(|&i| Id::new(i))
+            .ok_or_else(|| CompileError::UnknownName {
+                kind: "function",
+                name: name.into(),
+            })
+    }
+
+    fn push_function(&mut self, f: FunctionId) {
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Function(f),
+        });
+        self.conv(DataType::Int32, DataType::Variable);
+    }
+
+    fn next_child(&mut self) -> R<String> {
+        let Some(name) = self.fnc.children.get(self.fnc.next).cloned() else {
+            return Err(CompileError::Unsupported(
+                "a function without an existing child code entry".into(),
+            ));
+        };
+        self.fnc.next += 1;
+        Ok(name)
+    }
+
+    /// `b` over the body, the body, `exit.i`; returns the child's FUNC entry.
+    fn function_body(&mut self, f: &Function, kind: Kind) -> R<FunctionId> {
+        let name = self.next_child()?;
+        let id = self.func_exact(&name)?;
+        let skip = self.label();
+        self.branch(Opcode::B, skip);
+        let start = self.out.len();
+        let saved_locals = std::mem::take(&mut self.locals);
+        let saved_frames: Vec<Frame> = std::mem::take(&mut self.frames);
+        let saved_statics = std::mem::take(&mut self.fnc.statics);
+        let saved_static = std::mem::replace(&mut self.fnc.in_static, false);
+        let saved_ctor = std::mem::replace(
+            &mut self.fnc.constructor,
+            f.constructor || kind == Kind::Struct,
+        );
+        self.fnc.depth += 1;
+        let r = self.function_inner(f, kind);
+        self.fnc.depth -= 1;
+        let locals = self.locals.len() as u16;
+        self.locals = saved_locals;
+        self.frames = saved_frames;
+        self.fnc.statics = saved_statics;
+        self.fnc.in_static = saved_static;
+        self.fnc.constructor = saved_ctor;
+        r?;
+        self.fnc
+            .compiled
+            .push((name, start, f.params.len() as u16, locals));
+        self.place(skip);
+        Ok(id)
+    }
+
+    fn function_inner(&mut self, f: &Function, kind: Kind) -> R<()> {
+        // A `var` of the same name shadows a parameter.
+        let mut declared = HashSet::new();
+        for s in &f.body {
+            if let Stmt::Var(v) = s {
+                declared.extend(v.iter().map(|(n, _)| n.clone()));
+            }
+        }
+        let map: HashMap<String, String> = f
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, _))| !declared.contains(p))
+            .map(|(k, (p, _))| (p.clone(), format!("argument{k}")))
+            .collect();
+        let mut body = f.body.clone();
+        for s in &mut body {
+            rename_stmt(s, &map);
+        }
+        // Default arguments, in parameter order.
+        for (k, (_, d)) in f.params.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let mut d = d.clone();
+            rename_expr(&mut d, &map);
+            self.default_argument(k, &d)?;
+        }
+        if let Some((parent, args)) = &f.inherits {
+            let mut args = args.clone();
+            for a in &mut args {
+                rename_expr(a, &map);
+            }
+            for a in args.iter().rev() {
+                let t = self.expr(a)?;
+                self.conv(t, DataType::Variable);
+            }
+            let pf = self.func(parent)?;
+            self.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: args.len() as u16,
+                function: pf,
+            });
+            self.push_function(pf);
+            self.call_named("@@CopyStatic@@", 1)?;
+        }
+        if (f.constructor || kind == Kind::Struct) && self.f().constructor_set_static() {
+            self.call_named("@@SetStatic@@", 0)?;
+        }
+        // All `static` declarations form one initializer at the top (spec §5.10).
+        let statics: Vec<(String, Expr)> = body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Static(v) => Some(v.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if !statics.is_empty() {
+            self.static_block(&statics)?;
+        }
+        for s in &body {
+            if !matches!(s, Stmt::Static(_)) {
+                self.stmt(s)?;
+            }
+        }
+        self.emit(Instruction::Unary {
+            op: Opcode::Exit,
+            t: DataType::Int32,
+        });
+        Ok(())
+    }
+
+    /// `if (argumentK == undefined) argumentK = d;` (2024.11+: through `builtin.argumentK`).
+    fn default_argument(&mut self, k: usize, d: &Expr) -> R<()> {
+        let name = format!("argument{k}");
+        let (inst, op) = if self.f().builtin_default_arguments() {
+            (-6, Opcode::PushBltn)
+        } else {
+            (-15, Opcode::Push)
+        };
+        let var = self.varref(&name, inst as i32, inst, RefType::NORMAL)?;
+        self.emit(Instruction::Push {
+            op,
+            value: PushValue::Variable(var),
+        });
+        let t = self.expr(&Expr::Ident("undefined".into()))?;
+        self.emit(Instruction::Compare {
+            cmp: gmkit_data::chunks::code::Comparison::Eq,
+            t1: super::int_type(t),
+            t2: DataType::Variable,
+        });
+        let l = self.label();
+        self.branch(Opcode::Bf, l);
+        let t = self.expr(d)?;
+        self.emit(Instruction::Pop {
+            t1: DataType::Variable,
+            t2: super::int_type(t),
+            var,
+        });
+        self.place(l);
+        Ok(())
+    }
+
+    /// `isstaticok.e / bt L / [setstatic.e] / inits / L: [setstatic.e]`.
+    fn static_block(&mut self, statics: &[(String, Expr)]) -> R<()> {
+        self.emit(Instruction::Extended {
+            kind: gmkit_data::chunks::code::ExtendedKind::ISSTATICOK,
+            t: DataType::Int16,
+            operand: None,
+        });
+        let l = self.label();
+        self.branch(Opcode::Bt, l);
+        let early = self.f().static_non_reentrant();
+        if early {
+            self.ext(gmkit_data::chunks::code::ExtendedKind::SETSTATIC);
+        }
+        for (n, v) in statics {
+            self.fnc.in_static = true;
+            let t = self.expr(v);
+            self.fnc.in_static = false;
+            let t = t?;
+            self.fnc.statics.insert(n.clone());
+            let var = self.varref(n, -16, -16, RefType::NORMAL)?;
+            self.emit(Instruction::Pop {
+                t1: DataType::Variable,
+                t2: super::int_type(t),
+                var,
+            });
+        }
+        self.place(l);
+        if !early {
+            self.ext(gmkit_data::chunks::code::ExtendedKind::SETSTATIC);
+        }
+        Ok(())
+    }
+
+    /// `method(self, f)` around a compiled body: the function value (type v).
+    fn method_value(&mut self, id: FunctionId, constructor: bool) -> R<()> {
+        self.push_function(id);
+        if constructor {
+            self.call_named("@@NullObject@@", 0)?;
+        } else {
+            let k = if self.fnc.in_static { -16 } else { -1 };
+            self.push_int(k);
+            self.conv(DataType::Int32, DataType::Variable);
+        }
+        self.call_named("method", 2)
+    }
+
+    /// `function f(...) {...}` as a statement (spec §7.1, Appendix D).
+    pub(super) fn function_decl(&mut self, f: &Function) -> R<()> {
+        if !self.f().gml_v2() {
+            return Err(CompileError::Invalid(
+                "function declarations need GameMaker 2.3 or later".into(),
+            ));
+        }
+        let Some(name) = f.name.clone() else {
+            return Err(CompileError::Invalid(
+                "a function declaration needs a name".into(),
+            ));
+        };
+        let in_static = std::mem::replace(&mut self.fnc.in_static, false);
+        let id = self.function_body(f, Kind::Function)?;
+        self.fnc.in_static = in_static;
+        self.method_value(id, f.constructor)?;
+        self.emit(Instruction::Dup {
+            t: DataType::Variable,
+            count: 0,
+            extra: 0,
+        });
+        if self.f().optimized_declarations() {
+            let var = self.varref(&name, -1, -1, RefType::NORMAL)?;
+            self.emit(Instruction::Pop {
+                t1: DataType::Variable,
+                t2: DataType::Variable,
+                var,
+            });
+        } else {
+            let own = self.fnc.depth == 0 && self.fnc.script.as_deref() == Some(name.as_str());
+            let k = if own || self.f().declaration_stores_self() {
+                -1
+            } else {
+                -6
+            };
+            self.push_int(k);
+            let var = self.varref(&name, -1, 0, RefType::STACKTOP)?;
+            self.emit(Instruction::Pop {
+                t1: DataType::Variable,
+                t2: DataType::Variable,
+                var,
+            });
+        }
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: DataType::Variable,
+        });
+        Ok(())
+    }
+
+    /// A function literal as a value.
+    pub(super) fn function_expr(&mut self, f: &Function) -> R<DataType> {
+        if !self.f().gml_v2() {
+            return Err(CompileError::Invalid(
+                "function literals need GameMaker 2.3 or later".into(),
+            ));
+        }
+        let in_static = std::mem::replace(&mut self.fnc.in_static, false);
+        let id = self.function_body(f, Kind::Function);
+        self.fnc.in_static = in_static;
+        self.method_value(id?, f.constructor)?;
+        Ok(DataType::Variable)
+    }
+
+    /// The value of a struct field as compiled inside the struct body: constants stay, other
+    /// values are hoisted (pushed before the body, read inside as `argument[i]`); before
+    /// 2024.11 an array literal stays inside with its non-constant elements hoisted one by one.
+    fn hoist(&self, v: &Expr, hoisted: &mut Vec<Expr>) -> Expr {
+        if self.struct_constant(v) {
+            return v.clone();
+        }
+        if let Expr::Array(items) = v
+            && !self.f().constructor_set_static()
+        {
+            return Expr::Array(items.iter().map(|x| self.hoist(x, hoisted)).collect());
+        }
+        hoisted.push(v.clone());
+        Expr::Index(
+            Box::new(Expr::Ident("argument".into())),
+            vec![Expr::Lit(Literal::Int(hoisted.len() as i64 - 1))],
+        )
+    }
+
+    /// `{ k: v, ... }` (spec §7.2).
+    pub(super) fn struct_literal(&mut self, fields: &[(String, Expr)]) -> R<DataType> {
+        if fields.is_empty() && self.f().optimized_declarations() {
+            self.call_named("@@NewGMLObject@@", 0)?;
+            return Ok(DataType::Variable);
+        }
+        let mut hoisted: Vec<Expr> = Vec::new();
+        let inside: Vec<Expr> = fields
+            .iter()
+            .map(|(_, v)| self.hoist(v, &mut hoisted))
+            .collect();
+        for v in hoisted.iter().rev() {
+            let t = self.expr(v)?;
+            self.conv(t, DataType::Variable);
+        }
+        let body: Vec<Stmt> = fields
+            .iter()
+            .zip(inside)
+            .map(|((n, _), value)| Stmt::Assign {
+                target: Expr::Member(Box::new(Expr::Ident("self".into())), n.clone()),
+                op: None,
+                value,
+            })
+            .collect();
+        let f = Function {
+            body,
+            constructor: true,
+            ..Function::default()
+        };
+        let in_static = std::mem::replace(&mut self.fnc.in_static, false);
+        let id = self.function_body(&f, Kind::Struct);
+        self.fnc.in_static = in_static;
+        let id = id?;
+        let child = self
+            .fnc
+            .compiled
+            .last()
+            .map(|c| c.0.clone())
+            .unwrap_or_default();
+        let short = struct_name(&child);
+        self.method_value(id, true)?;
+        let global = self.f().declaration_stores_self();
+        if self.f().optimized_declarations() {
+            let var = self.varref(&short, -5, -5, RefType::NORMAL)?;
+            self.emit(Instruction::Dup {
+                t: DataType::Variable,
+                count: 0,
+                extra: 0,
+            });
+            self.emit(Instruction::Pop {
+                t1: DataType::Variable,
+                t2: DataType::Variable,
+                var,
+            });
+        } else {
+            self.emit(Instruction::Dup {
+                t: DataType::Variable,
+                count: 0,
+                extra: 0,
+            });
+            let (k, vi) = if global { (-5, -5) } else { (-16, -16) };
+            self.push_int(k);
+            let var = self.varref(&short, vi, 0, RefType::STACKTOP)?;
+            self.emit(Instruction::Pop {
+                t1: DataType::Variable,
+                t2: DataType::Variable,
+                var,
+            });
+        }
+        self.call_named("@@NewGMLObject@@", 1 + hoisted.len() as u16)?;
+        Ok(DataType::Variable)
+    }
+
+    /// `new C(args)` (spec §6.4).
+    pub(super) fn new_expr(&mut self, callee: &Expr, args: &[Expr]) -> R<DataType> {
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        match callee {
+            Expr::Ident(n)
+                if !self.locals.contains(n)
+                    && self.names.funcs.contains_key(&format!("gml_Script_{n}")) =>
+            {
+                let f = self.func(n)?;
+                self.push_function(f);
+            }
+            e => {
+                let t = self.expr(e)?;
+                self.conv(t, DataType::Variable);
+            }
+        }
+        self.call_named("@@NewGMLObject@@", 1 + args.len() as u16)?;
+        Ok(DataType::Variable)
+    }
+
+    /// A name that is not a variable, as a value (2.3+): `self`/`other` (`@@This@@`/`@@Other@@`,
+    /// spec §3.2), or a global function (spec §6.3): `push.i [function]f` (type i), 2024.2+
+    /// `pushref.i f` (type v) for script functions. `None` when `name` is a variable here.
+    pub(super) fn named_value(&mut self, name: &str) -> R<Option<DataType>> {
+        if !self.f().gml_v2() || self.locals.contains(name) || self.fnc.statics.contains(name) {
+            return Ok(None);
+        }
+        match name {
+            "self" => {
+                self.call_named("@@This@@", 0)?;
+                return Ok(Some(DataType::Variable));
+            }
+            "other" => {
+                self.call_named("@@Other@@", 0)?;
+                return Ok(Some(DataType::Variable));
+            }
+            _ => {}
+        }
+        Ok(self.function_ref(name))
+    }
+
+    fn function_ref(&mut self, name: &str) -> Option<DataType> {
+        let script = format!("gml_Script_{name}");
+        let id = match self.names.funcs.get(&script) {
+            Some(&i) => i,
+            None if !self.names.vars_by_name.contains_key(name)
+                && !name.starts_with("@@")
+                && name != "undefined" =>
+            {
+                *self.names.funcs.get(name)?
+            }
+            None => return None,
+        };
+        let function = Id::new(id);
+        if self.f().declaration_stores_self() && self.names.funcs.contains_key(&script) {
+            let asset_type = self
+                .game
+                .pushref_type(crate::game::AssetKind::Script)
+                .unwrap_or(0);
+            self.emit(Instruction::Extended {
+                kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
+                t: DataType::Int32,
+                operand: Some(gmkit_data::chunks::code::ExtOperand::Function {
+                    function,
+                    asset_type,
+                }),
+            });
+            Some(DataType::Variable)
+        } else {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Function(function),
+            });
+            Some(DataType::Int32)
+        }
+    }
+
+    /// Where a bare name lives inside a function: arguments and statics (`None`: elsewhere).
+    pub(super) fn function_scope_of(&self, name: &str) -> Option<(i32, i16, Opcode)> {
+        if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {
+            return None;
+        }
+        if name == "argument"
+            || name
+                .strip_prefix("argument")
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return Some((-15, -15, Opcode::Push));
+        }
+        if self.fnc.statics.contains(name) {
+            return Some((-16, -16, Opcode::Push));
+        }
+        None
+    }
+
+    /// The headers of the nested functions compiled so far, with byte offsets.
+    pub(super) fn child_entries(&self) -> Vec<ChildEntry> {
+        let mut addr = Vec::with_capacity(self.out.len() + 1);
+        let mut a = 0u32;
+        for i in &self.out {
+            addr.push(a);
+            a += i.size() as u32;
+        }
+        addr.push(a);
+        let mut v: Vec<ChildEntry> = self
+            .fnc
+            .compiled
+            .iter()
+            .map(|(name, at, args, locals)| ChildEntry {
+                name: name.clone(),
+                offset: addr.get(*at).copied().unwrap_or(a),
+                arguments: *args,
+                locals: *locals,
+            })
+            .collect();
+        v.sort_by_key(|c| c.offset);
+        v
+    }
+}
+
+/// `___struct___N` from a struct body's code entry name.
+fn struct_name(entry: &str) -> String {
+    let Some(at) = entry.find("___struct___") else {
+        return entry.to_string();
+    };
+    let rest = &entry[at + "___struct___".len()..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    format!("___struct___{digits}")
+}
+
+/// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
+/// are their own).
+fn rename_stmt(s: &mut Stmt, m: &HashMap<String, String>) {
+    let re = |e: &mut Expr| rename_expr(e, m);
+    match s {
+        Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => re(e),
+        Stmt::Assign { target, value, .. } => {
+            re(target);
+            re(value);
+        }
+        Stmt::Update { target, .. } => re(target),
+        Stmt::Var(v) => {
+            for (_, e) in v.iter_mut() {
+                if let Some(e) = e {
+                    re(e);
+                }
+            }
+        }
+        Stmt::Static(v) => {
+            for (_, e) in v.iter_mut() {
+                re(e);
+            }
+        }
+        Stmt::GlobalVar(_)
+        | Stmt::Break
+        | Stmt::Continue
+        | Stmt::Exit
+        | Stmt::Function(_)
+        | Stmt::Unstructured(_)
+        | Stmt::Return(None) => {}
+        Stmt::Return(Some(e)) => re(e),
+        Stmt::If(c, a, b) => {
+            re(c);
+            rename_block(a, m);
+            if let Some(b) = b {
+                rename_block(b, m);
+            }
+        }
+        Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+            re(c);
+            rename_block(b, m);
+        }
+        Stmt::DoUntil(b, c) => {
+            rename_block(b, m);
+            re(c);
+        }
+        Stmt::For(i, c, st, b) => {
+            if let Some(i) = i {
+                rename_stmt(i, m);
+            }
+            if let Some(c) = c {
+                re(c);
+            }
+            if let Some(st) = st {
+                rename_stmt(st, m);
+            }
+            rename_block(b, m);
+        }
+        Stmt::Switch(v, cases) => {
+            re(v);
+            for c in cases {
+                if let Some(l) = &mut c.label {
+                    re(l);
+                }
+                rename_block(&mut c.body, m);
+            }
+        }
+        Stmt::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            rename_block(body, m);
+            if let Some((_, b)) = catch {
+                rename_block(b, m);
+            }
+            if let Some(b) = finally {
+                rename_block(b, m);
+            }
+        }
+        Stmt::Block(b) => rename_block(b, m),
+    }
+}
+
+fn rename_block(b: &mut [Stmt], m: &HashMap<String, String>) {
+    for s in b {
+        rename_stmt(s, m);
+    }
+}
+
+fn rename_expr(e: &mut Expr, m: &HashMap<String, String>) {
+    match e {
+        Expr::Ident(n) => {
+            if let Some(r) = m.get(n) {
+                *n = r.clone();
+            }
+        }
+        Expr::Lit(_) | Expr::Function(_) => {}
+        Expr::Member(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => rename_expr(x, m),
+        Expr::Update { target, .. } => rename_expr(target, m),
+        Expr::Index(x, v) | Expr::Call(x, v) | Expr::New(x, v) => {
+            rename_expr(x, m);
+            for a in v {
+                rename_expr(a, m);
+            }
+        }
+        Expr::Binary(_, a, b) => {
+            rename_expr(a, m);
+            rename_expr(b, m);
+        }
+        Expr::Ternary(a, b, c) => {
+            rename_expr(a, m);
+            rename_expr(b, m);
+            rename_expr(c, m);
+        }
+        Expr::Array(v) => {
+            for a in v {
+                rename_expr(a, m);
+            }
+        }
+        Expr::Struct(v) => {
+            for (_, a) in v {
+                rename_expr(a, m);
+            }
+        }
+    }
+}
