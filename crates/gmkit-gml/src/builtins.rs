@@ -13,7 +13,7 @@
 //!   `gp_face1` → 32769; `window_command_close` → 61536, the Win32 `SC_CLOSE` the manual's
 //!   "window_command_*" page refers to), checked by `gmkit gml check-source` on the `exact` projects.
 //!
-//! `true`, `false`, `pi`, `self`, `other`, `all`, `noone` and `global` are handled by the
+//! `true`, `false`, `self`, `other`, `all`, `noone` and `global` are handled by the
 //! compiler itself (their code depends on the version).
 
 /// A constant's value.
@@ -32,6 +32,7 @@ pub fn constant(name: &str) -> Option<ConstValue> {
         .ok()
         .map(|i| ConstValue::Int(TABLE[i].1));
     by_table.or_else(|| generated(name)).or(match name {
+        "pi" => Some(ConstValue::Real(std::f64::consts::PI)),
         "infinity" => Some(ConstValue::Real(f64::INFINITY)),
         "NaN" => Some(ConstValue::Real(f64::NAN)),
         _ => None,

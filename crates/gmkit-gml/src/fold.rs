@@ -14,7 +14,7 @@
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::builtins::{ConstValue, constant};
-use crate::parse::{ARRAY_GET, ARRAY_SET};
+use crate::parse::{ACCESSOR, ARRAY_GET, ARRAY_SET};
 use std::collections::{HashMap, HashSet};
 
 /// What names compile to constants in one game.
@@ -29,6 +29,9 @@ pub struct ConstNames {
     /// `a[@ i]` reads and writes call `array_get`/`array_set` (GMS 1.x, seen in
     /// j2l-expansion); later versions index plainly.
     pub array_accessor_calls: bool,
+    /// Array reads inside a data-structure accessor (`m[? a[i]]`) call `array_get` (2.3+:
+    /// tiktaktoe's `SatelliteReset`, 2022.9).
+    pub array_get_in_accessors: bool,
     /// Functions called by another name (GMS1 extension functions): name → script name.
     pub aliases: HashMap<String, String>,
     /// `self` and `other` used as values read their `id` (`push.v other.id`): bytecode 15 –
@@ -135,6 +138,22 @@ impl Cx<'_> {
                 target: Expr::Index(Box::new(base), args),
                 op: None,
                 value,
+            };
+        }
+        // `gml_pragma(...)` directs the compiler and leaves no code; `delete v` is
+        // `v = undefined` (spec §4.10).
+        if let Stmt::Expr(Expr::Call(f, _)) = s
+            && matches!(&**f, Expr::Ident(n) if n == "gml_pragma")
+        {
+            *s = Stmt::Block(Vec::new());
+            return;
+        }
+        if let Stmt::Delete(target) = s {
+            let target = std::mem::replace(target, Expr::Ident(String::new()));
+            *s = Stmt::Assign {
+                target,
+                op: None,
+                value: Expr::Ident("undefined".into()),
             };
         }
         match s {
@@ -331,6 +350,13 @@ impl Cx<'_> {
                 return;
             }
             Expr::Call(callee, args) | Expr::New(callee, args) => {
+                let mut accessor = false;
+                if let Expr::Ident(n) = &mut **callee
+                    && let Some(real) = n.strip_prefix(ACCESSOR)
+                {
+                    *n = real.to_string();
+                    accessor = true;
+                }
                 match &mut **callee {
                     Expr::Ident(n) if n == ARRAY_GET || n == ARRAY_SET => {
                         *n = if n == ARRAY_GET {
@@ -349,6 +375,14 @@ impl Cx<'_> {
                 }
                 for a in args.iter_mut() {
                     self.expr(a);
+                }
+                if self.names.array_get_in_accessors && accessor {
+                    // The keys, not the container nor a setter's value.
+                    let setter = matches!(&**callee, Expr::Ident(f) if f.ends_with("_set"));
+                    let end = args.len() - usize::from(setter);
+                    for a in args.iter_mut().take(end).skip(1) {
+                        array_reads_as_calls(a);
+                    }
                 }
                 match (&**callee, args.as_slice()) {
                     (Expr::Ident(f), [Expr::Lit(a)]) => intrinsic(f, a),
@@ -407,6 +441,24 @@ impl Cx<'_> {
         if let Some(l) = folded {
             *e = Expr::Lit(l);
         }
+    }
+}
+
+/// `a[i]` → `array_get(a, i)` in an expression (not inside calls).
+fn array_reads_as_calls(e: &mut Expr) {
+    match e {
+        Expr::Index(b, idx) if idx.len() == 1 => {
+            array_reads_as_calls(b);
+            let mut args = vec![std::mem::replace(&mut **b, Expr::Ident(String::new()))];
+            args.append(idx);
+            *e = Expr::Call(Box::new(Expr::Ident("array_get".into())), args);
+        }
+        Expr::Binary(_, l, r) => {
+            array_reads_as_calls(l);
+            array_reads_as_calls(r);
+        }
+        Expr::Unary(_, x) | Expr::Paren(x) => array_reads_as_calls(x),
+        _ => {}
     }
 }
 
@@ -676,6 +728,33 @@ mod tests {
             "var c_red;\nc_red = 1;\nx = c_red;"
         );
         assert_eq!(run("x = ord(\"A\") + 1.0;"), "x = 66;");
+    }
+
+    #[test]
+    fn accessors_and_source_forms() {
+        assert_eq!(run("l[| i] = v;"), "ds_list_set(l, i, v);");
+        assert_eq!(
+            run("m[? \"k\"] = l[| 0];"),
+            "ds_map_set(m, \"k\", ds_list_find_value(l, 0));"
+        );
+        assert_eq!(
+            run("for (var i = 0; i < 3; i++) {}"),
+            "for (var i = 0; i < 3; i++) {\n}"
+        );
+        assert_eq!(run("f(a,, b);"), "f(a, undefined, b);");
+        assert_eq!(run("a[@ 1] = 2;"), "a[1] = 2;");
+        assert_eq!(run("view_xview = 3;"), "view_xview[int64(0)] = 3;");
+        let mut names = ConstNames {
+            array_get_in_accessors: true,
+            ..ConstNames::default()
+        };
+        names.array_accessor_calls = true;
+        let mut t = parse("x = m[? a[i]] + g(a[i]); a[@ 0] = 1;").unwrap();
+        resolve(&mut t, &names);
+        assert_eq!(
+            print_stmts(&t),
+            "x = ds_map_find_value(m, array_get(a, i)) + g(a[i]);\narray_set(a, 0, 1);"
+        );
     }
 
     #[test]

@@ -73,17 +73,32 @@ pub fn parse_expr_tokens(mut toks: Vec<Token>) -> Result<Expr, ParseError> {
     Ok(e)
 }
 
+/// Prefix of the callee names accessors compile to (`m[? k]` is a call of
+/// `@@accessor@@ds_map_find_value`): GameMaker compiles array reads inside an accessor's key
+/// differently from the same call written out, so the tree keeps which one the source had.
+/// [`crate::fold::resolve`] removes the prefix.
+pub const ACCESSOR: &str = "@@accessor@@";
+
+fn accessor_call(f: &str) -> String {
+    if f.starts_with("@@") {
+        f.to_string()
+    } else {
+        format!("{ACCESSOR}{f}")
+    }
+}
+
 /// Marker callee of an `a[@ i]` read (see [`accessor_reader`]).
 pub const ARRAY_GET: &str = "@@array_get@@";
 /// Marker callee of an `a[@ i] = v` write.
 pub const ARRAY_SET: &str = "@@array_set@@";
 
-/// The function a data-structure accessor reads through (`[|`, `[?`, `[#`).
+/// The function a data-structure accessor reads through (`[|`, `[?`, `[#`, `[$`).
 fn accessor_reader(t: &Tok) -> Option<&'static str> {
     match t {
         Tok::Punct("[|") => Some("ds_list_find_value"),
         Tok::Punct("[?") => Some("ds_map_find_value"),
         Tok::Punct("[#") => Some("ds_grid_get"),
+        Tok::Punct("[$") => Some("variable_struct_get"),
         // `a[@ i]`: GMS 1.x calls array_get/array_set, later versions index plainly; the
         // marker names are resolved by `fold` (as plain indexing when it is not run).
         Tok::Punct("[@") => Some(ARRAY_GET),
@@ -97,6 +112,7 @@ fn accessor_setter(reader: &str) -> Option<&'static str> {
         "ds_list_find_value" => Some("ds_list_set"),
         "ds_map_find_value" => Some("ds_map_set"),
         "ds_grid_get" => Some("ds_grid_set"),
+        "variable_struct_get" => Some("variable_struct_set"),
         ARRAY_GET => Some(ARRAY_SET),
         _ => None,
     }
@@ -526,12 +542,12 @@ impl Parser {
         if op.is_none()
             && let Expr::Call(f, args) = &e
             && let Expr::Ident(name) = &**f
-            && let Some(setter) = accessor_setter(name)
+            && let Some(setter) = accessor_setter(name.strip_prefix(ACCESSOR).unwrap_or(name))
         {
             let mut args = args.clone();
             args.push(value);
             return Ok(Stmt::Expr(Expr::Call(
-                Box::new(Expr::Ident(setter.into())),
+                Box::new(Expr::Ident(accessor_call(setter))),
                 args,
             )));
         }
@@ -766,7 +782,7 @@ impl Parser {
                     Some(f) => {
                         let mut args = vec![e];
                         args.extend(idx);
-                        Expr::Call(Box::new(Expr::Ident(f.into())), args)
+                        Expr::Call(Box::new(Expr::Ident(accessor_call(f))), args)
                     }
                     None => Expr::Index(Box::new(e), idx),
                 };
