@@ -238,6 +238,27 @@ fn read_object(name: &str, path: &Path, text: &str, cx: &ProjectContext, out: &m
                     }
                 }
                 ("1", ACTION_COMMENT) => {}
+                // A drag-and-drop action that calls its function with its arguments as
+                // written (`action_set_motion(0, 0)`): kind 0 ("normal"), exetype 1 (function).
+                (_, _)
+                    if field("kind") == "0"
+                        && field("exetype") == "1"
+                        && field("isquestion") == "0"
+                        && field("relative") == "0"
+                        && !field("functionname").is_empty()
+                        && let Some(args) = dnd_arguments(&a) =>
+                {
+                    if !code.is_empty() && !code.ends_with('\n') {
+                        code.push('\n');
+                    }
+                    let call = format!("{}({});\n", field("functionname"), args.join(", "));
+                    let who = field("whoName");
+                    if who == "self" || who.is_empty() {
+                        code.push_str(&call);
+                    } else {
+                        code.push_str(&format!("with ({who}) {{ {call}}}\n"));
+                    }
+                }
                 (lib, id) => {
                     let f = field("functionname");
                     unsupported
@@ -355,4 +376,27 @@ mod tests {
         assert!(!ends_in_block_comment("a = 1; /* b */"));
         assert!(!ends_in_block_comment("a = \"/*\"; // /*"));
     }
+}
+
+/// The arguments of a drag-and-drop function action as GML: expressions (kind 0), menus and
+/// booleans (3, 4) as written, strings (1) quoted; `None` for other kinds.
+fn dnd_arguments(action: &roxmltree::Node) -> Option<Vec<String>> {
+    action
+        .descendants()
+        .filter(|n| n.has_tag_name("argument"))
+        .map(|arg| {
+            let field = |tag: &str| {
+                arg.children()
+                    .find(|c| c.has_tag_name(tag))
+                    .and_then(|c| c.text())
+                    .unwrap_or("")
+            };
+            let value = field("string");
+            match field("kind") {
+                "0" | "3" | "4" => Some(value.to_string()),
+                "1" => Some(format!("\"{value}\"")),
+                _ => None,
+            }
+        })
+        .collect()
 }
