@@ -366,18 +366,6 @@ fn ends_in_block_comment(text: &str) -> bool {
     false
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ends_in_block_comment;
-
-    #[test]
-    fn open_comments_are_found() {
-        assert!(ends_in_block_comment("a = 1; /* b"));
-        assert!(!ends_in_block_comment("a = 1; /* b */"));
-        assert!(!ends_in_block_comment("a = \"/*\"; // /*"));
-    }
-}
-
 /// The arguments of a drag-and-drop function action as GML: expressions (kind 0), menus and
 /// booleans (3, 4) as written, strings (1) quoted; `None` for other kinds.
 fn dnd_arguments(action: &roxmltree::Node) -> Option<Vec<String>> {
@@ -399,4 +387,16 @@ fn dnd_arguments(action: &roxmltree::Node) -> Option<Vec<String>> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ends_in_block_comment;
+
+    #[test]
+    fn open_comments_are_found() {
+        assert!(ends_in_block_comment("a = 1; /* b"));
+        assert!(!ends_in_block_comment("a = 1; /* b */"));
+        assert!(!ends_in_block_comment("a = \"/*\"; // /*"));
+    }
 }
