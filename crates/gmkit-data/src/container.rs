@@ -134,6 +134,15 @@ fn infer_chunk_align(chunks: &[(ChunkName, usize, usize)]) -> usize {
 
 /// Parses a data file held in `src`.
 pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, ParseReport)> {
+    parse_from(src, opts, None)
+}
+
+/// Parses a data file held in `src`, mapped from `file` when given (see `ReadCtx::file`).
+pub(crate) fn parse_from(
+    src: &Bytes,
+    opts: &ParseOptions,
+    file: Option<std::fs::File>,
+) -> Result<(DataFile, ParseReport)> {
     let data: &[u8] = src;
     let (chunks, form_end) = scan(data, opts.lenient)?;
     let version_report = detect(&Detect {
@@ -147,6 +156,8 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
         options: opts.clone(),
         targets: Default::default(),
         chunks: chunks.clone(),
+        function_ends: Default::default(),
+        file,
     };
     let chunk_align = infer_chunk_align(&chunks);
     let mut file = DataFile {

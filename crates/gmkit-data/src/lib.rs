@@ -84,7 +84,10 @@ pub fn parse_file_with(
     path: impl AsRef<Path>,
     options: &ParseOptions,
 ) -> Result<(DataFile, ParseReport)> {
-    parse_bytes_with(map_file(path)?, options)
+    let file = std::fs::File::open(path.as_ref())?;
+    // SAFETY: as in `map_file`.
+    let map = unsafe { memmap2::Mmap::map(&file)? };
+    container::parse_from(&Bytes::from_owner(map), options, Some(file))
 }
 
 /// A file's bytes, memory-mapped (pages are read from disk only when touched, and a parsed

@@ -109,6 +109,13 @@ pub(crate) struct ReadCtx {
     pub targets: [AddrMap; TARGETS],
     /// Chunk bodies by name: (name, body start, body end).
     pub chunks: Vec<(ChunkName, usize, usize)>,
+    /// What the last occurrence of each function's chain holds (its name's STRG index, or
+    /// another name: see `Function::chain_end`; `u32::MAX` without occurrences), left by CODE
+    /// when its scan read every chain, so that FUNC need not walk them again.
+    pub function_ends: std::sync::OnceLock<Vec<u32>>,
+    /// The file being parsed, when it was mapped from disk: the few fields stored next to large
+    /// payloads are read from it (see [`Reader::u32_cold`]).
+    pub file: Option<std::fs::File>,
 }
 
 impl ReadCtx {
@@ -223,6 +230,10 @@ impl<'a> Reader<'a> {
         index: usize,
     ) -> Option<(&'static str, usize)> {
         self.element.replace((kind, index))
+    }
+    /// The element being read.
+    pub fn element(&self) -> Option<(&'static str, usize)> {
+        self.element
     }
     /// Restores an element returned by [`Reader::set_element`].
     pub fn restore_element(&mut self, prev: Option<(&'static str, usize)>) {
@@ -371,6 +382,53 @@ impl<'a> Reader<'a> {
         let pad = (to - self.pos % to) % to;
         let at = self.pos;
         let b = self.bytes_ref(pad, "alignment padding")?;
+        if b.iter().any(|&x| x != 0) {
+            return Err(self.error_at(
+                at,
+                invalid("alignment padding", "zero bytes", format!("{b:02X?}")),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Copies the file's bytes at `at` into `buf` (inside the file: the caller checked), from
+    /// the file on disk when it is at hand, so that the map's pages there are not touched.
+    fn read_cold<'b>(&self, at: usize, buf: &'b mut [u8]) -> &'b [u8] {
+        #[cfg(unix)]
+        if let Some(f) = &self.ctx.file {
+            use std::os::unix::fs::FileExt;
+            if f.read_exact_at(buf, at as u64).is_ok() {
+                return buf;
+            }
+        }
+        buf.copy_from_slice(&self.data[at..at + buf.len()]);
+        buf
+    }
+
+    /// [`Reader::u32`] for a field stored next to a large payload (an audio length). When a
+    /// file from disk is parsed, it is read with `pread` rather than through the map: every
+    /// page touched in the map counts in the process's resident set (and the kernel maps up to
+    /// 64 KiB around it), so reading one word beside each payload would bring most of a large
+    /// game's payloads into memory.
+    pub fn u32_cold(&mut self) -> Result<u32> {
+        let at = self.pos;
+        self.bytes_ref(4, "u32")?;
+        let mut buf = [0u8; 4];
+        Ok(u32::from_le_bytes(
+            self.read_cold(at, &mut buf).try_into().unwrap_or([0; 4]),
+        ))
+    }
+
+    /// [`Reader::align`] for the padding after a large payload: read like [`Reader::u32_cold`].
+    pub fn align_cold(&mut self, to: usize) -> Result<()> {
+        let pad = (to - self.pos % to) % to;
+        let mut buf = [0u8; 256];
+        if pad == 0 || pad > buf.len() {
+            return self.align(to);
+        }
+        let at = self.pos;
+        self.bytes_ref(pad, "alignment padding")?;
+        let b = self.read_cold(at, &mut buf[..pad]);
         if b.iter().any(|&x| x != 0) {
             return Err(self.error_at(
                 at,

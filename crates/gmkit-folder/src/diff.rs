@@ -6,7 +6,7 @@ use crate::folder::Folder;
 use crate::layout::*;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// One difference.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -118,28 +118,116 @@ fn label(path: &str, v: Option<&Value>) -> String {
 
 /// `sprites/0003_spr_player/2.png`.
 fn is_frame(p: &str) -> bool {
-    p.starts_with("sprites/") && p.ends_with(".png") && p.matches('/').count() == 2
+    p.starts_with("sprites/")
+        && p.matches('/').count() == 2
+        && p.rsplit('/')
+            .next()
+            .and_then(|f| f.strip_suffix(".png"))
+            .is_some_and(|k| {
+                k.strip_prefix("mask_")
+                    .unwrap_or(k)
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            })
 }
 
-fn instructions(v: &Value) -> Option<&Vec<Value>> {
-    v.get("body")?.get("Instructions")?.as_array()
+/// The instruction lines of an assembly text (labels, `.entry` lines, comments and blank lines
+/// left out).
+fn asm_lines(b: &[u8]) -> Vec<&str> {
+    std::str::from_utf8(b)
+        .unwrap_or("")
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with(';') && !l.starts_with(":[") && !l.starts_with(".entry")
+        })
+        .collect()
 }
 
-/// An instruction without the reader's copy of string texts (`{"index", "text"}` → index):
-/// a translated string is a change of the string table, not of the code.
-fn without_texts(v: &Value) -> Value {
-    match v {
-        Value::Object(m) if m.contains_key("index") && m.contains_key("text") && m.len() == 2 => {
-            m["index"].clone()
+/// A string as the assembly text quotes it (`"Hi\n"`).
+fn asm_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02X}", c as u32)),
+            c => out.push(c),
         }
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .map(|(k, v)| (k.clone(), without_texts(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(without_texts).collect()),
-        other => other.clone(),
     }
+    out.push('"');
+    out
+}
+
+/// Two instruction lines are the same instruction when equal, or when both push a string and
+/// the string table changed the one text into the other (a translated entry is a change of
+/// the string table, not of the code).
+fn same_instruction(x: &str, y: &str, renamed: &HashSet<(String, String)>) -> bool {
+    if x == y {
+        return true;
+    }
+    let literal = |l: &str| -> Option<String> {
+        let rest = l.strip_prefix("push.s ")?;
+        let rest = rest.split(" ;").next().unwrap_or(rest).trim_end();
+        let rest = match rest.rsplit_once('#') {
+            Some((q, n)) if q.ends_with('"') && n.bytes().all(|b| b.is_ascii_digit()) => q,
+            _ => rest,
+        };
+        Some(rest.to_owned())
+    };
+    match (literal(x), literal(y)) {
+        (Some(a), Some(b)) => renamed.contains(&(a, b)),
+        _ => false,
+    }
+}
+
+/// How many instructions differ between two texts: line by line when they have as many
+/// instructions, else the longer of the two middles left after the common beginning and end.
+fn changed_instructions(a: &[u8], b: &[u8], renamed: &HashSet<(String, String)>) -> usize {
+    let (x, y) = (asm_lines(a), asm_lines(b));
+    let same = |s: &&str, t: &&str| same_instruction(s, t, renamed);
+    if x.len() == y.len() {
+        return x.iter().zip(&y).filter(|(s, t)| !same(s, t)).count();
+    }
+    let head = x.iter().zip(&y).take_while(|(s, t)| same(s, t)).count();
+    let tail = x[head..]
+        .iter()
+        .rev()
+        .zip(y[head..].iter().rev())
+        .take_while(|(s, t)| same(s, t))
+        .count();
+    (x.len() - head - tail).max(y.len() - head - tail)
+}
+
+/// The string texts changed between the two folders' string tables, as quoted in assembly
+/// text: (old, new).
+fn renamed_strings(a: &Folder, b: &Folder) -> HashSet<(String, String)> {
+    let mut out = HashSet::new();
+    for (p, x) in &a.files {
+        if !p.ends_with(STRINGS) {
+            continue;
+        }
+        let (Some(y), Ok(s)) = (b.get(p), crate::strings::parse_entries(p, x)) else {
+            continue;
+        };
+        let Ok(t) = crate::strings::parse_entries(p, y) else {
+            continue;
+        };
+        let t: std::collections::HashMap<u32, _> = t.into_iter().collect();
+        for (i, old) in s {
+            if let Some(new) = t.get(&i).filter(|n| **n != old) {
+                out.insert((
+                    asm_quoted(&old.to_string_lossy()),
+                    asm_quoted(&new.to_string_lossy()),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Compares two folders.
@@ -149,8 +237,9 @@ fn without_texts(v: &Value) -> Value {
 pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let mut out = Vec::new();
     let paths: BTreeSet<&String> = a.files.keys().chain(b.files.keys()).collect();
+    let renamed = renamed_strings(a, b);
     let frame_changed = paths.iter().any(|p| {
-        is_frame(p) && a.get(p) != b.get(p) && {
+        is_frame(p) && !p.contains("/mask_") && a.get(p) != b.get(p) && {
             match (
                 a.get(p).map(gmkit_media::decode_png),
                 b.get(p).map(gmkit_media::decode_png),
@@ -174,6 +263,10 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             let stem = dir.rsplit('/').next().unwrap_or(dir);
             let name = stem.split_once('_').map_or(stem, |s| s.1);
             let k = file.trim_end_matches(".png");
+            let k = match k.strip_prefix("mask_") {
+                Some(m) => format!("mask {m}"),
+                None => format!("frame {k}"),
+            };
             let what = match (
                 x.map(gmkit_media::decode_png),
                 y.map(gmkit_media::decode_png),
@@ -194,7 +287,28 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 _ => "not a readable PNG".to_owned(),
             };
             out.push(Change {
-                asset: format!("sprite {name} frame {k}"),
+                asset: format!("sprite {name} {k}"),
+                what,
+            });
+            continue;
+        }
+        if let Some(stem) = p.strip_suffix(".asm") {
+            let json = format!("{stem}.json");
+            let v = b
+                .get(&json)
+                .or_else(|| a.get(&json))
+                .and_then(|j| serde_json::from_slice::<Value>(j).ok());
+            // An added or removed entry is reported once, by its JSON file.
+            let (Some(x), Some(y)) = (x, y) else {
+                continue;
+            };
+            let what = match changed_instructions(x, y, &renamed) {
+                0 => continue,
+                1 => "1 instruction changed".to_owned(),
+                n => format!("{n} instructions changed"),
+            };
+            out.push(Change {
+                asset: label(&json, v.as_ref()),
                 what,
             });
             continue;
@@ -217,32 +331,6 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                     what: "removed".into(),
                 }),
                 (Some(u), Some(v)) => {
-                    if let (Some(i), Some(j)) = (instructions(u), instructions(v)) {
-                        let changed = i
-                            .iter()
-                            .zip(j)
-                            .filter(|(s, t)| s != t && without_texts(s) != without_texts(t))
-                            .count()
-                            + i.len().abs_diff(j.len());
-                        if changed > 0 {
-                            out.push(Change {
-                                asset: asset.clone(),
-                                what: format!("{changed} instructions changed"),
-                            });
-                        }
-                        let (mut u, mut v) = (u.clone(), v.clone());
-                        u["body"] = Value::Null;
-                        v["body"] = Value::Null;
-                        let mut l = Vec::new();
-                        leaves("", &u, &v, &mut l);
-                        for (f, o, n) in l {
-                            out.push(Change {
-                                asset: asset.clone(),
-                                what: format!("{f}: {o} → {n}"),
-                            });
-                        }
-                        continue;
-                    }
                     let mut l = Vec::new();
                     leaves("", u, v, &mut l);
                     if p == MANIFEST {

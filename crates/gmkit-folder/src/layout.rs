@@ -22,7 +22,6 @@ pub const SPLIT: &[(&str, &str)] = &[
     ("filter_effects", "effects"),
     ("texture_groups", "groups"),
     ("embedded_images", "images"),
-    ("code", "entries"),
 ];
 
 /// The manifest: format marker, version, container layout, string-table layout.
@@ -38,7 +37,7 @@ pub const AUDIO_GROUPS: &str = "audiogroups";
 /// The other fields of a split chunk.
 pub const CHUNK_REST: &str = "_chunk.json";
 /// Format marker written in the manifest.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The list field of a split chunk.
 pub fn split_key(field: &str) -> Option<&'static str> {

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod code;
 pub mod diff;
 mod error;
 mod folder;
@@ -26,7 +27,9 @@ pub mod import;
 pub mod info;
 pub mod layout;
 pub mod list;
+pub mod masks;
 mod pack;
+pub mod sample;
 pub mod strings;
 mod unpack;
 

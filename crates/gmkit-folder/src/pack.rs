@@ -77,7 +77,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
 
     // Every JSON file below the prefix, parsed in parallel (nested audio group folders excluded).
     let nested = format!("{prefix}{AUDIO_GROUPS}/");
-    let jsons: BTreeMap<String, Value> = folder
+    let mut jsons: BTreeMap<String, Value> = folder
         .files
         .par_iter()
         .filter(|(p, _)| {
@@ -86,7 +86,10 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                 && p.ends_with(".json")
                 && **p != manifest_path
         })
-        .filter(|(p, _)| !p[prefix.len()..].starts_with(STRINGS))
+        .filter(|(p, _)| {
+            let rel = &p[prefix.len()..];
+            !rel.starts_with(STRINGS) && !rel.starts_with(crate::code::DIR)
+        })
         .map(|(p, b)| parse_json(p, b).map(|v| (p[prefix.len()..].to_owned(), v)))
         .collect::<Result<_>>()?;
 
@@ -103,13 +106,13 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     for field in field_names() {
         if matches!(
             field.as_str(),
-            "version" | "layout" | "strings" | "textures" | "audio"
+            "version" | "layout" | "strings" | "textures" | "audio" | "code"
         ) {
             continue;
         }
         let single = format!("{field}.json");
-        if let Some(v) = jsons.get(&single) {
-            top.insert(field.clone(), v.clone());
+        if let Some(v) = jsons.remove(&single) {
+            top.insert(field.clone(), v);
             sources.insert(field, (None, Vec::new(), format!("{prefix}{single}")));
             continue;
         }
@@ -124,11 +127,11 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
             continue;
         };
         let rest_path = format!("{field}/{CHUNK_REST}");
-        let Some(rest) = jsons.get(&rest_path) else {
+        let Some(rest) = jsons.remove(&rest_path) else {
             top.insert(field, Value::Null);
             continue;
         };
-        let Value::Object(mut rest) = rest.clone() else {
+        let Value::Object(mut rest) = rest else {
             return Err(Error::new(
                 format!("{prefix}{rest_path}"),
                 "",
@@ -136,22 +139,22 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
             ));
         };
         let dir = format!("{field}/");
-        let mut items: Vec<(usize, &str, &Value)> = Vec::new();
-        for (p, v) in jsons
+        let keys: Vec<String> = jsons
             .range(dir.clone()..)
             .take_while(|(p, _)| p.starts_with(&dir))
-        {
-            let name = &p[dir.len()..];
-            if name == CHUNK_REST || name.contains('/') {
-                continue;
-            }
-            let i = leading_index(name).ok_or_else(|| {
+            .map(|(p, _)| p.clone())
+            .filter(|p| !p[dir.len()..].contains('/') && p[dir.len()..] != *CHUNK_REST)
+            .collect();
+        let mut items: Vec<(usize, String, Value)> = Vec::with_capacity(keys.len());
+        for p in keys {
+            let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
                 Error::new(
                     format!("{prefix}{p}"),
                     "",
                     "expected a file name starting with its index (0003_name.json)",
                 )
             })?;
+            let v = jsons.remove(&p).unwrap_or(Value::Null);
             items.push((i, p, v));
         }
         items.sort_by_key(|x| x.0);
@@ -179,11 +182,13 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     let mut blobs: Vec<(usize, Bytes)> = Vec::new();
     if let Some(t) = manifest.get("textures") {
         let dir = format!("{TEXTURES}/");
-        let mut items = Vec::new();
-        for (p, v) in jsons
+        let keys: Vec<String> = jsons
             .range(dir.clone()..)
             .take_while(|(p, _)| p.starts_with(&dir))
-        {
+            .map(|(p, _)| p.clone())
+            .collect();
+        let mut items: Vec<(usize, String, Value)> = Vec::with_capacity(keys.len());
+        for p in keys {
             let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
                 Error::new(
                     format!("{prefix}{p}"),
@@ -191,7 +196,8 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                     "expected a file name starting with its index (0003.json)",
                 )
             })?;
-            items.push((i, p.as_str(), v));
+            let v = jsons.remove(&p).unwrap_or(Value::Null);
+            items.push((i, p, v));
         }
         items.sort_by_key(|x| x.0);
         let (mut pages, files) = ordered(prefix, items)?;
@@ -227,11 +233,16 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         );
     }
 
+    let masks = match (top.get_mut("sprites"), sources.get("sprites")) {
+        (Some(v), Some((_, files, _))) => crate::masks::take_files(v, files),
+        _ => Vec::new(),
+    };
     let scope = StringScope::new(strings.as_ref().unwrap_or(&Default::default()));
     let mut file: DataFile = scope.enter(|| {
         serde_path_to_error::deserialize(Value::Object(top))
             .map_err(|e| locate(&sources, &manifest_path, e))
     })?;
+    let code = crate::code::read(folder, prefix, &scope)?;
     if let Some(mut s) = strings {
         for t in scope.added() {
             s.push(t);
@@ -266,13 +277,17 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                 .collect()
         })
         .unwrap_or_default();
+    crate::masks::pack(&mut file, folder, masks)?;
     crate::frames::pack(&mut file, folder, prefix, &sprite_stems)?;
+    if let Some(code) = code {
+        crate::code::assemble(folder, &mut file, code)?;
+    }
     file.layout.size_hint = folder.size();
     Ok(file)
 }
 
 /// Elements sorted by index, checked to run 0..n; returns them and their file paths.
-fn ordered(prefix: &str, items: Vec<(usize, &str, &Value)>) -> Result<(Vec<Value>, Vec<String>)> {
+fn ordered(prefix: &str, items: Vec<(usize, String, Value)>) -> Result<(Vec<Value>, Vec<String>)> {
     let mut list = Vec::with_capacity(items.len());
     let mut files = Vec::with_capacity(items.len());
     for (n, (i, p, v)) in items.into_iter().enumerate() {
@@ -285,7 +300,7 @@ fn ordered(prefix: &str, items: Vec<(usize, &str, &Value)>) -> Result<(Vec<Value
                 ),
             ));
         }
-        list.push(v.clone());
+        list.push(v);
         files.push(format!("{prefix}{p}"));
     }
     Ok((list, files))

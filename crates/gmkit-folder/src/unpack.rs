@@ -45,6 +45,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     skel.strings = None;
     skel.textures = None;
     skel.audio = None;
+    skel.code = None;
     let value = scope
         .enter(|| serde_json::to_value(&skel))
         .map_err(|e| ser_err("model", e))?;
@@ -127,7 +128,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                     }
                 };
                 let record_stems = field == "sprites";
-                for (i, item) in items.into_iter().enumerate() {
+                for (i, mut item) in items.into_iter().enumerate() {
                     let name = item.get("name").and_then(|n| match n {
                         Value::String(s) => Some(s.clone()),
                         Value::Object(o) => {
@@ -138,6 +139,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                     let stem = element_stem(i, name.as_deref());
                     if record_stems {
                         sprite_stems.push(stem.clone());
+                        crate::masks::name_files(file, i, &mut item);
                     }
                     docs.push((format!("{prefix}{field}/{stem}.json"), item));
                 }
@@ -146,8 +148,10 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             (_, v) => docs.push((format!("{prefix}{field}.json"), v)),
         }
     }
+    crate::code::unpack(file, &scope, prefix, &mut docs, out)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
+    crate::masks::unpack(file, prefix, &sprite_stems, out)?;
     let rendered: Vec<(String, Vec<u8>)> = docs
         .into_par_iter()
         .map(|(p, v)| {

@@ -78,13 +78,25 @@ fn unchanged_folder_diffs_empty_and_packs_identically() {
 #[test]
 fn translation_loop() {
     let (bytes, folder) = need!(load(GAME));
-    // Strings that no other file names (so the edit is the string alone).
-    let others: Vec<&[u8]> = folder
+    // Strings that only code pushes (JSON files do not name them), each once in one entry.
+    let json_files: Vec<&[u8]> = folder
         .files
         .iter()
-        .filter(|(p, _)| *p != "strings.json" && !p.starts_with("code/")) // code names strings by index
+        .filter(|(p, _)| *p != "strings.json" && p.ends_with(".json"))
         .map(|(_, b)| b.as_slice())
         .collect();
+    let asm_files: Vec<(&str, &str)> = folder
+        .files
+        .iter()
+        .filter(|(p, _)| p.ends_with(".asm"))
+        .map(|(p, b)| (p.as_str(), std::str::from_utf8(b).unwrap()))
+        .collect();
+    let pushes = |t: &str| -> Vec<&str> {
+        asm_files
+            .iter()
+            .flat_map(|(p, b)| b.matches(t).map(move |_| *p))
+            .collect()
+    };
     let table =
         gmkit_folder::strings::parse_entries("strings.json", folder.get("strings.json").unwrap())
             .unwrap();
@@ -93,9 +105,13 @@ fn translation_loop() {
         .filter(|(_, s)| {
             let t = serde_json::to_string(&s.to_string()).unwrap();
             s.len() > 3
-                && !others
+                && s.as_bytes()
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || *c == b' ')
+                && !json_files
                     .iter()
                     .any(|b| b.windows(t.len()).any(|w| w == t.as_bytes()))
+                && pushes(&format!("push.s {t}\n")).len() == 1
         })
         .map(|(i, _)| *i)
         .take(2)
@@ -133,11 +149,20 @@ fn translation_loop() {
             ),
         ]
     );
-    // The same through the folder: edit strings.json and pack.
+    // The same through the folder: code names strings by their text, so a translation is a
+    // search and replace over the folder (strings.json and the .asm that pushes it); the
+    // entry is translated in place (nothing added to the table) and the code is unchanged.
     let mut edited = folder.clone();
     let mut s = json(&folder, "strings.json");
     s[picked[0].to_string()] = "Bonjour".into();
     put_json(&mut edited, "strings.json", &s);
+    let from = format!("push.s {:?}\n", old(picked[0]));
+    let asm = pushes(&from)[0];
+    let text = std::str::from_utf8(folder.get(asm).unwrap()).unwrap();
+    edited.insert(
+        asm,
+        text.replace(&from, "push.s \"Bonjour\"\n").into_bytes(),
+    );
     let d = round(&folder, &edited);
     assert_eq!(
         d,
@@ -194,40 +219,65 @@ fn added_sprite_frame() {
     assert_eq!(d, vec![format!("sprite {name} frame {k}: added")]);
 }
 
-fn first_int16(v: &mut Value) -> bool {
-    match v {
-        Value::Object(m) => {
-            if let Some(Value::Number(n)) = m.get("Int16") {
-                let x = n.as_i64().unwrap();
-                m.insert("Int16".into(), (if x == 7 { 8 } else { 7 }).into());
-                return true;
+/// The first `pushi.e N` line of an assembly text, and the text with N changed.
+fn edit_first_pushi(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut done = false;
+    for line in text.lines() {
+        match line.trim().strip_prefix("pushi.e ") {
+            Some(n) if !done => {
+                let n: i16 = n.trim().parse().ok()?;
+                out.push_str(&format!("pushi.e {}", if n == 7 { 8 } else { 7 }));
+                done = true;
             }
-            m.values_mut().any(first_int16)
+            _ => out.push_str(line),
         }
-        Value::Array(a) => a.iter_mut().any(first_int16),
-        _ => false,
+        out.push('\n');
     }
+    done.then_some(out)
 }
 
 #[test]
 fn edited_code_entry() {
     let (_, folder) = need!(load(GAME));
-    let mut edited = folder.clone();
-    let (path, name) = folder
+    let (path, text) = folder
         .under("code")
+        .filter(|(p, _)| p.ends_with(".asm"))
         .find_map(|(p, b)| {
-            let mut v: Value = serde_json::from_slice(b).ok()?;
-            first_int16(&mut v)
-                .then(|| (p.to_owned(), v["name"].as_str().unwrap_or("?").to_owned()))
+            Some((
+                p.to_owned(),
+                edit_first_pushi(std::str::from_utf8(b).ok()?)?,
+            ))
         })
         .expect("a code entry pushing a 16-bit constant");
-    let mut v = json(&folder, &path);
-    first_int16(&mut v);
-    put_json(&mut edited, &path, &v);
+    let name = json(&folder, &path.replace(".asm", ".json"))["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut edited = folder.clone();
+    edited.insert(&path, text.into_bytes());
     assert_eq!(
         round(&folder, &edited),
-        vec![format!("code {name}: 1 instructions changed")]
+        vec![format!("code {name}: 1 instruction changed")]
     );
+}
+
+#[test]
+fn a_broken_asm_file_gets_one_error_line_naming_file_and_line() {
+    let (_, folder) = need!(load(GAME));
+    let (path, text) = folder
+        .under("code")
+        .find(|(p, b)| p.ends_with(".asm") && b.len() > 40)
+        .map(|(p, b)| (p.to_owned(), String::from_utf8(b.to_vec()).unwrap()))
+        .expect("a code entry");
+    let mut edited = folder.clone();
+    edited.insert(&path, format!("{text}pushi.e banana\n").into_bytes());
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, path);
+    let line = text.lines().count() + 1;
+    assert!(e.field.starts_with(&format!("line {line}, column ")), "{e}");
+    assert!(e.message.starts_with("expected "), "{e}");
+    assert!(!e.to_string().contains('\n'));
 }
 
 /// A game with embedded audio.
@@ -317,4 +367,34 @@ fn a_broken_folder_gets_one_error_line_naming_file_and_field() {
     let e = pack(&edited).unwrap_err();
     assert_eq!(e.file, format!("{dir}/0.png"));
     assert!(e.message.contains("expected a"), "{e}");
+}
+
+#[test]
+fn edited_collision_mask() {
+    let (_, folder) = need!(load(GAME));
+    let (p, png) = folder
+        .under("sprites")
+        .find(|(p, _)| p.ends_with("/mask_0.png"))
+        .map(|(p, b)| (p.to_owned(), b.to_vec()))
+        .expect("a sprite with a collision mask");
+    let dir = p.rsplit_once('/').unwrap().0;
+    let name = json(&folder, &format!("{dir}.json"))["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // Flip the top-left pixel, saved as an ordinary RGBA PNG (as an image editor would).
+    let mut img = gmkit_media::decode_png(&png).unwrap();
+    let px = &mut img.pixels_mut()[..4];
+    let on = px[0] >= 128;
+    px.copy_from_slice(if on {
+        &[0, 0, 0, 255]
+    } else {
+        &[255, 255, 255, 255]
+    });
+    let mut edited = folder.clone();
+    edited.insert(&p, gmkit_media::encode_png(&img).unwrap());
+    assert_eq!(
+        round(&folder, &edited),
+        vec![format!("sprite {name} mask 0: 1 pixels changed")]
+    );
 }

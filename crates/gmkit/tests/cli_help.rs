@@ -26,4 +26,16 @@ fn demo_runs_on_the_builtin_sample() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("byte-identical to the input"), "{text}");
+    // The sample has one asset of each kind the README promises, code as assembly text.
+    for want in [
+        "sprites/0000_spr_ball/0.png",
+        "sprites/0000_spr_ball/mask_0.png",
+        "sounds/0000_snd_beep.json",
+        "audio/0000.wav",
+        "rooms/0000_rm_start.json",
+        "objects/0000_obj_ball.json",
+        "code/0000_gml_Object_obj_ball_Create_0.asm",
+    ] {
+        assert!(text.contains(want), "{want} not listed:\n{text}");
+    }
 }

@@ -34,12 +34,13 @@ impl Chunk for EmbeddedAudio {
                 continue;
             }
             let prev = r.set_element("audio entry", i);
+            // Padding and length beside the payloads: read without touching them.
             if !first {
-                r.align(4)?;
+                r.align_cold(4)?;
             }
             first = false;
             r.expect_element_at(p, "audio entry pointer")?;
-            let len = r.u32()? as usize;
+            let len = r.u32_cold()? as usize;
             entries.push(Some(r.bytes(len, "audio data")?));
             r.restore_element(prev);
         }

@@ -23,6 +23,7 @@
 //! name and write the counts and first addresses.
 
 pub mod asm;
+mod check;
 pub mod instruction;
 pub mod opcode;
 
@@ -294,9 +295,19 @@ struct Bindings {
     var_names: Vec<u32>,
     func_names: Vec<u32>,
     total: usize,
+    /// Forward binding: occurrences left per variable and per function.
+    left: [Vec<u32>; 2],
 }
 
-fn bind_chains(r: &Reader) -> Result<Bindings> {
+/// Binds the occurrence chains of VARI and FUNC to CODE words.
+///
+/// Exact (`forward` false): every chain is walked here, each occurrence's slot marked (with
+/// whether it is the last), and the names of function chains ending on a global script are
+/// taken from the chain's end. Forward: only each chain's first occurrence is marked, with the
+/// count of occurrences left; the scan of the blobs ([`check::scan`]) follows each chain
+/// forward as it reaches its occurrences in address order, which reads CODE once in order
+/// instead of hopping along every chain.
+fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
     let v = *r.version();
     let (start, end) = (r.chunk_start(), r.chunk_end());
     let words = (end - start) / 4 + 1;
@@ -305,6 +316,7 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
         var_names: Vec::new(),
         func_names: Vec::new(),
         total: 0,
+        left: Default::default(),
     };
     let tables: [(bool, Option<variable::OccurrenceTable>); 2] = [
         (
@@ -340,6 +352,9 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
             &mut b.var_names
         };
         names.reserve(table.len());
+        if forward {
+            b.left[is_func as usize] = table.iter().map(|t| t.1).collect();
+        }
         for (idx, &(name_ptr, count, first)) in table.iter().enumerate() {
             let kind = if is_func { "function" } else { "variable" };
             let name = r.resolve(Target::String, name_ptr).ok_or_else(|| {
@@ -360,7 +375,7 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
             if is_func && function_first_is_operand(&v) {
                 addr -= 4;
             }
-            for k in 0..count {
+            for k in 0..if forward { 1 } else { count } {
                 let off = addr - start as i64;
                 let slot = (off >= 0 && off % 4 == 0)
                     .then(|| b.slots.get_mut((off / 4) as usize))
@@ -376,9 +391,9 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
                         },
                     ));
                 };
-                let last = k + 1 == count;
+                let last = k + 1 == count && !forward;
                 *slot = (idx as u32) << 2 | (is_func as u32) << 1 | last as u32;
-                if !last {
+                if !last && !forward {
                     let at = addr as usize + 4;
                     let operand = r
                         .file()
@@ -395,7 +410,7 @@ fn bind_chains(r: &Reader) -> Result<Bindings> {
                     addr += dist as i64;
                 }
             }
-            if is_func {
+            if is_func && !forward {
                 // 2024.13+: a script passed by value ends its chain on the name of its global
                 // script (`gml_GlobalScript_<name>`) instead of the function's own name.
                 if let Some(e) = chain_end_value(r.file(), addr as usize, new_bytecode(&v))
@@ -447,9 +462,13 @@ pub(crate) fn chain_last(file: &[u8], (start, end): (usize, usize), first: i64, 
 
 /// Whether STRG entry `index` is the name of a global script (`gml_GlobalScript_...`).
 fn is_global_script_name(r: &Reader, index: u32) -> bool {
-    let file = r.file();
+    is_global_script_name_in(r.file(), r.ctx.chunk_range(b"STRG"), index)
+}
+
+/// [`is_global_script_name`] given the file and the STRG body range.
+pub(crate) fn is_global_script_name_in(file: &[u8], strg: Option<(usize, usize)>, index: u32) -> bool {
     let word = |p: usize| Some(u32::from_le_bytes(file.get(p..p.checked_add(4)?)?.try_into().ok()?));
-    let Some((start, _)) = r.ctx.chunk_range(b"STRG") else {
+    let Some((start, _)) = strg else {
         return false;
     };
     (|| {
@@ -463,8 +482,9 @@ fn is_global_script_name(r: &Reader, index: u32) -> bool {
     .unwrap_or(false)
 }
 
-/// Reads and validates one blob (decoding every instruction and dropping it), keeping it
-/// encoded.
+/// Reads and validates one blob, keeping it encoded: with forward binding by one scan over its
+/// words ([`check::scan`]; `Err` without detail when it finds anything wrong, and the caller
+/// reads the chunk again exactly), else by decoding every instruction (precise errors).
 fn decode_blob(
     r: &mut Reader,
     len: usize,
@@ -476,9 +496,16 @@ fn decode_blob(
     let bytes = r.bytes(len, "instructions")?;
     links.found.clear();
     links.blob_base = base;
-    match instruction::decode(&bytes, base, new, links, &mut instruction::Discard) {
-        Ok(n) => *bound += n,
-        Err((at, kind)) => return Err(r.error_at(at, kind)),
+    if links.forward {
+        match check::scan(&bytes, base, new, links) {
+            Some(n) => *bound += n,
+            None => return Err(r.error_at(base, invalid("instructions", "valid", "not"))),
+        }
+    } else {
+        match instruction::decode(&bytes, base, new, links, &mut instruction::Discard) {
+            Ok(n) => *bound += n,
+            Err((at, kind)) => return Err(r.error_at(at, kind)),
+        }
     }
     Ok(CodeBody::Encoded(Box::new(EncodedBlob {
         bytes,
@@ -500,19 +527,48 @@ impl Chunk for CodeEntries {
                 empty_body: true,
             });
         }
+        #[cfg(test)]
+        if check::EXACT_ONLY.get() {
+            return Self::read_entries(r, false);
+        }
+        // Fast first; anything wrong is read again exactly, for the precise error.
+        let (pos, element) = (r.pos(), r.element());
+        Self::read_entries(r, true).or_else(|_| {
+            r.seek(pos)?;
+            r.restore_element(element);
+            Self::read_entries(r, false)
+        })
+    }
+
+    fn write(&self, w: &mut Writer) -> Result<()> {
+        self.write_chunk(w)
+    }
+}
+
+impl CodeEntries {
+    /// Reads the entries, binding the occurrence chains forward (fast) or exactly (see
+    /// [`bind_chains`]).
+    fn read_entries(r: &mut Reader, forward: bool) -> Result<Self> {
         let v = *r.version();
         let new = new_bytecode(&v);
         let ptrs = r.pointer_list("code entry")?;
-        let b = bind_chains(r)?;
+        let mut b = bind_chains(r, forward)?;
+        let [var_left, func_left] = &mut b.left;
         let mut links = Links {
             code_start: r.chunk_start(),
-            slots: &b.slots,
+            code_len: r.chunk_end() - r.chunk_start(),
+            slots: &mut b.slots,
             var_names: &b.var_names,
             func_names: &b.func_names,
             strings: r.ctx.targets[Target::String as usize].len(),
             script_asset_type: script_asset_type(&v),
             blob_base: 0,
             found: Default::default(),
+            forward,
+            left: [var_left, func_left],
+            file: r.file(),
+            strg: r.ctx.chunk_range(b"STRG"),
+            function_ends: if forward { vec![u32::MAX; b.func_names.len()] } else { Vec::new() },
         };
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
@@ -625,13 +681,17 @@ impl Chunk for CodeEntries {
                 format!("{bound} bound"),
             ));
         }
+        if forward {
+            // Every chain was read to its end: FUNC takes the ends from here.
+            let _ = r.ctx.function_ends.set(std::mem::take(&mut links.function_ends));
+        }
         Ok(CodeEntries {
             entries,
             empty_body: false,
         })
     }
 
-    fn write(&self, w: &mut Writer) -> Result<()> {
+    fn write_chunk(&self, w: &mut Writer) -> Result<()> {
         if self.empty_body {
             if !self.entries.is_empty() {
                 return Err(w.unwritable("CODE", "an empty-body (YYC) chunk cannot hold entries"));

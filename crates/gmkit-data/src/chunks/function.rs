@@ -143,13 +143,18 @@ impl Chunk for Functions {
             let prev = r.set_element("function", functions.len());
             let name = r.string()?;
             let (count, first) = read_occurrences(r, code)?;
-            // CODE checks the chain; a malformed one is its error, not ours.
-            let chain_end = code_range
-                .filter(|_| code && count > 0)
-                .and_then(|range| chain_last(r.file(), range, first as i64 - first_offset, count))
-                .and_then(|last| chain_end_value(r.file(), last, new_bytecode(&v)))
-                .filter(|&e| e != name.0)
-                .map(StringRef);
+            // CODE checks the chain; a malformed one is its error, not ours. When CODE has
+            // been read, its scan left where each chain ends.
+            let index = functions.len();
+            let chain_end = match r.ctx.function_ends.get() {
+                Some(ends) if code && count > 0 => ends.get(index).copied().filter(|&e| e != u32::MAX),
+                _ => code_range
+                    .filter(|_| code && count > 0)
+                    .and_then(|range| chain_last(r.file(), range, first as i64 - first_offset, count))
+                    .and_then(|last| chain_end_value(r.file(), last, new_bytecode(&v))),
+            }
+            .filter(|&e| e != name.0)
+            .map(StringRef);
             functions.push(Function { name, chain_end });
             r.restore_element(prev);
             Ok(())

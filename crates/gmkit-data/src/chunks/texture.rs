@@ -347,7 +347,8 @@ impl Chunk for Textures {
         for k in 0..blobs.len() {
             let (i, p, size) = blobs[k];
             let prev = r.set_element("texture page", i);
-            r.align(BLOB_ALIGN)?;
+            // The padding after the previous blob: read without touching the blob.
+            r.align_cold(BLOB_ALIGN)?;
             if p != r.pos() {
                 return Err(r.invalid(
                     "blob pointer",

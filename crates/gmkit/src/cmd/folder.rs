@@ -438,7 +438,7 @@ pub fn diff(a: DiffArgs) -> u8 {
 /// Arguments of `gmkit demo`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit demo                 # the built-in sample\n  gmkit demo data.win        # the same steps on a real file\n\nShows info, unpacks into a temporary folder, packs it back and compares with the input."
+    after_help = "Examples:\n  gmkit demo                 # the built-in sample (a sprite, a sound, a room, an object with code)\n  gmkit demo data.win        # the same steps on a real file\n\nShows info, unpacks into a temporary folder, packs it back and compares with the input."
 )]
 pub struct DemoArgs {
     /// A data file (default: the built-in sample)
@@ -451,10 +451,14 @@ pub fn demo(a: DemoArgs) -> u8 {
             Ok(b) => (p.display().to_string(), b),
             Err(e) => return fail("demo", format!("{}: {e}", p.display()), exit::IO),
         },
-        None => (
-            "<built-in sample>".to_owned(),
-            gmkit_data::build_bytes(&gmkit_data::sample()).unwrap_or_default(),
-        ),
+        None => {
+            let built = gmkit_folder::sample::sample_data()
+                .and_then(|d| gmkit_data::build_bytes(&d).map_err(|e| e.to_string()));
+            match built {
+                Ok(b) => ("<built-in sample>".to_owned(), b),
+                Err(e) => return fail("demo", format!("the built-in sample: {e}"), exit::FAILED),
+            }
+        }
     };
     print_info(&name, &gmkit_folder::info::info(&bytes));
     let data = match gmkit_data::parse_bytes(bytes.clone()) {
@@ -479,11 +483,12 @@ pub fn demo(a: DemoArgs) -> u8 {
         folder.files.len(),
         t.elapsed().as_secs_f64() * 1e3
     );
-    for p in folder.files.keys().take(12) {
+    const SHOWN: usize = 40;
+    for p in folder.files.keys().take(SHOWN) {
         println!("  {p}");
     }
-    if folder.files.len() > 12 {
-        println!("  ... {} more", folder.files.len() - 12);
+    if folder.files.len() > SHOWN {
+        println!("  ... {} more", folder.files.len() - SHOWN);
     }
     let t = Instant::now();
     let back = Folder::read_dir(&dir).and_then(|f| gmkit_folder::pack(&f));

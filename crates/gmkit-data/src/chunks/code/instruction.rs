@@ -346,8 +346,11 @@ pub(crate) trait LinkSource {
 pub(crate) struct Links<'a> {
     /// Start of the CODE chunk body.
     pub code_start: usize,
-    /// Per word: `u32::MAX` = none, else `index << 2 | is_function << 1 | is_last`.
-    pub slots: &'a [u32],
+    /// Size of the CODE chunk body.
+    pub code_len: usize,
+    /// Per word: `u32::MAX` = none, else `index << 2 | is_function << 1 | is_last` (forward
+    /// binding: `is_last` unused, see `left`).
+    pub slots: &'a mut [u32],
     /// STRG index of each variable's name.
     pub var_names: &'a [u32],
     /// STRG index of each function's name.
@@ -360,14 +363,26 @@ pub(crate) struct Links<'a> {
     pub blob_base: usize,
     /// The occurrences found in the blob being decoded.
     pub found: LinkListBuilder,
+    /// Forward binding ([`super::check::scan`]): `slots` holds the next occurrence of each
+    /// chain only, and `left` how many occurrences each variable and function has left.
+    pub forward: bool,
+    /// Forward binding: occurrences left per variable (`[0]`) and function (`[1]`).
+    pub left: [&'a mut [u32]; 2],
+    /// The whole file (forward binding: names of global scripts).
+    pub file: &'a [u8],
+    /// The STRG body range.
+    pub strg: Option<(usize, usize)>,
+    /// Forward binding: what each function chain's last occurrence holds (see
+    /// `ReadCtx::function_ends`).
+    pub function_ends: Vec<u32>,
 }
 
 /// What a link slot says.
 #[derive(Clone, Copy)]
 pub(crate) struct Link {
-    function: bool,
-    index: u32,
-    last: bool,
+    pub(crate) function: bool,
+    pub(crate) index: u32,
+    pub(crate) last: bool,
 }
 
 impl LinkSource for Links<'_> {
@@ -421,7 +436,7 @@ pub(crate) struct EncLink {
 
 impl EncLink {
     #[inline]
-    fn new(pos: u32, l: Link) -> Self {
+    pub(crate) fn new(pos: u32, l: Link) -> Self {
         EncLink {
             tagged_pos: (pos & !3) | l.function as u32 | (l.last as u32) << 1,
             index: l.index,

@@ -80,37 +80,37 @@ pub enum Opcode {
 impl Opcode {
     /// Two-type operations without operand (`Instruction::Binary`).
     #[inline]
-    pub fn is_binary(self) -> bool {
+    pub const fn is_binary(self) -> bool {
         use Opcode::*;
         matches!(self, Conv | Mul | Div | Rem | Mod | Add | Sub | And | Or | Xor | Shl | Shr)
     }
     /// One-type operations without operand (`Instruction::Unary`).
     #[inline]
-    pub fn is_unary(self) -> bool {
+    pub const fn is_unary(self) -> bool {
         use Opcode::*;
         matches!(self, Neg | Not | Ret | Exit | Popz)
     }
     /// Branches, whose low 24 bits are a word offset (`Instruction::Branch`).
     #[inline]
-    pub fn is_branch(self) -> bool {
+    pub const fn is_branch(self) -> bool {
         use Opcode::*;
         matches!(self, B | Bt | Bf | PushEnv | PopEnv)
     }
     /// The push family (`Instruction::Push`).
     #[inline]
-    pub fn is_push(self) -> bool {
+    pub const fn is_push(self) -> bool {
         use Opcode::*;
         matches!(self, Push | PushLoc | PushGlb | PushBltn | PushI)
     }
     /// The opcode byte in the bc ≥ 15 numbering.
     #[inline]
-    pub fn new_code(self) -> u8 {
+    pub const fn new_code(self) -> u8 {
         self as u8
     }
 
     /// Decodes a bc ≥ 15 opcode byte.
     #[inline]
-    pub fn from_new(b: u8) -> Option<Opcode> {
+    pub const fn from_new(b: u8) -> Option<Opcode> {
         use Opcode::*;
         Some(match b {
             0x07 => Conv,
@@ -179,10 +179,13 @@ impl Opcode {
 
     /// Decodes a bc ≤ 14 opcode byte; comparisons also give their kind.
     #[inline]
-    pub fn from_old(b: u8) -> Option<(Opcode, Option<Comparison>)> {
+    pub const fn from_old(b: u8) -> Option<(Opcode, Option<Comparison>)> {
         use Opcode::*;
         Some(match b {
-            0x03..=0x10 => (Opcode::from_new(b + 4)?, None),
+            0x03..=0x10 => match Opcode::from_new(b + 4) {
+                Some(op) => (op, None),
+                None => return None,
+            },
             0x11..=0x16 => (Cmp, Comparison::from_u8(b - 0x10)),
             0x41 => (Pop, None),
             0x82 => (Dup, None),
@@ -277,7 +280,7 @@ pub enum DataType {
 impl DataType {
     /// Decodes a type nibble.
     #[inline]
-    pub fn from_nibble(n: u8) -> Option<DataType> {
+    pub const fn from_nibble(n: u8) -> Option<DataType> {
         use DataType::*;
         Some(match n {
             0 => Double,
@@ -317,7 +320,7 @@ impl DataType {
 
     /// Size in bytes of the operand a `push` of this type carries.
     #[inline]
-    pub fn push_operand_size(self) -> usize {
+    pub const fn push_operand_size(self) -> usize {
         match self {
             DataType::Double | DataType::Int64 => 8,
             DataType::Int16 => 0,
@@ -347,7 +350,7 @@ pub enum Comparison {
 
 impl Comparison {
     /// Decodes a comparison kind (1–6).
-    pub fn from_u8(b: u8) -> Option<Comparison> {
+    pub const fn from_u8(b: u8) -> Option<Comparison> {
         use Comparison::*;
         Some(match b {
             1 => Lt,
