@@ -241,7 +241,7 @@ fn occurrence(links: &mut Links, word: usize, v: u32) -> Option<Option<Link>> {
     let last = *left == 0;
     if !last {
         let dist = (v & 0x07FF_FFFF) as usize;
-        if dist == 0 || dist % 4 != 0 || word * 4 + dist + 8 > links.code_len {
+        if dist == 0 || !dist.is_multiple_of(4) || word * 4 + dist + 8 > links.code_len {
             return None;
         }
         *links.slots.get_mut(word + dist / 4)? = s;
