@@ -1,14 +1,17 @@
-//! Parse and build throughput over the whole corpus (sum of sizes / sum of times, in process).
+//! Parse and build throughput over the whole corpus (group `corpus`: sum of sizes / sum of
+//! times, in process) and, with `GMKIT_BENCH_PER_FILE=1`, per file (group `file`:
+//! `parse/NAME`, `build/NAME`, short runs; about 10 minutes on a busy 2-core machine).
 //!
 //! `GMKIT_CORPUS=../shared/corpus cargo bench -p gmkit-data --bench corpus` (files that do not
-//! parse are left out and named). Per-file figures, peak heap and one-shot runs: the `speed`
-//! example. `build_parts` is [`gmkit_data::build`] (payloads as views, as `gmkit check` does).
+//! parse are left out and named; `-- corpus/` or `-- file/` for one group). Peak heap and
+//! one-shot runs (fresh processes): the `speed` example. `build_parts` is [`gmkit_data::build`]
+//! (payloads as views, as `gmkit check` does).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 
-fn corpus() -> Vec<bytes::Bytes> {
+fn corpus() -> Vec<(String, bytes::Bytes)> {
     let dir = std::env::var_os("GMKIT_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -34,15 +37,19 @@ fn corpus() -> Vec<bytes::Bytes> {
             }
             ok
         })
-        .map(|(b, _)| b)
+        .map(|(b, p)| {
+            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+            (name.unwrap_or_default(), b)
+        })
         .collect()
 }
 
 fn bench(c: &mut Criterion) {
-    let files = corpus();
-    if files.is_empty() {
+    let named = corpus();
+    if named.is_empty() {
         return;
     }
+    let files: Vec<bytes::Bytes> = named.iter().map(|(_, b)| b.clone()).collect();
     let total: usize = files.iter().map(|f| f.len()).sum();
     let models: Vec<_> = files
         .iter()
@@ -86,6 +93,25 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    g.finish();
+
+    // Per file: the floor of the speed bar (every file ≥ 1,000 MB/s parsing).
+    if std::env::var_os("GMKIT_BENCH_PER_FILE").is_none() {
+        return;
+    }
+    let mut g = c.benchmark_group("file");
+    g.sample_size(10)
+        .warm_up_time(std::time::Duration::from_millis(100))
+        .measurement_time(std::time::Duration::from_millis(300));
+    for ((name, f), m) in named.iter().zip(&models) {
+        g.throughput(Throughput::Bytes(f.len() as u64));
+        g.bench_function(format!("parse/{name}"), |b| {
+            b.iter(|| black_box(gmkit_data::parse_bytes(f.clone()).unwrap()))
+        });
+        g.bench_function(format!("build/{name}"), |b| {
+            b.iter(|| black_box(gmkit_data::build_bytes(m).unwrap()))
+        });
+    }
     g.finish();
 }
 

@@ -9,6 +9,10 @@ pub struct Features {
     version: Version,
     /// Evidence from the file's code: `true`/`false` pushed as typed booleans.
     typed_bool_evidence: bool,
+    /// Evidence from the file's code: array owners are set (`setowner.e`).
+    copy_on_write_evidence: bool,
+    /// Evidence from the file's code: `pushbltn.v self.x` (instance -1).
+    builtin_self_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -46,6 +50,8 @@ impl Features {
         Features {
             version,
             typed_bool_evidence: false,
+            copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
+            builtin_self_evidence: false,
         }
     }
 
@@ -56,7 +62,41 @@ impl Features {
         Features {
             version,
             typed_bool_evidence: typed_bools,
+            copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
+            builtin_self_evidence: false,
         }
+    }
+
+    /// The same features, with whether the file's code sets array owners (spec §4.8: the
+    /// copy-on-write option, always on in 2.3 – 2022.1, a game setting later).
+    pub fn with_copy_on_write(self, evidence: bool) -> Self {
+        Features {
+            copy_on_write_evidence: evidence,
+            ..self
+        }
+    }
+
+    /// The same features, with whether the file's code reads global built-ins as
+    /// `pushbltn.v self.x`.
+    pub fn with_builtin_self(self, evidence: bool) -> Self {
+        Features {
+            builtin_self_evidence: evidence,
+            ..self
+        }
+    }
+
+    /// Global built-ins (`room`, `working_directory`) are read with instance -1 (`pushbltn.v
+    /// self.room`): before 2.3, and in early 2.3 builds (2.3.0 – some 2.3.2: known only from
+    /// the file's code, the detected version cannot tell); later instance -6 (`builtin.room`).
+    pub fn builtin_globals_self(&self) -> bool {
+        !self.gml_v2() || self.builtin_self_evidence
+    }
+
+    /// Array copy-on-write: `setowner.e` before array writes (2.3 – 2022.1 always; later when
+    /// the game enables it). Taken from the file's code when it has code (else the version's
+    /// default).
+    pub fn copy_on_write(&self) -> bool {
+        self.gml_v2() && self.copy_on_write_evidence
     }
 
     /// The version.
@@ -90,10 +130,26 @@ impl Features {
         self.version.at_least(2, 3)
     }
 
+    /// 2.3.2+: compound `&= |= ^=` convert the right side to int64 (before: int32).
+    pub fn compound_bitwise_int64(&self) -> bool {
+        self.version.at_least_full(2, 3, 2, 0)
+    }
+
     /// 2024.2+: a function declaration's stacktop store always uses instance -1 and struct
     /// literals register their constructor in `global` (before: -6/-1 and `static`).
     pub fn declaration_stores_self(&self) -> bool {
         self.version.non_lts_at_least(2024, 2)
+    }
+
+    /// 2023.11+: child code entries of nested functions are named with `@` separators
+    /// (`gml_Script_f@parent`); before with `_`.
+    pub fn at_child_names(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
+    }
+
+    /// 2023.11+: `global` used as a value (also as an array's owner) is `call.i @@Global@@ 0`.
+    pub fn global_as_call(&self) -> bool {
+        self.version.non_lts_at_least(2023, 11)
     }
 
     /// 2024.11+: constructors and struct bodies start with `call.i @@SetStatic@@ 0`.
@@ -134,6 +190,28 @@ impl Features {
 
     /// 2024.2+: bare instance variables are encoded builtin (-6).
     pub fn self_to_builtin(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
+    /// 2024.2+: `variable_get_hash("k")` with a constant compiles to `push.i [variable]k`.
+    pub fn variable_hash_refs(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
+    /// A method called on a call's result (`f(a).m(b)`) pushes all arguments of the chain
+    /// first, then the inner call, `dup.v 0`, `pushi.e -9` and a stacktop lookup. Seen in
+    /// 2024.4 (corpus); 2.3.2 still uses the instance-first `dup.v N 1` form; the exact
+    /// version in between is not known (taken as 2022.1). From 2024.14.4 the arguments come
+    /// after the callee (`dup.e 2 N`, not modelled).
+    pub fn chained_call_args_first(&self) -> bool {
+        self.gml_v2()
+            && self.version.at_least(2022, 1)
+            && !self.version.at_least_full(2024, 14, 4, 0)
+    }
+
+    /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:
+    /// `push.i [function]…`).
+    pub fn function_refs(&self) -> bool {
         self.version.non_lts_at_least(2024, 2)
     }
 

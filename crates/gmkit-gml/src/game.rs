@@ -89,7 +89,18 @@ impl<'a> Game<'a> {
         let typed_bools = file.code.as_ref().is_some_and(typed_bool_evidence);
         Game {
             file,
-            features: Features::with_evidence(file.version, typed_bools),
+            features: {
+                let (cow, bltn_self) = file.code.as_ref().map_or((false, false), code_evidence);
+                let f = Features::with_evidence(file.version, typed_bools);
+                // A file with code shows whether it sets array owners; without code the
+                // version's default stays.
+                let f = if file.code.as_ref().is_some_and(|c| !c.entries.is_empty()) {
+                    f.with_copy_on_write(cow)
+                } else {
+                    f
+                };
+                f.with_builtin_self(bltn_self)
+            },
             vars,
             funcs,
             assets,
@@ -152,6 +163,39 @@ impl<'a> Game<'a> {
     pub fn code_count(&self) -> usize {
         self.code_names.len()
     }
+}
+
+/// What the file's code shows: whether some code sets an array owner (`setowner.e`: the game
+/// compiles with array copy-on-write), and whether global built-ins are read as
+/// `pushbltn.v self.x` (instance -1) rather than `builtin.x`.
+fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool) {
+    use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue};
+    let (mut cow, mut bltn_self) = (false, false);
+    for i in 0..code.entries.len() {
+        if !code.entries[i].body.is_root() {
+            continue;
+        }
+        let Ok(ins) = code.instructions(i) else {
+            continue;
+        };
+        for x in ins.iter() {
+            match x {
+                Instruction::Extended {
+                    kind: ExtendedKind::SETOWNER,
+                    ..
+                } => cow = true,
+                Instruction::Push {
+                    op: Opcode::PushBltn,
+                    value: PushValue::Variable(v),
+                } if v.instance.0 == -1 => bltn_self = true,
+                _ => {}
+            }
+        }
+        if cow && bltn_self {
+            break;
+        }
+    }
+    (cow, bltn_self)
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

@@ -175,11 +175,13 @@ impl Parser {
     }
 
     fn next(&mut self) -> Tok {
-        let t = self.peek().clone();
+        // The parser never looks back: a consumed token is taken, not cloned.
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
+            std::mem::replace(&mut self.toks[self.pos - 1].tok, Tok::Eof)
+        } else {
+            self.peek().clone()
         }
-        t
     }
 
     fn error(&self, expected: &str) -> ParseError {

@@ -44,6 +44,12 @@ pub(super) struct FnState {
     pub(super) statics: HashSet<String>,
     /// The root entry is a global script named this (`gml_GlobalScript_<name>`).
     script: Option<String>,
+    /// The root entry's name.
+    entry: String,
+    /// Enclosing try (`false`) and catch (`true`) blocks of the current function.
+    pub(super) tries: Vec<bool>,
+    /// The child name of the function being compiled (its entry name without `gml_Script_`).
+    current: Option<String>,
 }
 
 impl FnState {
@@ -59,6 +65,7 @@ impl FnState {
                 .code_name(entry)
                 .strip_prefix("gml_GlobalScript_")
                 .map(str::to_string),
+            entry: game.code_name(entry).to_string(),
             ..FnState::default()
         }
     }
@@ -121,40 +128,67 @@ impl Compiler<'_> {
         self.conv(DataType::Int32, DataType::Variable);
     }
 
-    fn next_child(&mut self) -> R<String> {
-        let Some(name) = self.fnc.children.get(self.fnc.next).cloned() else {
+    /// The code entry of the next function body: the root's next existing child, else (new
+    /// code) the name GameMaker gives a named function (spec §7.6).
+    fn next_child(&mut self, short: Option<&str>) -> R<String> {
+        if let Some(name) = self.fnc.children.get(self.fnc.next).cloned() {
+            self.fnc.next += 1;
+            return Ok(name);
+        }
+        let Some(short) = short else {
             return Err(CompileError::Unsupported(
-                "a function without an existing child code entry".into(),
+                "a new anonymous function or struct (its number is not derivable)".into(),
             ));
         };
-        self.fnc.next += 1;
-        Ok(name)
+        let parent = match (&self.fnc.current, &self.fnc.script) {
+            (Some(p), _) => Some(p.clone()),
+            (None, Some(_)) => None,
+            (None, None) => Some(self.fnc.entry.clone()),
+        };
+        Ok(match parent {
+            None => format!("gml_Script_{short}"),
+            Some(p) if self.f().at_child_names() => {
+                let p = p.strip_prefix("gml_GlobalScript_").unwrap_or(&p);
+                format!("gml_Script_{short}@{p}")
+            }
+            Some(p) => format!("gml_Script_{short}_{p}"),
+        })
     }
 
     /// `b` over the body, the body, `exit.i`; returns the child's FUNC entry.
     fn function_body(&mut self, f: &Function, kind: Kind) -> R<FunctionId> {
-        let name = self.next_child()?;
+        let name = self.next_child(f.name.as_deref())?;
         let id = self.func_exact(&name)?;
+        let saved_current = self.fnc.current.replace(
+            name.strip_prefix("gml_Script_")
+                .unwrap_or(&name)
+                .to_string(),
+        );
         let skip = self.label();
         self.branch(Opcode::B, skip);
         let start = self.out.len();
         let saved_locals = std::mem::take(&mut self.locals);
         let saved_frames: Vec<Frame> = std::mem::take(&mut self.frames);
         let saved_statics = std::mem::take(&mut self.fnc.statics);
+        let saved_tries = std::mem::take(&mut self.fnc.tries);
         let saved_static = std::mem::replace(&mut self.fnc.in_static, false);
         let saved_ctor = std::mem::replace(
             &mut self.fnc.constructor,
             f.constructor || kind == Kind::Struct,
         );
         self.fnc.depth += 1;
+        let saved_owner = self.owners.enter(&name);
         let r = self.function_inner(f, kind);
+        self.owners.leave(saved_owner);
         self.fnc.depth -= 1;
         let locals = self.locals.len() as u16;
         self.locals = saved_locals;
         self.frames = saved_frames;
         self.fnc.statics = saved_statics;
+        self.fnc.tries = saved_tries;
         self.fnc.in_static = saved_static;
         self.fnc.constructor = saved_ctor;
+        self.fnc.current = saved_current;
         r?;
         self.fnc
             .compiled
@@ -242,7 +276,13 @@ impl Compiler<'_> {
         } else {
             (-15, Opcode::Push)
         };
-        let var = self.varref(&name, inst as i32, inst, RefType::NORMAL)?;
+        let mut var = self.varref(&name, inst as i32, inst, RefType::NORMAL)?;
+        if inst == -6 {
+            // The builtin variable's own VARI entry (variable id -6), not the argument one.
+            if let Some(&i) = self.names.vars_by_id.get(&(name.clone(), -1, -6)) {
+                var.variable = Id::new(i);
+            }
+        }
         self.emit(Instruction::Push {
             op,
             value: PushValue::Variable(var),
@@ -255,6 +295,12 @@ impl Compiler<'_> {
         });
         let l = self.label();
         self.branch(Opcode::Bf, l);
+        // An array default value sets the array owner like any assignment (copy-on-write).
+        self.set_owner(&Stmt::Assign {
+            target: Expr::Ident(name.clone()),
+            op: None,
+            value: d.clone(),
+        });
         let t = self.expr(d)?;
         self.emit(Instruction::Pop {
             t1: DataType::Variable,
@@ -518,6 +564,11 @@ impl Compiler<'_> {
                 self.call_named("@@Other@@", 0)?;
                 return Ok(Some(DataType::Variable));
             }
+            "global" if self.f().global_as_call() => {
+                self.call_named("@@Global@@", 0)?;
+                return Ok(Some(DataType::Variable));
+            }
+            "global" => return Ok(Some(self.push_int(-5))),
             _ => {}
         }
         Ok(self.function_ref(name))
@@ -559,9 +610,59 @@ impl Compiler<'_> {
         }
     }
 
+    /// A call of a computed function value (`arr[i](x)`, `f()(x)`, `(e)(x)`; spec §6.2):
+    /// arguments, the call's `self` (`@@This@@`, or for an element of another instance's array
+    /// the value itself), the value unconverted, `callv.v`.
+    pub(super) fn value_call(&mut self, callee: &Expr, args: &[Expr]) -> R<DataType> {
+        if !self.f().gml_v2() {
+            return Err(CompileError::Invalid(
+                "calling a value needs GameMaker 2.3 or later".into(),
+            ));
+        }
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        let own = !matches!(callee, Expr::Index(b, _)
+            if matches!(&**b, Expr::Member(o, _) if self.instance_number_in(o, true).is_none()));
+        if own {
+            self.call_named("@@This@@", 0)?;
+        }
+        self.expr(callee)?;
+        if !own {
+            self.emit(Instruction::Dup {
+                t: DataType::Variable,
+                count: 0,
+                extra: 0,
+            });
+        }
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: args.len() as u16,
+        });
+        Ok(DataType::Variable)
+    }
+
+    /// A function declared at the root of this (non-script) entry, called directly by name
+    /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1).
+    pub(super) fn declared_here(&self, name: &str) -> Option<FunctionId> {
+        if !self.f().constructor_set_static()
+            || self.fnc.script.is_some()
+            || self.locals.contains(name)
+        {
+            return None;
+        }
+        let full = format!("gml_Script_{name}@{}", self.fnc.entry);
+        self.names.funcs.get(&full).map(|&i| Id::new(i))
+    }
+
     /// Where a bare name lives inside a function: arguments and statics (`None`: elsewhere).
     pub(super) fn function_scope_of(&self, name: &str) -> Option<(i32, i16, Opcode)> {
         if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {
+            return None;
+        }
+        // Early 2.3 builds read `argument[i]` like a global built-in (owner -1).
+        if name == "argument" && self.f().builtin_globals_self() {
             return None;
         }
         if name == "argument"

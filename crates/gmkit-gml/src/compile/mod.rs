@@ -2,9 +2,11 @@
 //! `gml-bytecode.md` §2–§6): `conv` placement by compile-time type tracking, short-circuit
 //! chains, loop and switch layouts, per-version variable encodings.
 //!
-//! This first version compiles root code entries without nested functions, `try` or `static`
-//! (those report [`CompileError::Unsupported`]) and resolves names against the data file's
-//! existing VARI/FUNC/STRG entries (a name the file does not have is reported, not added).
+//! A root code entry compiles with its nested functions, constructors, struct literals and
+//! `static` blocks in place (module `function`; the child entries' headers come from
+//! [`compile_entry_with_children`]). Names resolve against the data file's existing
+//! VARI/FUNC/STRG entries (a name the file does not have is reported, not added); what is not
+//! emitted yet reports [`CompileError::Unsupported`].
 
 use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::{AssetKind, Game};
@@ -16,8 +18,12 @@ use gmkit_data::chunks::code::{
 };
 use std::collections::{HashMap, HashSet};
 
+mod assign;
+mod flow;
 mod function;
-mod update;
+mod owner;
+mod refs;
+mod try_catch;
 pub use function::ChildEntry;
 
 /// Why a tree could not be compiled.
@@ -49,6 +55,8 @@ pub struct Names {
     vars_by_name: HashMap<String, u32>,
     /// Names whose VARI entry is a builtin (variable id -6).
     builtin: HashSet<String>,
+    /// Names the file's own code reads with `pushbltn` (global built-ins beyond the list).
+    bltn_reads: HashSet<String>,
     funcs: HashMap<String, u32>,
     objects: HashMap<String, usize>,
     /// (name, VARI instance type, variable id) → index (locals share a name across entries).
@@ -120,6 +128,26 @@ impl Names {
                 code_locals.insert(s(cl.code_name), m);
             }
         }
+        let mut bltn_reads = HashSet::new();
+        if let Some(code) = file.code.as_ref() {
+            for (i, e) in code.entries.iter().enumerate() {
+                if !e.body.is_root() {
+                    continue;
+                }
+                let Ok(ins) = code.instructions(i) else {
+                    continue;
+                };
+                for x in ins.iter() {
+                    if let Instruction::Push {
+                        op: Opcode::PushBltn,
+                        value: PushValue::Variable(v),
+                    } = x
+                    {
+                        bltn_reads.insert(game.var_name(v.variable).to_string());
+                    }
+                }
+            }
+        }
         let mut assets = HashMap::new();
         for (kind, i, n) in game.assets() {
             if let Some(t) = game.pushref_type(kind) {
@@ -127,6 +155,7 @@ impl Names {
             }
         }
         Names {
+            bltn_reads,
             assets,
             vars_by_id,
             code_locals,
@@ -280,6 +309,14 @@ pub struct Compiler<'g> {
     /// The VARI entries the entry's current code uses for its locals (bc 15 – 2.2 give every
     /// code entry its own local entries, which names alone cannot tell apart).
     own_locals: HashMap<String, u32>,
+    /// Array owner ids (copy-on-write).
+    owners: owner::Owners,
+    /// The array being compiled is the left side of a dot.
+    dot_owner: bool,
+    /// Functions the entry's own code calls by name (no FUNC chain: stripped objects).
+    by_name: HashSet<String>,
+    /// (name, VARI instance type) → the VARI entry the entry's own code uses.
+    own_vars: HashMap<(String, i32), u32>,
     /// Nested functions (child entries) of the entry.
     fnc: function::FnState,
 }
@@ -303,9 +340,20 @@ pub fn compile_entry_with_children(
 ) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
+    let mut owners = owner::Owners::default();
+    let mut by_name = HashSet::new();
+    let mut own_vars = HashMap::new();
+    let vari = game.file.variables.as_ref().map(|v| v.variables.as_slice());
     if let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) {
+        if game.features.copy_on_write() {
+            owners = owner::Owners::learn(game, entry, &ins);
+        }
         for i in ins.iter() {
             let var = match i {
+                Instruction::CallByName { name, .. } => {
+                    by_name.insert(game.string(*name));
+                    continue;
+                }
                 Instruction::Pop { var, .. } => var,
                 Instruction::Push {
                     value: PushValue::Variable(var),
@@ -313,6 +361,11 @@ pub fn compile_entry_with_children(
                 } => var,
                 _ => continue,
             };
+            if let Some(v) = vari.and_then(|v| v.get(var.variable.index())) {
+                own_vars
+                    .entry((game.var_name(var.variable).to_string(), v.instance_type))
+                    .or_insert(var.variable.0);
+            }
             if var.instance == InstanceType::LOCAL {
                 own_locals
                     .entry(game.var_name(var.variable).to_string())
@@ -321,6 +374,10 @@ pub fn compile_entry_with_children(
         }
     }
     let mut c = Compiler {
+        own_vars,
+        by_name,
+        dot_owner: false,
+        owners,
         own_locals,
         slots,
         game,
@@ -365,8 +422,14 @@ impl<'g> Compiler<'g> {
         for &(at, label) in &self.fixups {
             let to = self.labels[label];
             let off = ((addr[to] - addr[at]) / 4) as i32;
-            if let Instruction::Branch { offset, .. } = &mut self.out[at] {
-                *offset = off;
+            match &mut self.out[at] {
+                Instruction::Branch { offset, .. } => *offset = off,
+                // A code address pushed as a value (`try` hooks): the label's byte offset.
+                Instruction::Push {
+                    value: PushValue::Int32(v),
+                    ..
+                } => *v = addr[to] as i32,
+                _ => {}
             }
         }
         Ok(self.out)
@@ -462,8 +525,9 @@ impl<'g> Compiler<'g> {
             .funcs
             .get(&full)
             .filter(|_| self.f().gml_v2())
-            .or_else(|| self.names.funcs.get(name))
             .map(|&i| Id::new(i))
+            .or_else(|| self.declared_here(name))
+            .or_else(|| self.names.funcs.get(name).map(|&i| Id::new(i)))
             .ok_or_else(|| CompileError::UnknownName {
                 kind: "function",
                 name: name.into(),
@@ -486,6 +550,11 @@ impl<'g> Compiler<'g> {
                 .vars_by_id
                 .get(&(name.to_string(), -7, *slot as i32))
         {
+            return Ok(Id::new(i));
+        }
+        // Files can hold several VARI entries of one name and kind: the one the entry's own
+        // code used.
+        if let Some(&i) = self.own_vars.get(&(name.to_string(), want)) {
             return Ok(Id::new(i));
         }
         self.names
@@ -529,8 +598,14 @@ impl<'g> Compiler<'g> {
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
         }
-        if self.names.builtin.contains(name) && is_global_builtin(name) {
-            let inst = if self.f().gml_v2() { -6 } else { -1 };
+        if self.names.builtin.contains(name)
+            && (is_global_builtin(name) || self.names.bltn_reads.contains(name))
+        {
+            let inst = if self.f().builtin_globals_self() {
+                -1
+            } else {
+                -6
+            };
             return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
         }
         // 2024.2+ encodes bare instance variables as builtin (-6); the VARI entry stays self.
@@ -539,6 +614,26 @@ impl<'g> Compiler<'g> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> R<()> {
+        self.set_owner(s);
+        let before = self.owners.last;
+        self.stmt_kind(s)?;
+        // After a construct with several paths the last owner is known only if unchanged.
+        if !matches!(
+            s,
+            Stmt::Expr(_)
+                | Stmt::Assign { .. }
+                | Stmt::Update { .. }
+                | Stmt::Var(_)
+                | Stmt::If(..)
+                | Stmt::Block(_)
+        ) && self.owners.last != before
+        {
+            self.owners.last = None;
+        }
+        Ok(())
+    }
+
+    fn stmt_kind(&mut self, s: &Stmt) -> R<()> {
         match s {
             Stmt::Expr(e) => {
                 let t = self.expr(e)?;
@@ -554,16 +649,24 @@ impl<'g> Compiler<'g> {
             } => self.assign(target, value)?,
             Stmt::Assign {
                 target,
+                op: Some(BinaryOp::Nullish),
+                value,
+            } => self.nullish_assign(target, value)?,
+            Stmt::Assign {
+                target,
                 op: Some(op),
                 value,
-            } => self.compound(target, *op, value, false)?,
+            } => {
+                self.read_modify_write(target, *op, value, false, assign::Use::Statement)?;
+            }
             Stmt::Update { op, target, .. } => {
                 let bop = if *op == UpdateOp::Inc {
                     BinaryOp::Add
                 } else {
                     BinaryOp::Sub
                 };
-                self.compound(target, bop, &Expr::Lit(Literal::Int(1)), true)?;
+                let one = Expr::Lit(Literal::Int(1));
+                self.read_modify_write(target, bop, &one, true, assign::Use::Statement)?;
             }
             Stmt::Var(vars) => {
                 for (n, v) in vars {
@@ -577,7 +680,12 @@ impl<'g> Compiler<'g> {
                 self.cond(c)?;
                 let l1 = self.label();
                 self.branch(Opcode::Bf, l1);
+                // Each arm starts from the owner known before it; after an if/else it is known
+                // only if both arms end with the same one; after an if without else it is the
+                // then-arm's (corpus: GameMaker does not merge with the skipped path).
+                let entry = self.owners.last;
                 self.block(a)?;
+                let then_last = std::mem::replace(&mut self.owners.last, entry);
                 match b {
                     Some(b) => {
                         let l2 = self.label();
@@ -586,7 +694,13 @@ impl<'g> Compiler<'g> {
                         self.block(b)?;
                         self.place(l2);
                     }
-                    None => self.place(l1),
+                    None => {
+                        self.place(l1);
+                        self.owners.last = then_last;
+                    }
+                }
+                if self.owners.last != then_last {
+                    self.owners.last = None;
                 }
             }
             Stmt::While(c, body) => self.looped(None, Some(c), None, body)?,
@@ -718,23 +832,16 @@ impl<'g> Compiler<'g> {
             Stmt::Break | Stmt::Continue => {
                 let brk = matches!(s, Stmt::Break);
                 let at = self.out.len();
+                // A `continue` inside a switch goes to the switch's cleanup block (spec §5.6).
                 if !brk
-                    && self
+                    && !self
                         .frames
-                        .last()
-                        .is_some_and(|f| matches!(f.kind, Loop::Switch { .. }))
+                        .iter()
+                        .any(|f| matches!(f.kind, Loop::Loop { .. }))
                 {
-                    return Err(CompileError::Unsupported("continue inside a switch".into()));
+                    return Err(CompileError::Invalid("continue outside a loop".into()));
                 }
-                let fr = if brk {
-                    self.frames.last_mut()
-                } else {
-                    self.frames
-                        .iter_mut()
-                        .rev()
-                        .find(|f| matches!(f.kind, Loop::Loop { .. }))
-                };
-                let Some(fr) = fr else {
+                let Some(fr) = self.frames.last_mut() else {
                     return Err(CompileError::Invalid(
                         "break/continue outside a loop".into(),
                     ));
@@ -750,6 +857,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Exit => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -757,6 +865,7 @@ impl<'g> Compiler<'g> {
                 });
             }
             Stmt::Return(None) => {
+                self.try_leave_call()?;
                 self.cleanups(false);
                 self.emit(Instruction::Unary {
                     op: Opcode::Exit,
@@ -766,7 +875,9 @@ impl<'g> Compiler<'g> {
             Stmt::Return(Some(e)) => {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
-                if self.needs_cleanup() {
+                if self.needs_cleanup() || self.in_try() {
+                    // A real local: it counts in the function's locals.
+                    self.locals.insert("$$$$temp$$$$".into());
                     let tmp = self.varref("$$$$temp$$$$", -7, -7, RefType::NORMAL)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
@@ -774,6 +885,7 @@ impl<'g> Compiler<'g> {
                         var: tmp,
                     });
                     self.cleanups(true);
+                    self.try_leave_call()?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
                         value: PushValue::Variable(tmp),
@@ -786,6 +898,12 @@ impl<'g> Compiler<'g> {
             }
             Stmt::Block(b) => self.block(b)?,
             Stmt::Function(f) => self.function_decl(f)?,
+            Stmt::Throw(e) => self.throw_stmt(e)?,
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => self.try_catch(body, catch.as_ref(), finally.as_deref())?,
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -920,6 +1038,18 @@ impl<'g> Compiler<'g> {
             self.block(&c.body)?;
         }
         let fr = self.frames.pop().expect("pushed");
+        if !fr.continues.is_empty() {
+            // `b end / Lk: popz.T / <continue of the enclosing construct>`.
+            self.branch(Opcode::B, l9);
+            let lk = self.label();
+            self.place(lk);
+            self.emit(Instruction::Unary {
+                op: Opcode::Popz,
+                t: ty,
+            });
+            self.stmt(&Stmt::Continue)?;
+            self.patch(&fr.continues, lk);
+        }
         self.place(l9);
         self.emit(Instruction::Unary {
             op: Opcode::Popz,
@@ -936,19 +1066,29 @@ impl<'g> Compiler<'g> {
         Ok(())
     }
 
-    /// An instance operand (`with`, dot access): an int, or a value converted.
-    fn instance(&mut self, e: &Expr) -> R<()> {
+    /// An instance operand (`with`, dot access): an int, or a value converted. `true` when
+    /// it is 2.3's `-9` marker over the value.
+    fn instance(&mut self, e: &Expr) -> R<bool> {
         if let Some(k) = self.instance_number(e) {
             self.push_int(k);
-            return Ok(());
+            return Ok(false);
         }
         let t = self.expr(e)?;
+        self.dot_owner = false;
         if t == DataType::Variable && self.f().gml_v2() {
             self.push_int(-9);
+            Ok(true)
         } else {
             self.conv(t, DataType::Int32);
+            Ok(false)
         }
-        Ok(())
+    }
+
+    /// The instance operand of a dot access. 2024.2+: an instance array on the left of a dot
+    /// keeps owner -1 (`a[i].x`, unlike `with (a[i])`).
+    fn dot_instance(&mut self, e: &Expr) -> R<bool> {
+        self.dot_owner = matches!(e, Expr::Index(..));
+        self.instance(e)
     }
 
     /// `self`, `other`, an object name, a number: the instance as a constant.
@@ -964,13 +1104,14 @@ impl<'g> Compiler<'g> {
                 "other" if !self.f().gml_v2() || member => Some(-2),
                 "all" => Some(-3),
                 "noone" => Some(-4),
-                "global" => Some(-5),
+                "global" if member || !self.f().global_as_call() => Some(-5),
                 n if !self.locals.contains(n) && !self.f().asset_refs() => {
                     self.names.objects.get(n).map(|&i| i as i64)
                 }
                 _ => None,
             },
-            Expr::Lit(Literal::Int(v)) => Some(*v),
+            Expr::Lit(Literal::Int(v)) if *v < 100_000 + 32_768 => Some(*v),
+            Expr::Paren(x) => self.instance_number_in(x, member),
             _ => None,
         }
     }
@@ -990,15 +1131,14 @@ impl<'g> Compiler<'g> {
             Expr::Member(obj, n) => {
                 let t = self.expr(value)?;
                 if let Some(k) = self.instance_number_in(obj, true) {
-                    let vi = if k == -5 { -5 } else { -1 };
-                    let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
+                    let var = self.member_var(n, k)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
                         t2: int_type(t),
                         var,
                     });
                 } else {
-                    self.instance(obj)?;
+                    self.dot_instance(obj)?;
                     let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                     self.emit(Instruction::Pop {
                         t1: DataType::Variable,
@@ -1007,12 +1147,15 @@ impl<'g> Compiler<'g> {
                     });
                 }
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) => {
+                self.multi_store(target, value)?;
+            }
             Expr::Index(base, idx) => {
                 let mut t = self.expr(value)?;
                 if self.f().gml_v2() {
                     t = self.conv(t, DataType::Variable);
                 }
-                let (name, vi) = self.array_owner(base, idx)?;
+                let (name, vi, _) = self.array_owner(base, idx)?;
                 let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
                 self.emit(Instruction::Pop {
                     t1: DataType::Variable,
@@ -1026,12 +1169,17 @@ impl<'g> Compiler<'g> {
     }
 
     /// Pushes the owner and index of `base[idx]`; returns the array variable's name and its
-    /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before).
-    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32)> {
+    /// VARI instance type (self in 2.3+, where the scope is on the stack; the real scope before),
+    /// and whether the owner is 2.3's `-9` marker over a value.
+    fn array_owner(&mut self, base: &Expr, idx: &[Expr]) -> R<(String, i32, bool)> {
         let v2 = self.f().gml_v2();
+        let dot_owner = std::mem::take(&mut self.dot_owner);
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
-                let (vi, inst, _) = self.scope_of(n);
+                let (vi, mut inst, _) = self.scope_of(n);
+                if dot_owner && inst == -6 && vi == -1 {
+                    inst = -1;
+                }
                 (
                     Some(inst as i64),
                     n.clone(),
@@ -1039,23 +1187,28 @@ impl<'g> Compiler<'g> {
                 )
             }
             Expr::Member(o, n) => {
-                let k = self.instance_number(o);
+                let k = if self.owner_by_call(o) {
+                    None
+                } else {
+                    self.instance_number_in(o, true)
+                };
                 let vi = if !v2 && k == Some(-5) { -5 } else { -1 };
                 (k, n.clone(), vi)
             }
             _ => return Err(CompileError::Unsupported("array base".into())),
         };
-        match owner {
+        let rvalue = match owner {
             Some(k) => {
                 self.push_int(k);
+                false
             }
             None => {
                 let Expr::Member(o, _) = base else {
                     unreachable!("only members have no constant owner")
                 };
-                self.instance(o)?;
+                self.dot_instance(o)?
             }
-        }
+        };
         match idx {
             [i] => {
                 let t = self.expr(i)?;
@@ -1077,7 +1230,7 @@ impl<'g> Compiler<'g> {
             }
             _ => return Err(CompileError::Unsupported("array index count".into())),
         }
-        Ok((name, vi))
+        Ok((name, vi, rvalue))
     }
 
     fn ext(&mut self, kind: ExtendedKind) {
@@ -1090,43 +1243,6 @@ impl<'g> Compiler<'g> {
 
     fn binop_ins(&mut self, op: Opcode, t1: DataType, t2: DataType) {
         self.emit(Instruction::Binary { op, t1, t2 });
-    }
-
-    /// `target op= value` (and `++`/`--` when `update`).
-    fn compound(&mut self, target: &Expr, op: BinaryOp, value: &Expr, update: bool) -> R<()> {
-        let Expr::Ident(n) = target else {
-            return Err(CompileError::Unsupported(
-                "compound assignment on a non-simple target".into(),
-            ));
-        };
-        let (vi, inst, _) = self.scope_of(n);
-        let var = self.varref(n, vi, inst, RefType::NORMAL)?;
-        self.emit(Instruction::Push {
-            op: Opcode::Push,
-            value: PushValue::Variable(var),
-        });
-        let rt = if update {
-            self.push_e1();
-            DataType::Int32
-        } else {
-            let mut t = self.expr(value)?;
-            if t == DataType::Boolean {
-                t = self.conv(t, DataType::Int32);
-            }
-            if matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) {
-                return Err(CompileError::Unsupported("compound bitwise".into()));
-            }
-            int_type(t)
-        };
-        let opc = arith_opcode(op)
-            .ok_or_else(|| CompileError::Unsupported("compound operator".into()))?;
-        self.binop_ins(opc, rt, DataType::Variable);
-        self.emit(Instruction::Pop {
-            t1: DataType::Variable,
-            t2: DataType::Variable,
-            var,
-        });
-        Ok(())
     }
 
     /// Compiles an expression; returns its compile-time type.
@@ -1222,25 +1338,18 @@ impl<'g> Compiler<'g> {
             }
             Expr::Member(o, n) => {
                 if let Some(k) = self.instance_number_in(o, true) {
-                    let (vi, op) = if k == -5 {
-                        (
-                            -5,
-                            if self.f().new_opcodes() {
-                                Opcode::PushGlb
-                            } else {
-                                Opcode::Push
-                            },
-                        )
+                    let op = if k == -5 && self.f().new_opcodes() {
+                        Opcode::PushGlb
                     } else {
-                        (-1, Opcode::Push)
+                        Opcode::Push
                     };
-                    let var = self.varref(n, vi, k as i16, RefType::NORMAL)?;
+                    let var = self.member_var(n, k)?;
                     self.emit(Instruction::Push {
                         op,
                         value: PushValue::Variable(var),
                     });
                 } else {
-                    self.instance(o)?;
+                    self.dot_instance(o)?;
                     let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
                     self.emit(Instruction::Push {
                         op: Opcode::Push,
@@ -1249,8 +1358,10 @@ impl<'g> Compiler<'g> {
                 }
                 Ok(DataType::Variable)
             }
+            Expr::Index(base, _) if matches!(**base, Expr::Index(..)) => self.multi_read(e),
+            Expr::Update { op, prefix, target } => self.update_expr(*op, *prefix, target),
             Expr::Index(base, idx) => {
-                let (name, vi) = self.array_owner(base, idx)?;
+                let (name, vi, _) = self.array_owner(base, idx)?;
                 let var = self.varref(&name, vi, 0, RefType::ARRAY)?;
                 self.emit(Instruction::Push {
                     op: Opcode::Push,
@@ -1263,20 +1374,41 @@ impl<'g> Compiler<'g> {
             }
             Expr::Call(callee, args) => {
                 let Expr::Ident(n) = &**callee else {
-                    return Err(CompileError::Unsupported(
-                        "method and variable calls".into(),
-                    ));
+                    return self.value_call(callee, args);
                 };
+                if let Some(t) = self.variable_hash(n, args)? {
+                    return Ok(t);
+                }
                 for a in args.iter().rev() {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
                 }
-                let function = self.func(n)?;
-                self.emit(Instruction::Call {
-                    t: DataType::Int32,
-                    argc: args.len() as u16,
-                    function,
-                });
+                let argc = args.len() as u16;
+                let found = if self.by_name.contains(n.as_str()) {
+                    Err(CompileError::UnknownName {
+                        kind: "function",
+                        name: n.clone(),
+                    })
+                } else {
+                    self.func(n)
+                };
+                match found {
+                    Ok(function) => self.emit(Instruction::Call {
+                        t: DataType::Int32,
+                        argc,
+                        function,
+                    }),
+                    // Calls on no FUNC chain name their callee by string (quirks: code of
+                    // stripped objects).
+                    Err(e) => {
+                        let name = self.string(n).map_err(|_| e)?;
+                        self.emit(Instruction::CallByName {
+                            t: DataType::Int32,
+                            argc,
+                            name,
+                        });
+                    }
+                }
                 Ok(DataType::Variable)
             }
             Expr::Paren(x) => self.expr(x),
@@ -1327,6 +1459,7 @@ impl<'g> Compiler<'g> {
                 })
             }
             Expr::Binary(BinaryOp::And | BinaryOp::Or, ..) => self.short_circuit(e),
+            Expr::Binary(BinaryOp::Nullish, l, r) => self.nullish(l, r),
             Expr::Binary(op, l, r) => self.binary(*op, l, r),
             Expr::Ternary(c, a, b) => {
                 self.cond(c)?;
@@ -1358,7 +1491,6 @@ impl<'g> Compiler<'g> {
             Expr::Function(f) => self.function_expr(f),
             Expr::Struct(fields) => self.struct_literal(fields),
             Expr::New(callee, args) => self.new_expr(callee, args),
-            Expr::Update { op, prefix, target } => self.update_expr(*op, *prefix, target),
         }
     }
 
@@ -1368,6 +1500,7 @@ impl<'g> Compiler<'g> {
             Expr::Ident(n) => {
                 !self.names.funcs.contains_key(n)
                     && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                    && self.declared_here(n).is_none()
                     && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
             }
             Expr::Member(..) => true,
@@ -1402,14 +1535,19 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 call0(self, "@@This@@")?;
-                let (vi, inst, op) =
-                    if let Some(s) = self.function_scope_of(n).filter(|s| s.1 == -15) {
-                        s
-                    } else if self.locals.contains(n) {
-                        (-7, -7, Opcode::PushLoc)
-                    } else {
-                        (-1, -6, Opcode::Push)
-                    };
+                // A static function of the same function is called through `static.f` from
+                // 2024.2 (seen in 2024.4 code), through `builtin.f` before (seen in 2022.9).
+                let static_call = self.f().self_to_builtin();
+                let (vi, inst, op) = if let Some(s) = self
+                    .function_scope_of(n)
+                    .filter(|s| s.1 == -15 || static_call)
+                {
+                    s
+                } else if self.locals.contains(n) {
+                    (-7, -7, Opcode::PushLoc)
+                } else {
+                    (-1, -6, Opcode::Push)
+                };
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
                     op,
@@ -1421,8 +1559,13 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "self" => call0(self, "@@This@@")?,
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
+                    o @ Expr::Call(..) if self.f().chained_call_args_first() => {
+                        return self.chained_call(o, m, args);
+                    }
                     o => {
+                        self.dot_owner = matches!(o, Expr::Index(..));
                         let t = self.expr(o)?;
+                        self.dot_owner = false;
                         if t != DataType::Variable {
                             // An object index or instance id (spec §7.4).
                             self.conv(t, DataType::Variable);

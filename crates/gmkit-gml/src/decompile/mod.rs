@@ -564,14 +564,19 @@ impl<'g, 'i> Dec<'g, 'i> {
         {
             let (and, want) = (v == 0, if v == 0 { Opcode::Bf } else { Opcode::Bt });
             if (op == Opcode::Bf) == and {
-                let mut acc = cond;
+                let bop = if and { BinaryOp::And } else { BinaryOp::Or };
+                // A first operand that is itself a finished chain of the same operator had its
+                // own landing block: keep it apart (`(a && b) && c`).
+                let mut acc = match cond {
+                    e @ Expr::Binary(o, ..) if o == bop => Expr::Paren(Box::new(e)),
+                    e => e,
+                };
                 let mut p = i + 1;
                 loop {
                     let q = (p..t - 1)
                         .find(|&k| self.is_branch(k, want) && self.target(k) == Some(t))
                         .unwrap_or(t - 1);
                     let operand = self.expr_region(p, q, ctx);
-                    let bop = if and { BinaryOp::And } else { BinaryOp::Or };
                     acc = Expr::Binary(bop, Box::new(acc), Box::new(operand));
                     if q >= t - 1 {
                         break;
@@ -596,7 +601,16 @@ impl<'g, 'i> Dec<'g, 'i> {
         let else_jump = (t > i + 1 && self.is_branch(t - 1, Opcode::B))
             .then(|| self.target(t - 1))
             .flatten()
-            .filter(|&m| m > t && m <= end || m == t && t == i + 2);
+            .filter(|&m| {
+                m > t && m <= end
+                    || m == t
+                        // An empty else (`b` to the next instruction) belongs to the innermost
+                        // if ending at t: no other conditional inside jumps to t.
+                        && !(i + 1..t - 1).any(|k| {
+                            (self.is_branch(k, Opcode::Bf) || self.is_branch(k, Opcode::Bt))
+                                && self.target(k) == Some(t)
+                        })
+            });
         match else_jump {
             Some(m) => {
                 let mut st_a = Vec::new();
@@ -700,9 +714,21 @@ impl<'g, 'i> Dec<'g, 'i> {
         }
         // p: `b default` and/or `b end`.
         let mut jumps = Vec::new();
-        while jumps.len() < 2 && self.is_branch(p, Opcode::B) {
+        // A jump that is a case's target is that case's body (`case 0: break;`).
+        while jumps.len() < 2
+            && self.is_branch(p, Opcode::B)
+            && (jumps.is_empty() || !labels.iter().any(|l| l.1 == p))
+        {
             jumps.push(self.target(p)?);
             p += 1;
+        }
+        // `b default` lands before `b end`'s target; otherwise the second jump is the first
+        // statement of a body (a `continue`/`break` as a case's only statement).
+        if let [d, e] = jumps.as_slice()
+            && d >= e
+        {
+            jumps.pop();
+            p -= 1;
         }
         let (default, brk) = match jumps.as_slice() {
             [e] => (None, *e),
@@ -733,7 +759,10 @@ impl<'g, 'i> Dec<'g, 'i> {
         {
             cont = Some(brk - 2);
             bodies_end = brk - 3;
-            // The continue goes to the enclosing loop.
+            // The continue goes to the enclosing loop (noting a for-loop step it targets).
+            if let Some(t) = self.target(brk - 1) {
+                let _ = self.break_or_continue(t, ctx);
+            }
         }
         let mut starts: Vec<usize> = labels.iter().map(|l| l.1).collect();
         if let Some(d) = default {

@@ -96,9 +96,13 @@ fn result_type(a: DataType, b: DataType) -> DataType {
     }
 }
 
-/// A function's name as written in GML (`gml_Script_f` → `f`).
+/// A function's name as written in GML (`gml_Script_f` → `f`; a function declared in an
+/// object event, `gml_Script_f@gml_Object_o_Create_0` → `f`).
 pub(crate) fn fn_short_name(name: &str) -> &str {
-    name.strip_prefix("gml_Script_").unwrap_or(name)
+    match name.strip_prefix("gml_Script_") {
+        Some(s) => s.split('@').next().unwrap_or(s),
+        None => name,
+    }
 }
 
 /// The GML name of a special instance number.
@@ -329,7 +333,15 @@ impl Dec<'_, '_> {
                 t2: DataType::Boolean,
                 ..
             })
-        );
+        ) || (self.game.features.typed_booleans()
+            // Typed booleans reach a branch unconverted (`while (true)`).
+            && matches!(
+                self.ins.get(i + 1),
+                Some(Instruction::Branch {
+                    op: Opcode::Bf | Opcode::Bt,
+                    ..
+                })
+            ));
         if bool_next
             && let Instruction::Push {
                 op: Opcode::PushI,
@@ -400,9 +412,16 @@ impl Dec<'_, '_> {
                 v.bin = Some(Box::new(info));
                 stack.push(v);
             }
-            Instruction::Compare { cmp, .. } => {
-                let r = self.pop(stack, i);
-                let l = self.pop(stack, i);
+            Instruction::Compare { cmp, t1, t2 } => {
+                let mut r = self.pop(stack, i);
+                let mut l = self.pop(stack, i);
+                // 0/1 compared as booleans are `false`/`true` (`f() == false`).
+                if t1 == DataType::Boolean {
+                    r.e = as_bool(r.e);
+                }
+                if t2 == DataType::Boolean {
+                    l.e = as_bool(l.e);
+                }
                 let bop = match cmp {
                     Comparison::Lt => BinaryOp::Lt,
                     Comparison::Le => BinaryOp::Le,
@@ -462,7 +481,7 @@ impl Dec<'_, '_> {
                     }
                 }
             },
-            Instruction::Pop { t1, var, .. } => self.store(i, t1, &var, stack, out),
+            Instruction::Pop { t1, t2, var } => self.store(i, (t1, t2), &var, stack, out),
             Instruction::PopSwap { arg, .. } => {
                 let below = (arg as usize * 4).saturating_sub(16);
                 self.swap_below(stack, below, i);
@@ -505,7 +524,7 @@ impl Dec<'_, '_> {
                     let base = self.pop(stack, i);
                     let value = self.pop(stack, i);
                     let target = Expr::Index(Box::new(base.e), vec![idx.e]);
-                    self.assign(target, value, stack, out, false);
+                    self.assign(target, value, stack, out, false, true);
                 }
                 ExtendedKind::SETOWNER => {
                     self.pop(stack, i);
@@ -693,7 +712,7 @@ impl Dec<'_, '_> {
     fn store(
         &mut self,
         at: usize,
-        t1: DataType,
+        (t1, t2): (DataType, DataType),
         var: &VariableRef,
         stack: &mut Vec<Val>,
         out: &mut Vec<Stmt>,
@@ -703,10 +722,14 @@ impl Dec<'_, '_> {
         let name = self.game.var_name(var.variable).to_string();
         let stacktop_decl = var.ref_type == RefType::STACKTOP;
         let target = self.read_var(var, stack, at);
-        let value = match early {
+        let mut value = match early {
             Some(v) => v,
             None => self.pop(stack, at),
         };
+        // A 0/1 constant stored as a boolean is `false`/`true` (typed booleans).
+        if t2 == DataType::Boolean {
+            value.e = as_bool(value.e);
+        }
         if name == "$$$$temp$$$$" {
             self.local(&name);
             self.scope().temp = Some(value.e);
@@ -736,7 +759,10 @@ impl Dec<'_, '_> {
                 return;
             }
         }
-        self.assign(target, value, stack, out, value_on_top);
+        // Targets with operands on the stack (arrays, `inst.x`) are compound only in the dup
+        // form; a plain store re-evaluated them (`a[i] = a[i] | 1`).
+        let operands = var.ref_type != RefType::NORMAL || var.instance.0 == -9;
+        self.assign(target, value, stack, out, value_on_top, operands);
     }
 
     /// Emits `target = value`, recognising `op=`, `++`/`--` and their expression forms.
@@ -747,6 +773,7 @@ impl Dec<'_, '_> {
         stack: &mut [Val],
         out: &mut Vec<Stmt>,
         dup_form: bool,
+        operands: bool,
     ) {
         if let Some(info) = &value.bin
             && let Expr::Binary(op, l, r) = &value.e
@@ -786,8 +813,8 @@ impl Dec<'_, '_> {
                 });
                 return;
             }
-            let compound_ok =
-                (info.op != BinaryOp::Div || !info.right_conv) && (dup_form || info.left_plain);
+            let compound_ok = (info.op != BinaryOp::Div || !info.right_conv)
+                && (dup_form || (info.left_plain && !operands));
             if compound_ok {
                 out.push(Stmt::Assign {
                     target,
@@ -802,6 +829,14 @@ impl Dec<'_, '_> {
             op: None,
             value: value.e,
         });
+    }
+}
+
+/// `0`/`1` as `false`/`true`.
+fn as_bool(e: Expr) -> Expr {
+    match e {
+        Expr::Lit(Literal::Int(v @ (0 | 1))) => Expr::Lit(Literal::Bool(v == 1)),
+        e => e,
     }
 }
 
@@ -852,6 +887,11 @@ fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
         && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()
         && let Some(h) = hoisted.get(*i as usize)
     {
+        // A literal that was hoisted was written as an expression (`ord("Q")`, folded):
+        // parentheses keep it hoisted when compiled again.
+        if matches!(h, Expr::Lit(_)) {
+            return Expr::Paren(Box::new(h.clone()));
+        }
         return h.clone();
     }
     e

@@ -83,6 +83,8 @@ impl Asm {
             (RefType::ARRAY_PUSH_AF, r)
         } else if let Some(r) = s.strip_prefix("[multipushpop]") {
             (RefType::ARRAY_POP_AF, r)
+        } else if let Some(r) = s.strip_prefix("[instance]") {
+            (RefType::INSTANCE, r)
         } else {
             (RefType::NORMAL, s)
         };
@@ -289,6 +291,51 @@ impl Asm {
             }
         }
     }
+}
+
+/// Compiles GML `source` for the version and checks the result against the assembly
+/// `expected`. With `entry`, the file gets one code entry holding `entry`'s assembly (the
+/// compiler takes array-owner ids and similar from the entry's own code).
+pub fn compiles_to(bc: u8, major: u16, minor: u16, source: &str, expected: &str) {
+    compiles_to_in(bc, major, minor, source, expected, None)
+}
+
+/// [`compiles_to`] with the original code of the entry (for ids the compiler learns from it).
+pub fn compiles_to_in(
+    bc: u8,
+    major: u16,
+    minor: u16,
+    source: &str,
+    expected: &str,
+    entry: Option<&str>,
+) {
+    let mut a = Asm::new(bc, major, minor);
+    let want = a.asm(expected);
+    if let Some(text) = entry {
+        let ins = a.asm(text);
+        let name = a.string("gml_Object_test_Create_0");
+        a.file.code = Some(gmkit_data::chunks::code::CodeEntries {
+            entries: vec![gmkit_data::chunks::code::CodeEntry {
+                name,
+                body: gmkit_data::chunks::code::CodeBody::Instructions(ins),
+                locals_count: 1,
+                arguments_count: 0,
+                arguments_flag: false,
+                execution_offset: 0,
+            }],
+            empty_body: false,
+        });
+    }
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse(source).expect("parses");
+    let got = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+    let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
+    assert_eq!(
+        dis.instructions(&got),
+        dis.instructions(&want),
+        "compiling {source:?}"
+    );
 }
 
 /// Decompiles `text` for the version and prints it.

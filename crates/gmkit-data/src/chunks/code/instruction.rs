@@ -286,37 +286,50 @@ impl Instruction {
     }
 }
 
-/// Instruction size from its first word alone (`None` for an unknown opcode). Used by scans
-/// that do not build the model.
-#[inline]
 /// Instruction sizes by first byte and type-1 nibble for bytecode 15+ (0 = not an instruction),
-/// for fast scans.
+/// for fast scans (computed at compile time: nothing to set up in a fresh process).
 pub(crate) fn size_table_new() -> &'static [[u8; 16]; 256] {
-    static TABLE: std::sync::OnceLock<[[u8; 16]; 256]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
+    static TABLE: [[u8; 16]; 256] = {
         let mut t = [[0u8; 16]; 256];
-        for (op, row) in t.iter_mut().enumerate() {
-            for (t1, size) in row.iter_mut().enumerate() {
+        let mut op = 0;
+        while op < 256 {
+            let mut t1 = 0;
+            while t1 < 16 {
                 let w = (op as u32) << 24 | (t1 as u32) << 16;
-                *size = size_of_word(w, true).map_or(0, |s| s as u8);
+                t[op][t1] = match size_of_word(w, true) {
+                    Some(s) => s as u8,
+                    None => 0,
+                };
+                t1 += 1;
             }
+            op += 1;
         }
         t
-    })
+    };
+    &TABLE
 }
 
-pub(crate) fn size_of_word(w: u32, new: bool) -> Option<usize> {
+/// Instruction size from its first word alone (`None` for an unknown opcode). Used by scans
+/// that do not build the model.
+pub(crate) const fn size_of_word(w: u32, new: bool) -> Option<usize> {
     let op = (w >> 24) as u8;
     let t1 = ((w >> 16) & 0xF) as u8;
     let op = if new {
-        Opcode::from_new(op)?
+        match Opcode::from_new(op) {
+            Some(op) => op,
+            None => return None,
+        }
     } else {
-        Opcode::from_old(op)?.0
+        match Opcode::from_old(op) {
+            Some((op, _)) => op,
+            None => return None,
+        }
     };
     Some(match op {
-        op if op.is_push() => {
-            4 + DataType::from_nibble(t1)?.push_operand_size()
-        }
+        op if op.is_push() => match DataType::from_nibble(t1) {
+            Some(t) => 4 + t.push_operand_size(),
+            None => return None,
+        },
         Opcode::Pop if t1 != DataType::Int16 as u8 => 8,
         Opcode::Call => 8,
         Opcode::Extended if t1 == DataType::Int32 as u8 => 8,

@@ -1,0 +1,259 @@
+//! Array copy-on-write (spec `gml-bytecode.md` §4.8): with the option on (every 2.3 – 2022.1
+//! game, later games that enable it), a statement that writes an array is preceded by
+//! `push <owner id>; setowner.e`, skipped when the id equals the last one emitted on the path.
+//!
+//! The ids are GameMaker-internal (a per-function part and a per-variable number that no public
+//! source derives), so they are taken from the game: the entry's own code maps each written
+//! variable to its id; a variable the entry never wrote gets the entry's per-function part and
+//! a number hashed from its name.
+
+use super::Compiler;
+use crate::Game;
+use crate::ast::{Expr, Stmt};
+use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue, RefType};
+use std::collections::HashMap;
+
+/// Functions whose direct calls write arrays.
+const ARRAY_WRITERS: &[&str] = &[
+    "array_set",
+    "array_set_pre",
+    "array_set_post",
+    "array_set_2D",
+    "array_set_2D_pre",
+    "array_set_2D_post",
+    "array_create",
+    "@@NewGMLArray@@",
+];
+
+/// The owner ids of one code entry and the last id emitted on the current path.
+#[derive(Default)]
+pub(super) struct Owners {
+    /// (code entry, written variable or `call:<function>`) → owner id, from the entry's code
+    /// (nested functions have ids of their own).
+    ids: HashMap<(String, String), i64>,
+    /// The per-function part of each code entry's ids.
+    base: HashMap<String, i64>,
+    /// The code entry (root or nested function) being compiled.
+    context: String,
+    /// The id last emitted on this path (`None`: unknown after a merge).
+    pub last: Option<i64>,
+    /// The entry's code repeats an id in straight-line code: this compiler generation does
+    /// not skip repeated ids (seen in early 2.3 builds).
+    repeats: bool,
+}
+
+impl Owners {
+    /// Learns the ids of code `ins`: each `setowner.e` belongs to the variable the statement
+    /// after it stores to (or to the array-writing call of a call statement).
+    pub fn learn(game: &Game, root: usize, ins: &[Instruction]) -> Owners {
+        let mut o = Owners {
+            context: game.code_name(root).to_string(),
+            ..Owners::default()
+        };
+        // Spans of the nested functions: from the child's first instruction to the target of
+        // the `b` before it.
+        let mut addr = Vec::with_capacity(ins.len() + 1);
+        let mut a = 0i64;
+        for x in ins {
+            addr.push(a);
+            a += x.size() as i64;
+        }
+        let mut spans: Vec<(usize, usize, String)> = Vec::new();
+        for &(off, child) in game.children(root) {
+            let Ok(s) = addr.binary_search(&(off as i64)) else {
+                continue;
+            };
+            let Some(Instruction::Branch {
+                op: Opcode::B,
+                offset,
+            }) = s.checked_sub(1).map(|p| ins[p])
+            else {
+                continue;
+            };
+            let to = addr[s - 1] + offset as i64 * 4;
+            let e = addr.partition_point(|&x| x < to);
+            spans.push((s, e, game.code_name(child).to_string()));
+        }
+        let context_of = |k: usize| -> String {
+            spans
+                .iter()
+                .filter(|(s, e, _)| *s <= k && k < *e)
+                .max_by_key(|(s, _, _)| *s)
+                .map_or_else(|| o.context.clone(), |(_, _, n)| n.clone())
+        };
+        let mut prev: Option<i64> = None;
+        for k in 1..ins.len() {
+            if matches!(ins[k], Instruction::Branch { .. }) {
+                prev = None;
+            }
+            if !matches!(
+                ins[k],
+                Instruction::Extended {
+                    kind: ExtendedKind::SETOWNER,
+                    ..
+                }
+            ) {
+                continue;
+            }
+            let id = match ins[k - 1] {
+                Instruction::Push {
+                    value: PushValue::Int16(v),
+                    ..
+                } => v as i64,
+                Instruction::Push {
+                    value: PushValue::Int32(v),
+                    ..
+                } => v as i64,
+                _ => continue,
+            };
+            let ctx = context_of(k);
+            o.base.entry(ctx.clone()).or_insert(id & !0xFFFF);
+            if prev == Some(id) {
+                o.repeats = true;
+            }
+            prev = Some(id);
+            let mut call = None;
+            for x in ins.iter().skip(k + 1).take(400) {
+                let key = match x {
+                    Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
+                        format!("{}[]", game.var_name(var.variable))
+                    }
+                    Instruction::Pop { var, .. } => game.var_name(var.variable).to_string(),
+                    Instruction::Push {
+                        value: PushValue::Variable(var),
+                        ..
+                    } if var.ref_type == RefType::ARRAY_POP_AF => {
+                        format!("{}[]", game.var_name(var.variable))
+                    }
+                    Instruction::Call { function, .. } => {
+                        call = Some(game.func_name(*function).to_string());
+                        continue;
+                    }
+                    Instruction::Unary {
+                        op: Opcode::Popz, ..
+                    } => match call.take() {
+                        Some(c) => format!("call:{c}"),
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                o.ids.entry((ctx.clone(), key)).or_insert(id);
+                break;
+            }
+        }
+        o
+    }
+
+    /// The id for `key`; `None` when the entry's code never set an owner for `key` while one
+    /// is known on this path (GameMaker shares ids between variables in some versions, so the
+    /// statement then found its id already set).
+    fn id(&self, key: &str) -> Option<i64> {
+        if let Some(&id) = self.ids.get(&(self.context.clone(), key.to_string())) {
+            return Some(id);
+        }
+        if self.last.is_some() {
+            return None;
+        }
+        // FNV-1a of the name, in the per-variable part.
+        let mut h: u32 = 0x811c_9dc5;
+        for b in key.bytes() {
+            h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+        }
+        let base = self.base.get(&self.context).copied().unwrap_or(0);
+        Some(base | (h & 0xFFFF) as i64)
+    }
+
+    /// Enters nested function `name` (its own ids, nothing known on its path); returns what
+    /// [`Owners::leave`] restores.
+    pub fn enter(&mut self, name: &str) -> (String, Option<i64>) {
+        let saved = (
+            std::mem::replace(&mut self.context, name.to_string()),
+            self.last,
+        );
+        self.last = None;
+        saved
+    }
+
+    /// Leaves a nested function (the body was jumped over: the outer path is unchanged).
+    pub fn leave(&mut self, (context, last): (String, Option<i64>)) {
+        self.context = context;
+        self.last = last;
+    }
+}
+
+/// The variable a target writes (`a`, `o.a`, `a[i]` → `a[]`, `a[i][j]` → `a[]`, `a[i].b` →
+/// `b`).
+fn written(target: &Expr) -> Option<String> {
+    fn root(e: &Expr) -> Option<&str> {
+        match e {
+            Expr::Ident(n) | Expr::Member(_, n) => Some(n),
+            Expr::Index(b, _) | Expr::Paren(b) => root(b),
+            _ => None,
+        }
+    }
+    match target {
+        Expr::Ident(n) | Expr::Member(_, n) => Some(n.clone()),
+        Expr::Index(b, _) => root(b).map(|n| format!("{n}[]")),
+        Expr::Paren(x) => written(x),
+        _ => None,
+    }
+}
+
+fn has_index(target: &Expr) -> bool {
+    match target {
+        Expr::Index(..) => true,
+        Expr::Member(b, _) | Expr::Paren(b) => has_index(b),
+        _ => false,
+    }
+}
+
+/// An array literal or a direct call of an array-writing function in `e`, not looking into
+/// the arguments of other calls or into functions.
+fn makes_array(e: &Expr) -> bool {
+    match e {
+        Expr::Array(_) => true,
+        Expr::Call(c, args) => {
+            matches!(&**c, Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()))
+                || args.iter().any(|a| matches!(a, Expr::Array(_)))
+        }
+        Expr::Paren(x) | Expr::Unary(_, x) => makes_array(x),
+        Expr::Binary(_, l, r) => makes_array(l) || makes_array(r),
+        Expr::Ternary(c, a, b) => makes_array(c) || makes_array(a) || makes_array(b),
+        _ => false,
+    }
+}
+
+impl Compiler<'_> {
+    /// Emits `setowner.e` before statement `s` when it writes an array and the file uses
+    /// copy-on-write.
+    pub(super) fn set_owner(&mut self, s: &Stmt) {
+        if !self.f().copy_on_write() {
+            return;
+        }
+        let key = match s {
+            Stmt::Assign { target, value, .. } if has_index(target) || makes_array(value) => {
+                written(target)
+            }
+            Stmt::Update { target, .. } if has_index(target) => written(target),
+            Stmt::Var(vars) => vars
+                .iter()
+                .find(|(_, v)| v.as_ref().is_some_and(makes_array))
+                .map(|(n, _)| n.clone()),
+            Stmt::Expr(Expr::Call(c, _)) => match &**c {
+                Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()) => Some(format!("call:{n}")),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(key) = key else { return };
+        let Some(id) = self.owners.id(&key) else {
+            return;
+        };
+        if self.owners.last == Some(id) && !self.owners.repeats {
+            return;
+        }
+        self.owners.last = Some(id);
+        self.push_int(id);
+        self.ext(ExtendedKind::SETOWNER);
+    }
+}

@@ -1,0 +1,61 @@
+//! Instances as values and chained method calls (spec `gml-bytecode.md` §3.2, §4.7, §6.2):
+//! `self`/`other`/`global` as array owners, `f(a).m(b)`, `variable_get_hash`.
+
+use super::{Compiler, R};
+use crate::ast::{Expr, Literal};
+use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
+
+impl Compiler<'_> {
+    /// `f(a).m(b)` before 2024.14.4 (spec §6.2): this call's arguments first, then the inner
+    /// call, `dup.v 0`, `pushi.e -9`, `push.v [stacktop]self.m`, `callv.v N`.
+    pub(super) fn chained_call(&mut self, inner: &Expr, m: &str, args: &[Expr]) -> R<DataType> {
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        self.expr(inner)?;
+        self.emit(Instruction::Dup {
+            t: DataType::Variable,
+            count: 0,
+            extra: 0,
+        });
+        self.push_int(-9);
+        let var = self.varref(m, -1, 0, RefType::STACKTOP)?;
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Variable(var),
+        });
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: args.len() as u16,
+        });
+        Ok(DataType::Variable)
+    }
+
+    /// `variable_get_hash("name")` from 2024.2 (spec §9): the variable's id as an int32
+    /// operand (`push.i [variable]name`), no call.
+    pub(super) fn variable_hash(&mut self, n: &str, args: &[Expr]) -> R<Option<DataType>> {
+        if n != "variable_get_hash" || !self.f().variable_hash_refs() {
+            return Ok(None);
+        }
+        let [Expr::Lit(Literal::String(s))] = args else {
+            return Ok(None);
+        };
+        let var = self.var(s, -1)?;
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::VariableId(var),
+        });
+        Ok(Some(DataType::Int32))
+    }
+
+    /// Whether the owner `o` of `o.arr[i]` is pushed as a value (`@@This@@` etc. then `-9`):
+    /// `self`/`other` from 2024.2, `global` from 2023.11 (spec §4.7).
+    pub(super) fn owner_by_call(&self, o: &Expr) -> bool {
+        match o {
+            Expr::Ident(n) if n == "global" => self.f().global_as_call(),
+            Expr::Ident(n) if n == "self" || n == "other" => self.f().self_to_builtin(),
+            _ => false,
+        }
+    }
+}
