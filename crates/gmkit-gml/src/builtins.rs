@@ -245,6 +245,8 @@ const TABLE: &[(&str, i64)] = &[
     ("pr_trianglefan", 6),
     ("pr_trianglelist", 4),
     ("pr_trianglestrip", 5),
+    // Observed: longdog (2024.13) `surface_create(w, h, surface_r8unorm)` pushes 12.
+    ("surface_r8unorm", 12),
     ("tf_anisotropic", 2),
     ("tf_linear", 1),
     ("tf_point", 0),

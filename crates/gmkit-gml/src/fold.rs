@@ -32,6 +32,8 @@ pub struct ConstNames {
     /// Array reads inside a data-structure accessor (`m[? a[i]]`) call `array_get` (2.3+:
     /// tiktaktoe's `SatelliteReset`, 2022.9).
     pub array_get_in_accessors: bool,
+    /// A `var` declares its names for the whole entry, before the declaration too (GMS 1.x).
+    pub locals_whole_entry: bool,
     /// Functions called by another name (GMS1 extension functions): name → script name.
     pub aliases: HashMap<String, String>,
     /// `self` and `other` used as values read their `id` (`push.v other.id`): bytecode 15 –
@@ -40,9 +42,17 @@ pub struct ConstNames {
 }
 
 /// Resolves constant names and folds constants in a code entry's statements.
-pub fn resolve(body: &mut [Stmt], names: &ConstNames) {
+pub fn resolve(body: &mut Vec<Stmt>, names: &ConstNames) {
     let mut locals = HashSet::new();
     collect_locals(body, &mut locals);
+    if names.locals_whole_entry && !locals.is_empty() {
+        // GMS 1.x: a `var` anywhere makes the name local in the whole entry, also before
+        // the declaration (j2l-expansion's oPlayer Step: `h = 0;` … `var h = R;`). An
+        // uninitialised declaration first emits no code and declares them all.
+        let mut all: Vec<String> = locals.iter().cloned().collect();
+        all.sort();
+        body.insert(0, Stmt::Var(all.into_iter().map(|n| (n, None)).collect()));
+    }
     let cx = Cx { names, locals };
     cx.stmts(body);
 }
@@ -327,7 +337,16 @@ impl Cx<'_> {
                 {
                     None
                 } else {
+                    // An accessor is not a call in the source: a method called on it
+                    // (`s[$ k].m()`) takes the instance-first form of a parenthesised value,
+                    // not a chained call's (gml-simpledraw, 2023.8).
+                    let accessor = matches!(&**o, Expr::Call(f, _)
+                        if matches!(&**f, Expr::Ident(n) if n.starts_with(ACCESSOR)));
                     self.expr(o);
+                    if accessor {
+                        let inner = std::mem::replace(&mut **o, Expr::Ident(String::new()));
+                        **o = Expr::Paren(Box::new(inner));
+                    }
                     None
                 }
             }

@@ -96,6 +96,7 @@ impl Sources {
             assets,
             enum_int64: !gms1,
             array_accessor_calls: gms1,
+            locals_whole_entry: gms1,
             array_get_in_accessors: game.features.gml_v2(),
             aliases: project.function_aliases.iter().cloned().collect(),
             self_other_id: game.features.new_opcodes() && !game.features.gml_v2(),
