@@ -139,6 +139,17 @@ pub(crate) fn read(
     let mut metas: Vec<(usize, &str)> = Vec::new();
     for (p, _) in folder.under(&dir) {
         let name = &p[dir.len() + 1..];
+        if let Some(stem) = p.strip_suffix(&format!(".{ASM_EXT}"))
+            && folder.get(&format!("{stem}.json")).is_none()
+        {
+            return Err(Error::new(
+                p,
+                "",
+                format!(
+                    "expected {stem}.json beside it (the entry's name and header; copy another entry's)"
+                ),
+            ));
+        }
         if name.contains('/') || name == CHUNK_REST || !name.ends_with(".json") {
             continue;
         }

@@ -120,3 +120,79 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
     *entry = Some(bytes.into());
     Ok(())
 }
+
+/// Replaces the instructions of the root code entry named `name` with assembly text (the
+/// syntax of [`gmkit_data::chunks::code::asm`], as `gmkit unpack` writes `code/*.asm`); strings,
+/// variables and functions the text names that the file lacks are added, and child entries
+/// marked with `.entry NAME` lines take their new execution offsets. On error nothing changes.
+pub fn code(file: &mut DataFile, name: &str, label: &str, text: &str) -> Result<()> {
+    use gmkit_data::chunks::code::CodeBody;
+    use gmkit_data::chunks::code::asm::Assembler;
+    let entry = file
+        .strings
+        .as_ref()
+        .and_then(|s| {
+            let code = file.code.as_ref()?;
+            code.entries
+                .iter()
+                .position(|e| s.get(e.name).map(|t| t.as_bytes()) == Some(name.as_bytes()))
+        })
+        .ok_or_else(|| {
+            Error::new(
+                label,
+                "",
+                format!("expected the name of a code entry, found {name:?}"),
+            )
+        })?;
+    if !file
+        .code
+        .as_ref()
+        .is_some_and(|c| c.entries[entry].body.is_root())
+    {
+        return Err(Error::new(
+            label,
+            "",
+            format!(
+                "expected a root code entry, found {name:?} (a child entry: import its root's text)"
+            ),
+        ));
+    }
+    let assembled = Assembler::new(file).assemble(text).map_err(|e| {
+        Error::new(
+            label,
+            format!("line {}, column {}", e.line, e.column),
+            format!("expected {}, found {}", e.expected, e.found),
+        )
+    })?;
+    let names: Vec<Option<Vec<u8>>> = file
+        .code
+        .iter()
+        .flat_map(|c| &c.entries)
+        .map(|e| {
+            file.strings
+                .as_ref()
+                .and_then(|s| s.get(e.name))
+                .map(|t| t.as_bytes().to_vec())
+        })
+        .collect();
+    let Some(code) = file.code.as_mut() else {
+        return Ok(());
+    };
+    let mut used = vec![false; assembled.entries.len()];
+    for (k, e) in code.entries.iter_mut().enumerate() {
+        if !matches!(e.body, CodeBody::Shared { parent } if parent as usize == entry) {
+            continue;
+        }
+        let found = assembled
+            .entries
+            .iter()
+            .enumerate()
+            .find(|(m, (n, _))| !used[*m] && names[k].as_deref() == Some(&n.0[..]));
+        if let Some((m, (_, off))) = found {
+            used[m] = true;
+            e.execution_offset = *off;
+        }
+    }
+    code.entries[entry].body = CodeBody::Instructions(assembled.instructions);
+    Ok(())
+}

@@ -278,6 +278,11 @@ fn a_broken_asm_file_gets_one_error_line_naming_file_and_line() {
     assert!(e.field.starts_with(&format!("line {line}, column ")), "{e}");
     assert!(e.message.starts_with("expected "), "{e}");
     assert!(!e.to_string().contains('\n'));
+    // An .asm without its entry's JSON.
+    let mut edited = folder.clone();
+    edited.insert("code/9999_orphan.asm", b"pushi.e 1\n".to_vec());
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, "code/9999_orphan.asm");
 }
 
 /// A game with embedded audio.
@@ -397,4 +402,41 @@ fn edited_collision_mask() {
         round(&folder, &edited),
         vec![format!("sprite {name} mask 0: 1 pixels changed")]
     );
+}
+
+#[test]
+fn imported_code_assembly() {
+    let (bytes, folder) = need!(load(GAME));
+    let (path, text) = folder
+        .under("code")
+        .filter(|(p, _)| p.ends_with(".asm"))
+        .find_map(|(p, b)| {
+            Some((
+                p.to_owned(),
+                edit_first_pushi(std::str::from_utf8(b).ok()?)?,
+            ))
+        })
+        .expect("a code entry pushing a 16-bit constant");
+    let name = json(&folder, &path.replace(".asm", ".json"))["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut data = gmkit_data::parse_bytes(bytes).unwrap();
+    // A broken text changes nothing and names the line.
+    let e = gmkit_folder::import::code(&mut data, &name, "x.asm", "pushi.e banana\n").unwrap_err();
+    assert_eq!(
+        (e.file.as_str(), e.field.as_str()),
+        ("x.asm", "line 1, column 9")
+    );
+    gmkit_folder::import::code(&mut data, &name, "x.asm", &text).unwrap();
+    let again = unpack(&Game {
+        data: gmkit_data::parse_bytes(gmkit_data::build_bytes(&data).unwrap()).unwrap(),
+        audio_groups: Vec::new(),
+    })
+    .unwrap();
+    let d: Vec<String> = diff(&folder, &again)
+        .iter()
+        .map(Change::to_string)
+        .collect();
+    assert_eq!(d, vec![format!("code {name}: 1 instruction changed")]);
 }

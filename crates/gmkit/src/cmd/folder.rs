@@ -269,7 +269,7 @@ pub fn export(a: ExportArgs) -> u8 {
 /// Arguments of `gmkit import`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed."
+    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n  gmkit import data.win --code gml_Script_scr_move=scr_move.asm -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed."
 )]
 pub struct ImportArgs {
     /// The data file to change
@@ -283,6 +283,10 @@ pub struct ImportArgs {
     /// Replace the audio of a sound: NAME=FILE (wav, ogg, ...)
     #[arg(long, value_name = "NAME=FILE")]
     pub sound: Vec<String>,
+    /// Replace the instructions of a root code entry with assembly text (as `gmkit unpack`
+    /// writes code/*.asm): NAME=FILE.asm
+    #[arg(long, value_name = "NAME=FILE")]
+    pub code: Vec<String>,
     /// Output file
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -365,6 +369,23 @@ pub fn import(a: ImportArgs) -> u8 {
             Err(e) => return fail("import", format!("{path}: {e}"), exit::IO),
         };
         if let Err(e) = gmkit_folder::import::sound(&mut file, name, bytes) {
+            return fail("import", e, exit::FAILED);
+        }
+        changes += 1;
+    }
+    for spec in &a.code {
+        let Some((name, path)) = spec.split_once('=') else {
+            return fail(
+                "import",
+                format!("--code {spec}: expected NAME=FILE"),
+                exit::USAGE,
+            );
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => return fail("import", format!("{path}: {e}"), exit::IO),
+        };
+        if let Err(e) = gmkit_folder::import::code(&mut file, name, path, &text) {
             return fail("import", e, exit::FAILED);
         }
         changes += 1;
