@@ -53,6 +53,12 @@ const PUNCT: &[&str] = &[
 
 /// Splits `src` into tokens (the last is [`Tok::Eof`]).
 pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
+    lex_with(src, true)
+}
+
+/// As [`lex`]; `escapes: false` reads strings as GMS 1.x does, where `\` is an ordinary
+/// character (`"C:\"` is a complete string).
+pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
     let chars: Vec<char> = src.chars().collect();
     let mut out = Vec::new();
     let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
@@ -90,12 +96,8 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
             adv(&mut i, &mut line, &mut col, 2);
             loop {
                 if i >= chars.len() {
-                    return Err(err(
-                        l0,
-                        c0,
-                        "`*/` closing the comment",
-                        "the end of the text".into(),
-                    ));
+                    // GameMaker ends an unclosed comment at the end of the text.
+                    break;
                 }
                 if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
                     adv(&mut i, &mut line, &mut col, 2);
@@ -191,7 +193,7 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
                 if ch == q {
                     break;
                 }
-                if ch == '\\' && !verbatim && q == '"' {
+                if ch == '\\' && escapes && !verbatim && q == '"' {
                     let Some(&e) = chars.get(i) else { continue };
                     adv(&mut i, &mut line, &mut col, 1);
                     match e {

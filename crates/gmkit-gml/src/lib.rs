@@ -11,13 +11,19 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+pub mod builtins;
+pub mod check;
 pub mod compile;
 pub mod decompile;
 pub mod features;
+pub mod fold;
 pub mod game;
 pub mod lex;
+pub mod macros;
 pub mod parse;
 pub mod print;
+pub mod project;
+pub mod source;
 
 pub use features::{Family, Features};
 pub use game::Game;

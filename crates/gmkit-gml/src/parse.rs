@@ -20,7 +20,20 @@ pub struct ParseError {
 
 /// Parses a code entry's text (a list of statements).
 pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
-    let toks = lex(src)?;
+    parse_tokens(lex(src)?)
+}
+
+/// Parses tokens (ending with [`Tok::Eof`]) as a list of statements: text that went through
+/// preprocessing (macros substituted, enums taken out; [`crate::macros`]).
+pub fn parse_tokens(mut toks: Vec<Token>) -> Result<Vec<Stmt>, ParseError> {
+    if toks.last().is_none_or(|t| t.tok != Tok::Eof) {
+        let (line, col) = toks.last().map_or((1, 1), |t| (t.line, t.col));
+        toks.push(Token {
+            tok: Tok::Eof,
+            line,
+            col,
+        });
+    }
     let mut p = Parser {
         toks,
         pos: 0,
@@ -35,7 +48,19 @@ pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
 
 /// Parses one expression (the whole text).
 pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
-    let toks = lex(src)?;
+    parse_expr_tokens(lex(src)?)
+}
+
+/// Parses tokens as one expression (as [`parse_tokens`]).
+pub fn parse_expr_tokens(mut toks: Vec<Token>) -> Result<Expr, ParseError> {
+    if toks.last().is_none_or(|t| t.tok != Tok::Eof) {
+        let (line, col) = toks.last().map_or((1, 1), |t| (t.line, t.col));
+        toks.push(Token {
+            tok: Tok::Eof,
+            line,
+            col,
+        });
+    }
     let mut p = Parser {
         toks,
         pos: 0,
@@ -46,6 +71,51 @@ pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
         return Err(p.error("the end of the expression"));
     }
     Ok(e)
+}
+
+/// Prefix of the callee names accessors compile to (`m[? k]` is a call of
+/// `@@accessor@@ds_map_find_value`): GameMaker compiles array reads inside an accessor's key
+/// differently from the same call written out, so the tree keeps which one the source had.
+/// [`crate::fold::resolve`] removes the prefix.
+pub const ACCESSOR: &str = "@@accessor@@";
+
+fn accessor_call(f: &str) -> String {
+    if f.starts_with("@@") {
+        f.to_string()
+    } else {
+        format!("{ACCESSOR}{f}")
+    }
+}
+
+/// Marker callee of an `a[@ i]` read (see [`accessor_reader`]).
+pub const ARRAY_GET: &str = "@@array_get@@";
+/// Marker callee of an `a[@ i] = v` write.
+pub const ARRAY_SET: &str = "@@array_set@@";
+
+/// The function a data-structure accessor reads through (`[|`, `[?`, `[#`, `[$`).
+fn accessor_reader(t: &Tok) -> Option<&'static str> {
+    match t {
+        Tok::Punct("[|") => Some("ds_list_find_value"),
+        Tok::Punct("[?") => Some("ds_map_find_value"),
+        Tok::Punct("[#") => Some("ds_grid_get"),
+        Tok::Punct("[$") => Some("variable_struct_get"),
+        // `a[@ i]`: GMS 1.x calls array_get/array_set, later versions index plainly; the
+        // marker names are resolved by `fold` (as plain indexing when it is not run).
+        Tok::Punct("[@") => Some(ARRAY_GET),
+        _ => None,
+    }
+}
+
+/// The setter matching an accessor's reader: `l[| i] = v` is `ds_list_set(l, i, v)`.
+fn accessor_setter(reader: &str) -> Option<&'static str> {
+    match reader {
+        "ds_list_find_value" => Some("ds_list_set"),
+        "ds_map_find_value" => Some("ds_map_set"),
+        "ds_grid_get" => Some("ds_grid_set"),
+        "variable_struct_get" => Some("variable_struct_set"),
+        ARRAY_GET => Some(ARRAY_SET),
+        _ => None,
+    }
 }
 
 struct Parser {
@@ -224,7 +294,8 @@ impl Parser {
             "var" => {
                 self.next();
                 let mut vars = Vec::new();
-                loop {
+                // GMS1 accepts an empty `var;`.
+                while !self.is_punct(";") {
                     let n = self.name()?;
                     let v = if self.eat_punct("=") || self.eat_punct(":=") {
                         Some(self.expr()?)
@@ -418,7 +489,22 @@ impl Parser {
     /// Assignment, `++`/`--` or an expression statement.
     fn simple_stmt(&mut self) -> Result<Stmt, ParseError> {
         if self.is_word("var") {
-            return self.stmt_inner();
+            // `for (var i = 0; ...`: the `;` belongs to the `for`.
+            self.next();
+            let mut vars = Vec::new();
+            loop {
+                let n = self.name()?;
+                let v = if self.eat_punct("=") || self.eat_punct(":=") {
+                    Some(self.expr()?)
+                } else {
+                    None
+                };
+                vars.push((n, v));
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+            return Ok(Stmt::Var(vars));
         }
         for (p, op) in [("++", UpdateOp::Inc), ("--", UpdateOp::Dec)] {
             if self.eat_punct(p) {
@@ -455,6 +541,18 @@ impl Parser {
         };
         self.next();
         let value = self.expr()?;
+        if op.is_none()
+            && let Expr::Call(f, args) = &e
+            && let Expr::Ident(name) = &**f
+            && let Some(setter) = accessor_setter(name.strip_prefix(ACCESSOR).unwrap_or(name))
+        {
+            let mut args = args.clone();
+            args.push(value);
+            return Ok(Stmt::Expr(Expr::Call(
+                Box::new(Expr::Ident(accessor_call(setter))),
+                args,
+            )));
+        }
         Ok(Stmt::Assign {
             target: e,
             op,
@@ -506,7 +604,12 @@ impl Parser {
         self.expect_punct("(")?;
         let mut args = Vec::new();
         while !self.eat_punct(")") {
-            args.push(self.expr()?);
+            // An omitted argument (`f(a,, b)`) is `undefined`.
+            if self.is_punct(",") {
+                args.push(Expr::Ident("undefined".into()));
+            } else {
+                args.push(self.expr()?);
+            }
             if !self.eat_punct(",") {
                 self.expect_punct(")")?;
                 break;
@@ -669,13 +772,22 @@ impl Parser {
                 || self.is_punct("[#")
                 || self.is_punct("[$")
             {
-                self.next();
+                let accessor = self.next();
                 let mut idx = vec![self.expr()?];
                 while self.eat_punct(",") {
                     idx.push(self.expr()?);
                 }
                 self.expect_punct("]")?;
-                e = Expr::Index(Box::new(e), idx);
+                e = match accessor_reader(&accessor) {
+                    // `l[| i]`, `m[? k]`, `g[# i, j]` read through the data-structure
+                    // functions (assignments become the matching setter, `simple_stmt`).
+                    Some(f) => {
+                        let mut args = vec![e];
+                        args.extend(idx);
+                        Expr::Call(Box::new(Expr::Ident(accessor_call(f))), args)
+                    }
+                    None => Expr::Index(Box::new(e), idx),
+                };
             } else if calls && self.is_punct("(") {
                 let args = self.args()?;
                 // `int64(n)` / `int64(-n)`: an int64 literal (as printed for enum values).

@@ -23,7 +23,7 @@ pub mod exit {
     name = "gmkit",
     version,
     about = "Read, check and convert GameMaker data files, ds_* strings and Elephant buffers",
-    after_help = "Examples:\n  gmkit demo\n  gmkit info data.win\n  gmkit unpack data.win mygame/ && gmkit pack mygame/ out.win\n  gmkit diff data.win out.win\n  gmkit check data.win\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit check --json game/*.win\n  gmkit ds decode 2F010000...\n  gmkit ds decode save.txt | gmkit ds encode\n  gmkit elephant decode --string save.txt\n  gmkit ini decode save.ini > save.json"
+    after_help = "Examples:\n  gmkit demo\n  gmkit info data.win\n  gmkit unpack data.win mygame/ && gmkit pack mygame/ out.win\n  gmkit diff data.win out.win\n  gmkit check data.win\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit gml check-source data.win MyGame/\n  gmkit check --json game/*.win\n  gmkit ds decode 2F010000...\n  gmkit ds decode save.txt | gmkit ds encode\n  gmkit elephant decode --string save.txt\n  gmkit ini decode save.ini > save.json"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,6 +52,9 @@ enum Command {
     Diff(cmd::folder::DiffArgs),
     /// Decompile code entries to GML text
     Decompile(cmd::decompile::Args),
+    /// GML source tools: check-source (compile a project against its data file)
+    #[command(subcommand)]
+    Gml(cmd::gml::Command),
     /// Decode and encode ds_* strings (ds_map_write, ds_list_write, ...)
     #[command(subcommand)]
     Ds(cmd::ds::Command),
@@ -92,6 +95,7 @@ fn main() -> ExitCode {
         Command::Import(a) => cmd::folder::import(a),
         Command::Diff(a) => cmd::folder::diff(a),
         Command::Decompile(args) => cmd::decompile::run(args),
+        Command::Gml(c) => cmd::gml::run(c),
         Command::Ds(c) => cmd::ds::run(c),
         Command::Elephant(c) => cmd::elephant::run(c),
         Command::Ini(c) => cmd::ini::run(c),

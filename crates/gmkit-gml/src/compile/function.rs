@@ -433,6 +433,18 @@ impl Compiler<'_> {
         {
             return Expr::Array(items.iter().map(|x| self.hoist(x, hoisted)).collect());
         }
+        // A nested struct literal is built inside too, its own struct function a child of
+        // this one (gml-simpledraw, 2023.8: `___struct___1____struct___0_…`).
+        if let Expr::Struct(fields) = v
+            && !self.f().constructor_set_static()
+        {
+            return Expr::Struct(
+                fields
+                    .iter()
+                    .map(|(k, x)| (k.clone(), self.hoist(x, hoisted)))
+                    .collect(),
+            );
+        }
         hoisted.push(v.clone());
         Expr::Index(
             Box::new(Expr::Ident("argument".into())),

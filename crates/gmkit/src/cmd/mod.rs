@@ -5,4 +5,5 @@ pub mod decompile;
 pub mod ds;
 pub mod elephant;
 pub mod folder;
+pub mod gml;
 pub mod ini;
