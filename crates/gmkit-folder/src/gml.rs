@@ -68,7 +68,11 @@ impl<'a> Decompiler<'a> {
     /// its JSON file (`asm` is the entry's assembly text as written).
     pub(crate) fn entry(&self, entry: usize, asm: &str) -> (Option<String>, GmlRecord) {
         match self.round_trip(entry) {
-            Ok(text) => {
+            Ok(mut text) => {
+                // A text file ends with a line break (editors add one anyway).
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
                 let rec = GmlRecord {
                     fnv1a64: Some(fnv1a64(text.as_bytes())),
                     asm_fnv1a64: Some(fnv1a64(asm.as_bytes())),
