@@ -226,13 +226,33 @@ pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending])
         return Ok(());
     }
     use rayon::prelude::*;
-    let results: Vec<Compiled> = {
-        let game = Game::new(file);
-        let names = Names::new(&game);
-        pending
-            .par_iter()
-            .map(|p| compile_one(folder, &game, &names, p))
-            .collect::<Result<_>>()?
+    // A string literal the file does not have yet is appended to the string table and the
+    // compile is retried; each round adds at least one string, so the loop ends.
+    let results: Vec<Compiled> = loop {
+        let outcome: std::result::Result<Vec<Compiled>, Fail> = {
+            let game = Game::new(file);
+            let names = Names::new(&game);
+            pending
+                .par_iter()
+                .map(|p| compile_one(folder, &game, &names, p))
+                .collect()
+        };
+        match outcome {
+            Ok(r) => break r,
+            Err(Fail::Error(e)) => return Err(e),
+            Err(Fail::NewString(text)) => match file.strings.as_mut() {
+                Some(t) => {
+                    t.push(text);
+                }
+                None => {
+                    return Err(Error::new(
+                        "code",
+                        "",
+                        "expected a string table (STRG) to add a new string to, found none",
+                    ));
+                }
+            },
+        }
     };
     let Some(code) = file.code.as_mut() else {
         return Ok(());
@@ -255,7 +275,24 @@ type Compiled = (
     Vec<(usize, ChildEntry)>,
 );
 
-fn compile_one(folder: &Folder, game: &Game, names: &Names, p: &Pending) -> Result<Compiled> {
+/// Why one `.gml` did not compile: an error to report, or a string to add first.
+enum Fail {
+    Error(Error),
+    NewString(String),
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        Fail::Error(e)
+    }
+}
+
+fn compile_one(
+    folder: &Folder,
+    game: &Game,
+    names: &Names,
+    p: &Pending,
+) -> std::result::Result<Compiled, Fail> {
     let bytes = folder.get(&p.path).unwrap_or_default();
     let text = std::str::from_utf8(bytes)
         .map_err(|e| Error::new(&p.path, "", format!("expected UTF-8 text: {e}")))?;
@@ -267,14 +304,16 @@ fn compile_one(folder: &Folder, game: &Game, names: &Names, p: &Pending) -> Resu
         )
     })?;
     let (ins, children) =
-        compile_entry_with_children(game, names, p.entry, &tree).map_err(|e| {
-            let what = match &e {
-                CompileError::UnknownName { kind, name } => format!(
-                    "expected a {kind} the data file has, found `{name}` (new names are not added yet)"
-                ),
-                e => e.to_string(),
-            };
-            Error::new(&p.path, "", one_line(&what))
+        compile_entry_with_children(game, names, p.entry, &tree).map_err(|e| match e {
+            CompileError::UnknownName { kind: "string", name } => Fail::NewString(name),
+            CompileError::UnknownName { kind, name } => Fail::Error(Error::new(
+                &p.path,
+                "",
+                one_line(&format!(
+                    "expected a {kind} the data file has, found `{name}` (new {kind}s are not added yet)"
+                )),
+            )),
+            e => Fail::Error(Error::new(&p.path, "", one_line(&e.to_string()))),
         })?;
     // Nested functions: each names one of the root's child entries.
     let code = game.file.code.as_ref();
@@ -298,7 +337,8 @@ fn compile_one(folder: &Folder, game: &Game, names: &Names, p: &Pending) -> Resu
                     "expected the nested functions the entry has, found a new one ({}; adding code entries is not supported yet)",
                     h.name
                 ),
-            ));
+            )
+            .into());
         };
         taken[j] = true;
         out.push((kids[j], h));
@@ -311,7 +351,8 @@ fn compile_one(folder: &Folder, game: &Game, names: &Names, p: &Pending) -> Resu
                 "expected every nested function of the entry, missing {} (removing code entries is not supported yet)",
                 game.code_name(kids[j])
             ),
-        ));
+        )
+        .into());
     }
     Ok((p.entry, ins, out))
 }

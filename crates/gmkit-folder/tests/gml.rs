@@ -146,3 +146,50 @@ fn an_entry_with_both_asm_and_gml_edited_is_refused() {
     assert_eq!(e.file, path);
     assert!(e.message.contains("both"), "{e}");
 }
+
+#[test]
+fn a_new_string_literal_is_added_to_the_string_table() {
+    const NEW: &str = "gmkit: a string this game never had";
+    let (_, folder) = need!(load(GAME));
+    // The first object event with a string literal; its first literal gets new text.
+    let (path, text) = gml_files(&folder)
+        .into_iter()
+        .filter(|(p, _)| p.contains("gml_Object_"))
+        .find_map(|(p, t)| {
+            let a = t.find('"')?;
+            let b = a + 1 + t[a + 1..].find('"')?;
+            Some((p, format!("{}\"{NEW}\"{}", &t[..a], &t[b + 1..])))
+        })
+        .expect("an object event with a string literal");
+    let name = serde_json::from_slice::<Value>(folder.get(&path.replace(".gml", ".json")).unwrap())
+        .unwrap()["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut edited = folder.clone();
+    edited.insert(&path, text.into_bytes());
+    let game = pack(&edited).unwrap_or_else(|e| panic!("pack: {e}"));
+    let bytes = gmkit_data::build_bytes(&game.data).expect("builds");
+    let again = gmkit_data::parse_bytes(bytes).expect("re-parses");
+    let strings = again.strings.as_ref().expect("a string table");
+    assert!(
+        strings.iter().any(|s| s.to_string() == NEW),
+        "the new literal is in the string table"
+    );
+    let back = unpack(&Game {
+        data: again,
+        audio_groups: Vec::new(),
+    })
+    .expect("unpacks again");
+    let d: Vec<String> = diff(&folder, &back).iter().map(Change::to_string).collect();
+    let code: Vec<&String> = d.iter().filter(|l| l.starts_with("code ")).collect();
+    assert_eq!(
+        code,
+        vec![&format!("code {name}: 1 instruction changed")],
+        "{d:?}"
+    );
+    assert!(
+        d.iter().any(|l| l.contains(NEW)),
+        "the diff names the new string: {d:?}"
+    );
+}
