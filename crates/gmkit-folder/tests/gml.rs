@@ -173,7 +173,7 @@ fn a_new_string_literal_is_added_to_the_string_table() {
     let again = gmkit_data::parse_bytes(bytes).expect("re-parses");
     let strings = again.strings.as_ref().expect("a string table");
     assert!(
-        strings.iter().any(|s| s.to_string() == NEW),
+        strings.iter().any(|s| *s == *NEW),
         "the new literal is in the string table"
     );
     let back = unpack(&Game {
