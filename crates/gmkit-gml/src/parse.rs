@@ -87,7 +87,7 @@ fn accessor_call(f: &str) -> String {
     }
 }
 
-/// Marker callee of an `a[@ i]` read (see [`accessor_reader`]).
+/// Marker callee of an `a[@ i]` read (see `accessor_reader`).
 pub const ARRAY_GET: &str = "@@array_get@@";
 /// Marker callee of an `a[@ i] = v` write.
 pub const ARRAY_SET: &str = "@@array_set@@";
