@@ -53,16 +53,28 @@ enum Command {
     /// Decompile code entries to GML text
     Decompile(cmd::decompile::Args),
     /// GML source tools: check-source (compile a project against its data file)
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  gmkit gml check-source data.win MyGame/\n  gmkit gml check-source data.win src/ --json --only-failures"
+    )]
     Gml(cmd::gml::Command),
     /// Decode and encode ds_* strings (ds_map_write, ds_list_write, ...)
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  gmkit ds decode save.txt > save.json\n  gmkit ds decode save.txt | gmkit ds encode"
+    )]
     Ds(cmd::ds::Command),
     /// Decode and encode Elephant buffers and export strings
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  gmkit elephant decode --string save.txt > save.json\n  gmkit elephant decode save.bin | gmkit elephant encode -o again.bin"
+    )]
     Elephant(cmd::elephant::Command),
     /// Expand or re-pack the ds_* strings inside a GameMaker .ini save file
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  gmkit ini decode save.ini > save.json\n  gmkit ini encode save.json -o save.ini"
+    )]
     Ini(cmd::ini::Command),
 }
 

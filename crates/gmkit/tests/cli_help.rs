@@ -3,10 +3,30 @@
 #[test]
 fn every_subcommand_help_has_an_example() {
     for sub in [
-        "demo", "check", "info", "ls", "unpack", "pack", "export", "import", "diff",
+        "demo",
+        "check",
+        "info",
+        "ls",
+        "unpack",
+        "pack",
+        "export",
+        "import",
+        "diff",
+        "decompile",
+        "gml",
+        "gml check-source",
+        "ds",
+        "ds decode",
+        "ds encode",
+        "elephant",
+        "elephant decode",
+        "elephant encode",
+        "ini",
+        "ini decode",
+        "ini encode",
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_gmkit"))
-            .args([sub, "--help"])
+            .args(sub.split(' ').chain(["--help"]))
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
