@@ -582,6 +582,18 @@ impl<'g> Compiler<'g> {
         })
     }
 
+    /// Compiles a loop body inside a new break/continue frame and returns that frame, whose
+    /// jumps the caller patches once the loop's labels are placed.
+    fn loop_body(&mut self, kind: Loop, body: &[Stmt]) -> R<Frame> {
+        self.frames.push(Frame {
+            kind,
+            breaks: Vec::new(),
+            continues: Vec::new(),
+        });
+        self.block(body)?;
+        Ok(self.frames.pop().expect("pushed"))
+    }
+
     fn block(&mut self, body: &[Stmt]) -> R<()> {
         for s in body {
             self.stmt(s)?;
@@ -713,16 +725,13 @@ impl<'g> Compiler<'g> {
             Stmt::DoUntil(body, c) => {
                 let l0 = self.label();
                 self.place(l0);
-                self.frames.push(Frame {
-                    kind: Loop::Loop {
+                let fr = self.loop_body(
+                    Loop::Loop {
                         with: false,
                         repeat: false,
                     },
-                    breaks: Vec::new(),
-                    continues: Vec::new(),
-                });
-                self.block(body)?;
-                let fr = self.frames.pop().expect("pushed");
+                    body,
+                )?;
                 let lc = self.label();
                 self.place(lc);
                 self.cond(c)?;
@@ -753,16 +762,13 @@ impl<'g> Compiler<'g> {
                 self.branch(Opcode::Bt, l9);
                 let l1 = self.label();
                 self.place(l1);
-                self.frames.push(Frame {
-                    kind: Loop::Loop {
+                let fr = self.loop_body(
+                    Loop::Loop {
                         with: false,
                         repeat: true,
                     },
-                    breaks: Vec::new(),
-                    continues: Vec::new(),
-                });
-                self.block(body)?;
-                let fr = self.frames.pop().expect("pushed");
+                    body,
+                )?;
                 let lc = self.label();
                 self.place(lc);
                 if self.f().short_repeat_tail() {
@@ -805,16 +811,13 @@ impl<'g> Compiler<'g> {
                 self.branch(Opcode::PushEnv, l8);
                 let l1 = self.label();
                 self.place(l1);
-                self.frames.push(Frame {
-                    kind: Loop::Loop {
+                let fr = self.loop_body(
+                    Loop::Loop {
                         with: true,
                         repeat: false,
                     },
-                    breaks: Vec::new(),
-                    continues: Vec::new(),
-                });
-                self.block(body)?;
-                let fr = self.frames.pop().expect("pushed");
+                    body,
+                )?;
                 self.place(l8);
                 self.branch(Opcode::PopEnv, l1);
                 self.patch(&fr.continues, l8);
@@ -979,16 +982,13 @@ impl<'g> Compiler<'g> {
         }
         let l9 = self.label();
         self.branch(Opcode::Bf, l9);
-        self.frames.push(Frame {
-            kind: Loop::Loop {
+        let fr = self.loop_body(
+            Loop::Loop {
                 with: false,
                 repeat: false,
             },
-            breaks: Vec::new(),
-            continues: Vec::new(),
-        });
-        self.block(body)?;
-        let fr = self.frames.pop().expect("pushed");
+            body,
+        )?;
         let lc = self.label();
         self.place(lc);
         if let Some(s) = step {
