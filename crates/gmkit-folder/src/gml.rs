@@ -226,10 +226,12 @@ pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending])
         return Ok(());
     }
     use rayon::prelude::*;
-    // A string literal the file does not have yet is appended to the string table and the
-    // compile is retried; each round adds at least one string, so the loop ends.
+    // String literals the file does not have yet are appended to the string table and the
+    // entries are compiled again. Every round adds each new string that any entry reported; a
+    // string reported again after it was added is an error, so the loop ends.
+    let mut added: std::collections::HashSet<String> = std::collections::HashSet::new();
     let results: Vec<Compiled> = loop {
-        let outcome: std::result::Result<Vec<Compiled>, Fail> = {
+        let outcomes: Vec<std::result::Result<Compiled, Fail>> = {
             let game = Game::new(file);
             let names = Names::new(&game);
             pending
@@ -237,21 +239,41 @@ pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending])
                 .map(|p| compile_one(folder, &game, &names, p))
                 .collect()
         };
-        match outcome {
-            Ok(r) => break r,
-            Err(Fail::Error(e)) => return Err(e),
-            Err(Fail::NewString(text)) => match file.strings.as_mut() {
-                Some(t) => {
-                    t.push(text);
-                }
-                None => {
+        let mut new: Vec<String> = Vec::new();
+        let mut done = Vec::with_capacity(outcomes.len());
+        for o in outcomes {
+            match o {
+                Ok(c) => done.push(c),
+                Err(Fail::Error(e)) => return Err(e),
+                Err(Fail::NewString(text)) if added.contains(&text) => {
                     return Err(Error::new(
                         "code",
                         "",
-                        "expected a string table (STRG) to add a new string to, found none",
+                        one_line(&format!(
+                            "expected the compiler to find the added string `{text}`, found it missing again"
+                        )),
                     ));
                 }
-            },
+                Err(Fail::NewString(text)) => {
+                    if !new.contains(&text) {
+                        new.push(text);
+                    }
+                }
+            }
+        }
+        if new.is_empty() {
+            break done;
+        }
+        let Some(table) = file.strings.as_mut() else {
+            return Err(Error::new(
+                "code",
+                "",
+                "expected a string table (STRG) to add a new string to, found none",
+            ));
+        };
+        for text in new {
+            table.push(text.as_str());
+            added.insert(text);
         }
     };
     let Some(code) = file.code.as_mut() else {

@@ -49,20 +49,7 @@ pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, 
             .and_then(|n| n.to_str())
             .unwrap_or("")
             .to_string();
-        match read_text(&path) {
-            Ok(t) => {
-                for (name, line, body) in split_defines(&t, &stem) {
-                    out.units.push(CodeUnit {
-                        entry: format!("gml_Script_{name}"),
-                        file: path.clone(),
-                        line,
-                        text: body,
-                        unsupported: None,
-                    });
-                }
-            }
-            Err(e) => out.problems.push(e.to_string()),
-        }
+        read_scripts(&path, &stem, &mut out);
     }
     for ext in list("extension") {
         read_extension(dir, &ext, &mut out);
@@ -95,6 +82,29 @@ pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, 
 }
 
 /// Line number (1-based) of byte offset `at` in `text`.
+/// Reads a GML file of `#define` scripts (a project script, or an extension's GML file) into
+/// `gml_Script_<name>` units; text before the first `#define` is the script `first` (unnamed and
+/// skipped when `first` is empty, as in extension files).
+fn read_scripts(path: &Path, first: &str, out: &mut Project) {
+    match read_text(path) {
+        Ok(t) => {
+            for (name, line, body) in split_defines(&t, first) {
+                if name.is_empty() {
+                    continue;
+                }
+                out.units.push(CodeUnit {
+                    entry: format!("gml_Script_{name}"),
+                    file: path.to_path_buf(),
+                    line,
+                    text: body,
+                    unsupported: None,
+                });
+            }
+        }
+        Err(e) => out.problems.push(e.to_string()),
+    }
+}
+
 fn line_of(text: &str, at: usize) -> u32 {
     1 + text.as_bytes()[..at.min(text.len())]
         .iter()
@@ -140,23 +150,7 @@ fn read_extension(dir: &Path, ext: &str, out: &mut Project) {
             }
         }
         let gml = dir.join(ext).join(fname);
-        match read_text(&gml) {
-            Ok(t) => {
-                for (name, line, body) in split_defines(&t, "") {
-                    if name.is_empty() {
-                        continue;
-                    }
-                    out.units.push(CodeUnit {
-                        entry: format!("gml_Script_{name}"),
-                        file: gml.clone(),
-                        line,
-                        text: body,
-                        unsupported: None,
-                    });
-                }
-            }
-            Err(e) => out.problems.push(e.to_string()),
-        }
+        read_scripts(&gml, "", out);
     }
 }
 
