@@ -299,12 +299,40 @@ struct Bindings {
     left: [Vec<u32>; 2],
 }
 
+/// The STRG pointer list as stored, when the string addresses published by STRG are exactly
+/// its pointers + 4 in increasing order (what reading STRG checks): then STRG index `i` is the
+/// name at address `a` exactly when entry `i` of this list is `a - 4`, one load instead of a
+/// search. `None` otherwise (the fast reading then gives way to the exact one).
+fn strg_addresses<'a>(r: &Reader<'a>) -> Option<&'a [u8]> {
+    let file = r.file();
+    let (start, _) = r.ctx.chunk_range(b"STRG")?;
+    let n = u32::from_le_bytes(file.get(start..start + 4)?.try_into().ok()?) as usize;
+    if n != r.ctx.targets[Target::String as usize].len() {
+        return None;
+    }
+    let list = file.get(start + 4..start.checked_add(4 + n.checked_mul(4)?)?)?;
+    let mut prev = None;
+    for c in list.chunks_exact(4) {
+        let a = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        if prev.is_some_and(|p| p >= a) {
+            return None;
+        }
+        prev = Some(a);
+    }
+    let at = |i: usize| list.get(4 * i..4 * i + 4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]));
+    let published = n == 0
+        || (r.resolve(Target::String, at(0)?.wrapping_add(4)) == Some(0)
+            && r.resolve(Target::String, at(n - 1)?.wrapping_add(4)) == Some(n as u32 - 1));
+    published.then_some(list)
+}
+
 /// Binds the occurrence chains of VARI and FUNC to CODE words.
 ///
 /// Exact (`forward` false): every chain is walked here, each occurrence's slot marked (with
 /// whether it is the last), and the names of function chains ending on a global script are
-/// taken from the chain's end. Forward: only each chain's first occurrence is marked, with the
-/// count of occurrences left; the scan of the blobs ([`check::scan`]) follows each chain
+/// taken from the chain's end. Forward: the names of entries with occurrences are kept as the
+/// STRG pointers stored (the scan checks them at each chain's end), and only each chain's
+/// first occurrence is marked, with the count of occurrences left; the scan of the blobs ([`check::scan`]) follows each chain
 /// forward as it reaches its occurrences in address order, which reads CODE once in order
 /// instead of hopping along every chain.
 fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
@@ -357,7 +385,14 @@ fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
         }
         for (idx, &(name_ptr, count, first)) in table.iter().enumerate() {
             let kind = if is_func { "function" } else { "variable" };
-            let name = r.resolve(Target::String, name_ptr).ok_or_else(|| {
+            // Forward binding: the scan checks each chain's last operand against the pointer
+            // itself (see `Links::strg_addrs`); a name no chain checks is resolved here.
+            let resolved = if forward && count > 0 {
+                Some(name_ptr)
+            } else {
+                r.resolve(Target::String, name_ptr)
+            };
+            let name = resolved.ok_or_else(|| {
                 r.error_at(
                     start,
                     ErrorKind::BadReference {
@@ -578,6 +613,11 @@ impl CodeEntries {
         let v = *r.version();
         let new = new_bytecode(&v);
         let ptrs = r.pointer_list("code entry")?;
+        let strg_addrs = if forward {
+            strg_addresses(r).ok_or_else(|| r.invalid("STRG", "a string table in order", "another"))?
+        } else {
+            &[]
+        };
         let mut b = bind_chains(r, forward)?;
         let [var_left, func_left] = &mut b.left;
         let mut links = Links {
@@ -594,6 +634,7 @@ impl CodeEntries {
             left: [var_left, func_left],
             file: r.file(),
             strg: r.ctx.chunk_range(b"STRG"),
+            strg_addrs,
             function_ends: if forward { vec![u32::MAX; b.func_names.len()] } else { Vec::new() },
         };
         let mut bound = 0usize;

@@ -244,6 +244,11 @@ static TABLE_OLD: Table = table(false);
 /// occurrences are recorded in `links.found` like the full decoder does. Returns the number of
 /// occurrences bound, or `None` when the full decoder must decide (an error, or a form the scan
 /// leaves to it).
+///
+/// The next slot is written without looking (a load there would miss the cache on every
+/// link): each chain has one pending slot at a time, so a chain that meets another one loses
+/// its pending slot or takes the other's, and either way some chain never reaches its count,
+/// which the caller's final count (occurrences bound = occurrences listed) catches.
 #[inline(never)]
 pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> Option<usize> {
     let table = if new { &TABLE_NEW } else { &TABLE_OLD };
@@ -253,151 +258,177 @@ pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> O
         return None;
     }
     let first_word = off / 4;
+    // The state the loop uses, in locals (not reloaded after each store).
+    let code_len = links.code_len;
+    let strings = links.strings;
+    let names = Names {
+        strg_addrs: links.strg_addrs,
+        var_names: links.var_names,
+        func_names: links.func_names,
+        file: links.file,
+        strg: links.strg,
+    };
+    let (strg_addrs, var_names) = (names.strg_addrs, names.var_names);
+    let function_ends = &mut links.function_ends[..];
+    let slots = &mut *links.slots;
+    let [left_v, left_f] = &mut links.left;
+    let found = &mut links.found;
     let mut bound = 0usize;
-    let mut i = 0usize;
     let n = bytes.len();
-    // Every instruction is at most 12 bytes: while 12 bytes are left, one bounds check covers
-    // the instruction and its operands.
-    while let Some(ins) = bytes.get(i..i + 12) {
-        let ins: &[u8; 12] = ins.try_into().ok()?;
-        i += step(ins, i, table, first_word, new, links, &mut bound)?;
-    }
-    // The last few words: padded with zeros, and the instruction must end inside the blob.
-    while i < n {
-        let mut pad = [0u8; 12];
-        let rest = &bytes[i..];
-        pad[..rest.len()].copy_from_slice(rest);
-        let size = step(&pad, i, table, first_word, new, links, &mut bound)?;
-        if size > rest.len() {
+    let mut rest = bytes;
+    let mut pad;
+    while !rest.is_empty() {
+        // Every instruction is at most 12 bytes: while 12 bytes are left, one length check
+        // covers the instruction and its operands; the last few words are padded with zeros.
+        let ins: &[u8; 12] = match rest.first_chunk::<12>() {
+            Some(c) => c,
+            None => {
+                pad = [0; 12];
+                pad[..rest.len()].copy_from_slice(rest);
+                &pad
+            }
+        };
+        let w = u32::from_le_bytes(ins[0..4].try_into().ok()?);
+        let d = table.descriptors[(table.index[(w >> 16) as usize] & 31) as usize];
+        if w & d & 0xFFFF != 0 {
             return None;
         }
-        i += size;
+        let size = ((d >> 16) & 0xFF) as usize;
+        let i = n - rest.len();
+        // The instruction must end inside the blob.
+        rest = rest.get(size..)?;
+        let kind = d >> 24;
+        if kind != K_PLAIN {
+            let v = u32::from_le_bytes(ins[4..8].try_into().ok()?);
+            match kind {
+                K_CMP => {
+                    let cmp = (w >> 8) & 7;
+                    if cmp == 0 || cmp == 7 {
+                        return None;
+                    }
+                }
+                K_STRING => {
+                    if v as usize >= strings {
+                        return None;
+                    }
+                }
+                K_VAR | K_INT32 | K_CALL | K_EXT_INT32 => {
+                    // The occurrence at this word, if any: it takes its chain's slot.
+                    let word = first_word + i / 4;
+                    let s = *slots.get(word)?;
+                    if s == u32::MAX {
+                        if kind == K_VAR || (kind == K_CALL && v as usize >= strings) {
+                            return None;
+                        }
+                    } else {
+                        let (function, index) = (s & 2 != 0, s >> 2);
+                        let left = if function { &mut **left_f } else { &mut **left_v };
+                        let count = left.get_mut(index as usize)?;
+                        *count = count.checked_sub(1)?;
+                        let last = *count == 0;
+                        if !last {
+                            // Mark the next occurrence of the chain (inside CODE, whole words
+                            // ahead).
+                            let dist = (v & 0x07FF_FFFF) as usize;
+                            if dist == 0 || !dist.is_multiple_of(4) || word * 4 + dist + 8 > code_len {
+                                return None;
+                            }
+                            *slots.get_mut(word + dist / 4)? = s;
+                        }
+                        if kind == K_VAR {
+                            if function
+                                || (last && !is_name(strg_addrs, v & 0x07FF_FFFF, *var_names.get(index as usize)?))
+                            {
+                                return None;
+                            }
+                        } else {
+                            if kind != K_INT32 && !function {
+                                return None;
+                            }
+                            if last {
+                                let value = if kind == K_EXT_INT32 { v & 0xFF_FFFF } else { v };
+                                if !last_ok(&names, function_ends, (function, index), value, (w, v), new)? {
+                                    return None;
+                                }
+                            } else if v >> 27 != 0 {
+                                return None;
+                            }
+                        }
+                        found.push(EncLink::new(
+                            i as u32,
+                            Link {
+                                function,
+                                index,
+                                last,
+                            },
+                        ));
+                        bound += 1;
+                    }
+                }
+                _ => return None,
+            }
+        }
     }
     Some(bound)
 }
 
-/// Checks the instruction at byte `i` of the blob (`ins`: its 12 bytes from there) and binds
-/// its occurrence; returns its size.
+/// What checking the last occurrence of a chain reads.
+struct Names<'a> {
+    strg_addrs: &'a [u8],
+    var_names: &'a [u32],
+    func_names: &'a [u32],
+    file: &'a [u8],
+    strg: Option<(usize, usize)>,
+}
+
+/// Whether STRG entry `index` is the string a VARI or FUNC name pointer `ptr` refers to
+/// (`strg_addrs`: see `Links::strg_addrs`).
 #[inline(always)]
-fn step(
-    ins: &[u8; 12],
-    i: usize,
-    table: &Table,
-    first_word: usize,
+fn is_name(strg_addrs: &[u8], index: u32, ptr: u32) -> bool {
+    let i = index as usize * 4;
+    match strg_addrs.get(i..i + 4) {
+        Some(a) => u32::from_le_bytes([a[0], a[1], a[2], a[3]]).wrapping_add(4) == ptr,
+        None => false,
+    }
+}
+
+/// Whether `value` is what the last occurrence of chain `(function, index)` (instruction word
+/// `w`, operand `v`) must hold: the entry's name, or for a function chain ending on the name of
+/// a global script (2024.13+, a script passed by value), that name. Records what a function
+/// chain ends on in `function_ends`.
+#[inline(never)]
+fn last_ok(
+    names: &Names,
+    function_ends: &mut [u32],
+    (function, index): (bool, u32),
+    value: u32,
+    (w, v): (u32, u32),
     new: bool,
-    links: &mut Links,
-    bound: &mut usize,
-) -> Option<usize> {
-    let w = u32::from_le_bytes([ins[0], ins[1], ins[2], ins[3]]);
-    let d = table.descriptors[(table.index[(w >> 16) as usize] & 31) as usize];
-    if w & d & 0xFFFF != 0 {
-        return None;
+) -> Option<bool> {
+    if !function {
+        return Some(is_name(names.strg_addrs, value, *names.var_names.get(index as usize)?));
     }
-    let size = ((d >> 16) & 0xFF) as usize;
-    let kind = d >> 24;
-    if kind == K_PLAIN {
-        return Some(size);
-    }
-    let v = u32::from_le_bytes([ins[4], ins[5], ins[6], ins[7]]);
-    match kind {
-        K_CMP => {
-            let cmp = (w >> 8) & 7;
-            if cmp == 0 || cmp == 7 {
-                return None;
-            }
-        }
-        K_STRING => {
-            if v as usize >= links.strings {
-                return None;
-            }
-        }
-        K_VAR => {
-            let l = occurrence(links, first_word + i / 4, v)?.filter(|l| !l.function)?;
-            if l.last && Some(v & 0x07FF_FFFF) != links.var_names.get(l.index as usize).copied() {
-                return None;
-            }
-            links.found.push(EncLink::new(i as u32, l));
-            *bound += 1;
-        }
-        K_INT32 | K_CALL | K_EXT_INT32 => match occurrence(links, first_word + i / 4, v)? {
-            Some(l) => {
-                if kind != K_INT32 && !l.function {
-                    return None;
-                }
-                let value = if kind == K_EXT_INT32 { v & 0xFF_FFFF } else { v };
-                if l.last {
-                    if Some(value) != last_name(links, l, w, v, new) {
-                        return None;
-                    }
-                } else if v >> 27 != 0 {
-                    return None;
-                }
-                links.found.push(EncLink::new(i as u32, l));
-                *bound += 1;
-            }
-            None if kind == K_CALL && v as usize >= links.strings => return None,
-            None => {}
-        },
-        _ => return None,
-    }
-    Some(size)
-}
-
-/// The occurrence whose instruction is at CODE word `word` (operand `v`), if any, marking the
-/// next occurrence of its chain. `None` when the chain leaves CODE or steps by zero or a
-/// non-multiple of 4: the exact binding reports it.
-///
-/// The next slot is written without looking (a load there would miss the cache on every
-/// link): each chain has one pending slot at a time, so a chain that meets another one loses
-/// its pending slot or takes the other's, and either way some chain never reaches its count,
-/// which the caller's final count (occurrences bound = occurrences listed) catches.
-#[inline(always)]
-fn occurrence(links: &mut Links, word: usize, v: u32) -> Option<Option<Link>> {
-    let s = *links.slots.get(word)?;
-    if s == u32::MAX {
-        return Some(None);
-    }
-    let (function, index) = (s & 2 != 0, s >> 2);
-    let left = links.left[function as usize].get_mut(index as usize)?;
-    *left = left.checked_sub(1)?;
-    let last = *left == 0;
-    if !last {
-        let dist = (v & 0x07FF_FFFF) as usize;
-        if dist == 0 || !dist.is_multiple_of(4) || word * 4 + dist + 8 > links.code_len {
-            return None;
-        }
-        *links.slots.get_mut(word + dist / 4)? = s;
-    }
-    Some(Some(Link {
-        function,
-        index,
-        last,
-    }))
-}
-
-/// The name the last occurrence of a chain must hold: the entry's name, or for a function
-/// chain ending on the name of a global script (2024.13+, a script passed by value), that name.
-/// Records what a function chain ends on in `links.function_ends`.
-#[inline]
-fn last_name(links: &mut Links, l: Link, w: u32, v: u32, new: bool) -> Option<u32> {
-    if !l.function {
-        return links.var_names.get(l.index as usize).copied();
-    }
-    let name = links.func_names.get(l.index as usize).copied();
+    let name = *names.func_names.get(index as usize)?;
     // What `chain_end_value` reads: the operand, without a pushref's asset-type byte.
     let end = if new && (w >> 24) as u8 == Opcode::Extended.new_code() {
         v & 0xFF_FFFF
     } else {
         v
     };
-    if let Some(e) = links.function_ends.get_mut(l.index as usize) {
+    if let Some(e) = function_ends.get_mut(index as usize) {
         *e = end;
     }
-    if Some(end) != name && super::is_global_script_name_in(links.file, links.strg, end) {
-        Some(end)
-    } else {
-        name
-    }
+    // The exact binding's rule: the chain ends on the name, unless it ends on another string
+    // that names a global script.
+    Some(
+        if is_name(names.strg_addrs, end, name)
+            || super::is_global_script_name_in(names.file, names.strg, end)
+        {
+            value == end
+        } else {
+            is_name(names.strg_addrs, value, name)
+        },
+    )
 }
 
 #[cfg(test)]

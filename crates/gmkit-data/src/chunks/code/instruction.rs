@@ -364,9 +364,10 @@ pub(crate) struct Links<'a> {
     /// Per word: `u32::MAX` = none, else `index << 2 | is_function << 1 | is_last` (forward
     /// binding: `is_last` unused, see `left`).
     pub slots: &'a mut [u32],
-    /// STRG index of each variable's name.
+    /// STRG index of each variable's name (forward binding: the pointer stored in VARI, see
+    /// `strg_addrs`).
     pub var_names: &'a [u32],
-    /// STRG index of each function's name.
+    /// STRG index of each function's name (forward binding: the pointer stored in FUNC).
     pub func_names: &'a [u32],
     /// Number of STRG entries.
     pub strings: usize,
@@ -385,6 +386,9 @@ pub(crate) struct Links<'a> {
     pub file: &'a [u8],
     /// The STRG body range.
     pub strg: Option<(usize, usize)>,
+    /// Forward binding: the STRG pointer list as stored (`u32` each), entry `i` + 4 being the
+    /// address of string `i` (see `code::strg_addresses`).
+    pub strg_addrs: &'a [u8],
     /// Forward binding: what each function chain's last occurrence holds (see
     /// `ReadCtx::function_ends`).
     pub function_ends: Vec<u32>,
