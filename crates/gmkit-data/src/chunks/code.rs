@@ -289,6 +289,42 @@ impl CodeEntries {
     }
 }
 
+/// The slot table of the fast reading (one `u32` a CODE word, all `u32::MAX` when unused),
+/// kept between parses on the same thread instead of being allocated and filled each time.
+///
+/// A table is given back only after a fast reading bound every occurrence listed: each slot
+/// it marked was then taken by an occurrence (a chain has one pending slot at a time and
+/// reached its count), and the scan resets each slot it takes, so the table is all
+/// `u32::MAX` again. Anything else (the exact reading, an error) drops its table.
+mod spare_slots {
+    use std::cell::Cell;
+
+    /// Largest table kept (words of CODE: 16 MiB).
+    const MAX_KEPT: usize = 1 << 22;
+
+    thread_local! {
+        static SPARE: Cell<Vec<u32>> = const { Cell::new(Vec::new()) };
+    }
+
+    /// A table of `words` unused slots (a kept one when `reuse`).
+    pub(super) fn take(words: usize, reuse: bool) -> Vec<u32> {
+        let mut v = if reuse { SPARE.take() } else { Vec::new() };
+        v.truncate(words);
+        v.resize(words, u32::MAX);
+        v
+    }
+
+    /// Keeps a table whose slots are all unused again.
+    pub(super) fn give_back(v: Vec<u32>) {
+        // The unit tests (every corpus file, mutated CODE/VARI/FUNC) check the claim.
+        #[cfg(test)]
+        assert!(v.iter().all(|&s| s == u32::MAX), "a slot table given back dirty");
+        if v.capacity() <= MAX_KEPT {
+            SPARE.set(v);
+        }
+    }
+}
+
 /// Builds the occurrence-chain bindings from the VARI and FUNC tables.
 struct Bindings {
     slots: Vec<u32>,
@@ -340,7 +376,7 @@ fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
     let (start, end) = (r.chunk_start(), r.chunk_end());
     let words = (end - start) / 4 + 1;
     let mut b = Bindings {
-        slots: vec![u32::MAX; words],
+        slots: spare_slots::take(words, forward),
         var_names: Vec::new(),
         func_names: Vec::new(),
         total: 0,
@@ -754,6 +790,10 @@ impl CodeEntries {
             let _ = r.ctx.function_ends.set(std::mem::take(&mut links.function_ends));
         }
         Self::share_links(&mut entries, links.found, pending);
+        if forward {
+            // Every occurrence took its slot back (see `spare_slots`).
+            spare_slots::give_back(std::mem::take(&mut b.slots));
+        }
         Ok(CodeEntries {
             entries,
             empty_body: false,

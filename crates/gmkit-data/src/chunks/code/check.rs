@@ -315,7 +315,11 @@ pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> O
                 K_VAR | K_INT32 | K_CALL | K_EXT_INT32 => {
                     // The occurrence at this word, if any: it takes its chain's slot.
                     let word = first_word + i / 4;
-                    let s = *slots.get(word)?;
+                    let slot = slots.get_mut(word)?;
+                    let s = *slot;
+                    // Taken: the table is clean again once every chain is bound (see
+                    // `code::spare_slots`).
+                    *slot = u32::MAX;
                     if s == u32::MAX {
                         if kind == K_VAR || (kind == K_CALL && v as usize >= strings) {
                             return None;
