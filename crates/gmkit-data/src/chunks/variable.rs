@@ -69,22 +69,21 @@ pub(crate) fn occurrence_table(
     (start, end): (usize, usize),
     v: &Version,
 ) -> Option<OccurrenceTable> {
-    let rd = |p: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(file.get(p..p.checked_add(4)?)?.try_into().ok()?))
-    };
     if start == end {
         return Some(Vec::new());
     }
-    let (mut p, size) = if long_layout(v) { (start + 12, 20) } else { (start, 12) };
-    let mut out = Vec::new();
-    while p + size <= end && rd(p)? != 0 {
-        let (count, first) = if size == 20 {
-            (rd(p + 12)?, rd(p + 16)? as i32)
-        } else {
-            (rd(p + 4)?, rd(p + 8)? as i32)
-        };
-        out.push((rd(p)?, count, first));
-        p += size;
+    // The chunk table keeps every chunk inside the file.
+    let (p, size) = if long_layout(v) { (start + 12, 20) } else { (start, 12) };
+    let entries = file.get(p..end.max(p))?;
+    let mut out = Vec::with_capacity(entries.len() / size);
+    // Each entry: name pointer, [instance type, variable id,] count, first address.
+    let rd = |e: &[u8], at: usize| u32::from_le_bytes([e[at], e[at + 1], e[at + 2], e[at + 3]]);
+    for e in entries.chunks_exact(size) {
+        let name = rd(e, 0);
+        if name == 0 {
+            break;
+        }
+        out.push((name, rd(e, size - 8), rd(e, size - 4) as i32));
     }
     Some(out)
 }
@@ -97,6 +96,7 @@ pub(crate) fn code_checks_chains(r: &Reader) -> bool {
 
 /// Reads the derived `(count, first address)` pair of an entry, checks it can be rebuilt and
 /// returns it.
+#[inline]
 pub(crate) fn read_occurrences(r: &mut Reader, code: bool) -> Result<(u32, i32)> {
     let count = r.u32()?;
     let at = r.pos();
