@@ -201,20 +201,19 @@ impl fmt::Display for VersionReport {
 /// Raw access to the file for version checks that run before any chunk is parsed.
 pub(crate) struct Detect<'a> {
     pub data: &'a [u8],
-    pub chunks: &'a [(ChunkName, usize, usize)],
+    pub chunks: &'a crate::container::ChunkTable,
     /// What the bytecode scan found (it does not depend on the version, so it runs once).
     pub code_flags: std::cell::OnceCell<u8>,
 }
 
 impl<'a> Detect<'a> {
     /// The body range of a chunk.
+    #[inline]
     pub fn chunk(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
-        self.chunks
-            .iter()
-            .find(|c| c.0.0 == *name)
-            .map(|c| (c.1, c.2))
+        self.chunks.range(name)
     }
     /// Whether a chunk is present.
+    #[inline]
     pub fn has(&self, name: &[u8; 4]) -> bool {
         self.chunk(name).is_some()
     }
@@ -322,7 +321,7 @@ mod tests {
             v[..4].copy_from_slice(&n.to_le_bytes());
             let det = Detect {
                 data: &v,
-                chunks: &[],
+                chunks: &Default::default(),
                 code_flags: Default::default(),
             };
             (
@@ -340,7 +339,7 @@ mod tests {
         data.truncate(2);
         let det = Detect {
             data: &data,
-            chunks: &[],
+            chunks: &Default::default(),
             code_flags: Default::default(),
         };
         assert_eq!(det.count(0, 4, 2), None);
