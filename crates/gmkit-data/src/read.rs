@@ -429,7 +429,24 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips zero padding up to an alignment, failing if a padding byte is not zero.
+    #[inline]
     pub fn align(&mut self, to: usize) -> Result<()> {
+        let at = self.pos;
+        let pad = (to - at % to) % to;
+        match self.body.get(at..).and_then(|s| s.get(..pad)) {
+            Some(b) if b.iter().all(|&x| x == 0) => {
+                self.pos = at + pad;
+                self.mark(at, pad);
+                Ok(())
+            }
+            _ => self.align_slow(to),
+        }
+    }
+
+    /// [`Reader::align`] when the padding is truncated or not zero: reports which.
+    #[cold]
+    #[inline(never)]
+    fn align_slow(&mut self, to: usize) -> Result<()> {
         let pad = (to - self.pos % to) % to;
         let at = self.pos;
         let b = self.bytes_ref(pad, "alignment padding")?;
@@ -649,9 +666,10 @@ impl<'a> Reader<'a> {
         self.target_opt_at(at, p, target, what)
     }
 
-    /// Resolves a pointer `p` read at `at` to an element of another list; 0 is `None`.
+    /// Resolves a pointer `p` read at `at` (an absolute offset, for the error) to an element of
+    /// another list; 0 is `None` (see [`Reader::target_opt`]).
     #[inline]
-    fn target_opt_at(
+    pub fn target_opt_at(
         &self,
         at: usize,
         p: u32,
