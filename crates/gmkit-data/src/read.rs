@@ -290,14 +290,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline]
+    /// Records `n` bytes at `pos` as consumed when coverage is tracked (only a test on the
+    /// hot path otherwise).
+    #[inline(always)]
     fn mark(&mut self, pos: usize, n: usize) {
         if let Some(cov) = &mut self.coverage {
-            let (s, e) = (pos as u32, (pos + n) as u32);
-            match cov.last_mut() {
-                Some(last) if last.1 == s => last.1 = e,
-                _ => cov.push((s, e)),
-            }
+            mark_range(cov, pos, n);
         }
     }
 
@@ -429,7 +427,24 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips zero padding up to an alignment, failing if a padding byte is not zero.
+    #[inline]
     pub fn align(&mut self, to: usize) -> Result<()> {
+        let at = self.pos;
+        let pad = (to - at % to) % to;
+        match self.body.get(at..).and_then(|s| s.get(..pad)) {
+            Some(b) if b.iter().all(|&x| x == 0) => {
+                self.pos = at + pad;
+                self.mark(at, pad);
+                Ok(())
+            }
+            _ => self.align_slow(to),
+        }
+    }
+
+    /// [`Reader::align`] when the padding is truncated or not zero: reports which.
+    #[cold]
+    #[inline(never)]
+    fn align_slow(&mut self, to: usize) -> Result<()> {
         let pad = (to - self.pos % to) % to;
         let at = self.pos;
         let b = self.bytes_ref(pad, "alignment padding")?;
@@ -497,7 +512,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a count and checks that `count * min_size` bytes can follow, so that the count is safe
     /// to allocate from.
-    #[inline]
+    #[inline(always)]
     pub fn count(&mut self, what: &'static str, min_size: usize) -> Result<usize> {
         let at = self.pos;
         let n = self.u32()? as usize;
@@ -543,9 +558,21 @@ impl<'a> Reader<'a> {
     /// it: the pointers are decoded from the file as they are iterated.
     #[inline]
     pub fn pointers(&mut self, what: &'static str) -> Result<Pointers<'a>> {
-        let n = self.count(what, 4)?;
-        let b = self.bytes_ref(n * 4, what)?;
-        Ok(Pointers(b.chunks_exact(4)))
+        // [`Reader::count`] then [`Reader::bytes_ref`], with one bounds check each.
+        let at = self.pos;
+        let Some((head, rest)) = self.body.get(at..).and_then(|s| s.split_first_chunk::<4>())
+        else {
+            return Err(self.truncated("u32", 4));
+        };
+        let n = u32::from_le_bytes(*head) as usize;
+        let Some(list) = rest.get(..n.saturating_mul(4)) else {
+            self.pos = at + 4;
+            self.mark(at, 4);
+            return Err(self.count_too_large(at, what, n));
+        };
+        self.pos = at + 4 + list.len();
+        self.mark(at, 4 + list.len());
+        Ok(Pointers(list.chunks_exact(4)))
     }
 
     /// Reads the elements of a pointer list, visiting each pointer in order. A null pointer yields
@@ -637,9 +664,10 @@ impl<'a> Reader<'a> {
         self.target_opt_at(at, p, target, what)
     }
 
-    /// Resolves a pointer `p` read at `at` to an element of another list; 0 is `None`.
+    /// Resolves a pointer `p` read at `at` (an absolute offset, for the error) to an element of
+    /// another list; 0 is `None` (see [`Reader::target_opt`]).
     #[inline]
-    fn target_opt_at(
+    pub fn target_opt_at(
         &self,
         at: usize,
         p: u32,
@@ -789,6 +817,17 @@ impl<'a> Reader<'a> {
             )?;
         }
         Ok(())
+    }
+}
+
+/// Appends a consumed range to the coverage record, merging it with the previous one when they
+/// touch.
+#[inline(never)]
+fn mark_range(cov: &mut Vec<(u32, u32)>, pos: usize, n: usize) {
+    let (s, e) = (pos as u32, (pos + n) as u32);
+    match cov.last_mut() {
+        Some(last) if last.1 == s => last.1 = e,
+        _ => cov.push((s, e)),
     }
 }
 

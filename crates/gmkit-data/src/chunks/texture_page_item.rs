@@ -46,6 +46,18 @@ impl TexturePageItems {
     pub(crate) fn read_ref_field<const N: usize>(f: &mut Fields<'_, '_, N>) -> Result<Option<TpagRef>> {
         Ok(f.target_opt(Target::TexturePageItem, "texture page item pointer")?.map(TpagRef))
     }
+    /// Reads a count, then that many pointers to items, as references (`None` for a null
+    /// pointer).
+    pub(crate) fn read_refs(r: &mut Reader, what: &'static str) -> Result<Vec<Option<TpagRef>>> {
+        let at = r.pos() + 4;
+        let ptrs = r.pointers(what)?;
+        let mut refs = Vec::with_capacity(ptrs.len());
+        for (i, p) in ptrs.enumerate() {
+            let t = r.target_opt_at(at + 4 * i, p, Target::TexturePageItem, "texture page item pointer")?;
+            refs.push(t.map(TpagRef));
+        }
+        Ok(refs)
+    }
     /// Writes a reference to an item as a pointer.
     pub(crate) fn write_ref(w: &mut Writer, t: Option<TpagRef>) {
         w.target(Target::TexturePageItem, t.map(|t| t.0));
