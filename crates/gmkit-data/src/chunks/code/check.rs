@@ -249,9 +249,18 @@ static TABLE_OLD: Table = table(false);
 /// link): each chain has one pending slot at a time, so a chain that meets another one loses
 /// its pending slot or takes the other's, and either way some chain never reaches its count,
 /// which the caller's final count (occurrences bound = occurrences listed) catches.
-#[inline(never)]
 pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> Option<usize> {
-    let table = if new { &TABLE_NEW } else { &TABLE_OLD };
+    if new {
+        scan_with::<true>(bytes, base, links)
+    } else {
+        scan_with::<false>(bytes, base, links)
+    }
+}
+
+/// [`scan`] for one bytecode family (its table at a fixed address).
+#[inline(never)]
+fn scan_with<const NEW: bool>(bytes: &[u8], base: usize, links: &mut Links) -> Option<usize> {
+    let (table, new) = if NEW { (&TABLE_NEW, true) } else { (&TABLE_OLD, false) };
     let off = base.checked_sub(links.code_start)?;
     // Instructions are whole words: a blob with a partial word ends in a truncated one.
     if off % 4 != 0 || !bytes.len().is_multiple_of(4) {
