@@ -11,7 +11,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|f| gmkit_data::parse_bytes(f.clone()))
         .collect::<Result<_, _>>()?;
-    for _ in 0..200 {
+    let iters: usize = std::env::var("ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let t = std::time::Instant::now();
+    for _ in 0..iters {
         if mode != "build" {
             for f in &files {
                 std::hint::black_box(gmkit_data::parse_bytes(f.clone())?);
@@ -23,5 +28,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
+    let total: usize = files.iter().map(|f| f.len()).sum();
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!(
+        "{iters} rounds of {mode}: {:.3} µs a round, {:.0} MB/s",
+        secs / iters as f64 * 1e6,
+        (total * iters) as f64 / secs / 1e6
+    );
     Ok(())
 }

@@ -107,8 +107,8 @@ pub(crate) struct ReadCtx {
     pub version: Version,
     pub options: ParseOptions,
     pub targets: [AddrMap; TARGETS],
-    /// Chunk bodies by name: (name, body start, body end).
-    pub chunks: Vec<(ChunkName, usize, usize)>,
+    /// The chunk table (bodies by name).
+    pub chunks: crate::container::ChunkTable,
     /// What the last occurrence of each function's chain holds (its name's STRG index, or
     /// another name: see `Function::chain_end`; `u32::MAX` without occurrences), left by CODE
     /// when its scan read every chain, so that FUNC need not walk them again.
@@ -120,11 +120,9 @@ pub(crate) struct ReadCtx {
 
 impl ReadCtx {
     /// The body range of a chunk, if present.
+    #[inline]
     pub(crate) fn chunk_range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
-        self.chunks
-            .iter()
-            .find(|c| c.0.0 == *name)
-            .map(|c| (c.1, c.2))
+        self.chunks.range(name)
     }
 }
 
