@@ -408,6 +408,13 @@ impl<'a> Reader<'a> {
 
     read_le!(u8: u8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32);
 
+    /// The `u32` at the current position without consuming it (`None` past the chunk's end).
+    #[inline]
+    pub fn peek_u32(&self) -> Option<u32> {
+        let b = self.body.get(self.pos..)?.first_chunk::<4>()?;
+        Some(u32::from_le_bytes(*b))
+    }
+
     /// Reads a 4-byte boolean that must be 0 or 1.
     #[inline(always)]
     pub fn bool32(&mut self) -> Result<bool> {
