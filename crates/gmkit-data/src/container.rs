@@ -214,18 +214,14 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
     Ok((table, form_end))
 }
 
+/// The alignment of chunk headers after the first: 16, 4 or 1 (always a power of two).
 fn infer_chunk_align(chunks: &[ChunkEntry]) -> usize {
-    let headers = chunks.iter().skip(1).map(|c| c.start - 8);
-    let mut align = 16;
-    for h in headers {
-        while h % align != 0 {
-            align /= 4;
-        }
-        if align == 1 {
-            break;
-        }
-    }
-    align.max(1)
+    // The low bits set in any header position.
+    let low = chunks.iter().skip(1).fold(0, |acc, c| acc | (c.start - 8));
+    [16, 4]
+        .into_iter()
+        .find(|a| low & (a - 1) == 0)
+        .unwrap_or(1)
 }
 
 /// Parses a data file held in `src`.
@@ -509,13 +505,13 @@ fn chunk_tail(
 ) -> Option<(ChunkName, Bytes)> {
     let (start, end) = (r.chunk_start(), r.chunk_end());
     let content_end = r.pos().clamp(start, end);
-    let tail = &src[content_end..end];
-    let is_padding = tail.iter().all(|&b| b == 0)
-        && if last {
-            tail.is_empty()
-        } else {
-            end == content_end.next_multiple_of(chunk_align)
-        };
+    // `chunk_align` is a power of two (see `infer_chunk_align`).
+    let padded_end = if last {
+        content_end
+    } else {
+        (content_end + chunk_align - 1) & !(chunk_align - 1)
+    };
+    let is_padding = end == padded_end && src[content_end..end].iter().all(|&b| b == 0);
     if is_padding {
         r.mark_range(content_end, end);
         None
