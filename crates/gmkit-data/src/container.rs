@@ -323,11 +323,11 @@ pub(crate) fn parse_from(
                 }
             }
         } else {
-            for i in 0..count {
-                let c = ctx.chunks.entries()[i];
+            for (i, c) in ctx.chunks.entries().iter().enumerate() {
                 if phase_of(c.kind) != phase {
                     continue;
                 }
+                let c = *c;
                 // One chunk at a time, read straight into its field.
                 let mut r = Reader::new(src, &ctx, c.name, c.start, c.end, opts.track_coverage);
                 let read = match c.kind {
