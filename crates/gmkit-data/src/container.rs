@@ -79,6 +79,11 @@ impl ChunkTable {
     pub(crate) fn iter(&self) -> impl Iterator<Item = (ChunkName, usize, usize)> + '_ {
         self.entries.iter().map(|c| (c.name, c.start, c.end))
     }
+    /// Whether a chunk of a known kind is present.
+    #[inline]
+    pub(crate) fn has_kind(&self, kind: Kind) -> bool {
+        self.known[kind as usize] != ABSENT
+    }
     /// The body range of a chunk, if present (one load for a known name given as a constant).
     #[inline]
     pub(crate) fn range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
