@@ -147,8 +147,9 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
                 },
             ));
         };
-        let name = ChunkName([header[0], header[1], header[2], header[3]]);
-        let len = u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize;
+        let (name, len) = header.split_at(4);
+        let name = ChunkName(name.try_into().unwrap_or_default());
+        let len = u32::from_le_bytes(len.try_into().unwrap_or_default()) as usize;
         let start = pos + 8;
         let end = start + len;
         if end > form_end {
@@ -284,29 +285,42 @@ pub(crate) fn parse_from(
     };
     let count = ctx.chunks.entries().len();
     let parallel = data.len() >= PARALLEL_MIN_SIZE;
-    for phase in 0..=MAX_PHASE {
+    // Chunk indices grouped by phase, in file order within a phase (a counting sort; on the
+    // stack for the usual number of chunks).
+    const PHASES: usize = MAX_PHASE as usize + 1;
+    let mut starts = [0usize; PHASES + 1];
+    for c in ctx.chunks.entries() {
+        starts[phase_of(c.kind) as usize + 1] += 1;
+    }
+    for p in 0..PHASES {
+        starts[p + 1] += starts[p];
+    }
+    let mut small = [0u32; USUAL_CHUNKS];
+    let mut large = Vec::new();
+    let order: &mut [u32] = if count <= USUAL_CHUNKS {
+        &mut small[..count]
+    } else {
+        large.resize(count, 0);
+        &mut large
+    };
+    let mut next = starts;
+    for (i, c) in ctx.chunks.entries().iter().enumerate() {
+        let p = phase_of(c.kind) as usize;
+        order[next[p]] = i as u32;
+        next[p] += 1;
+    }
+    for phase in 0..PHASES {
         // Chunks of one phase only depend on earlier phases (and may be read in parallel);
         // targets they publish become visible to the next phases only.
+        let group = &order[starts[phase]..starts[phase + 1]];
         let mut pending: [Option<AddrMap>; TARGETS] = Default::default();
-        let in_phase = |c: &&ChunkEntry| phase_of(c.kind) == phase;
-        if parallel
-            && ctx
-                .chunks
-                .entries()
-                .iter()
-                .filter(in_phase)
-                .nth(1)
-                .is_some()
-        {
+        if parallel && group.len() > 1 {
             use rayon::prelude::*;
-            let group: Vec<usize> = (0..count)
-                .filter(|&i| phase_of(ctx.chunks.entries()[i].kind) == phase)
-                .collect();
             let results: Vec<Result<ChunkRead>> = group
                 .par_iter()
-                .map(|&i| read_chunk(src, &ctx, i, chunk_align, opts))
+                .map(|&i| read_chunk(src, &ctx, i as usize, chunk_align, opts))
                 .collect();
-            for (res, &i) in results.into_iter().zip(&group) {
+            for (res, &i) in results.into_iter().zip(group) {
                 match res {
                     Ok(done) => {
                         model.store(done.chunk);
@@ -321,18 +335,16 @@ pub(crate) fn parse_from(
                         &mut model,
                         &mut report,
                         src,
-                        ctx.chunks.entries()[i],
+                        ctx.chunks.entries()[i as usize],
                         e,
                         opts.lenient,
                     )?,
                 }
             }
         } else {
-            for (i, c) in ctx.chunks.entries().iter().enumerate() {
-                if phase_of(c.kind) != phase {
-                    continue;
-                }
-                let c = *c;
+            for &i in group {
+                let i = i as usize;
+                let c = ctx.chunks.entries()[i];
                 // One chunk at a time, read straight into its field.
                 let mut r = Reader::new(src, &ctx, c.name, c.start, c.end, opts.track_coverage);
                 let read = match c.kind {
@@ -360,9 +372,13 @@ pub(crate) fn parse_from(
                 if opts.track_coverage {
                     covered.extend(r.take_coverage());
                 }
-                report.warnings.append(&mut r.warnings);
-                for (t, map) in r.published.drain(..) {
-                    pending[t as usize] = Some(map);
+                if !r.warnings.is_empty() {
+                    report.warnings.append(&mut r.warnings);
+                }
+                if !r.published.is_empty() {
+                    for (t, map) in r.published.drain(..) {
+                        pending[t as usize] = Some(map);
+                    }
                 }
             }
         }
@@ -502,6 +518,7 @@ fn read_chunk(
 
 /// What is left of a chunk after its content: `None` when it is the zero padding up to the
 /// next aligned chunk header (none after the last chunk), else the bytes, kept verbatim.
+#[inline]
 fn chunk_tail(
     src: &Bytes,
     r: &mut Reader,
@@ -625,6 +642,19 @@ mod tests {
         assert_eq!(table.range(b"Z040"), None);
         assert_eq!(table.entries()[3].kind, kind_of(b"GEN8"));
         assert_eq!(table.entries()[0].kind, None);
+    }
+
+    /// More chunks than the usual table holds (the phase order goes to the heap): all read, in
+    /// file order, and written back byte for byte.
+    #[test]
+    fn many_unknown_chunks_read_in_order() {
+        let names = unknown_names(USUAL_CHUNKS + 10);
+        let data = form(&names);
+        let (file, _) = parse(&Bytes::from(data.clone()), &ParseOptions::default()).unwrap();
+        let read: Vec<ChunkName> = file.unknown.iter().map(|c| c.name).collect();
+        let expected: Vec<ChunkName> = names.iter().map(|n| ChunkName(*n)).collect();
+        assert_eq!(read, expected);
+        assert_eq!(build(&file).unwrap(), data);
     }
 
     /// A second chunk of a name is refused at its header, known or not, before or after the
