@@ -381,9 +381,16 @@ fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
         }
     }
     // An unmodified model writes exactly the size it was read from; edits rarely grow it much.
-    // In parts, the payloads (most of a large file) are not copied: start smaller and grow.
-    let capacity = file.layout.size_hint.max(64) + file.layout.size_hint / 256;
-    let capacity = if by_reference { capacity / 8 } else { capacity };
+    // In parts, the payloads kept as views are not in the writer's buffer. Sized once, the
+    // buffer is never copied to grow (pages reserved but not written cost nothing).
+    let size = if by_reference {
+        file.layout
+            .size_hint
+            .saturating_sub(viewed_payload_bytes(file))
+    } else {
+        file.layout.size_hint
+    };
+    let capacity = size.max(64) + size / 256;
     let mut w = Writer::new(
         capacity,
         WriteCtx {
@@ -416,4 +423,24 @@ fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
     w.patch_u32(4, form_len);
     w.bytes(&file.layout.trailing);
     Ok(w)
+}
+
+/// Bytes of the payloads that building in parts keeps as views ([`Writer::payload`]).
+fn viewed_payload_bytes(file: &DataFile) -> usize {
+    use crate::chunks::texture::PageData;
+    let viewed = |n: usize| if n >= crate::write::SEGMENT_MIN { n } else { 0 };
+    let pages = file.textures.iter().flat_map(|t| t.pages.iter().flatten());
+    let textures: usize = pages
+        .map(|p| match &p.data {
+            PageData::Embedded(blob) => viewed(blob.len()),
+            PageData::External { .. } => 0,
+        })
+        .sum();
+    let audio: usize = file
+        .audio
+        .iter()
+        .flat_map(|a| a.entries.iter().flatten())
+        .map(|e| viewed(e.len()))
+        .sum();
+    textures + audio
 }

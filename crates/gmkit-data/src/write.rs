@@ -20,9 +20,8 @@ const FIXUP_BLOCK: usize = 1024;
 // Fixups keep the target kind in 3 bits.
 const _: () = assert!(TARGETS <= 8);
 
-/// The output buffer with its pending references.
 /// Payloads at least this large are kept by reference when building to parts.
-const SEGMENT_MIN: usize = 4096;
+pub(crate) const SEGMENT_MIN: usize = 4096;
 
 /// A payload written by reference: where it goes in the output.
 struct Segment {
@@ -35,6 +34,7 @@ struct Segment {
     bytes: Bytes,
 }
 
+/// The output buffer with its pending references.
 pub(crate) struct Writer {
     /// The output, less the payloads kept by reference in `segments`.
     buf: Vec<u8>,
