@@ -6,6 +6,10 @@ mod io;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc instead of the system allocator: see the README's "Dependencies and why".
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit codes used by every subcommand.
 pub mod exit {
     /// Everything worked.
