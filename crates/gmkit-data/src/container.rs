@@ -393,6 +393,7 @@ fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
     let capacity = size.max(64) + size / 256;
     let mut w = Writer::new(
         capacity,
+        size,
         WriteCtx {
             version: file.version,
             code: crate::chunks::code::WriteState::for_file(file),
