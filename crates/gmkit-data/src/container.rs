@@ -2,11 +2,11 @@
 
 use crate::chunk::ChunkName;
 use crate::chunks::raw::{RawBody, UnknownChunk};
-use crate::chunks::{AnyChunk, DataFile, phase_of};
+use crate::chunks::{AnyChunk, DataFile, KINDS, Kind, MAX_PHASE, kind_of, phase_of};
 use crate::error::{Error, ErrorKind, Location, Result, invalid};
 use crate::model::Layout;
 use crate::options::ParseOptions;
-use crate::read::{AddrMap, ReadCtx, Reader, Warning};
+use crate::read::{AddrMap, ReadCtx, Reader, TARGETS, Warning};
 use crate::version::{Detect, VersionReport, detect};
 use crate::write::{WriteCtx, Writer};
 use bytes::Bytes;
@@ -28,10 +28,69 @@ pub struct ParseReport {
     pub failed_chunks: Vec<Error>,
 }
 
-/// The chunk table of a FORM file: (name, body start, body end), plus the FORM end.
-/// (name, body start, body end) of each chunk, in file order.
-pub(crate) type ChunkTable = Vec<(ChunkName, usize, usize)>;
+/// One chunk of the table: its name, its kind when gmkit knows it, and its body.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ChunkEntry {
+    /// The chunk's name.
+    pub name: ChunkName,
+    /// Its kind (`None`: a chunk gmkit does not know).
+    pub kind: Option<Kind>,
+    /// First byte of the body.
+    pub start: usize,
+    /// End of the body.
+    pub end: usize,
+}
 
+/// The chunk table of a FORM file, in file order, with each known chunk found in one step.
+#[derive(Clone, Debug)]
+pub(crate) struct ChunkTable {
+    entries: Vec<ChunkEntry>,
+    /// Index in `entries` of each known kind present (`ABSENT` when it is not).
+    known: [u32; KINDS],
+}
+
+/// A kind without a chunk in [`ChunkTable::known`].
+const ABSENT: u32 = u32::MAX;
+
+/// Most files have fewer chunks than this: the table is allocated once.
+const USUAL_CHUNKS: usize = 40;
+
+/// Unknown chunk names are checked for duplicates by a linear search up to this many, and
+/// through a set beyond (a file of many tiny unknown chunks must not take quadratic time).
+const LINEAR_UNKNOWN: usize = 16;
+
+impl Default for ChunkTable {
+    fn default() -> Self {
+        ChunkTable {
+            entries: Vec::new(),
+            known: [ABSENT; KINDS],
+        }
+    }
+}
+
+impl ChunkTable {
+    /// The chunks in file order.
+    #[inline]
+    pub(crate) fn entries(&self) -> &[ChunkEntry] {
+        &self.entries
+    }
+    /// (name, body start, body end) of each chunk, in file order.
+    #[cfg(test)]
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (ChunkName, usize, usize)> + '_ {
+        self.entries.iter().map(|c| (c.name, c.start, c.end))
+    }
+    /// The body range of a chunk, if present (one load for a known name given as a constant).
+    #[inline]
+    pub(crate) fn range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
+        let entry = match kind_of(name) {
+            Some(k) => self.entries.get(self.known[k as usize] as usize),
+            None => self.entries.iter().find(|c| c.name.0 == *name),
+        };
+        entry.map(|c| (c.start, c.end))
+    }
+}
+
+/// Reads the chunk table and the end of the FORM container.
 pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
     if data.len() < 8 {
         return Err(Error::at(
@@ -64,10 +123,16 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
         }
         form_end = data.len();
     }
-    let mut chunks: Vec<(ChunkName, usize, usize)> = Vec::new();
+    let mut table = ChunkTable {
+        // Each chunk takes at least its 8-byte header.
+        entries: Vec::with_capacity(USUAL_CHUNKS.min((form_end - 8) / 8)),
+        known: [ABSENT; KINDS],
+    };
+    let mut unknown = 0usize;
+    let mut unknown_set: Option<std::collections::HashSet<ChunkName>> = None;
     let mut pos = 8;
     while pos < form_end {
-        if form_end - pos < 8 {
+        let Some(header) = data.get(pos..pos + 8).filter(|_| form_end - pos >= 8) else {
             return Err(Error::at(
                 pos,
                 ErrorKind::Truncated {
@@ -76,10 +141,9 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
                     available: form_end - pos,
                 },
             ));
-        }
-        let name = ChunkName([data[pos], data[pos + 1], data[pos + 2], data[pos + 3]]);
-        let len = u32::from_le_bytes([data[pos + 4], data[pos + 5], data[pos + 6], data[pos + 7]])
-            as usize;
+        };
+        let name = ChunkName([header[0], header[1], header[2], header[3]]);
+        let len = u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize;
         let start = pos + 8;
         let end = start + len;
         if end > form_end {
@@ -92,7 +156,9 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
                 },
             ));
         }
-        if !name.0.iter().all(|b| b.is_ascii_alphanumeric()) {
+        let kind = kind_of(&name.0);
+        // Known names are alphanumeric.
+        if kind.is_none() && !name.0.iter().all(|b| b.is_ascii_alphanumeric()) {
             return Err(Error::at(
                 pos,
                 invalid(
@@ -102,7 +168,32 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
                 ),
             ));
         }
-        if chunks.iter().any(|c| c.0 == name) {
+        let index = table.entries.len();
+        let seen = match kind {
+            Some(k) => {
+                let slot = &mut table.known[k as usize];
+                let seen = *slot != ABSENT;
+                *slot = index as u32;
+                seen
+            }
+            None => {
+                unknown += 1;
+                if unknown <= LINEAR_UNKNOWN {
+                    table.entries.iter().any(|c| c.name == name)
+                } else {
+                    let set = unknown_set.get_or_insert_with(|| {
+                        table
+                            .entries
+                            .iter()
+                            .filter(|c| c.kind.is_none())
+                            .map(|c| c.name)
+                            .collect()
+                    });
+                    !set.insert(name)
+                }
+            }
+        };
+        if seen {
             return Err(Error::new(
                 invalid("chunk", "each chunk name once", format!("a second {name}")),
                 Location {
@@ -112,14 +203,19 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
                 },
             ));
         }
-        chunks.push((name, start, end));
+        table.entries.push(ChunkEntry {
+            name,
+            kind,
+            start,
+            end,
+        });
         pos = end;
     }
-    Ok((chunks, form_end))
+    Ok((table, form_end))
 }
 
-fn infer_chunk_align(chunks: &[(ChunkName, usize, usize)]) -> usize {
-    let headers = chunks.iter().skip(1).map(|c| c.1 - 8);
+fn infer_chunk_align(chunks: &[ChunkEntry]) -> usize {
+    let headers = chunks.iter().skip(1).map(|c| c.start - 8);
     let mut align = 16;
     for h in headers {
         while h % align != 0 {
@@ -145,25 +241,20 @@ pub(crate) fn parse_from(
 ) -> Result<(DataFile, ParseReport)> {
     let data: &[u8] = src;
     let (chunks, form_end) = scan(data, opts.lenient)?;
-    let version_report = detect(&Detect {
-        data,
-        chunks: &chunks,
-        code_flags: Default::default(),
-    });
-    let version = version_report.version;
-    let mut ctx = ReadCtx {
-        version,
-        options: opts.clone(),
-        targets: Default::default(),
-        chunks: chunks.clone(),
-        function_ends: Default::default(),
-        file,
+    let mut report = ParseReport {
+        version: detect(&Detect {
+            data,
+            chunks: &chunks,
+            code_flags: Default::default(),
+        }),
+        ..Default::default()
     };
-    let chunk_align = infer_chunk_align(&chunks);
-    let mut file = DataFile {
+    let version = report.version.version;
+    let chunk_align = infer_chunk_align(chunks.entries());
+    let mut model = DataFile {
         version,
         layout: Layout {
-            order: chunks.iter().map(|c| c.0).collect(),
+            order: chunks.entries().iter().map(|c| c.name).collect(),
             chunk_align,
             tails: Vec::new(),
             trailing: src.slice(form_end..),
@@ -171,82 +262,126 @@ pub(crate) fn parse_from(
         },
         ..Default::default()
     };
-    let mut report = ParseReport {
-        version: version_report.clone(),
-        ..Default::default()
-    };
     let mut covered: Vec<(u32, u32)> = Vec::new();
     if opts.track_coverage {
+        covered.reserve(chunks.entries().len() + 1);
         covered.push((0, 8));
-        covered.extend(chunks.iter().map(|c| ((c.1 - 8) as u32, c.1 as u32)));
+        covered.extend(
+            chunks
+                .entries()
+                .iter()
+                .map(|c| ((c.start - 8) as u32, c.start as u32)),
+        );
     }
-    let mut by_phase: Vec<usize> = (0..chunks.len()).collect();
-    by_phase.sort_by_key(|&i| (phase_of(&chunks[i].0), i));
-    let mut k = 0;
-    while k < by_phase.len() {
-        // Chunks of one phase only depend on earlier phases: read them in parallel.
-        let phase = phase_of(&chunks[by_phase[k]].0);
-        let group_end = by_phase[k..]
-            .iter()
-            .position(|&i| phase_of(&chunks[i].0) != phase)
-            .map_or(by_phase.len(), |n| k + n);
-        let group = &by_phase[k..group_end];
-        let read_one = |&i: &usize| {
-            read_chunk(src, &ctx, &chunks, i, chunk_align, opts).or_else(|e| {
-                if !opts.lenient {
-                    return Err(e);
-                }
-                // Lenient: keep the chunk as its bytes and read on.
-                let (name, start, end) = chunks[i];
-                Ok(ChunkRead {
-                    chunk: AnyChunk::Unknown(UnknownChunk {
-                        name,
-                        body: RawBody(src.slice(start..end)),
-                    }),
-                    tail: None,
-                    coverage: Vec::new(),
-                    warnings: Vec::new(),
-                    published: Vec::new(),
-                    failed: Some(e),
-                })
-            })
-        };
-        // Targets published by this phase become visible to the next phases only.
-        let mut published = Vec::new();
-        let mut absorb = |done: ChunkRead| {
-            file.store(done.chunk);
-            if let Some(tail) = done.tail {
-                file.layout.tails.push(tail);
-            }
-            covered.extend(done.coverage);
-            report.warnings.extend(done.warnings);
-            published.extend(done.published);
-            report.failed_chunks.extend(done.failed);
-        };
-        if group.len() > 1 && data.len() >= PARALLEL_MIN_SIZE {
+    let mut ctx = ReadCtx {
+        version,
+        options: opts.clone(),
+        targets: Default::default(),
+        chunks,
+        function_ends: Default::default(),
+        file,
+    };
+    let count = ctx.chunks.entries().len();
+    let parallel = data.len() >= PARALLEL_MIN_SIZE;
+    for phase in 0..=MAX_PHASE {
+        // Chunks of one phase only depend on earlier phases (and may be read in parallel);
+        // targets they publish become visible to the next phases only.
+        let mut pending: [Option<AddrMap>; TARGETS] = Default::default();
+        let in_phase = |c: &&ChunkEntry| phase_of(c.kind) == phase;
+        if parallel
+            && ctx
+                .chunks
+                .entries()
+                .iter()
+                .filter(in_phase)
+                .nth(1)
+                .is_some()
+        {
             use rayon::prelude::*;
-            let results: Vec<Result<ChunkRead>> = group.par_iter().map(read_one).collect();
-            for res in results {
-                absorb(res.map_err(|e| with_version(e, &version_report))?);
+            let group: Vec<usize> = (0..count)
+                .filter(|&i| phase_of(ctx.chunks.entries()[i].kind) == phase)
+                .collect();
+            let results: Vec<Result<ChunkRead>> = group
+                .par_iter()
+                .map(|&i| read_chunk(src, &ctx, i, chunk_align, opts))
+                .collect();
+            for (res, &i) in results.into_iter().zip(&group) {
+                match res {
+                    Ok(done) => {
+                        model.store(done.chunk);
+                        model.layout.tails.extend(done.tail);
+                        covered.extend(done.coverage);
+                        report.warnings.extend(done.warnings);
+                        for (t, map) in done.published {
+                            pending[t as usize] = Some(map);
+                        }
+                    }
+                    Err(e) => keep_failed(
+                        &mut model,
+                        &mut report,
+                        src,
+                        ctx.chunks.entries()[i],
+                        e,
+                        opts.lenient,
+                    )?,
+                }
             }
         } else {
-            // One chunk at a time: no list of every chunk model read (small files).
-            for i in group {
-                absorb(read_one(i).map_err(|e| with_version(e, &version_report))?);
+            for i in 0..count {
+                let c = ctx.chunks.entries()[i];
+                if phase_of(c.kind) != phase {
+                    continue;
+                }
+                // One chunk at a time, read straight into its field.
+                let mut r = Reader::new(src, &ctx, c.name, c.start, c.end, opts.track_coverage);
+                let read = match c.kind {
+                    Some(kind) => model.read_into(kind, &mut r),
+                    None => RawBody::read(&mut r).map(|body| {
+                        model.unknown.push(UnknownChunk { name: c.name, body });
+                    }),
+                };
+                if let Err(e) = read {
+                    drop(r);
+                    keep_failed(
+                        &mut model,
+                        &mut report,
+                        src,
+                        c,
+                        e.in_chunk(c.name),
+                        opts.lenient,
+                    )?;
+                    continue;
+                }
+                model
+                    .layout
+                    .tails
+                    .extend(chunk_tail(src, &mut r, i + 1 == count, chunk_align));
+                if opts.track_coverage {
+                    covered.extend(r.take_coverage());
+                }
+                report.warnings.append(&mut r.warnings);
+                for (t, map) in r.published.drain(..) {
+                    pending[t as usize] = Some(map);
+                }
             }
         }
-        for (t, map) in published {
-            ctx.targets[t as usize] = map;
+        for (t, map) in pending.into_iter().enumerate() {
+            if let Some(map) = map {
+                ctx.targets[t] = map;
+            }
         }
-        k = group_end;
     }
+    let chunks = &ctx.chunks;
     if !report.failed_chunks.is_empty() {
-        keep_bytecode_together(&mut file, src, &chunks);
+        keep_bytecode_together(&mut model, src, chunks);
     }
     // Tails in file order, whatever order the chunks were read in.
-    file.layout
-        .tails
-        .sort_by_key(|(name, _)| chunks.iter().position(|c| c.0 == *name));
+    if model.layout.tails.len() > 1 {
+        model
+            .layout
+            .tails
+            .sort_by_key(|(name, _)| chunks.entries().iter().position(|c| c.name == *name));
+    }
     if opts.track_coverage {
         covered.sort_unstable();
         let mut gaps = Vec::new();
@@ -263,7 +398,28 @@ pub(crate) fn parse_from(
         }
         report.unexplained = Some(gaps);
     }
-    Ok((file, report))
+    Ok((model, report))
+}
+
+/// A chunk that failed to read: strict mode returns the error (with the detected version);
+/// lenient mode keeps the chunk as its bytes and reads on.
+fn keep_failed(
+    model: &mut DataFile,
+    report: &mut ParseReport,
+    src: &Bytes,
+    c: ChunkEntry,
+    e: Error,
+    lenient: bool,
+) -> Result<()> {
+    if !lenient {
+        return Err(with_version(e, &report.version));
+    }
+    model.unknown.push(UnknownChunk {
+        name: c.name,
+        body: RawBody(src.slice(c.start..c.end)),
+    });
+    report.failed_chunks.push(e);
+    Ok(())
 }
 
 /// Detects the version of a file from its chunk table (read leniently).
@@ -296,9 +452,10 @@ fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable)
     );
     let present = [code.is_some(), vari.is_some(), func.is_some()];
     for (name, was_typed) in GROUP.iter().zip(present) {
-        if let Some(&(name, start, end)) = chunks.iter().find(|c| c.0.0 == **name)
+        if let Some((start, end)) = chunks.range(name)
             && was_typed
         {
+            let name = ChunkName(**name);
             file.unknown.push(UnknownChunk {
                 name,
                 body: RawBody(src.slice(start..end)),
@@ -311,30 +468,46 @@ fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable)
 /// Files smaller than this are read on one thread (spawning costs more than it saves).
 const PARALLEL_MIN_SIZE: usize = 1 << 40;
 
-/// One chunk as read, with what its reader found.
+/// One chunk as read on a worker thread, with what its reader found.
 struct ChunkRead {
     chunk: AnyChunk,
     tail: Option<(ChunkName, Bytes)>,
     coverage: Vec<(u32, u32)>,
     warnings: Vec<Warning>,
     published: Vec<(crate::read::Target, AddrMap)>,
-    /// Lenient mode: why the chunk is kept as bytes.
-    failed: Option<Error>,
 }
 
-/// Reads chunk `i` of the table.
+/// Reads chunk `i` of the table (on a worker thread).
 fn read_chunk(
     src: &Bytes,
     ctx: &ReadCtx,
-    chunks: &[(ChunkName, usize, usize)],
     i: usize,
     chunk_align: usize,
     opts: &ParseOptions,
 ) -> Result<ChunkRead> {
-    let (name, start, end) = chunks[i];
-    let last = i + 1 == chunks.len();
-    let mut r = Reader::new(src, ctx, name, start, end, opts.track_coverage);
-    let chunk = DataFile::read_any(&mut r).map_err(|e| e.in_chunk(name))?;
+    let entries = ctx.chunks.entries();
+    let c = entries[i];
+    let mut r = Reader::new(src, ctx, c.name, c.start, c.end, opts.track_coverage);
+    let chunk = DataFile::read_any(&mut r).map_err(|e| e.in_chunk(c.name))?;
+    let tail = chunk_tail(src, &mut r, i + 1 == entries.len(), chunk_align);
+    Ok(ChunkRead {
+        chunk,
+        tail,
+        coverage: r.take_coverage(),
+        warnings: std::mem::take(&mut r.warnings),
+        published: std::mem::take(&mut r.published),
+    })
+}
+
+/// What is left of a chunk after its content: `None` when it is the zero padding up to the
+/// next aligned chunk header (none after the last chunk), else the bytes, kept verbatim.
+fn chunk_tail(
+    src: &Bytes,
+    r: &mut Reader,
+    last: bool,
+    chunk_align: usize,
+) -> Option<(ChunkName, Bytes)> {
+    let (start, end) = (r.chunk_start(), r.chunk_end());
     let content_end = r.pos().clamp(start, end);
     let tail = &src[content_end..end];
     let is_padding = tail.iter().all(|&b| b == 0)
@@ -343,20 +516,12 @@ fn read_chunk(
         } else {
             end == content_end.next_multiple_of(chunk_align)
         };
-    let tail = if is_padding {
+    if is_padding {
         r.mark_range(content_end, end);
         None
     } else {
-        Some((name, src.slice(content_end..end)))
-    };
-    Ok(ChunkRead {
-        chunk,
-        tail,
-        coverage: r.take_coverage(),
-        warnings: std::mem::take(&mut r.warnings),
-        published: std::mem::take(&mut r.published),
-        failed: None,
-    })
+        Some((r.chunk_name(), src.slice(content_end..end)))
+    }
 }
 
 /// Writes a model back to bytes.
@@ -444,4 +609,69 @@ fn viewed_payload_bytes(file: &DataFile) -> usize {
         .map(|e| viewed(e.len()))
         .sum();
     textures + audio
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A FORM of empty chunks with the given names.
+    fn form(names: &[[u8; 4]]) -> Vec<u8> {
+        let mut v = b"FORM".to_vec();
+        v.extend_from_slice(&((names.len() * 8) as u32).to_le_bytes());
+        for n in names {
+            v.extend_from_slice(n);
+            v.extend_from_slice(&0u32.to_le_bytes());
+        }
+        v
+    }
+
+    /// Distinct unknown names (more than the linear search covers).
+    fn unknown_names(n: usize) -> Vec<[u8; 4]> {
+        (0..n)
+            .map(|i| {
+                let d = |k: usize| b"0123456789"[(i / 10usize.pow(k as u32)) % 10];
+                [b'Z', d(2), d(1), d(0)]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn table_finds_known_and_unknown_chunks() {
+        let mut names = unknown_names(40);
+        names.insert(3, *b"GEN8");
+        names.push(*b"STRG");
+        let data = form(&names);
+        let (table, end) = scan(&data, false).unwrap();
+        assert_eq!(end, data.len());
+        assert_eq!(table.entries().len(), names.len());
+        assert_eq!(table.range(b"GEN8"), Some((8 + 3 * 8 + 8, 8 + 3 * 8 + 8)));
+        assert_eq!(table.range(b"STRG"), Some((data.len(), data.len())));
+        assert_eq!(table.range(b"Z039"), Some((8 + 40 * 8 + 8, 8 + 40 * 8 + 8)));
+        assert_eq!(table.range(b"CODE"), None);
+        assert_eq!(table.range(b"Z040"), None);
+        assert_eq!(table.entries()[3].kind, kind_of(b"GEN8"));
+        assert_eq!(table.entries()[0].kind, None);
+    }
+
+    /// A second chunk of a name is refused at its header, known or not, before or after the
+    /// unknown names go through a set.
+    #[test]
+    fn a_name_twice_is_refused_where_it_repeats() {
+        for (dup, at) in [
+            (*b"Z002", 5),
+            (*b"Z002", 30),
+            (*b"Z020", 30),
+            (*b"GEN8", 30),
+        ] {
+            let mut names = unknown_names(40);
+            names[1] = *b"GEN8";
+            names.insert(at, dup);
+            let e = scan(&form(&names), false).unwrap_err();
+            assert_eq!(e.location.offset, 8 + 8 * at, "{dup:?} at {at}: {e}");
+            assert_eq!(e.location.chunk, Some(ChunkName(dup)));
+        }
+        let names = unknown_names(1000);
+        assert_eq!(scan(&form(&names), false).unwrap().0.entries().len(), 1000);
+    }
 }

@@ -67,11 +67,48 @@ macro_rules! chunk_list {
         /// Layout checks of every chunk module, run by the version detection.
         pub(crate) const CHECKS: &[(&[u8; 4], crate::version::Check)] = &[$(($name, $module::detect)),*];
 
-        /// Reading phase of a chunk (see [`crate::chunk::Chunk::PHASE`]).
-        pub(crate) fn phase_of(name: &crate::chunk::ChunkName) -> u8 {
-            match &name.0 {
-                $($name => <$module::$ty as crate::chunk::Chunk>::PHASE,)*
-                _ => 2,
+        /// The chunks gmkit knows, in registration order (an index into per-kind tables).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[repr(u8)]
+        pub(crate) enum Kind {
+            $($ty,)*
+        }
+
+        /// Number of [`Kind`]s.
+        pub(crate) const KINDS: usize = [$(Kind::$ty),*].len();
+
+        /// The kind of a chunk name (`None`: a chunk gmkit does not know). Folds to a constant
+        /// when the name is one.
+        #[inline(always)]
+        pub(crate) fn kind_of(name: &[u8; 4]) -> Option<Kind> {
+            match name {
+                $($name => Some(Kind::$ty),)*
+                _ => None,
+            }
+        }
+
+        /// Reading phase of each kind (see [`crate::chunk::Chunk::PHASE`]).
+        const PHASES: [u8; KINDS] = [$(<$module::$ty as crate::chunk::Chunk>::PHASE),*];
+
+        /// The highest reading phase (unknown chunks are read in phase 2).
+        pub(crate) const MAX_PHASE: u8 = {
+            let mut max = 2;
+            let mut i = 0;
+            while i < KINDS {
+                if PHASES[i] > max {
+                    max = PHASES[i];
+                }
+                i += 1;
+            }
+            max
+        };
+
+        /// Reading phase of a chunk kind (unknown chunks: 2).
+        #[inline]
+        pub(crate) fn phase_of(kind: Option<Kind>) -> u8 {
+            match kind {
+                Some(k) => PHASES[k as usize],
+                None => 2,
             }
         }
 
@@ -86,6 +123,15 @@ macro_rules! chunk_list {
                         body: crate::chunks::raw::RawBody::read(r)?,
                     }),
                 })
+            }
+
+            /// Reads one chunk body of a known kind straight into its field (left `None` when
+            /// the read fails).
+            pub(crate) fn read_into(&mut self, kind: Kind, r: &mut crate::read::Reader) -> crate::error::Result<()> {
+                match kind {
+                    $(Kind::$ty => self.$field = Some(<$module::$ty as crate::chunk::Chunk>::read(r)?),)*
+                }
+                Ok(())
             }
 
             /// Stores a chunk read by [`DataFile::read_any`] in its field.

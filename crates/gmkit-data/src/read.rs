@@ -107,8 +107,8 @@ pub(crate) struct ReadCtx {
     pub version: Version,
     pub options: ParseOptions,
     pub targets: [AddrMap; TARGETS],
-    /// Chunk bodies by name: (name, body start, body end).
-    pub chunks: Vec<(ChunkName, usize, usize)>,
+    /// The chunk table (bodies by name).
+    pub chunks: crate::container::ChunkTable,
     /// What the last occurrence of each function's chain holds (its name's STRG index, or
     /// another name: see `Function::chain_end`; `u32::MAX` without occurrences), left by CODE
     /// when its scan read every chain, so that FUNC need not walk them again.
@@ -120,11 +120,9 @@ pub(crate) struct ReadCtx {
 
 impl ReadCtx {
     /// The body range of a chunk, if present.
+    #[inline]
     pub(crate) fn chunk_range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
-        self.chunks
-            .iter()
-            .find(|c| c.0.0 == *name)
-            .map(|c| (c.1, c.2))
+        self.chunks.range(name)
     }
 }
 
@@ -141,6 +139,8 @@ pub struct Warning {
 pub(crate) struct Reader<'a> {
     src: &'a Bytes,
     data: &'a [u8],
+    /// `data` up to the chunk's end: one slice bound check covers a read.
+    body: &'a [u8],
     pos: usize,
     start: usize,
     end: usize,
@@ -156,11 +156,9 @@ pub(crate) struct Reader<'a> {
 macro_rules! read_le {
     ($($name:ident: $t:ty),*) => {$(
         #[doc = concat!("Reads a little-endian `", stringify!($t), "`.")]
-        #[inline]
+        #[inline(always)]
         pub fn $name(&mut self) -> Result<$t> {
-            const N: usize = std::mem::size_of::<$t>();
-            let b = self.bytes_ref(N, stringify!($t))?;
-            Ok(<$t>::from_le_bytes(b.try_into().unwrap_or([0; N])))
+            Ok(<$t>::from_le_bytes(*self.array(stringify!($t))?))
         }
     )*};
 }
@@ -174,12 +172,14 @@ impl<'a> Reader<'a> {
         end: usize,
         track: bool,
     ) -> Self {
+        let end = end.min(src.len());
         Reader {
             src,
             data: &src[..],
+            body: &src[..end],
             pos: start,
             start,
-            end: end.min(src.len()),
+            end,
             chunk,
             element: None,
             ctx,
@@ -290,14 +290,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline]
+    /// Records `n` bytes at `pos` as consumed when coverage is tracked (only a test on the
+    /// hot path otherwise).
+    #[inline(always)]
     fn mark(&mut self, pos: usize, n: usize) {
         if let Some(cov) = &mut self.coverage {
-            let (s, e) = (pos as u32, (pos + n) as u32);
-            match cov.last_mut() {
-                Some(last) if last.1 == s => last.1 = e,
-                _ => cov.push((s, e)),
-            }
+            mark_range(cov, pos, n);
         }
     }
 
@@ -307,34 +305,78 @@ impl<'a> Reader<'a> {
     }
 
     /// Moves to an absolute position inside the current chunk (the end itself is allowed).
+    #[inline]
     pub fn seek(&mut self, pos: usize) -> Result<()> {
         if pos < self.start || pos > self.end {
-            return Err(self.error(ErrorKind::BadReference {
-                what: "pointer",
-                expected: "a position inside this chunk",
-                found: format!("{pos} (chunk body is {}..{})", self.start, self.end),
-            }));
+            return Err(self.bad_seek(pos));
         }
         self.pos = pos;
         Ok(())
+    }
+
+    /// The error for a pointer outside the chunk.
+    #[cold]
+    #[inline(never)]
+    fn bad_seek(&self, pos: usize) -> Error {
+        self.error(ErrorKind::BadReference {
+            what: "pointer",
+            expected: "a position inside this chunk",
+            found: format!("{pos} (chunk body is {}..{})", self.start, self.end),
+        })
     }
 
     /// Borrows the next `n` bytes of the chunk and advances.
     #[inline]
     pub fn bytes_ref(&mut self, n: usize, what: &'static str) -> Result<&'a [u8]> {
         let pos = self.pos;
-        match pos.checked_add(n) {
-            Some(e) if e <= self.end => {
-                self.pos = e;
+        match self.body.get(pos..).and_then(|s| s.get(..n)) {
+            Some(b) => {
+                self.pos = pos + n;
                 self.mark(pos, n);
-                Ok(&self.data[pos..e])
+                Ok(b)
             }
-            _ => Err(self.error(ErrorKind::Truncated {
-                what,
-                needed: n,
-                available: self.remaining(),
-            })),
+            None => Err(self.truncated(what, n)),
         }
+    }
+
+    /// Borrows the next `N` bytes of the chunk as an array and advances: one bounds check for
+    /// a whole fixed-size record (see [`Reader::fields`]).
+    #[inline(always)]
+    pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<&'a [u8; N]> {
+        let pos = self.pos;
+        match self.body.get(pos..).and_then(|s| s.first_chunk::<N>()) {
+            Some(b) => {
+                self.pos = pos + N;
+                self.mark(pos, N);
+                Ok(b)
+            }
+            None => Err(self.truncated(what, N)),
+        }
+    }
+
+    /// Reads a fixed-size record of `N` bytes with one bounds check; its fields are then
+    /// decoded in order from the returned [`Fields`] (errors still name the field's offset).
+    #[inline(always)]
+    pub fn fields<const N: usize>(&mut self, what: &'static str) -> Result<Fields<'_, 'a, N>> {
+        let at = self.pos;
+        let b = self.array::<N>(what)?;
+        Ok(Fields {
+            r: self,
+            b,
+            at,
+            k: 0,
+        })
+    }
+
+    /// The error for a read of `n` bytes past the chunk's end (kept out of the hot paths).
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, what: &'static str, n: usize) -> Error {
+        self.error(ErrorKind::Truncated {
+            what,
+            needed: n,
+            available: self.remaining(),
+        })
     }
 
     /// The next `n` bytes as a zero-copy [`Bytes`] view of the input.
@@ -367,18 +409,42 @@ impl<'a> Reader<'a> {
     read_le!(u8: u8, u16: u16, i16: i16, u32: u32, i32: i32, u64: u64, i64: i64, f32: f32);
 
     /// Reads a 4-byte boolean that must be 0 or 1.
-    #[inline]
+    #[inline(always)]
     pub fn bool32(&mut self) -> Result<bool> {
         let at = self.pos;
         match self.u32()? {
             0 => Ok(false),
             1 => Ok(true),
-            v => Err(self.error_at(at, invalid("bool32", "0 or 1", v))),
+            v => Err(self.bad_bool32(at, v)),
         }
     }
 
+    /// The error for a bool32 that is neither 0 nor 1.
+    #[cold]
+    #[inline(never)]
+    fn bad_bool32(&self, at: usize, v: u32) -> Error {
+        self.error_at(at, invalid("bool32", "0 or 1", v))
+    }
+
     /// Skips zero padding up to an alignment, failing if a padding byte is not zero.
+    #[inline]
     pub fn align(&mut self, to: usize) -> Result<()> {
+        let at = self.pos;
+        let pad = (to - at % to) % to;
+        match self.body.get(at..).and_then(|s| s.get(..pad)) {
+            Some(b) if b.iter().all(|&x| x == 0) => {
+                self.pos = at + pad;
+                self.mark(at, pad);
+                Ok(())
+            }
+            _ => self.align_slow(to),
+        }
+    }
+
+    /// [`Reader::align`] when the padding is truncated or not zero: reports which.
+    #[cold]
+    #[inline(never)]
+    fn align_slow(&mut self, to: usize) -> Result<()> {
         let pad = (to - self.pos % to) % to;
         let at = self.pos;
         let b = self.bytes_ref(pad, "alignment padding")?;
@@ -446,6 +512,7 @@ impl<'a> Reader<'a> {
 
     /// Reads a count and checks that `count * min_size` bytes can follow, so that the count is safe
     /// to allocate from.
+    #[inline(always)]
     pub fn count(&mut self, what: &'static str, min_size: usize) -> Result<usize> {
         let at = self.pos;
         let n = self.u32()? as usize;
@@ -454,6 +521,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Checks that `n` elements of at least `min_size` bytes fit in what is left of the chunk.
+    #[inline]
     pub fn check_count(
         &self,
         at: usize,
@@ -462,26 +530,49 @@ impl<'a> Reader<'a> {
         min_size: usize,
     ) -> Result<()> {
         if n.saturating_mul(min_size.max(1)) > self.end.saturating_sub(self.pos) {
-            return Err(self.error_at(
-                at,
-                ErrorKind::CountTooLarge {
-                    what,
-                    count: n as u64,
-                    available: self.remaining(),
-                },
-            ));
+            return Err(self.count_too_large(at, what, n));
         }
         Ok(())
     }
 
+    /// The error for a count that the rest of the chunk cannot hold.
+    #[cold]
+    #[inline(never)]
+    fn count_too_large(&self, at: usize, what: &'static str, n: usize) -> Error {
+        self.error_at(
+            at,
+            ErrorKind::CountTooLarge {
+                what,
+                count: n as u64,
+                available: self.remaining(),
+            },
+        )
+    }
+
     /// Reads a pointer list header: count, then that many absolute pointers.
     pub fn pointer_list(&mut self, what: &'static str) -> Result<Vec<u32>> {
-        let n = self.count(what, 4)?;
-        let mut v = Vec::with_capacity(n);
-        for _ in 0..n {
-            v.push(self.u32()?);
-        }
-        Ok(v)
+        Ok(self.pointers(what)?.collect())
+    }
+
+    /// Reads a pointer list header (count, then that many absolute pointers) without copying
+    /// it: the pointers are decoded from the file as they are iterated.
+    #[inline]
+    pub fn pointers(&mut self, what: &'static str) -> Result<Pointers<'a>> {
+        // [`Reader::count`] then [`Reader::bytes_ref`], with one bounds check each.
+        let at = self.pos;
+        let Some((head, rest)) = self.body.get(at..).and_then(|s| s.split_first_chunk::<4>())
+        else {
+            return Err(self.truncated("u32", 4));
+        };
+        let n = u32::from_le_bytes(*head) as usize;
+        let Some(list) = rest.get(..n.saturating_mul(4)) else {
+            self.pos = at + 4;
+            self.mark(at, 4);
+            return Err(self.count_too_large(at, what, n));
+        };
+        self.pos = at + 4 + list.len();
+        self.mark(at, 4 + list.len());
+        Ok(Pointers(list.chunks_exact(4)))
     }
 
     /// Reads the elements of a pointer list, visiting each pointer in order. A null pointer yields
@@ -491,73 +582,119 @@ impl<'a> Reader<'a> {
         what: &'static str,
         mut read: impl FnMut(&mut Self) -> Result<T>,
     ) -> Result<Vec<Option<T>>> {
-        let ptrs = self.pointer_list(what)?;
+        let ptrs = self.pointers(what)?;
         let mut out = Vec::with_capacity(ptrs.len());
-        for (i, p) in ptrs.into_iter().enumerate() {
+        let prev = self.element;
+        for (i, p) in ptrs.enumerate() {
             if p == 0 {
                 out.push(None);
                 continue;
             }
-            let prev = self.set_element(what, i);
+            self.element = Some((what, i));
             self.seek(p as usize)?;
             out.push(Some(read(self)?));
-            self.restore_element(prev);
         }
+        self.element = prev;
         Ok(out)
     }
 
     /// Reads a string reference (pointer to the first character of a STRG entry); 0 is `None`.
-    #[inline]
+    #[inline(always)]
     pub fn string_opt(&mut self) -> Result<Option<StringRef>> {
         let at = self.pos;
         let p = self.u32()?;
+        self.string_opt_at(at, p)
+    }
+
+    /// Reads a string reference that must not be null.
+    #[inline(always)]
+    pub fn string(&mut self) -> Result<StringRef> {
+        let at = self.pos;
+        let p = self.u32()?;
+        self.string_at(at, p)
+    }
+
+    /// Resolves a string reference `p` read at `at`; 0 is `None`.
+    #[inline(always)]
+    fn string_opt_at(&self, at: usize, p: u32) -> Result<Option<StringRef>> {
         if p == 0 {
             return Ok(None);
         }
         match self.ctx.targets[Target::String as usize].get(p) {
             Some(i) => Ok(Some(StringRef(i))),
-            None => Err(self.error_at(
-                at,
-                ErrorKind::BadReference {
-                    what: "string reference",
-                    expected: "the start of a STRG entry",
-                    found: format!("0x{p:X}"),
-                },
-            )),
+            None => Err(self.bad_string(at, p)),
         }
     }
 
-    /// Reads a string reference that must not be null.
-    #[inline]
-    pub fn string(&mut self) -> Result<StringRef> {
-        let at = self.pos;
-        self.string_opt()?.ok_or_else(|| {
-            self.error_at(
+    /// Resolves a string reference `p` read at `at` that must not be null.
+    #[inline(always)]
+    fn string_at(&self, at: usize, p: u32) -> Result<StringRef> {
+        match self.ctx.targets[Target::String as usize].get(p) {
+            Some(i) if p != 0 => Ok(StringRef(i)),
+            _ => Err(self.bad_string(at, p)),
+        }
+    }
+
+    /// The error for a string reference that is null or not the start of a STRG entry.
+    #[cold]
+    #[inline(never)]
+    fn bad_string(&self, at: usize, p: u32) -> Error {
+        if p == 0 {
+            return self.error_at(
                 at,
                 invalid("string reference", "a STRG entry", "null pointer"),
-            )
-        })
+            );
+        }
+        self.error_at(
+            at,
+            ErrorKind::BadReference {
+                what: "string reference",
+                expected: "the start of a STRG entry",
+                found: format!("0x{p:X}"),
+            },
+        )
     }
 
     /// Reads a pointer to an element of another list (e.g. a TPAG item) and resolves it to that
     /// element's index; 0 is `None`.
+    #[inline]
     pub fn target_opt(&mut self, target: Target, what: &'static str) -> Result<Option<u32>> {
         let at = self.pos;
         let p = self.u32()?;
+        self.target_opt_at(at, p, target, what)
+    }
+
+    /// Resolves a pointer `p` read at `at` (an absolute offset, for the error) to an element of
+    /// another list; 0 is `None` (see [`Reader::target_opt`]).
+    #[inline]
+    pub fn target_opt_at(
+        &self,
+        at: usize,
+        p: u32,
+        target: Target,
+        what: &'static str,
+    ) -> Result<Option<u32>> {
         if p == 0 {
             return Ok(None);
         }
         match self.ctx.targets[target as usize].get(p) {
             Some(i) => Ok(Some(i)),
-            None => Err(self.error_at(
-                at,
-                ErrorKind::BadReference {
-                    what,
-                    expected: target_name(target),
-                    found: format!("0x{p:X}"),
-                },
-            )),
+            None => Err(self.bad_target(at, p, target, what)),
         }
+    }
+
+    /// The error for a pointer that does not lead to an element of its target list.
+    #[cold]
+    #[inline(never)]
+    fn bad_target(&self, at: usize, p: u32, target: Target, what: &'static str) -> Error {
+        self.error_at(
+            at,
+            ErrorKind::BadReference {
+                what,
+                expected: target_name(target),
+                found: format!("0x{p:X}"),
+            },
+        )
     }
 
     /// Resolves an address through a published address map.
@@ -596,21 +733,26 @@ impl<'a> Reader<'a> {
         mut read: impl FnMut(&mut Self) -> Result<T>,
     ) -> Result<Vec<T>> {
         let at = self.pos;
-        let ptrs = self.pointer_list(what)?;
+        let ptrs = self.pointers(what)?;
         let mut out = Vec::with_capacity(ptrs.len());
-        for (i, p) in ptrs.into_iter().enumerate() {
+        let prev = self.element;
+        for (i, p) in ptrs.enumerate() {
             if p == 0 {
-                return Err(self.error_at(
-                    at + 4 + 4 * i,
-                    invalid(what, "a non-null pointer", "a null pointer"),
-                ));
+                return Err(self.null_pointer(at + 4 + 4 * i, what));
             }
-            let prev = self.set_element(what, i);
+            self.element = Some((what, i));
             self.seek(p as usize)?;
             out.push(read(self)?);
-            self.restore_element(prev);
         }
+        self.element = prev;
         Ok(out)
+    }
+
+    /// The error for a null entry in a list whose pointers must all be non-null.
+    #[cold]
+    #[inline(never)]
+    fn null_pointer(&self, at: usize, what: &'static str) -> Error {
+        self.error_at(at, invalid(what, "a non-null pointer", "a null pointer"))
     }
 
     /// Reads a pointer list whose elements follow it one after another in pointer order (the
@@ -622,33 +764,42 @@ impl<'a> Reader<'a> {
         mut before: impl FnMut(&mut Self) -> Result<()>,
         mut read: impl FnMut(&mut Self) -> Result<T>,
     ) -> Result<Vec<Option<T>>> {
-        let ptrs = self.pointer_list(what)?;
+        let ptrs = self.pointers(what)?;
         let mut out = Vec::with_capacity(ptrs.len());
-        for (i, p) in ptrs.into_iter().enumerate() {
+        let prev = self.element;
+        for (i, p) in ptrs.enumerate() {
             if p == 0 {
                 out.push(None);
                 continue;
             }
-            let prev = self.set_element(what, i);
+            self.element = Some((what, i));
             before(self)?;
             self.expect_element_at(p, what)?;
             out.push(Some(read(self)?));
-            self.restore_element(prev);
         }
+        self.element = prev;
         Ok(out)
     }
 
     /// Checks that the element a pointer list points at starts at the current position: elements
     /// are stored one after another in pointer order, which is the layout the writer reproduces.
+    #[inline]
     pub fn expect_element_at(&self, p: u32, what: &'static str) -> Result<()> {
         if p as usize == self.pos {
             return Ok(());
         }
-        Err(self.invalid(
+        Err(self.out_of_order(p, what))
+    }
+
+    /// The error for an element that does not start where its pointer says.
+    #[cold]
+    #[inline(never)]
+    fn out_of_order(&self, p: u32, what: &'static str) -> Error {
+        self.invalid(
             what,
             format!("elements stored in pointer order (next at {})", self.pos),
             p,
-        ))
+        )
     }
 
     /// Rejects null entries of an asset pointer list in files older than 2024.11 (strict mode:
@@ -666,6 +817,135 @@ impl<'a> Reader<'a> {
             )?;
         }
         Ok(())
+    }
+}
+
+/// Appends a consumed range to the coverage record, merging it with the previous one when they
+/// touch.
+#[inline(never)]
+fn mark_range(cov: &mut Vec<(u32, u32)>, pos: usize, n: usize) {
+    let (s, e) = (pos as u32, (pos + n) as u32);
+    match cov.last_mut() {
+        Some(last) if last.1 == s => last.1 = e,
+        _ => cov.push((s, e)),
+    }
+}
+
+/// The pointers of a pointer list, decoded from the file as they are iterated
+/// ([`Reader::pointers`]).
+#[derive(Clone)]
+pub(crate) struct Pointers<'a>(std::slice::ChunksExact<'a, u8>);
+
+impl Iterator for Pointers<'_> {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        self.0
+            .next()
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Pointers<'_> {}
+
+/// A fixed-size record of `N` bytes read with one bounds check ([`Reader::fields`]); its fields
+/// are decoded in order. Reading past `N` bytes is a bug of the caller (caught in debug builds;
+/// yields zeros otherwise, and the corpus round trip would fail).
+pub(crate) struct Fields<'r, 'a, const N: usize> {
+    r: &'r Reader<'a>,
+    b: &'a [u8; N],
+    /// Absolute offset of the record.
+    at: usize,
+    /// Offset of the next field in the record.
+    k: usize,
+}
+
+impl<'r, 'a, const N: usize> Fields<'r, 'a, N> {
+    /// The next `M` bytes of the record.
+    #[inline(always)]
+    fn take<const M: usize>(&mut self) -> [u8; M] {
+        let k = self.k;
+        debug_assert!(k + M <= N, "record of {N} bytes read past its end");
+        self.k = k + M;
+        match self.b.get(k..).and_then(|s| s.first_chunk::<M>()) {
+            Some(b) => *b,
+            None => [0; M],
+        }
+    }
+    /// Absolute offset of the next field.
+    #[inline(always)]
+    pub fn pos(&self) -> usize {
+        self.at + self.k
+    }
+    /// The reader (for its version and errors).
+    #[inline(always)]
+    pub fn reader(&self) -> &'r Reader<'a> {
+        self.r
+    }
+    /// A little-endian `u8`.
+    #[inline(always)]
+    pub fn u8(&mut self) -> u8 {
+        self.take::<1>()[0]
+    }
+    /// A little-endian `u16`.
+    #[inline(always)]
+    pub fn u16(&mut self) -> u16 {
+        u16::from_le_bytes(self.take())
+    }
+    /// A little-endian `i16`.
+    #[inline(always)]
+    pub fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+    /// A little-endian `u32`.
+    #[inline(always)]
+    pub fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+    /// A little-endian `i32`.
+    #[inline(always)]
+    pub fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take())
+    }
+    /// A little-endian `f32`.
+    #[inline(always)]
+    pub fn f32(&mut self) -> f32 {
+        f32::from_le_bytes(self.take())
+    }
+    /// A 4-byte boolean that must be 0 or 1 (see [`Reader::bool32`]).
+    #[inline(always)]
+    pub fn bool32(&mut self) -> Result<bool> {
+        let at = self.pos();
+        match self.u32() {
+            0 => Ok(false),
+            1 => Ok(true),
+            v => Err(self.r.bad_bool32(at, v)),
+        }
+    }
+    /// A string reference; 0 is `None` (see [`Reader::string_opt`]).
+    #[inline(always)]
+    pub fn string_opt(&mut self) -> Result<Option<StringRef>> {
+        let at = self.pos();
+        let p = self.u32();
+        self.r.string_opt_at(at, p)
+    }
+    /// A pointer to an element of another list; 0 is `None` (see [`Reader::target_opt`]).
+    #[inline(always)]
+    pub fn target_opt(&mut self, target: Target, what: &'static str) -> Result<Option<u32>> {
+        let at = self.pos();
+        let p = self.u32();
+        self.r.target_opt_at(at, p, target, what)
+    }
+    /// A string reference that must not be null (see [`Reader::string`]).
+    #[inline(always)]
+    pub fn string(&mut self) -> Result<StringRef> {
+        let at = self.pos();
+        let p = self.u32();
+        self.r.string_at(at, p)
     }
 }
 

@@ -201,20 +201,19 @@ impl fmt::Display for VersionReport {
 /// Raw access to the file for version checks that run before any chunk is parsed.
 pub(crate) struct Detect<'a> {
     pub data: &'a [u8],
-    pub chunks: &'a [(ChunkName, usize, usize)],
+    pub chunks: &'a crate::container::ChunkTable,
     /// What the bytecode scan found (it does not depend on the version, so it runs once).
     pub code_flags: std::cell::OnceCell<u8>,
 }
 
 impl<'a> Detect<'a> {
     /// The body range of a chunk.
+    #[inline]
     pub fn chunk(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
-        self.chunks
-            .iter()
-            .find(|c| c.0.0 == *name)
-            .map(|c| (c.1, c.2))
+        self.chunks.range(name)
     }
     /// Whether a chunk is present.
+    #[inline]
     pub fn has(&self, name: &[u8; 4]) -> bool {
         self.chunk(name).is_some()
     }
@@ -248,6 +247,16 @@ pub(crate) type Check = fn(&Detect, &mut Version);
 
 /// Detects the version of a file from GEN8 and the chunk table, with the evidence.
 pub(crate) fn detect(d: &Detect) -> VersionReport {
+    let (mut v, mut evidence) = floor(d);
+    fixpoint(d, crate::chunks::CHECKS, &mut v, &mut evidence);
+    VersionReport {
+        version: v,
+        evidence,
+    }
+}
+
+/// The version GEN8 states, raised to the floor of the chunks present.
+fn floor(d: &Detect) -> (Version, Vec<VersionEvidence>) {
     let mut v = Version {
         bytecode: d.bytecode(),
         ..Default::default()
@@ -271,11 +280,12 @@ pub(crate) fn detect(d: &Detect) -> VersionReport {
         (b"SEQN", FormatVersion::new(2, 3, 0, 0)),
         (b"TGIN", FormatVersion::new(2, 2, 1, 0)),
     ];
-    let mut evidence = vec![VersionEvidence {
+    let mut evidence = Vec::with_capacity(4);
+    evidence.push(VersionEvidence {
         format: v.format,
         lts: false,
         source: EvidenceSource::Gen8,
-    }];
+    });
     if let Some((n, f)) = floors.iter().find(|(n, _)| d.has(n)) {
         v.raise(*f);
         evidence.push(VersionEvidence {
@@ -284,33 +294,167 @@ pub(crate) fn detect(d: &Detect) -> VersionReport {
             source: EvidenceSource::ChunkPresent(ChunkName(**n)),
         });
     }
-    // Layout checks until a fixpoint.
+    (v, evidence)
+}
+
+/// Runs the layout checks until a fixpoint (at most 64 passes).
+fn fixpoint(
+    d: &Detect,
+    checks: &[(&[u8; 4], Check)],
+    v: &mut Version,
+    evidence: &mut Vec<VersionEvidence>,
+) {
+    // A check is a function of the file and the version it is
+    // given, so the checks after the last one that changed the version in a pass saw the final
+    // version of that pass and changed nothing: when the next pass reaches them without a change
+    // of its own, they would see that same version again, and the fixpoint is reached (exactly
+    // what running the whole pass again would find, at the cost of the checks up to that one).
+    let mut rerun = checks.len();
     for _ in 0..64 {
-        let before = v;
-        for (name, check) in crate::chunks::CHECKS {
-            let step = v;
-            check(d, &mut v);
-            if v != step {
+        let mut last_change = None;
+        for (k, (name, check)) in checks.iter().enumerate() {
+            if k >= rerun && last_change.is_none() {
+                break;
+            }
+            let step = *v;
+            check(d, v);
+            if *v != step {
                 evidence.push(VersionEvidence {
                     format: v.format,
                     lts: v.lts,
                     source: EvidenceSource::Layout(ChunkName(**name)),
                 });
+                last_change = Some(k);
             }
         }
-        if v == before {
-            break;
+        match last_change {
+            Some(k) => rerun = k + 1,
+            None => break,
         }
-    }
-    VersionReport {
-        version: v,
-        evidence,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fixpoint as first written: every check in every pass, until a pass changes nothing.
+    fn every_check(d: &Detect, checks: &[(&[u8; 4], Check)], start: Version) -> VersionReport {
+        let (mut v, mut evidence) = (start, Vec::new());
+        for _ in 0..64 {
+            let before = v;
+            for (name, check) in checks {
+                let step = v;
+                check(d, &mut v);
+                if v != step {
+                    evidence.push(VersionEvidence {
+                        format: v.format,
+                        lts: v.lts,
+                        source: EvidenceSource::Layout(ChunkName(**name)),
+                    });
+                }
+            }
+            if v == before {
+                break;
+            }
+        }
+        VersionReport {
+            version: v,
+            evidence,
+        }
+    }
+
+    /// [`fixpoint`] from `start`.
+    fn short_passes(d: &Detect, checks: &[(&[u8; 4], Check)], start: Version) -> VersionReport {
+        let (mut v, mut evidence) = (start, Vec::new());
+        fixpoint(d, checks, &mut v, &mut evidence);
+        VersionReport {
+            version: v,
+            evidence,
+        }
+    }
+
+    /// A made-up check: rule `K`, stated by four bytes of the file, raises the minor version to
+    /// one of two levels when it is at least one of two others (so rules late in the list can
+    /// enable early ones, a rule can raise again in a later pass, and the fixpoint takes
+    /// several passes).
+    fn rule<const K: usize>(d: &Detect, v: &mut Version) {
+        let Some(&[when_a, to_a, when_b, to_b]) = d.data.get(4 * K..4 * K + 4) else {
+            return;
+        };
+        let m = v.format.minor;
+        for (when, to) in [(when_b, to_b), (when_a, to_a)] {
+            if m >= u16::from(when % 8) {
+                v.raise(FormatVersion::new(2, u16::from(to % 8), 0, 0));
+                return;
+            }
+        }
+    }
+
+    /// Stopping a pass where the previous one stopped changing finds what running every check
+    /// again finds, in made-up check lists that need up to eight passes.
+    #[test]
+    fn short_passes_find_what_full_passes_find() {
+        let checks: [(&[u8; 4], Check); 8] = [
+            (b"R000", rule::<0>),
+            (b"R001", rule::<1>),
+            (b"R002", rule::<2>),
+            (b"R003", rule::<3>),
+            (b"R004", rule::<4>),
+            (b"R005", rule::<5>),
+            (b"R006", rule::<6>),
+            (b"R007", rule::<7>),
+        ];
+        let mut rng = gmkit_testdata::Rng(0x0DE7_EC7F_1C5E_D001);
+        let mut most = 0;
+        for _ in 0..20_000 {
+            let data: Vec<u8> = (0..32).map(|_| rng.next() as u8).collect();
+            let d = Detect {
+                data: &data,
+                chunks: &Default::default(),
+                code_flags: Default::default(),
+            };
+            let start = Version::gms2(FormatVersion::new(2, 0, 0, 0));
+            let fast = short_passes(&d, &checks, start);
+            assert_eq!(fast, every_check(&d, &checks, start), "rules {data:?}");
+            most = most.max(fast.evidence.len());
+        }
+        assert!(most >= 4, "the rules never chained");
+    }
+
+    /// The same on every corpus file, and on copies whose GEN8 states other IDE versions.
+    #[test]
+    fn short_passes_agree_on_the_corpus() {
+        let corpus = gmkit_testdata::need!(gmkit_testdata::corpus());
+        for (name, data) in &corpus {
+            let Ok((chunks, _)) = crate::container::scan(data, true) else {
+                continue;
+            };
+            let gen8 = chunks.range(b"GEN8").map(|r| r.0);
+            let ides: [[u32; 4]; 4] = [[0; 4], [2, 0, 0, 0], [1, 0, 0, 9999], [2024, 0, 0, 0]];
+            for ide in std::iter::once(None).chain(ides.map(Some)) {
+                let mut data = data.clone();
+                if let (Some(ide), Some(at)) = (ide, gen8)
+                    && data.len() >= at + 60
+                {
+                    for (i, part) in ide.iter().enumerate() {
+                        let p = at + 44 + 4 * i;
+                        data[p..p + 4].copy_from_slice(&part.to_le_bytes());
+                    }
+                }
+                let d = Detect {
+                    data: &data,
+                    chunks: &chunks,
+                    code_flags: Default::default(),
+                };
+                let (start, floor_evidence) = floor(&d);
+                let fast = detect(&d);
+                let mut full = every_check(&d, crate::chunks::CHECKS, start);
+                full.evidence.splice(0..0, floor_evidence);
+                assert_eq!(fast, full, "{name}, IDE {ide:?}");
+            }
+        }
+    }
 
     /// A count is only accepted when its elements fit before the end: the work of any check
     /// that walks a list is bounded by the bytes of the chunk, not by the count.
@@ -322,7 +466,7 @@ mod tests {
             v[..4].copy_from_slice(&n.to_le_bytes());
             let det = Detect {
                 data: &v,
-                chunks: &[],
+                chunks: &Default::default(),
                 code_flags: Default::default(),
             };
             (
@@ -340,7 +484,7 @@ mod tests {
         data.truncate(2);
         let det = Detect {
             data: &data,
-            chunks: &[],
+            chunks: &Default::default(),
             code_flags: Default::default(),
         };
         assert_eq!(det.count(0, 4, 2), None);

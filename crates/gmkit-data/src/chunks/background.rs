@@ -123,10 +123,11 @@ fn read_tileset(r: &mut Reader, v: &Version) -> Result<Tileset> {
         }
     };
     r.check_count(at, "tile id", n, 4)?;
-    let mut tile_ids = Vec::with_capacity(n);
-    for _ in 0..n {
-        tile_ids.push(r.u32()?);
-    }
+    let tile_ids = r
+        .bytes_ref(n * 4, "tile id")?
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
     Ok(Tileset {
         version,
         tile_width,
@@ -148,10 +149,10 @@ impl Chunk for Backgrounds {
 
     fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
-        let ptrs = r.pointer_list("background")?;
-        let aligned = ptrs.iter().all(|p| p % 8 == 0);
+        let ptrs = r.pointers("background")?;
+        let aligned = ptrs.clone().all(|p| p % 8 == 0);
         let mut backgrounds = Vec::with_capacity(ptrs.len());
-        for (i, &p) in ptrs.iter().enumerate() {
+        for (i, p) in ptrs.enumerate() {
             if p == 0 {
                 backgrounds.push(None);
                 continue;
@@ -161,11 +162,12 @@ impl Chunk for Backgrounds {
                 r.align(8)?;
             }
             r.expect_element_at(p, "background pointer")?;
-            let name = r.string()?;
-            let transparent = r.bool32()?;
-            let smooth = r.bool32()?;
-            let preload = r.bool32()?;
-            let texture = TexturePageItems::read_ref(r)?;
+            let mut f = r.fields::<20>("background")?;
+            let name = f.string()?;
+            let transparent = f.bool32()?;
+            let smooth = f.bool32()?;
+            let preload = f.bool32()?;
+            let texture = TexturePageItems::read_ref_field(&mut f)?;
             let tileset = if has_tileset(&v) {
                 Some(read_tileset(r, &v)?)
             } else {

@@ -484,13 +484,16 @@ pub(crate) fn is_global_script_name_in(file: &[u8], strg: Option<(usize, usize)>
 
 /// Reads and validates one blob, keeping it encoded: with forward binding by one scan over its
 /// words ([`check::scan`]; `Err` without detail when it finds anything wrong, and the caller
-/// reads the chunk again exactly), else by decoding every instruction (precise errors).
+/// reads the chunk again exactly), else by decoding every instruction (precise errors). The
+/// blob's occurrence list is left in `links.found`: `pending` records where, for
+/// [`CodeEntries::share_links`] (`entry` is the index the body gets).
 fn decode_blob(
     r: &mut Reader,
     len: usize,
     new: bool,
     links: &mut Links,
     bound: &mut usize,
+    (entry, pending): (usize, &mut Vec<(usize, std::ops::Range<usize>)>),
 ) -> Result<CodeBody> {
     let base = r.pos();
     let bytes = r.bytes(len, "instructions")?;
@@ -507,9 +510,13 @@ fn decode_blob(
             Err((at, kind)) => return Err(r.error_at(at, kind)),
         }
     }
+    let range = links.found.finish();
+    if !range.is_empty() {
+        pending.push((entry, range));
+    }
     Ok(CodeBody::Encoded(Box::new(EncodedBlob {
         bytes,
-        links: links.found.finish(),
+        links: LinkList::default(),
         new,
         script_asset_type: links.script_asset_type,
     })))
@@ -546,6 +553,25 @@ impl Chunk for CodeEntries {
 }
 
 impl CodeEntries {
+    /// Gives each blob read its occurrence list: a slice of the one buffer they were built in
+    /// (one allocation for the chunk, not one per blob).
+    fn share_links(
+        entries: &mut [CodeEntry],
+        found: instruction::LinkListBuilder,
+        pending: Vec<(usize, std::ops::Range<usize>)>,
+    ) {
+        let shared = found.share();
+        for (i, range) in pending {
+            if let Some(CodeEntry {
+                body: CodeBody::Encoded(b),
+                ..
+            }) = entries.get_mut(i)
+            {
+                b.links = LinkList::in_shared(&shared, range);
+            }
+        }
+    }
+
     /// Reads the entries, binding the occurrence chains forward (fast) or exactly (see
     /// [`bind_chains`]).
     fn read_entries(r: &mut Reader, forward: bool) -> Result<Self> {
@@ -572,6 +598,7 @@ impl CodeEntries {
         };
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
+        let mut pending = Vec::new();
         if new {
             // Headers first (they follow the blobs).
             let mut headers = Vec::with_capacity(ptrs.len());
@@ -602,7 +629,7 @@ impl CodeEntries {
                         ));
                     }
                     r.seek(cursor)?;
-                    let body = decode_blob(r, len, new, &mut links, &mut bound)?;
+                    let body = decode_blob(r, len, new, &mut links, &mut bound, (entries.len(), &mut pending))?;
                     cursor += len;
                     if len > 0 {
                         roots.push((blob as usize, len, i as u32));
@@ -659,7 +686,7 @@ impl CodeEntries {
                 }
                 let name = r.string()?;
                 let len = r.u32()? as usize;
-                let body = decode_blob(r, len, new, &mut links, &mut bound)?;
+                let body = decode_blob(r, len, new, &mut links, &mut bound, (entries.len(), &mut pending))?;
                 entries.push(CodeEntry {
                     name,
                     body,
@@ -685,6 +712,7 @@ impl CodeEntries {
             // Every chain was read to its end: FUNC takes the ends from here.
             let _ = r.ctx.function_ends.set(std::mem::take(&mut links.function_ends));
         }
+        Self::share_links(&mut entries, links.found, pending);
         Ok(CodeEntries {
             entries,
             empty_body: false,
@@ -840,7 +868,7 @@ impl CodeEntries {
 /// with an int32 operand, 2024.4 `pushref` asset types of the renumbered table, 2024.14.4
 /// `dup.e`.
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
-    let flags = *d.code_flags.get_or_init(|| scan_features(d));
+    let flags = *d.code_flags.get_or_init(|| scan_features(d, wanted_features(v)));
     if flags & NULLISH != 0 {
         v.raise(FormatVersion::new(2, 3, 7, 0));
     }
@@ -860,9 +888,28 @@ const PUSHREF: u8 = 2;
 const RENUMBERED: u8 = 4;
 const DUP_E: u8 = 8;
 
-/// Scans the instruction blobs once for the instructions that reveal a version.
-fn scan_features(d: &Detect) -> u8 {
+/// The features whose finding can still raise `v` (the flags are looked for once, with the
+/// version known so far: it only rises, so a feature whose version is already reached never
+/// matters again).
+fn wanted_features(v: &Version) -> u8 {
+    [
+        (NULLISH, FormatVersion::new(2, 3, 7, 0)),
+        (PUSHREF, FormatVersion::new(2023, 8, 0, 0)),
+        (RENUMBERED, FormatVersion::new(2024, 4, 0, 0)),
+        (DUP_E, FormatVersion::new(2024, 14, 4, 0)),
+    ]
+    .iter()
+    .filter(|(_, f)| *f > v.format)
+    .fold(0, |m, (flag, _)| m | flag)
+}
+
+/// Scans the instruction blobs once for the instructions that reveal a version, among
+/// `wanted` (it stops once all of them are found).
+fn scan_features(d: &Detect, wanted: u8) -> u8 {
     let mut flags = 0;
+    if wanted == 0 {
+        return 0;
+    }
     let Some((start, end)) = d.chunk(b"CODE") else {
         return 0;
     };
@@ -882,33 +929,57 @@ fn scan_features(d: &Detect) -> u8 {
     };
     let sizes = instruction::size_table_new();
     let word = |p: usize| code.get(p..p + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-    let mut p = 0;
-    while let Some(w) = word(p) {
+    // The instruction at `p`: the flags it shows and its size (`None`: the end, or not an
+    // instruction).
+    let step = |p: usize, flags: &mut u8| -> Option<usize> {
+        let w = word(p)?;
         let op = (w >> 24) as u8;
         let t1 = (w >> 16) as u8 & 0xF;
         if op == Opcode::Extended.new_code() {
             let kind = w as u16 as i16;
             if kind == ExtendedKind::CHKNULLISH.0 {
-                flags |= NULLISH;
+                *flags |= NULLISH;
             }
             if t1 == DataType::Int32 as u8 {
-                flags |= PUSHREF;
+                *flags |= PUSHREF;
                 // Asset type 9 (sequence) only exists in the 2024.4 numbering.
                 if kind == ExtendedKind::PUSHREF.0 && word(p + 4).is_some_and(|x| x >> 24 == 9) {
-                    flags |= RENUMBERED;
+                    *flags |= RENUMBERED;
                 }
             }
         } else if op == Opcode::Dup.new_code() && t1 == DataType::Int16 as u8 {
-            flags |= DUP_E;
+            *flags |= DUP_E;
         }
         match sizes[op as usize][t1 as usize] {
-            0 => break,
-            s => p += s as usize,
+            0 => None,
+            s => Some(s as usize),
+        }
+    };
+    // Most words are neither `extended` nor `dup.e`, with a size the scan's table knows (4, 8
+    // or 12; 0 for the others): two of them at a time while 16 bytes are left.
+    let plain = |w: &[u8]| {
+        let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        check::PLAIN_SIZES_NEW[(w >> 16) as usize] as usize & 12
+    };
+    let mut p = 0;
+    loop {
+        if let Some(Ok(win)) = code.get(p..p + 16).map(<&[u8; 16]>::try_from) {
+            let s0 = plain(&win[..4]);
+            if s0 != 0 {
+                let s1 = plain(&win[s0..s0 + 4]);
+                p += s0 + s1;
+                if s1 != 0 {
+                    continue;
+                }
+            }
+        }
+        match step(p, &mut flags) {
+            Some(s) if flags & wanted != wanted => p += s,
+            _ => break,
         }
     }
-    flags
+    flags & wanted
 }
-
 
 /// The occurrence chain of one VARI/FUNC entry, as far as CODE has been written.
 #[derive(Clone, Copy, Debug, Default)]

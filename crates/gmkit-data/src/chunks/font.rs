@@ -148,19 +148,20 @@ impl FontLayout {
 }
 
 fn read_font(r: &mut Reader, l: FontLayout) -> Result<Font> {
+    let mut h = r.fields::<40>("font")?;
     let mut f = Font {
-        name: r.string()?,
-        display_name: r.string()?,
-        em_size: EmSize::from_raw(r.u32()?),
-        bold: r.bool32()?,
-        italic: r.bool32()?,
-        range_start: r.u16()?,
-        charset: r.u8()?,
-        anti_aliasing: r.u8()?,
-        range_end: r.u32()?,
-        texture: TexturePageItems::read_ref(r)?,
-        scale_x: r.f32()?,
-        scale_y: r.f32()?,
+        name: h.string()?,
+        display_name: h.string()?,
+        em_size: EmSize::from_raw(h.u32()),
+        bold: h.bool32()?,
+        italic: h.bool32()?,
+        range_start: h.u16(),
+        charset: h.u8(),
+        anti_aliasing: h.u8(),
+        range_end: h.u32(),
+        texture: TexturePageItems::read_ref_field(&mut h)?,
+        scale_x: h.f32(),
+        scale_y: h.f32(),
         ..Default::default()
     };
     if l.ascender_offset {
@@ -175,9 +176,9 @@ fn read_font(r: &mut Reader, l: FontLayout) -> Result<Font> {
     if l.line_height {
         f.line_height = Some(r.u32()?);
     }
-    let ptrs = r.pointer_list("glyph")?;
+    let ptrs = r.pointers("glyph")?;
     f.glyphs.reserve(ptrs.len());
-    for (i, p) in ptrs.into_iter().enumerate() {
+    for (i, p) in ptrs.enumerate() {
         if p == 0 {
             f.glyphs.push(None);
             continue;
@@ -233,9 +234,9 @@ impl Chunk for Fonts {
 
     fn read(r: &mut Reader) -> Result<Self> {
         let l = FontLayout::of(r.version());
-        let ptrs = r.pointer_list("font")?;
+        let ptrs = r.pointers("font")?;
         let mut fonts = Vec::with_capacity(ptrs.len());
-        for (i, p) in ptrs.into_iter().enumerate() {
+        for (i, p) in ptrs.enumerate() {
             if p == 0 {
                 fonts.push(None);
                 continue;

@@ -118,39 +118,47 @@ pub(crate) fn has_managed(v: &Version) -> bool {
 
 impl Object {
     fn read(r: &mut Reader) -> Result<Self> {
-        let name = r.string()?;
-        let sprite = r.i32()?;
-        let visible = r.bool32()?;
+        let mut f = r.fields::<12>("object")?;
+        let name = f.string()?;
+        let sprite = f.i32();
+        let visible = f.bool32()?;
         let managed = if has_managed(r.version()) {
             Some(r.bool32()?)
         } else {
             None
         };
-        let solid = r.bool32()?;
-        let depth = r.i32()?;
-        let persistent = r.bool32()?;
-        let parent = r.i32()?;
-        let mask_sprite = r.i32()?;
-        let enabled = r.bool32()?;
-        let sensor = r.bool32()?;
-        let shape = r.u32()?;
-        let density = r.f32()?;
-        let restitution = r.f32()?;
-        let group = r.u32()?;
-        let linear_damping = r.f32()?;
-        let angular_damping = r.f32()?;
-        let at = r.pos();
-        let vertex_count = r.i32()?;
-        let friction = r.f32()?;
-        let awake = r.bool32()?;
-        let kinematic = r.bool32()?;
+        let mut f = r.fields::<68>("object")?;
+        let solid = f.bool32()?;
+        let depth = f.i32();
+        let persistent = f.bool32()?;
+        let parent = f.i32();
+        let mask_sprite = f.i32();
+        let enabled = f.bool32()?;
+        let sensor = f.bool32()?;
+        let shape = f.u32();
+        let density = f.f32();
+        let restitution = f.f32();
+        let group = f.u32();
+        let linear_damping = f.f32();
+        let angular_damping = f.f32();
+        let at = f.pos();
+        let vertex_count = f.i32();
+        let friction = f.f32();
+        let awake = f.bool32()?;
+        let kinematic = f.bool32()?;
         let n = usize::try_from(vertex_count)
             .map_err(|_| r.invalid("physics vertex count", "a non-negative count", vertex_count))?;
         r.check_count(at, "physics vertex", n, 8)?;
-        let mut vertices = Vec::with_capacity(n);
-        for _ in 0..n {
-            vertices.push((r.f32()?, r.f32()?));
-        }
+        let vertices = r
+            .bytes_ref(n * 8, "physics vertex")?
+            .chunks_exact(8)
+            .map(|v| {
+                (
+                    f32::from_le_bytes([v[0], v[1], v[2], v[3]]),
+                    f32::from_le_bytes([v[4], v[5], v[6], v[7]]),
+                )
+            })
+            .collect();
         let events = r.pointer_list_required("event type", |r| {
             r.pointer_list_required("event", |r| {
                 Ok(Event {

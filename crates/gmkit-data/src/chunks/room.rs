@@ -151,17 +151,18 @@ pub(crate) fn has_sequences(v: &Version) -> bool {
 
 impl RoomBackground {
     fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<40>("room background")?;
         Ok(RoomBackground {
-            enabled: r.bool32()?,
-            foreground: r.bool32()?,
-            background: r.i32()?,
-            x: r.i32()?,
-            y: r.i32()?,
-            tiled_x: r.bool32()?,
-            tiled_y: r.bool32()?,
-            speed_x: r.i32()?,
-            speed_y: r.i32()?,
-            stretch: r.bool32()?,
+            enabled: f.bool32()?,
+            foreground: f.bool32()?,
+            background: f.i32(),
+            x: f.i32(),
+            y: f.i32(),
+            tiled_x: f.bool32()?,
+            tiled_y: f.bool32()?,
+            speed_x: f.i32(),
+            speed_y: f.i32(),
+            stretch: f.bool32()?,
         })
     }
     fn write(&self, w: &mut Writer) -> Result<()> {
@@ -181,13 +182,14 @@ impl RoomBackground {
 
 impl View {
     fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<56>("view")?;
         Ok(View {
-            enabled: r.bool32()?,
-            view: [r.i32()?, r.i32()?, r.i32()?, r.i32()?],
-            port: [r.i32()?, r.i32()?, r.i32()?, r.i32()?],
-            border: [r.u32()?, r.u32()?],
-            speed: [r.i32()?, r.i32()?],
-            object: r.i32()?,
+            enabled: f.bool32()?,
+            view: [f.i32(), f.i32(), f.i32(), f.i32()],
+            port: [f.i32(), f.i32(), f.i32(), f.i32()],
+            border: [f.u32(), f.u32()],
+            speed: [f.i32(), f.i32()],
+            object: f.i32(),
         })
     }
     fn write(&self, w: &mut Writer) -> Result<()> {
@@ -207,12 +209,7 @@ impl View {
 }
 
 fn read_u32_list(r: &mut Reader, what: &'static str) -> Result<Vec<u32>> {
-    let n = r.count(what, 4)?;
-    let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(r.u32()?);
-    }
-    Ok(v)
+    Ok(r.pointers(what)?.collect())
 }
 
 fn ptr_at(r: &mut Reader, p: u32, what: &'static str) -> Result<()> {
@@ -225,36 +222,38 @@ fn ptr_at(r: &mut Reader, p: u32, what: &'static str) -> Result<()> {
 impl Room {
     fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
+        let mut f = r.fields::<56>("room")?;
         let mut room = Room {
-            name: r.string()?,
-            caption: r.string_opt()?,
-            width: r.u32()?,
-            height: r.u32()?,
-            speed: r.u32()?,
-            persistent: r.bool32()?,
-            background_colour: r.u32()?,
-            draw_background_colour: r.bool32()?,
-            creation_code: r.i32()?,
-            flags: r.u32()?,
+            name: f.string()?,
+            caption: f.string_opt()?,
+            width: f.u32(),
+            height: f.u32(),
+            speed: f.u32(),
+            persistent: f.bool32()?,
+            background_colour: f.u32(),
+            draw_background_colour: f.bool32()?,
+            creation_code: f.i32(),
+            flags: f.u32(),
             ..Default::default()
         };
-        let backgrounds = r.u32()?;
-        let views = r.u32()?;
-        let instances = r.u32()?;
-        let tiles = r.u32()?;
+        let backgrounds = f.u32();
+        let views = f.u32();
+        let instances = f.u32();
+        let tiles = f.u32();
         let creation_order = if has_creation_order(&v) {
             Some(r.u32()?)
         } else {
             None
         };
-        room.world = r.bool32()?;
-        room.top = r.u32()?;
-        room.left = r.u32()?;
-        room.right = r.u32()?;
-        room.bottom = r.u32()?;
-        room.gravity_x = r.f32()?;
-        room.gravity_y = r.f32()?;
-        room.meters_per_pixel = r.f32()?;
+        let mut f = r.fields::<32>("room")?;
+        room.world = f.bool32()?;
+        room.top = f.u32();
+        room.left = f.u32();
+        room.right = f.u32();
+        room.bottom = f.u32();
+        room.gravity_x = f.f32();
+        room.gravity_y = f.f32();
+        room.meters_per_pixel = f.f32();
         let layers = if has_layers(&v) { Some(r.u32()?) } else { None };
         let sequences = if has_sequences(&v) {
             Some(r.u32()?)
@@ -284,12 +283,8 @@ impl Room {
         }
         if let Some(p) = sequences {
             ptr_at(r, p, "room sequences pointer")?;
-            let n = r.count("room sequence", 4)?;
-            let mut ids = Vec::with_capacity(n);
-            for _ in 0..n {
-                ids.push(r.i32()?);
-            }
-            room.sequences = Some(ids);
+            let ids = r.pointers("room sequence")?;
+            room.sequences = Some(ids.map(|id| id as i32).collect());
         }
         Ok(room)
     }

@@ -80,19 +80,20 @@ impl Chunk for Sounds {
     fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
         let sounds = r.elements_in_order("sound", |_| Ok(()), |r| {
-            let name = r.string()?;
-            let flags = r.u32()?;
-            let kind = r.string_opt()?;
-            let file = r.string_opt()?;
-            let effects = r.u32()?;
-            let volume = r.f32()?;
-            let pitch = r.f32()?;
+            let mut f = r.fields::<36>("sound")?;
+            let name = f.string()?;
+            let flags = f.u32();
+            let kind = f.string_opt()?;
+            let file = f.string_opt()?;
+            let effects = f.u32();
+            let volume = f.f32();
+            let pitch = f.f32();
             let group = if has_group_id(&v, flags) {
-                GroupOrPreload::Group(r.i32()?)
+                GroupOrPreload::Group(f.i32())
             } else {
-                GroupOrPreload::Preload(r.bool32()?)
+                GroupOrPreload::Preload(f.bool32()?)
             };
-            let audio_id = r.i32()?;
+            let audio_id = f.i32();
             let audio_length = if has_audio_length(&v) {
                 Some(r.f32()?)
             } else {

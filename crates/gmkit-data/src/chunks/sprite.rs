@@ -174,21 +174,22 @@ impl Sprite {
 }
 
 fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
+    let mut f = r.fields::<56>("sprite")?;
     let mut s = Sprite {
-        name: r.string()?,
-        width: r.u32()?,
-        height: r.u32()?,
-        margin_left: r.i32()?,
-        margin_right: r.i32()?,
-        margin_bottom: r.i32()?,
-        margin_top: r.i32()?,
-        transparent: r.bool32()?,
-        smooth: r.bool32()?,
-        preload: r.bool32()?,
-        bbox_mode: r.u32()?,
-        sep_masks: r.u32()?,
-        origin_x: r.i32()?,
-        origin_y: r.i32()?,
+        name: f.string()?,
+        width: f.u32(),
+        height: f.u32(),
+        margin_left: f.i32(),
+        margin_right: f.i32(),
+        margin_bottom: f.i32(),
+        margin_top: f.i32(),
+        transparent: f.bool32()?,
+        smooth: f.bool32()?,
+        preload: f.bool32()?,
+        bbox_mode: f.u32(),
+        sep_masks: f.u32(),
+        origin_x: f.i32(),
+        origin_y: f.i32(),
         ..Default::default()
     };
     let at = r.pos();
@@ -264,10 +265,7 @@ fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
 }
 
 fn read_normal_body(r: &mut Reader, s: &mut Sprite) -> Result<()> {
-    let n = r.count("sprite frame", 4)?;
-    s.frames = (0..n)
-        .map(|_| TexturePageItems::read_ref(r))
-        .collect::<Result<_>>()?;
+    s.frames = TexturePageItems::read_refs(r, "sprite frame")?;
     let size = s
         .mask_size(r.version())
         .ok_or_else(|| r.invalid("sprite size", "a mask size that fits in memory", s.width))?;
@@ -360,9 +358,11 @@ impl Chunk for Sprites {
     const NAME: ChunkName = ChunkName(*b"SPRT");
 
     fn read(r: &mut Reader) -> Result<Self> {
-        let ptrs = r.pointer_list("sprite")?;
+        let ptrs = r.pointers("sprite")?;
         let mut sprites = Vec::with_capacity(ptrs.len());
-        for (i, &p) in ptrs.iter().enumerate() {
+        let mut rest = ptrs.clone();
+        for (i, p) in ptrs.enumerate() {
+            rest.next();
             if p == 0 {
                 sprites.push(None);
                 continue;
@@ -370,10 +370,10 @@ impl Chunk for Sprites {
             let prev = r.set_element("sprite", i);
             r.align(4)?;
             r.expect_element_at(p, "sprite pointer")?;
-            let next = ptrs[i + 1..]
-                .iter()
-                .find(|&&q| q != 0)
-                .map_or(r.chunk_end(), |&q| q as usize);
+            let next = rest
+                .clone()
+                .find(|&q| q != 0)
+                .map_or(r.chunk_end(), |q| q as usize);
             sprites.push(Some(read_sprite(r, next)?));
             r.restore_element(prev);
         }

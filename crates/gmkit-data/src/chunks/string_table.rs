@@ -139,6 +139,20 @@ impl std::fmt::Debug for Strings {
     }
 }
 
+/// The entry whose pointer is `p`, when it is well-formed at `at`: zero padding to 4 bytes
+/// when `aligned`, then (at `p`) a `u32` length, the bytes and a zero byte, all inside `body`.
+/// Returns where the bytes start and their length.
+#[inline]
+fn entry_at(body: &[u8], at: usize, p: usize, aligned: bool) -> Option<(usize, usize)> {
+    let q = if aligned { at.next_multiple_of(4) } else { at };
+    if p != q || !body.get(at..q)?.iter().all(|&b| b == 0) {
+        return None;
+    }
+    let len = u32::from_le_bytes(*body.get(q..)?.first_chunk::<4>()?) as usize;
+    let start = q + 4;
+    (*body.get(start.checked_add(len)?)? == 0).then_some((start, len))
+}
+
 impl Chunk for Strings {
     const NAME: ChunkName = ChunkName(*b"STRG");
     const PHASE: u8 = 0;
@@ -146,11 +160,29 @@ impl Chunk for Strings {
     fn read(r: &mut Reader) -> Result<Self> {
         let base = r.chunk_start();
         let source = r.slice(base, r.chunk_end())?;
-        let ptrs = r.pointer_list("string")?;
-        let aligned = ptrs.iter().all(|p| p % 4 == 0);
+        let ptrs = r.pointers("string")?;
+        let aligned = ptrs.clone().all(|p| p % 4 == 0);
         let mut spans = Vec::with_capacity(ptrs.len());
         let mut addrs = Vec::with_capacity(ptrs.len());
-        for (i, &p) in ptrs.iter().enumerate() {
+        // Well-formed entries are checked in one pass over the bytes; the first entry that is
+        // not (and every one after it) goes through the reader below, which reports exactly
+        // what is wrong and where.
+        let first = r.pos();
+        let body = r.file().get(..r.chunk_end()).unwrap_or(&[]);
+        let mut at = first;
+        for p in ptrs.clone() {
+            let Some((start, len)) = entry_at(body, at, p as usize, aligned) else {
+                break;
+            };
+            spans.push(Span {
+                start: (start - base) as u32,
+                len: len as u32,
+            });
+            addrs.push(p + 4);
+            at = start + len + 1;
+        }
+        r.bytes_ref(at - first, "string entries")?;
+        for (i, p) in ptrs.enumerate().skip(spans.len()) {
             let prev = r.set_element("string", i);
             if aligned {
                 r.align(4)?;

@@ -4,7 +4,7 @@
 
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
-use crate::read::{Reader, Target};
+use crate::read::{Fields, Reader, Target};
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
@@ -42,6 +42,22 @@ impl TexturePageItems {
     pub(crate) fn read_ref(r: &mut Reader) -> Result<Option<TpagRef>> {
         Ok(r.target_opt(Target::TexturePageItem, "texture page item pointer")?.map(TpagRef))
     }
+    /// [`TexturePageItems::read_ref`] for a field of a fixed-size record.
+    pub(crate) fn read_ref_field<const N: usize>(f: &mut Fields<'_, '_, N>) -> Result<Option<TpagRef>> {
+        Ok(f.target_opt(Target::TexturePageItem, "texture page item pointer")?.map(TpagRef))
+    }
+    /// Reads a count, then that many pointers to items, as references (`None` for a null
+    /// pointer).
+    pub(crate) fn read_refs(r: &mut Reader, what: &'static str) -> Result<Vec<Option<TpagRef>>> {
+        let at = r.pos() + 4;
+        let ptrs = r.pointers(what)?;
+        let mut refs = Vec::with_capacity(ptrs.len());
+        for (i, p) in ptrs.enumerate() {
+            let t = r.target_opt_at(at + 4 * i, p, Target::TexturePageItem, "texture page item pointer")?;
+            refs.push(t.map(TpagRef));
+        }
+        Ok(refs)
+    }
     /// Writes a reference to an item as a pointer.
     pub(crate) fn write_ref(w: &mut Writer, t: Option<TpagRef>) {
         w.target(Target::TexturePageItem, t.map(|t| t.0));
@@ -62,15 +78,12 @@ impl Chunk for TexturePageItems {
             }
             let prev = r.set_element("texture page item", i);
             r.expect_element_at(p, "item pointer")?;
-            let mut f = [0u16; 10];
-            for v in &mut f {
-                *v = r.u16()?;
-            }
+            let mut f = r.fields::<22>("texture page item")?;
             items.push(Some(TexturePageItem {
-                source: [f[0], f[1], f[2], f[3]],
-                target: [f[4], f[5], f[6], f[7]],
-                bounding: [f[8], f[9]],
-                texture_page: r.i16()?,
+                source: [f.u16(), f.u16(), f.u16(), f.u16()],
+                target: [f.u16(), f.u16(), f.u16(), f.u16()],
+                bounding: [f.u16(), f.u16()],
+                texture_page: f.i16(),
             }));
             r.restore_element(prev);
         }

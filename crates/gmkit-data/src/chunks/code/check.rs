@@ -3,11 +3,13 @@
 //! occurrence links and their last operands, string indices) and binds the occurrences, without
 //! building [`Instruction`](super::Instruction)s.
 //!
-//! Each instruction word is classified by a table indexed by its opcode byte and type-1 nibble
-//! (computed at compile time from [`Opcode`] and [`DataType`]), so the scan is a table load, a
-//! few bit tests and, for variable and function operands, one slot lookup. It accepts a subset
-//! of what the full decoder accepts (exactly the same set on well-formed code); on anything else
-//! it gives up and the caller runs the full decoder, which reports the error with its offset.
+//! Each instruction word is classified by a table indexed by its top 16 bits, the opcode and
+//! type bytes (computed at compile time from [`Opcode`] and [`DataType`]), that gives its size,
+//! the bits of its low half that must be zero and what to check of its operand: the common
+//! case is a table load, an `and` and a compare, and for variable and function operands one
+//! slot lookup. It accepts a subset of what the full decoder accepts (exactly the same set on
+//! well-formed code); on anything else it gives up and the caller runs the full decoder, which
+//! reports the error with its offset.
 
 use super::instruction::{EncLink, Link, Links};
 use super::opcode::{DataType, Opcode};
@@ -48,19 +50,6 @@ const CALL: u8 = 15;
 const EXTENDED_INT32: u8 = 16;
 /// bc ≤ 14 `cmp` (kind in the opcode): low half zero.
 const CMP_OLD: u8 = 17;
-
-/// The type nibbles [`DataType::from_nibble`] accepts, as a bit set.
-const VALID_TYPES: u32 = {
-    let mut m = 0;
-    let mut n = 0;
-    while n < 16 {
-        if DataType::from_nibble(n).is_some() {
-            m |= 1 << n;
-        }
-        n += 1;
-    }
-    m
-};
 
 /// The class of an instruction word by its opcode byte and type-1 nibble.
 const fn class_of(opb: u8, t1n: u8, new: bool) -> u8 {
@@ -116,24 +105,138 @@ const fn class_of(opb: u8, t1n: u8, new: bool) -> u8 {
     }
 }
 
-/// Classes by `opcode byte << 4 | type-1 nibble`.
-const fn table(new: bool) -> [u8; 4096] {
-    let mut t = [BAD; 4096];
-    let mut i = 0;
-    while i < 4096 {
-        t[i] = class_of((i >> 4) as u8, (i & 0xF) as u8, new);
-        i += 1;
+// What the scan does with an instruction word, by its top 16 bits (opcode byte and type byte):
+// a descriptor `kind << 24 | size << 16 | mask`, where `mask` holds the bits of the low half
+// that must be zero. Everything the classes ask of the type byte (known types, a zero second
+// type, bit 23 of a branch offset) is decided by the index, so the common case is one table
+// load, one `and` with the word and a compare.
+
+/// No operand to look at: the instruction is accepted once its low half passes the mask.
+const K_PLAIN: u32 = 0;
+/// Refused (or left to the full decoder).
+const K_BAD: u32 = 1;
+/// bc ≥ 15 `cmp`: comparison kind 1–6 in bits 8–10 (the mask clears the others).
+const K_CMP: u32 = 2;
+/// `push.s`: a STRG index.
+const K_STRING: u32 = 3;
+/// `pop`/`push.v`: a variable occurrence.
+const K_VAR: u32 = 4;
+/// `push.i`: a plain value or an occurrence.
+const K_INT32: u32 = 5;
+/// `call`: a function occurrence or a STRG index.
+const K_CALL: u32 = 6;
+/// Extended with an int32 operand: an asset or a function occurrence.
+const K_EXT_INT32: u32 = 7;
+
+const fn desc(kind: u32, size: u32, mask: u32) -> u32 {
+    kind << 24 | size << 16 | mask
+}
+
+/// The refused descriptor.
+const D_BAD: u32 = desc(K_BAD, 0, 0);
+
+/// The descriptor of an instruction word by its top 16 bits.
+const fn descriptor(top: u32, new: bool) -> u32 {
+    let class = class_of((top >> 8) as u8, (top & 0xF) as u8, new);
+    let t2 = (top >> 4) & 0xF;
+    let t2_valid = DataType::from_nibble(t2 as u8).is_some();
+    let t2_zero = t2 == 0;
+    let (ok, d) = match class {
+        BINARY | CMP_OLD => (t2_valid, desc(K_PLAIN, 4, 0xFFFF)),
+        UNARY => (t2_zero, desc(K_PLAIN, 4, 0xFFFF)),
+        CMP_NEW => (t2_valid, desc(K_CMP, 4, 0xF8FF)),
+        TWO_TYPES_ANY => (t2_valid, desc(K_PLAIN, 4, 0)),
+        ONE_TYPE_ANY => (t2_zero, desc(K_PLAIN, 4, 0)),
+        ANY => (true, desc(K_PLAIN, 4, 0)),
+        BRANCH_NEW => (t2 & 8 == 0, desc(K_PLAIN, 4, 0)),
+        // Bit 23 set: only 0xF00000 (type byte 0xF0, low half zero).
+        POPENV_NEW if t2 & 8 == 0 => (true, desc(K_PLAIN, 4, 0)),
+        POPENV_NEW => (top & 0xFF == 0xF0, desc(K_PLAIN, 4, 0xFFFF)),
+        PUSH_4 => (t2_zero, desc(K_PLAIN, 8, 0xFFFF)),
+        PUSH_8 => (t2_zero, desc(K_PLAIN, 12, 0xFFFF)),
+        PUSH_STRING => (t2_zero, desc(K_STRING, 8, 0xFFFF)),
+        POP_VAR => (t2_valid, desc(K_VAR, 8, 0)),
+        PUSH_VAR => (t2_zero, desc(K_VAR, 8, 0)),
+        PUSH_INT32 => (t2_zero, desc(K_INT32, 8, 0xFFFF)),
+        CALL => (true, desc(K_CALL, 8, 0)),
+        EXTENDED_INT32 => (t2_zero, desc(K_EXT_INT32, 8, 0)),
+        _ => (false, D_BAD),
+    };
+    if ok { d } else { D_BAD }
+}
+
+/// The distinct descriptors of one bytecode family and, by the top 16 bits of a word, the
+/// index of its descriptor (a 64 KiB table of bytes rather than one of words). Bit 7 of an
+/// index marks the words version detection looks at (`extended`, `dup.e`: see
+/// `code::scan_features`).
+pub(crate) struct Table {
+    descriptors: [u32; 32],
+    index: [u8; 65536],
+}
+
+/// Bit of [`Table::index`] entries marking the words version detection looks at.
+const FEATURE: u8 = 0x80;
+
+const fn table(new: bool) -> Table {
+    let mut t = Table {
+        descriptors: [D_BAD; 32],
+        index: [0; 65536],
+    };
+    // Descriptor 0 is D_BAD.
+    let mut n = 1;
+    let mut top = 0;
+    while top < 65536 {
+        let d = descriptor(top as u32, new);
+        let mut k = 0;
+        while k < n && t.descriptors[k] != d {
+            k += 1;
+        }
+        if k == n {
+            // The scan masks the index with 31.
+            assert!(n < 32, "more than 32 instruction descriptors");
+            t.descriptors[n] = d;
+            n += 1;
+        }
+        let op = (top >> 8) as u8;
+        let feature = new
+            && (op == Opcode::Extended.new_code()
+                || (op == Opcode::Dup.new_code() && top & 0xF == DataType::Int16 as usize));
+        t.index[top] = k as u8 | if feature { FEATURE } else { 0 };
+        top += 1;
     }
     t
 }
 
-static CLASSES_NEW: [u8; 4096] = table(true);
-static CLASSES_OLD: [u8; 4096] = table(false);
-
-#[inline(always)]
-fn word(b: &[u8], i: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(i..i + 4)?.try_into().ok()?))
+impl Table {
+    /// The size of the instruction whose first word is `w`, when it is one the scan accepts
+    /// (by its top 16 bits) and version detection need not look at; else `None`.
+    #[cfg(test)]
+    pub(crate) fn plain_size(&self, w: u32) -> Option<usize> {
+        let x = self.index[(w >> 16) as usize];
+        if x & FEATURE != 0 || x == 0 {
+            return None;
+        }
+        Some(((self.descriptors[(x & 31) as usize] >> 16) & 0xFF) as usize)
+    }
 }
+
+/// For version detection (bc ≥ 15), by the top 16 bits of an instruction word: its size when
+/// the scan accepts it (by those bits) and detection need not look at it, else 0.
+pub(crate) static PLAIN_SIZES_NEW: [u8; 65536] = {
+    let mut s = [0u8; 65536];
+    let mut top = 0;
+    while top < 65536 {
+        let x = TABLE_NEW.index[top];
+        if x & FEATURE == 0 && x != 0 {
+            s[top] = ((TABLE_NEW.descriptors[(x & 31) as usize] >> 16) & 0xFF) as u8;
+        }
+        top += 1;
+    }
+    s
+};
+
+static TABLE_NEW: Table = table(true);
+static TABLE_OLD: Table = table(false);
 
 /// Scans one blob (`bytes` starts at absolute offset `base` of the file) with forward binding
 /// (see `bind_chains`): each occurrence reached takes its chain's slot, and unless it is the
@@ -141,84 +244,103 @@ fn word(b: &[u8], i: usize) -> Option<u32> {
 /// occurrences are recorded in `links.found` like the full decoder does. Returns the number of
 /// occurrences bound, or `None` when the full decoder must decide (an error, or a form the scan
 /// leaves to it).
+#[inline(never)]
 pub(crate) fn scan(bytes: &[u8], base: usize, new: bool, links: &mut Links) -> Option<usize> {
-    let classes = if new { &CLASSES_NEW } else { &CLASSES_OLD };
+    let table = if new { &TABLE_NEW } else { &TABLE_OLD };
     let off = base.checked_sub(links.code_start)?;
-    if off % 4 != 0 {
+    // Instructions are whole words: a blob with a partial word ends in a truncated one.
+    if off % 4 != 0 || !bytes.len().is_multiple_of(4) {
         return None;
     }
     let first_word = off / 4;
     let mut bound = 0usize;
     let mut i = 0usize;
-    while i < bytes.len() {
-        let w = word(bytes, i)?;
-        let class = classes[((w >> 20) & 0xFF0 | (w >> 16) & 0xF) as usize];
-        let t2 = (w >> 20) & 0xF;
-        let lo = w & 0xFFFF;
-        let t2_valid = VALID_TYPES >> t2 & 1 != 0;
-        let size = match class {
-            BINARY | CMP_OLD if lo == 0 && t2_valid => 4,
-            UNARY if lo == 0 && t2 == 0 => 4,
-            CMP_NEW if lo & 0xFF == 0 && (1..=6).contains(&(lo >> 8)) && t2_valid => 4,
-            TWO_TYPES_ANY if t2_valid => 4,
-            ONE_TYPE_ANY if t2 == 0 => 4,
-            ANY => 4,
-            BRANCH_NEW if w & 0x80_0000 == 0 => 4,
-            POPENV_NEW if w & 0x80_0000 == 0 || w & 0xFF_FFFF == 0xF0_0000 => 4,
-            PUSH_4 if lo == 0 && t2 == 0 => {
-                word(bytes, i + 4)?;
-                8
-            }
-            PUSH_8 if lo == 0 && t2 == 0 => {
-                word(bytes, i + 8)?;
-                12
-            }
-            PUSH_STRING if lo == 0 && t2 == 0 => {
-                if word(bytes, i + 4)? as usize >= links.strings {
-                    return None;
-                }
-                8
-            }
-            POP_VAR | PUSH_VAR if (class == POP_VAR && t2_valid) || t2 == 0 => {
-                let v = word(bytes, i + 4)?;
-                let l = occurrence(links, first_word + i / 4, v)?.filter(|l| !l.function)?;
-                if l.last && Some(v & 0x07FF_FFFF) != links.var_names.get(l.index as usize).copied() {
-                    return None;
-                }
-                links.found.push(EncLink::new(i as u32, l));
-                bound += 1;
-                8
-            }
-            PUSH_INT32 | CALL | EXTENDED_INT32
-                if class == CALL || (t2 == 0 && (class == EXTENDED_INT32 || lo == 0)) =>
-            {
-                let v = word(bytes, i + 4)?;
-                match occurrence(links, first_word + i / 4, v)? {
-                    Some(l) => {
-                        if class != PUSH_INT32 && !l.function {
-                            return None;
-                        }
-                        let value = if class == EXTENDED_INT32 { v & 0xFF_FFFF } else { v };
-                        if l.last {
-                            if Some(value) != last_name(links, l, w, v, new) {
-                                return None;
-                            }
-                        } else if v >> 27 != 0 {
-                            return None;
-                        }
-                        links.found.push(EncLink::new(i as u32, l));
-                        bound += 1;
-                    }
-                    None if class == CALL && v as usize >= links.strings => return None,
-                    None => {}
-                }
-                8
-            }
-            _ => return None,
-        };
+    let n = bytes.len();
+    // Every instruction is at most 12 bytes: while 12 bytes are left, one bounds check covers
+    // the instruction and its operands.
+    while let Some(ins) = bytes.get(i..i + 12) {
+        let ins: &[u8; 12] = ins.try_into().ok()?;
+        i += step(ins, i, table, first_word, new, links, &mut bound)?;
+    }
+    // The last few words: padded with zeros, and the instruction must end inside the blob.
+    while i < n {
+        let mut pad = [0u8; 12];
+        let rest = &bytes[i..];
+        pad[..rest.len()].copy_from_slice(rest);
+        let size = step(&pad, i, table, first_word, new, links, &mut bound)?;
+        if size > rest.len() {
+            return None;
+        }
         i += size;
     }
     Some(bound)
+}
+
+/// Checks the instruction at byte `i` of the blob (`ins`: its 12 bytes from there) and binds
+/// its occurrence; returns its size.
+#[inline(always)]
+fn step(
+    ins: &[u8; 12],
+    i: usize,
+    table: &Table,
+    first_word: usize,
+    new: bool,
+    links: &mut Links,
+    bound: &mut usize,
+) -> Option<usize> {
+    let w = u32::from_le_bytes([ins[0], ins[1], ins[2], ins[3]]);
+    let d = table.descriptors[(table.index[(w >> 16) as usize] & 31) as usize];
+    if w & d & 0xFFFF != 0 {
+        return None;
+    }
+    let size = ((d >> 16) & 0xFF) as usize;
+    let kind = d >> 24;
+    if kind == K_PLAIN {
+        return Some(size);
+    }
+    let v = u32::from_le_bytes([ins[4], ins[5], ins[6], ins[7]]);
+    match kind {
+        K_CMP => {
+            let cmp = (w >> 8) & 7;
+            if cmp == 0 || cmp == 7 {
+                return None;
+            }
+        }
+        K_STRING => {
+            if v as usize >= links.strings {
+                return None;
+            }
+        }
+        K_VAR => {
+            let l = occurrence(links, first_word + i / 4, v)?.filter(|l| !l.function)?;
+            if l.last && Some(v & 0x07FF_FFFF) != links.var_names.get(l.index as usize).copied() {
+                return None;
+            }
+            links.found.push(EncLink::new(i as u32, l));
+            *bound += 1;
+        }
+        K_INT32 | K_CALL | K_EXT_INT32 => match occurrence(links, first_word + i / 4, v)? {
+            Some(l) => {
+                if kind != K_INT32 && !l.function {
+                    return None;
+                }
+                let value = if kind == K_EXT_INT32 { v & 0xFF_FFFF } else { v };
+                if l.last {
+                    if Some(value) != last_name(links, l, w, v, new) {
+                        return None;
+                    }
+                } else if v >> 27 != 0 {
+                    return None;
+                }
+                links.found.push(EncLink::new(i as u32, l));
+                *bound += 1;
+            }
+            None if kind == K_CALL && v as usize >= links.strings => return None,
+            None => {}
+        },
+        _ => return None,
+    }
+    Some(size)
 }
 
 /// The occurrence whose instruction is at CODE word `word` (operand `v`), if any, marking the
@@ -287,6 +409,35 @@ thread_local! {
 #[cfg(test)]
 mod tests {
     use super::EXACT_ONLY;
+    use super::{D_BAD, FEATURE, K_BAD, TABLE_NEW, TABLE_OLD};
+    use crate::chunks::code::instruction::size_of_word;
+
+    /// Every word the table accepts has the size the decoder gives it, and version detection's
+    /// fast step skips only words it does not look at.
+    #[test]
+    fn table_sizes_agree_with_the_decoder() {
+        for (table, new) in [(&TABLE_NEW, true), (&TABLE_OLD, false)] {
+            for top in 0..65536u32 {
+                let x = table.index[top as usize];
+                let d = table.descriptors[(x & 31) as usize];
+                let w = top << 16;
+                if x & 31 == 0 {
+                    assert_eq!(d, D_BAD);
+                    continue;
+                }
+                assert_ne!(d >> 24, K_BAD);
+                assert_eq!(Some(((d >> 16) & 0xFF) as usize), size_of_word(w, new), "{w:08X}");
+                let op = (top >> 8) as u8;
+                let feature = new && (op == 0xFF || (op == 0x86 && top & 0xF == 0xF));
+                assert_eq!(x & FEATURE != 0, feature, "{w:08X}");
+                assert_eq!(table.plain_size(w).is_some(), !feature, "{w:08X}");
+                if new {
+                    let s = super::PLAIN_SIZES_NEW[top as usize] as usize;
+                    assert_eq!(table.plain_size(w).unwrap_or(0), s);
+                }
+            }
+        }
+    }
 
     /// Parses with the fast scan (falling back to the exact reading) and with the exact reading
     /// only: both must accept the same files and give the same code and functions.

@@ -475,8 +475,10 @@ impl EncLink {
 /// The occurrence links of a blob in increasing position order, compactly (about 3 bytes a
 /// link): per link, the LEB128 of `word distance from the previous link << 2 | last << 1 |
 /// function`, then the LEB128 of the index.
+///
+/// The lists of all blobs read from one CODE chunk share one buffer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct LinkList(Box<[u8]>);
+pub(crate) struct LinkList(bytes::Bytes);
 
 fn put_leb(buf: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
@@ -487,6 +489,14 @@ fn put_leb(buf: &mut Vec<u8>, mut v: u32) {
 }
 
 impl LinkList {
+    /// The list at `range` of a buffer from [`LinkListBuilder::share`].
+    pub(crate) fn in_shared(shared: &bytes::Bytes, range: std::ops::Range<usize>) -> Self {
+        if range.is_empty() {
+            LinkList::default()
+        } else {
+            LinkList(shared.slice(range))
+        }
+    }
     /// The links, in order.
     pub fn iter(&self) -> LinkIter<'_> {
         LinkIter {
@@ -496,17 +506,18 @@ impl LinkList {
     }
 }
 
-/// Builds [`LinkList`]s (one buffer reused for every blob).
+/// Builds [`LinkList`]s, one after the other in one buffer (see [`LinkListBuilder::share`]).
 #[derive(Default)]
 pub(crate) struct LinkListBuilder {
     buf: Vec<u8>,
+    start: usize,
     prev: u32,
 }
 
 impl LinkListBuilder {
     /// Starts a new list.
     pub fn clear(&mut self) {
-        self.buf.clear();
+        self.start = self.buf.len();
         self.prev = 0;
     }
     /// Appends a link (positions strictly increasing, multiples of 4).
@@ -518,9 +529,13 @@ impl LinkListBuilder {
         put_leb(&mut self.buf, words << 2 | (l.tagged_pos & 3));
         put_leb(&mut self.buf, l.index);
     }
-    /// The list built so far (allocated to its exact size).
-    pub fn finish(&self) -> LinkList {
-        LinkList(self.buf.as_slice().into())
+    /// Where the list built since the last [`clear`](Self::clear) is in the buffer.
+    pub fn finish(&self) -> std::ops::Range<usize> {
+        self.start..self.buf.len()
+    }
+    /// The buffer of all lists built, for [`LinkList::in_shared`].
+    pub fn share(self) -> bytes::Bytes {
+        bytes::Bytes::from(self.buf)
     }
 }
 

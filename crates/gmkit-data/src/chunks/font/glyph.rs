@@ -38,11 +38,12 @@ pub struct Kerning {
 
 impl Glyph {
     pub(crate) fn read(r: &mut Reader, extra: bool) -> Result<Self> {
+        let mut f = r.fields::<14>("glyph")?;
         let mut g = Glyph {
-            character: r.u16()?,
-            source: [r.u16()?, r.u16()?, r.u16()?, r.u16()?],
-            shift: r.i16()?,
-            offset: r.i16()?,
+            character: f.u16(),
+            source: [f.u16(), f.u16(), f.u16(), f.u16()],
+            shift: f.i16(),
+            offset: f.i16(),
             ..Default::default()
         };
         if extra {
@@ -51,14 +52,16 @@ impl Glyph {
         let at = r.pos();
         let n = r.u16()? as usize;
         r.check_count(at, "kerning pair", n, 4)?;
-        g.kerning = (0..n)
-            .map(|_| {
-                Ok(Kerning {
-                    other: r.i16()?,
-                    amount: r.i16()?,
+        if n > 0 {
+            let pairs = r.bytes_ref(n * 4, "kerning pair")?;
+            g.kerning = pairs
+                .chunks_exact(4)
+                .map(|k| Kerning {
+                    other: i16::from_le_bytes([k[0], k[1]]),
+                    amount: i16::from_le_bytes([k[2], k[3]]),
                 })
-            })
-            .collect::<Result<_>>()?;
+                .collect();
+        }
         Ok(g)
     }
 

@@ -47,21 +47,22 @@ pub struct Action {
 impl Action {
     /// Reads one action at the reader's position.
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<56>("action")?;
         Ok(Action {
-            library_id: r.u32()?,
-            action_id: r.u32()?,
-            kind: r.u32()?,
-            relative_usable: r.bool32()?,
-            is_question: r.bool32()?,
-            apply_to_usable: r.bool32()?,
-            exe_type: r.u32()?,
-            action_name: r.string_opt()?,
-            code_id: r.i32()?,
-            argument_count: r.u32()?,
-            who: r.i32()?,
-            relative: r.bool32()?,
-            not: r.bool32()?,
-            unknown: r.u32()?,
+            library_id: f.u32(),
+            action_id: f.u32(),
+            kind: f.u32(),
+            relative_usable: f.bool32()?,
+            is_question: f.bool32()?,
+            apply_to_usable: f.bool32()?,
+            exe_type: f.u32(),
+            action_name: f.string_opt()?,
+            code_id: f.i32(),
+            argument_count: f.u32(),
+            who: f.i32(),
+            relative: f.bool32()?,
+            not: f.bool32()?,
+            unknown: f.u32(),
         })
     }
 

@@ -156,18 +156,19 @@ pub(crate) fn pointer_count(v: &Version) -> usize {
 
 impl SpriteInstance {
     fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<44>("sprite instance")?;
         Ok(SpriteInstance {
-            name: r.string()?,
-            asset: r.i32()?,
-            x: r.i32()?,
-            y: r.i32()?,
-            scale_x: r.f32()?,
-            scale_y: r.f32()?,
-            colour: r.u32()?,
-            animation_speed: r.f32()?,
-            speed_type: r.u32()?,
-            frame_index: r.f32()?,
-            rotation: r.f32()?,
+            name: f.string()?,
+            asset: f.i32(),
+            x: f.i32(),
+            y: f.i32(),
+            scale_x: f.f32(),
+            scale_y: f.f32(),
+            colour: f.u32(),
+            animation_speed: f.f32(),
+            speed_type: f.u32(),
+            frame_index: f.f32(),
+            rotation: f.f32(),
         })
     }
 
@@ -286,7 +287,7 @@ impl TextItem {
 /// Follows the `i`-th list pointer of the block and reads the pointer list there.
 fn list_at<T>(
     r: &mut Reader,
-    ptrs: &[u32],
+    ptrs: &[u32; 6],
     i: &mut usize,
     what: &'static str,
     read: impl FnMut(&mut Reader) -> Result<T>,
@@ -302,9 +303,9 @@ impl AssetLayer {
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
         let n = pointer_count(&v);
-        let mut ptrs = Vec::with_capacity(n);
-        for _ in 0..n {
-            ptrs.push(r.u32()?);
+        let mut ptrs = [0u32; 6];
+        for p in &mut ptrs[..n] {
+            *p = r.u32()?;
         }
         let mut i = 0;
         Ok(AssetLayer {

@@ -48,40 +48,49 @@ pub(crate) fn has_pre_create(v: &Version) -> bool {
 impl Instance {
     /// Reads one instance.
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
-        let x = r.i32()?;
-        let y = r.i32()?;
-        let at = r.pos();
-        let object = r.i32()?;
+        // One record read per layout: 36 bytes, + 8 with the image fields, + 4 with the
+        // pre-create code.
+        let v = r.version();
+        match (has_image_fields(v), has_pre_create(v)) {
+            (false, false) => Self::read_layout::<36>(r),
+            (false, true) => Self::read_layout::<40>(r),
+            (true, false) => Self::read_layout::<44>(r),
+            (true, true) => Self::read_layout::<48>(r),
+        }
+    }
+
+    /// Reads one instance of the `N`-byte layout (see [`Instance::read`]).
+    #[inline(always)]
+    fn read_layout<const N: usize>(r: &mut Reader) -> Result<Self> {
+        let (image, pre_create) = (N >= 44, N.is_multiple_of(8));
+        let mut f = r.fields::<N>("room instance")?;
+        let x = f.i32();
+        let y = f.i32();
+        let at = f.pos();
+        let object = f.i32();
         if object < -1 {
-            return Err(r.error_at(
-                at,
-                crate::error::invalid("instance object id", "an object index or -1", object),
-            ));
+            return Err(bad_object(f.reader(), at, object));
         }
         Ok(Instance {
             x,
             y,
             object: id_from_i32(object),
-            instance_id: r.u32()?,
-            creation_code: r.i32()?,
-            scale_x: r.f32()?,
-            scale_y: r.f32()?,
-            image: if has_image_fields(r.version()) {
-                Some((r.f32()?, r.i32()?))
+            instance_id: f.u32(),
+            creation_code: f.i32(),
+            scale_x: f.f32(),
+            scale_y: f.f32(),
+            image: if image {
+                Some((f.f32(), f.i32()))
             } else {
                 None
             },
-            colour: r.u32()?,
-            rotation: r.f32()?,
-            pre_create_code: if has_pre_create(r.version()) {
-                Some(r.i32()?)
-            } else {
-                None
-            },
+            colour: f.u32(),
+            rotation: f.f32(),
+            pre_create_code: if pre_create { Some(f.i32()) } else { None },
         })
     }
 
-    /// Writes the instance.
+    /// Writes the instance (the layout [`Instance::read`] reads).
     pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         w.i32(self.x);
         w.i32(self.y);
@@ -102,6 +111,16 @@ impl Instance {
         }
         Ok(())
     }
+}
+
+/// The error for an instance's object id below -1.
+#[cold]
+#[inline(never)]
+fn bad_object(r: &Reader, at: usize, object: i32) -> crate::error::Error {
+    r.error_at(
+        at,
+        crate::error::invalid("instance object id", "an object index or -1", object),
+    )
 }
 
 /// A legacy tile: a rectangle of a background (GMS1) or sprite (GMS2) placed in a room or an
@@ -138,19 +157,20 @@ pub struct Tile {
 impl Tile {
     /// Reads one tile.
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<48>("tile")?;
         Ok(Tile {
-            x: r.i32()?,
-            y: r.i32()?,
-            source_asset: r.i32()?,
-            source_x: r.i32()?,
-            source_y: r.i32()?,
-            width: r.u32()?,
-            height: r.u32()?,
-            depth: r.i32()?,
-            instance_id: r.u32()?,
-            scale_x: r.f32()?,
-            scale_y: r.f32()?,
-            colour: r.u32()?,
+            x: f.i32(),
+            y: f.i32(),
+            source_asset: f.i32(),
+            source_x: f.i32(),
+            source_y: f.i32(),
+            width: f.u32(),
+            height: f.u32(),
+            depth: f.i32(),
+            instance_id: f.u32(),
+            scale_x: f.f32(),
+            scale_y: f.f32(),
+            colour: f.u32(),
         })
     }
 

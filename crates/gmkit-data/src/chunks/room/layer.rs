@@ -128,13 +128,47 @@ fn read_effect_properties(r: &mut Reader) -> Result<Vec<EffectProperty>> {
     let n = r.count("effect property", 12)?;
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
+        let mut f = r.fields::<12>("effect property")?;
         out.push(EffectProperty {
-            kind: r.i32()?,
-            name: r.string()?,
-            value: r.string_opt()?,
+            kind: f.i32(),
+            name: f.string()?,
+            value: f.string_opt()?,
         });
     }
     Ok(out)
+}
+
+impl BackgroundLayer {
+    /// Reads a background layer's data (40 bytes).
+    fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<40>("background layer")?;
+        Ok(BackgroundLayer {
+            visible: f.bool32()?,
+            foreground: f.bool32()?,
+            sprite: f.i32(),
+            tiled_h: f.bool32()?,
+            tiled_v: f.bool32()?,
+            stretch: f.bool32()?,
+            colour: f.u32(),
+            first_frame: f.f32(),
+            animation_speed: f.f32(),
+            speed_type: f.u32(),
+        })
+    }
+
+    /// Writes a background layer's data.
+    fn write(&self, w: &mut Writer) {
+        w.bool32(self.visible);
+        w.bool32(self.foreground);
+        w.i32(self.sprite);
+        w.bool32(self.tiled_h);
+        w.bool32(self.tiled_v);
+        w.bool32(self.stretch);
+        w.u32(self.colour);
+        w.f32(self.first_frame);
+        w.f32(self.animation_speed);
+        w.u32(self.speed_type);
+    }
 }
 
 fn write_effect_properties(w: &mut Writer, props: &[EffectProperty]) {
@@ -150,16 +184,17 @@ impl Layer {
     /// Reads a layer.
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let v = *r.version();
-        let name = r.string()?;
-        let id = r.u32()?;
-        let type_at = r.pos();
-        let kind = r.u32()?;
-        let depth = r.i32()?;
-        let x_offset = r.f32()?;
-        let y_offset = r.f32()?;
-        let h_speed = r.f32()?;
-        let v_speed = r.f32()?;
-        let visible = r.bool32()?;
+        let mut f = r.fields::<36>("layer")?;
+        let name = f.string()?;
+        let id = f.u32();
+        let type_at = f.pos();
+        let kind = f.u32();
+        let depth = f.i32();
+        let x_offset = f.f32();
+        let y_offset = f.f32();
+        let h_speed = f.f32();
+        let v_speed = f.f32();
+        let visible = f.bool32()?;
         let effect = if has_header_effect(&v) {
             Some(LayerEffect {
                 enabled: r.bool32()?,
@@ -179,26 +214,8 @@ impl Layer {
                 }
                 LayerData::Path
             }
-            1 => LayerData::Background(BackgroundLayer {
-                visible: r.bool32()?,
-                foreground: r.bool32()?,
-                sprite: r.i32()?,
-                tiled_h: r.bool32()?,
-                tiled_v: r.bool32()?,
-                stretch: r.bool32()?,
-                colour: r.u32()?,
-                first_frame: r.f32()?,
-                animation_speed: r.f32()?,
-                speed_type: r.u32()?,
-            }),
-            2 => {
-                let n = r.count("layer instance", 4)?;
-                let mut ids = Vec::with_capacity(n);
-                for _ in 0..n {
-                    ids.push(r.u32()?);
-                }
-                LayerData::Instances(ids)
-            }
+            1 => LayerData::Background(BackgroundLayer::read(r)?),
+            2 => LayerData::Instances(r.pointers("layer instance")?.collect()),
             3 => LayerData::Assets(AssetLayer::read(r)?),
             4 => LayerData::Tiles(TileLayer::read(r)?),
             6 => LayerData::Effect(if has_header_effect(&v) {
@@ -258,18 +275,7 @@ impl Layer {
         }
         match &self.data {
             LayerData::Path => {}
-            LayerData::Background(b) => {
-                w.bool32(b.visible);
-                w.bool32(b.foreground);
-                w.i32(b.sprite);
-                w.bool32(b.tiled_h);
-                w.bool32(b.tiled_v);
-                w.bool32(b.stretch);
-                w.u32(b.colour);
-                w.f32(b.first_frame);
-                w.f32(b.animation_speed);
-                w.u32(b.speed_type);
-            }
+            LayerData::Background(b) => b.write(w),
             LayerData::Instances(ids) => {
                 w.u32(ids.len() as u32);
                 for &id in ids {

@@ -164,18 +164,16 @@ pub fn decode_rle(data: &[u8], n: usize) -> Option<(Vec<u32>, usize)> {
 pub fn scan_rle(data: &[u8], n: usize) -> Option<usize> {
     let mut have = 0usize;
     let mut at = 0usize;
+    // `have` and `at` only grow, so a run giving too many tiles or reaching past the data is
+    // caught once, after the loop (a run starting past the data already fails the `get`).
     while have < n {
-        let b = *data.get(at)?;
-        let (count, len) = if b >= 128 {
-            (b as usize - 127, 5)
-        } else {
-            (b as usize, 1 + 4 * b as usize)
-        };
-        if count > n - have || len > data.len() - at {
-            return None;
-        }
+        let b = *data.get(at)? as usize;
+        let (count, len) = if b >= 128 { (b - 127, 5) } else { (b, 1 + 4 * b) };
         have += count;
         at += len;
+    }
+    if have != n || at > data.len() {
+        return None;
     }
     if data.get(at..at + 5) == Some(&EXTRA_RUN[..]) {
         at += 5;
@@ -269,9 +267,10 @@ impl TileLayer {
 
     /// Reads a tile layer's data (checked, not decoded).
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
-        let tileset = r.i32()?;
-        let width = r.u32()?;
-        let height = r.u32()?;
+        let mut f = r.fields::<12>("tile layer")?;
+        let tileset = f.i32();
+        let width = f.u32();
+        let height = f.u32();
         let at = r.pos();
         let n = (width as usize)
             .checked_mul(height as usize)
