@@ -79,6 +79,11 @@ impl ChunkTable {
     pub(crate) fn iter(&self) -> impl Iterator<Item = (ChunkName, usize, usize)> + '_ {
         self.entries.iter().map(|c| (c.name, c.start, c.end))
     }
+    /// Whether a chunk of a known kind is present.
+    #[inline]
+    pub(crate) fn has_kind(&self, kind: Kind) -> bool {
+        self.known[kind as usize] != ABSENT
+    }
     /// The body range of a chunk, if present (one load for a known name given as a constant).
     #[inline]
     pub(crate) fn range(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
@@ -142,8 +147,9 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
                 },
             ));
         };
-        let name = ChunkName([header[0], header[1], header[2], header[3]]);
-        let len = u32::from_le_bytes([header[4], header[5], header[6], header[7]]) as usize;
+        let (name, len) = header.split_at(4);
+        let name = ChunkName(name.try_into().unwrap_or_default());
+        let len = u32::from_le_bytes(len.try_into().unwrap_or_default()) as usize;
         let start = pos + 8;
         let end = start + len;
         if end > form_end {
@@ -214,18 +220,14 @@ pub(crate) fn scan(data: &[u8], lenient: bool) -> Result<(ChunkTable, usize)> {
     Ok((table, form_end))
 }
 
+/// The alignment of chunk headers after the first: 16, 4 or 1 (always a power of two).
 fn infer_chunk_align(chunks: &[ChunkEntry]) -> usize {
-    let headers = chunks.iter().skip(1).map(|c| c.start - 8);
-    let mut align = 16;
-    for h in headers {
-        while h % align != 0 {
-            align /= 4;
-        }
-        if align == 1 {
-            break;
-        }
-    }
-    align.max(1)
+    // The low bits set in any header position.
+    let low = chunks.iter().skip(1).fold(0, |acc, c| acc | (c.start - 8));
+    [16, 4]
+        .into_iter()
+        .find(|a| low & (a - 1) == 0)
+        .unwrap_or(1)
 }
 
 /// Parses a data file held in `src`.
@@ -283,29 +285,42 @@ pub(crate) fn parse_from(
     };
     let count = ctx.chunks.entries().len();
     let parallel = data.len() >= PARALLEL_MIN_SIZE;
-    for phase in 0..=MAX_PHASE {
+    // Chunk indices grouped by phase, in file order within a phase (a counting sort; on the
+    // stack for the usual number of chunks).
+    const PHASES: usize = MAX_PHASE as usize + 1;
+    let mut starts = [0usize; PHASES + 1];
+    for c in ctx.chunks.entries() {
+        starts[phase_of(c.kind) as usize + 1] += 1;
+    }
+    for p in 0..PHASES {
+        starts[p + 1] += starts[p];
+    }
+    let mut small = [0u32; USUAL_CHUNKS];
+    let mut large = Vec::new();
+    let order: &mut [u32] = if count <= USUAL_CHUNKS {
+        &mut small[..count]
+    } else {
+        large.resize(count, 0);
+        &mut large
+    };
+    let mut next = starts;
+    for (i, c) in ctx.chunks.entries().iter().enumerate() {
+        let p = phase_of(c.kind) as usize;
+        order[next[p]] = i as u32;
+        next[p] += 1;
+    }
+    for phase in 0..PHASES {
         // Chunks of one phase only depend on earlier phases (and may be read in parallel);
         // targets they publish become visible to the next phases only.
+        let group = &order[starts[phase]..starts[phase + 1]];
         let mut pending: [Option<AddrMap>; TARGETS] = Default::default();
-        let in_phase = |c: &&ChunkEntry| phase_of(c.kind) == phase;
-        if parallel
-            && ctx
-                .chunks
-                .entries()
-                .iter()
-                .filter(in_phase)
-                .nth(1)
-                .is_some()
-        {
+        if parallel && group.len() > 1 {
             use rayon::prelude::*;
-            let group: Vec<usize> = (0..count)
-                .filter(|&i| phase_of(ctx.chunks.entries()[i].kind) == phase)
-                .collect();
             let results: Vec<Result<ChunkRead>> = group
                 .par_iter()
-                .map(|&i| read_chunk(src, &ctx, i, chunk_align, opts))
+                .map(|&i| read_chunk(src, &ctx, i as usize, chunk_align, opts))
                 .collect();
-            for (res, &i) in results.into_iter().zip(&group) {
+            for (res, &i) in results.into_iter().zip(group) {
                 match res {
                     Ok(done) => {
                         model.store(done.chunk);
@@ -320,18 +335,16 @@ pub(crate) fn parse_from(
                         &mut model,
                         &mut report,
                         src,
-                        ctx.chunks.entries()[i],
+                        ctx.chunks.entries()[i as usize],
                         e,
                         opts.lenient,
                     )?,
                 }
             }
         } else {
-            for i in 0..count {
+            for &i in group {
+                let i = i as usize;
                 let c = ctx.chunks.entries()[i];
-                if phase_of(c.kind) != phase {
-                    continue;
-                }
                 // One chunk at a time, read straight into its field.
                 let mut r = Reader::new(src, &ctx, c.name, c.start, c.end, opts.track_coverage);
                 let read = match c.kind {
@@ -359,9 +372,13 @@ pub(crate) fn parse_from(
                 if opts.track_coverage {
                     covered.extend(r.take_coverage());
                 }
-                report.warnings.append(&mut r.warnings);
-                for (t, map) in r.published.drain(..) {
-                    pending[t as usize] = Some(map);
+                if !r.warnings.is_empty() {
+                    report.warnings.append(&mut r.warnings);
+                }
+                if !r.published.is_empty() {
+                    for (t, map) in r.published.drain(..) {
+                        pending[t as usize] = Some(map);
+                    }
                 }
             }
         }
@@ -501,6 +518,7 @@ fn read_chunk(
 
 /// What is left of a chunk after its content: `None` when it is the zero padding up to the
 /// next aligned chunk header (none after the last chunk), else the bytes, kept verbatim.
+#[inline]
 fn chunk_tail(
     src: &Bytes,
     r: &mut Reader,
@@ -509,13 +527,13 @@ fn chunk_tail(
 ) -> Option<(ChunkName, Bytes)> {
     let (start, end) = (r.chunk_start(), r.chunk_end());
     let content_end = r.pos().clamp(start, end);
-    let tail = &src[content_end..end];
-    let is_padding = tail.iter().all(|&b| b == 0)
-        && if last {
-            tail.is_empty()
-        } else {
-            end == content_end.next_multiple_of(chunk_align)
-        };
+    // `chunk_align` is a power of two (see `infer_chunk_align`).
+    let padded_end = if last {
+        content_end
+    } else {
+        (content_end + chunk_align - 1) & !(chunk_align - 1)
+    };
+    let is_padding = end == padded_end && src[content_end..end].iter().all(|&b| b == 0);
     if is_padding {
         r.mark_range(content_end, end);
         None
@@ -546,11 +564,19 @@ fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
         }
     }
     // An unmodified model writes exactly the size it was read from; edits rarely grow it much.
-    // In parts, the payloads (most of a large file) are not copied: start smaller and grow.
-    let capacity = file.layout.size_hint.max(64) + file.layout.size_hint / 256;
-    let capacity = if by_reference { capacity / 8 } else { capacity };
+    // In parts, the payloads kept as views are not in the writer's buffer. Sized once, the
+    // buffer is never copied to grow (pages reserved but not written cost nothing).
+    let size = if by_reference {
+        file.layout
+            .size_hint
+            .saturating_sub(viewed_payload_bytes(file))
+    } else {
+        file.layout.size_hint
+    };
+    let capacity = size.max(64) + size / 256;
     let mut w = Writer::new(
         capacity,
+        size,
         WriteCtx {
             version: file.version,
             code: crate::chunks::code::WriteState::for_file(file),
@@ -581,6 +607,26 @@ fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
     w.patch_u32(4, form_len);
     w.bytes(&file.layout.trailing);
     Ok(w)
+}
+
+/// Bytes of the payloads that building in parts keeps as views ([`Writer::payload`]).
+fn viewed_payload_bytes(file: &DataFile) -> usize {
+    use crate::chunks::texture::PageData;
+    let viewed = |n: usize| if n >= crate::write::SEGMENT_MIN { n } else { 0 };
+    let pages = file.textures.iter().flat_map(|t| t.pages.iter().flatten());
+    let textures: usize = pages
+        .map(|p| match &p.data {
+            PageData::Embedded(blob) => viewed(blob.len()),
+            PageData::External { .. } => 0,
+        })
+        .sum();
+    let audio: usize = file
+        .audio
+        .iter()
+        .flat_map(|a| a.entries.iter().flatten())
+        .map(|e| viewed(e.len()))
+        .sum();
+    textures + audio
 }
 
 #[cfg(test)]
@@ -624,6 +670,19 @@ mod tests {
         assert_eq!(table.range(b"Z040"), None);
         assert_eq!(table.entries()[3].kind, kind_of(b"GEN8"));
         assert_eq!(table.entries()[0].kind, None);
+    }
+
+    /// More chunks than the usual table holds (the phase order goes to the heap): all read, in
+    /// file order, and written back byte for byte.
+    #[test]
+    fn many_unknown_chunks_read_in_order() {
+        let names = unknown_names(USUAL_CHUNKS + 10);
+        let data = form(&names);
+        let (file, _) = parse(&Bytes::from(data.clone()), &ParseOptions::default()).unwrap();
+        let read: Vec<ChunkName> = file.unknown.iter().map(|c| c.name).collect();
+        let expected: Vec<ChunkName> = names.iter().map(|n| ChunkName(*n)).collect();
+        assert_eq!(read, expected);
+        assert_eq!(build(&file).unwrap(), data);
     }
 
     /// A second chunk of a name is refused at its header, known or not, before or after the

@@ -14,6 +14,7 @@
 //! ```
 
 use crate::chunk::ChunkName;
+use crate::chunks::Kind;
 use std::fmt;
 
 /// A layout version, named after the first IDE release that used that layout.
@@ -255,6 +256,24 @@ pub(crate) fn detect(d: &Detect) -> VersionReport {
     }
 }
 
+/// The first version each of these chunks exists in (§1.2 of the format notes), latest first.
+const FLOORS: [(&[u8; 4], Kind, FormatVersion); 6] = [
+    (b"UILR", Kind::UiLayers, FormatVersion::new(2024, 13, 0, 0)),
+    (
+        b"PSEM",
+        Kind::ParticleEmitters,
+        FormatVersion::new(2023, 2, 0, 0),
+    ),
+    (
+        b"FEAT",
+        Kind::FeatureFlags,
+        FormatVersion::new(2022, 8, 0, 0),
+    ),
+    (b"FEDS", Kind::FilterEffects, FormatVersion::new(2, 3, 6, 0)),
+    (b"SEQN", Kind::Sequences, FormatVersion::new(2, 3, 0, 0)),
+    (b"TGIN", Kind::TextureGroups, FormatVersion::new(2, 2, 1, 0)),
+];
+
 /// The version GEN8 states, raised to the floor of the chunks present.
 fn floor(d: &Detect) -> (Version, Vec<VersionEvidence>) {
     let mut v = Version {
@@ -271,22 +290,14 @@ fn floor(d: &Detect) -> (Version, Vec<VersionEvidence>) {
     } else {
         FormatVersion::new(1, 0, 0, v.ide[3].min(u16::MAX as u32) as u16)
     };
-    // Floors from chunk presence (§1.2 of the format notes).
-    let floors: [(&[u8; 4], FormatVersion); 6] = [
-        (b"UILR", FormatVersion::new(2024, 13, 0, 0)),
-        (b"PSEM", FormatVersion::new(2023, 2, 0, 0)),
-        (b"FEAT", FormatVersion::new(2022, 8, 0, 0)),
-        (b"FEDS", FormatVersion::new(2, 3, 6, 0)),
-        (b"SEQN", FormatVersion::new(2, 3, 0, 0)),
-        (b"TGIN", FormatVersion::new(2, 2, 1, 0)),
-    ];
     let mut evidence = Vec::with_capacity(4);
     evidence.push(VersionEvidence {
         format: v.format,
         lts: false,
         source: EvidenceSource::Gen8,
     });
-    if let Some((n, f)) = floors.iter().find(|(n, _)| d.has(n)) {
+    // Floors from chunk presence.
+    if let Some((n, _, f)) = FLOORS.iter().find(|(_, k, _)| d.chunks.has_kind(*k)) {
         v.raise(*f);
         evidence.push(VersionEvidence {
             format: v.format,
@@ -453,6 +464,14 @@ mod tests {
                 full.evidence.splice(0..0, floor_evidence);
                 assert_eq!(fast, full, "{name}, IDE {ide:?}");
             }
+        }
+    }
+
+    /// Each floor names its chunk and that chunk's kind.
+    #[test]
+    fn floors_name_their_kind() {
+        for (name, kind, _) in FLOORS {
+            assert_eq!(crate::chunks::kind_of(name), Some(kind));
         }
     }
 

@@ -20,9 +20,8 @@ const FIXUP_BLOCK: usize = 1024;
 // Fixups keep the target kind in 3 bits.
 const _: () = assert!(TARGETS <= 8);
 
-/// The output buffer with its pending references.
 /// Payloads at least this large are kept by reference when building to parts.
-const SEGMENT_MIN: usize = 4096;
+pub(crate) const SEGMENT_MIN: usize = 4096;
 
 /// A payload written by reference: where it goes in the output.
 struct Segment {
@@ -35,6 +34,7 @@ struct Segment {
     bytes: Bytes,
 }
 
+/// The output buffer with its pending references.
 pub(crate) struct Writer {
     /// The output, less the payloads kept by reference in `segments`.
     buf: Vec<u8>,
@@ -67,9 +67,12 @@ macro_rules! write_le {
 impl Writer {
     /// A writer building one contiguous buffer of about `capacity` bytes, or (`by_reference`)
     /// its own bytes with large payloads kept as views (see [`Built`]).
-    pub(crate) fn new(capacity: usize, ctx: WriteCtx, by_reference: bool) -> Self {
+    /// The first `expected` bytes are made present at once (see [`prefault`]).
+    pub(crate) fn new(capacity: usize, expected: usize, ctx: WriteCtx, by_reference: bool) -> Self {
+        let mut buf = Vec::with_capacity(capacity);
+        prefault(&mut buf, expected);
         Writer {
-            buf: Vec::with_capacity(capacity),
+            buf,
             segments: Vec::new(),
             by_reference,
             fixups: Vec::new(),
@@ -334,6 +337,59 @@ impl Writer {
         Ok(())
     }
 }
+
+/// Buffers at least this large are made present at once by [`prefault`].
+const PREFAULT_MIN: usize = 1 << 18;
+
+/// Makes the first `len` bytes of `buf`'s spare capacity present before they are written: a
+/// fresh multi-megabyte output buffer otherwise takes one page fault per 4 KiB page as it
+/// fills, which costs more than writing it (≈ 2.7 µs a fault measured on a VM, against 0.1 µs
+/// to write the page). Asks for 2 MiB pages (transparent huge pages, where the system allows
+/// them on request) and populates the range in one call (Linux 5.14+; older kernels refuse
+/// and the pages fault in as before). Contents are unchanged: only page tables are filled in.
+/// Skipped when the range is already present (re-used memory: populating it again costs
+/// ≈ 0.2 µs a page for nothing).
+fn prefault(buf: &mut Vec<u8>, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        let spare = buf.spare_capacity_mut();
+        let len = len.min(spare.len());
+        if len < PREFAULT_MIN {
+            return;
+        }
+        const PAGE: usize = 4096;
+        let start = spare.as_mut_ptr() as usize;
+        let (from, to) = (start.next_multiple_of(PAGE), (start + len) / PAGE * PAGE);
+        if to <= from {
+            return;
+        }
+        // Memory the allocator hands back again (a loop building many files) is usually
+        // present already: then advising costs more than it saves. Its last page tells.
+        let mut resident = 0u8;
+        // SAFETY: mincore only reads the page tables of the page-aligned page [to - PAGE, to),
+        // which lies inside `buf`'s allocation, and writes one byte to `resident`.
+        let r = unsafe { libc::mincore((to - PAGE) as *mut libc::c_void, PAGE, &mut resident) };
+        if r == 0 && resident & 1 != 0 {
+            return;
+        }
+        // SAFETY: [from, to) lies inside `buf`'s allocation (page-aligned inward from its spare
+        // capacity, which this function borrows mutably), so no other object's memory is
+        // advised. MADV_HUGEPAGE and MADV_POPULATE_WRITE change how the range is backed, never
+        // its contents (populating private anonymous memory write-faults it as a write would,
+        // keeping its bytes), and their failure is harmless: the advice is only a hint.
+        unsafe {
+            let (p, n) = (from as *mut libc::c_void, to - from);
+            libc::madvise(p, n, libc::MADV_HUGEPAGE);
+            libc::madvise(p, n, MADV_POPULATE_WRITE);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (buf, len);
+}
+
+/// `MADV_POPULATE_WRITE` (Linux 5.14; not in every libc crate version's constants).
+#[cfg(target_os = "linux")]
+const MADV_POPULATE_WRITE: libc::c_int = 23;
 
 /// A built data file in parts: the bytes gmkit wrote, with the large texture and audio payloads
 /// left as views of where they came from (usually the input), so that nothing is copied until

@@ -105,16 +105,13 @@ pub(crate) fn has_version(v: &Version) -> bool {
 
 impl ExtensionFunction {
     fn read(r: &mut Reader) -> Result<Self> {
-        let name = r.string()?;
-        let id = r.u32()?;
-        let kind = r.u32()?;
-        let return_type = r.u32()?;
-        let external_name = r.string()?;
-        let n = r.count("function argument", 4)?;
-        let mut arguments = Vec::with_capacity(n);
-        for _ in 0..n {
-            arguments.push(r.u32()?);
-        }
+        let mut f = r.fields::<20>("extension function")?;
+        let name = f.string()?;
+        let id = f.u32();
+        let kind = f.u32();
+        let return_type = f.u32();
+        let external_name = f.string()?;
+        let arguments = r.pointers("function argument")?.collect();
         Ok(ExtensionFunction {
             name,
             id,
@@ -140,11 +137,12 @@ impl ExtensionFunction {
 
 impl ExtensionFile {
     fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<16>("extension file")?;
         Ok(ExtensionFile {
-            file_name: r.string()?,
-            cleanup_script: r.string()?,
-            init_script: r.string()?,
-            kind: r.u32()?,
+            file_name: f.string()?,
+            cleanup_script: f.string()?,
+            init_script: f.string()?,
+            kind: f.u32(),
             functions: r.pointer_list_required("extension function", ExtensionFunction::read)?,
         })
     }
@@ -159,10 +157,11 @@ impl ExtensionFile {
 
 impl ExtensionOption {
     fn read(r: &mut Reader) -> Result<Self> {
+        let mut f = r.fields::<12>("extension option")?;
         Ok(ExtensionOption {
-            name: r.string()?,
-            value: r.string()?,
-            kind: r.u32()?,
+            name: f.string()?,
+            value: f.string()?,
+            kind: f.u32(),
         })
     }
     fn write(&self, w: &mut Writer) -> Result<()> {

@@ -23,7 +23,7 @@ impl Chunk for FeatureFlags {
     fn read(r: &mut Reader) -> Result<Self> {
         r.align(4)?;
         let n = r.count("feature flag", 4)?;
-        let flags = (0..n).map(|_| r.string()).collect::<Result<_>>()?;
+        let flags = super::read_n(r, n, Reader::string)?;
         Ok(FeatureFlags { flags })
     }
 

@@ -107,7 +107,7 @@ impl Chunk for General {
             g.debugger_port = Some(r.u32()?);
         }
         let n = r.count("room order", 4)?;
-        g.room_order = (0..n).map(|_| r.i32()).collect::<Result<_>>()?;
+        g.room_order = super::read_n(r, n, Reader::i32)?;
         if g.ide_version[0] >= 2 {
             let mut random_uids = [0u64; 5];
             for v in &mut random_uids {

@@ -34,7 +34,7 @@ impl Chunk for GlobalInit {
 /// Reads a simple list of CODE entry ids (GLOB and GMEN).
 pub(crate) fn read_code_ids(r: &mut Reader) -> Result<Vec<i32>> {
     let n = r.count("code id", 4)?;
-    (0..n).map(|_| r.i32()).collect()
+    super::read_n(r, n, Reader::i32)
 }
 
 /// Writes a simple list of CODE entry ids (GLOB and GMEN).

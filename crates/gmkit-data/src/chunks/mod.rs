@@ -5,6 +5,24 @@
 
 pub mod raw;
 
+use crate::error::Result;
+use crate::read::Reader;
+
+/// Reads `n` elements with `f` into a vector allocated once. `n` must be a count already
+/// checked against the bytes left (`Reader::count`), so that the allocation is bounded by them.
+#[inline]
+pub(crate) fn read_n<'a, T>(
+    r: &mut Reader<'a>,
+    n: usize,
+    mut f: impl FnMut(&mut Reader<'a>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        v.push(f(r)?);
+    }
+    Ok(v)
+}
+
 crate::model::chunk_list! {
     b"GEN8" => general: general::General,
     b"OPTN" => options: options::Options,

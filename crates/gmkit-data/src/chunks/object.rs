@@ -160,6 +160,11 @@ impl Object {
             })
             .collect();
         let events = r.pointer_list_required("event type", |r| {
+            // Most event types of an object have no events: only their count is read.
+            if r.peek_u32() == Some(0) {
+                r.u32()?;
+                return Ok(Vec::new());
+            }
             r.pointer_list_required("event", |r| {
                 Ok(Event {
                     subtype: r.u32()?,

@@ -48,19 +48,21 @@ pub struct Paths {
 
 impl Path {
     fn read(r: &mut Reader) -> Result<Self> {
-        let name = r.string()?;
-        let smooth = r.bool32()?;
-        let closed = r.bool32()?;
-        let precision = r.u32()?;
+        let mut f = r.fields::<16>("path")?;
+        let name = f.string()?;
+        let smooth = f.bool32()?;
+        let closed = f.bool32()?;
+        let precision = f.u32();
         let n = r.count("path point", 12)?;
-        let mut points = Vec::with_capacity(n);
-        for _ in 0..n {
-            points.push(PathPoint {
-                x: r.f32()?,
-                y: r.f32()?,
-                speed: r.f32()?,
-            });
-        }
+        let points = r
+            .bytes_ref(n * 12, "path point")?
+            .chunks_exact(12)
+            .map(|p| PathPoint {
+                x: f32::from_le_bytes([p[0], p[1], p[2], p[3]]),
+                y: f32::from_le_bytes([p[4], p[5], p[6], p[7]]),
+                speed: f32::from_le_bytes([p[8], p[9], p[10], p[11]]),
+            })
+            .collect();
         Ok(Path {
             name,
             smooth,

@@ -467,13 +467,13 @@ fn sprite_info(d: &Detect, p: usize, gms2: bool) -> Option<SpriteInfo> {
         info.special_version = d.u32(p + 60)?;
         info.sprite_type = d.u32(p + 64)?;
         let mut q = p + 68 + if gms2 { 8 } else { 0 };
-        let mut recs = Vec::new();
+        let mut recs = [0usize; 2];
         if info.special_version >= 2 {
-            recs.push(d.u32(q)? as usize);
+            recs[0] = d.u32(q)? as usize;
             q += 4;
         }
         if info.special_version >= 3 {
-            recs.push(d.u32(q)? as usize);
+            recs[1] = d.u32(q)? as usize;
             q += 4;
         }
         info.first_record = recs.into_iter().filter(|&x| x != 0).min().unwrap_or(0);

@@ -34,7 +34,7 @@ pub struct AssetTags {
 
 fn read_strings(r: &mut Reader, what: &'static str) -> Result<Vec<StringRef>> {
     let n = r.count(what, 4)?;
-    (0..n).map(|_| r.string()).collect()
+    super::read_n(r, n, Reader::string)
 }
 
 fn write_strings(w: &mut Writer, v: &[StringRef]) {

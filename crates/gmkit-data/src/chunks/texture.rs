@@ -288,7 +288,7 @@ impl Chunk for Textures {
         let ptrs = r.pointer_list("texture page")?;
         let mut pages = Vec::with_capacity(ptrs.len());
         // (page index, blob pointer, stored size)
-        let mut blobs: Vec<(usize, usize, Option<u32>)> = Vec::new();
+        let mut blobs: Vec<(usize, usize, Option<u32>)> = Vec::with_capacity(ptrs.len());
         for (i, &p) in ptrs.iter().enumerate() {
             if p == 0 {
                 pages.push(None);

@@ -159,18 +159,63 @@ pub fn decode_rle(data: &[u8], n: usize) -> Option<(Vec<u32>, usize)> {
     Some((tiles, at))
 }
 
+/// Tiles given by a run by its header byte: `b − 127` repeats from 128, else `b` literals.
+const RUN_TILES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b >= 128 { (b - 127) as u8 } else { b as u8 };
+        b += 1;
+    }
+    t
+};
+
+/// Bytes of a run (header included) by its header byte: 5 for a repeat, `1 + 4b` for `b`
+/// literals.
+const RUN_BYTES: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = if b >= 128 { 5 } else { 1 + 4 * b as u16 };
+        b += 1;
+    }
+    t
+};
+
 /// Checks RLE data giving exactly `n` tiles without decoding it; returns the number of bytes
 /// used (including GameMaker's trailing extra run when present). `None` when malformed.
 pub fn scan_rle(data: &[u8], n: usize) -> Option<usize> {
+    /// A window of the data whose first half holds the run headers read without a bounds
+    /// check each (a run is at most 509 bytes).
+    const WINDOW: usize = 2048;
     let mut have = 0usize;
     let mut at = 0usize;
     // `have` and `at` only grow, so a run giving too many tiles or reaching past the data is
     // caught once, after the loop (a run starting past the data already fails the `get`).
+    // Two runs at a time while more than one run's worth of tiles (128) is still needed.
+    let two = n.saturating_sub(128);
     while have < n {
+        if let Some(w) = data.get(at..).and_then(|s| s.first_chunk::<WINDOW>()) {
+            let mut k = 0;
+            while k < WINDOW / 4 && have < two {
+                let b = w[k] as usize;
+                have += RUN_TILES[b] as usize;
+                k += RUN_BYTES[b] as usize;
+                let b = *w.get(k).unwrap_or(&0) as usize;
+                have += RUN_TILES[b] as usize;
+                k += RUN_BYTES[b] as usize;
+            }
+            while k < WINDOW / 2 && have < n {
+                let b = w[k] as usize;
+                have += RUN_TILES[b] as usize;
+                k += RUN_BYTES[b] as usize;
+            }
+            at += k;
+            continue;
+        }
         let b = *data.get(at)? as usize;
-        let (count, len) = if b >= 128 { (b - 127, 5) } else { (b, 1 + 4 * b) };
-        have += count;
-        at += len;
+        have += RUN_TILES[b] as usize;
+        at += RUN_BYTES[b] as usize;
     }
     if have != n || at > data.len() {
         return None;
@@ -382,6 +427,26 @@ mod tests {
         }
         assert_eq!(scan_rle(&[0x85, 1, 0, 0, 0], 7), None);
         assert_eq!(scan_rle(&[0x02, 1, 0, 0, 0], 2), None);
+        // Long data (many windows of runs): the scan agrees with the decoder, and refuses a
+        // tile count off by one either way and every truncation of the runs.
+        let tiles: Vec<u32> = (0..20_000u32).map(|i| if i % 7 < 3 { 5 } else { i % 300 }).collect();
+        let mut out = Vec::new();
+        encode_rle(&tiles, &mut out);
+        assert!(out.len() > 4096);
+        let (back, used) = decode_rle(&out, tiles.len()).unwrap();
+        assert_eq!(back, tiles);
+        assert_eq!(scan_rle(&out, tiles.len()), Some(used));
+        assert_eq!(scan_rle(&out, tiles.len() + 1), None);
+        let short = scan_rle(&out, tiles.len() - 1);
+        assert_eq!(short, decode_rle(&out, tiles.len() - 1).map(|(_, u)| u));
+        for cut in [1, 2, 5, 6, 600, 2047, 2048, 3000] {
+            let data = &out[..out.len() - cut];
+            assert_eq!(
+                scan_rle(data, tiles.len()),
+                decode_rle(data, tiles.len()).map(|(_, u)| u),
+                "cut {cut}"
+            );
+        }
         let mut long = Vec::new();
         encode_rle(&(0..400).collect::<Vec<u32>>(), &mut long);
         assert_eq!(
