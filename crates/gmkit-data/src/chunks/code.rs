@@ -299,8 +299,8 @@ impl CodeEntries {
 mod spare_slots {
     use std::cell::Cell;
 
-    /// Largest table kept (words of CODE: 16 MiB).
-    const MAX_KEPT: usize = 1 << 22;
+    /// Largest table kept (words of CODE: 1 MiB, more than any corpus file needs).
+    const MAX_KEPT: usize = 1 << 18;
 
     thread_local! {
         static SPARE: Cell<Vec<u32>> = const { Cell::new(Vec::new()) };
