@@ -665,7 +665,9 @@ impl CodeEntries {
             strings: r.ctx.targets[Target::String as usize].len(),
             script_asset_type: script_asset_type(&v),
             blob_base: 0,
-            found: Default::default(),
+            // Every occurrence listed is an instruction of at least 8 bytes of CODE (a count
+            // beyond that is refused after the scan).
+            found: instruction::LinkListBuilder::with_capacity(b.total.min((r.chunk_end() - r.chunk_start()) / 8)),
             forward,
             left: [var_left, func_left],
             file: r.file(),

@@ -476,21 +476,16 @@ impl EncLink {
     }
 }
 
-/// The occurrence links of a blob in increasing position order, compactly (about 3 bytes a
-/// link): per link, the LEB128 of `word distance from the previous link << 2 | last << 1 |
-/// function`, then the LEB128 of the index.
+/// The occurrence links of a blob in increasing position order: 8 bytes a link, the
+/// little-endian `u32`s `tagged_pos` and `index` of [`EncLink`] (a fixed width: appending
+/// one while scanning is a single store, and reading them back while writing is two loads).
 ///
 /// The lists of all blobs read from one CODE chunk share one buffer.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct LinkList(bytes::Bytes);
 
-fn put_leb(buf: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        buf.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    buf.push(v as u8);
-}
+/// Bytes of one link in a [`LinkList`].
+const LINK_SIZE: usize = 8;
 
 impl LinkList {
     /// The list at `range` of a buffer from [`LinkListBuilder::share`].
@@ -504,8 +499,7 @@ impl LinkList {
     /// The links, in order.
     pub fn iter(&self) -> LinkIter<'_> {
         LinkIter {
-            bytes: &self.0,
-            pos: 0,
+            links: self.0.chunks_exact(LINK_SIZE),
         }
     }
 }
@@ -515,23 +509,26 @@ impl LinkList {
 pub(crate) struct LinkListBuilder {
     buf: Vec<u8>,
     start: usize,
-    prev: u32,
 }
 
 impl LinkListBuilder {
+    /// A builder with room for `links` links.
+    pub fn with_capacity(links: usize) -> Self {
+        LinkListBuilder {
+            buf: Vec::with_capacity(links * LINK_SIZE),
+            start: 0,
+        }
+    }
     /// Starts a new list.
     pub fn clear(&mut self) {
         self.start = self.buf.len();
-        self.prev = 0;
     }
     /// Appends a link (positions strictly increasing, multiples of 4).
     #[inline]
     pub fn push(&mut self, l: EncLink) {
-        let words = (l.pos() - self.prev) >> 2;
-        self.prev = l.pos();
-        // The word distance of consecutive links is below 2^30 (blobs are below 4 GiB).
-        put_leb(&mut self.buf, words << 2 | (l.tagged_pos & 3));
-        put_leb(&mut self.buf, l.index);
+        let [a, b, c, d] = l.tagged_pos.to_le_bytes();
+        let [e, f, g, h] = l.index.to_le_bytes();
+        self.buf.extend_from_slice(&[a, b, c, d, e, f, g, h]);
     }
     /// Where the list built since the last [`clear`](Self::clear) is in the buffer.
     pub fn finish(&self) -> std::ops::Range<usize> {
@@ -545,37 +542,22 @@ impl LinkListBuilder {
 
 /// Iterator over a [`LinkList`].
 pub(crate) struct LinkIter<'a> {
-    bytes: &'a [u8],
-    pos: u32,
-}
-
-impl LinkIter<'_> {
-    #[inline]
-    fn leb(&mut self) -> Option<u32> {
-        let mut v = 0u32;
-        for shift in (0..35).step_by(7) {
-            let (&b, rest) = self.bytes.split_first()?;
-            self.bytes = rest;
-            v |= ((b & 0x7F) as u32).checked_shl(shift)?;
-            if b < 0x80 {
-                return Some(v);
-            }
-        }
-        None
-    }
+    links: std::slice::ChunksExact<'a, u8>,
 }
 
 impl Iterator for LinkIter<'_> {
     type Item = EncLink;
     #[inline]
     fn next(&mut self) -> Option<EncLink> {
-        let head = self.leb()?;
-        let index = self.leb()?;
-        self.pos = self.pos.wrapping_add((head >> 2) << 2);
+        let l = self.links.next()?;
         Some(EncLink {
-            tagged_pos: self.pos | (head & 3),
-            index,
+            tagged_pos: u32::from_le_bytes([l[0], l[1], l[2], l[3]]),
+            index: u32::from_le_bytes([l[4], l[5], l[6], l[7]]),
         })
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.links.size_hint()
     }
 }
 
