@@ -1,6 +1,7 @@
 //! The FORM container: reading the chunk table, and the parse and build drivers.
 
 use crate::chunk::ChunkName;
+use crate::chunks::code;
 use crate::chunks::raw::{RawBody, UnknownChunk};
 use crate::chunks::{AnyChunk, DataFile, KINDS, Kind, MAX_PHASE, kind_of, phase_of};
 use crate::error::{Error, ErrorKind, Location, Result, invalid};
@@ -236,19 +237,85 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
 }
 
 /// Parses a data file held in `src`, mapped from `file` when given (see `ReadCtx::file`).
+///
+/// Version detection reads only the first [`code::FEATURE_BUDGET`] bytes of bytecode for the
+/// instructions that reveal a version; features it did not find there are taken as absent,
+/// and the CODE reader, which checks every instruction anyway, says whether they are. Should
+/// one show up after all (or the parse fail, or CODE not be read by its scan), the file is
+/// parsed again with the whole bytecode scanned first, so the result is always what a full
+/// scan gives.
 pub(crate) fn parse_from(
     src: &Bytes,
     opts: &ParseOptions,
     file: Option<std::fs::File>,
 ) -> Result<(DataFile, ParseReport)> {
+    parse_with_budget(src, opts, file, Some(code::FEATURE_BUDGET)).map(|(m, r, _)| (m, r))
+}
+
+/// [`parse_from`] with a given bytecode budget for version detection (`None`: scan it all
+/// first); also says whether the file had to be parsed again.
+fn parse_with_budget(
+    src: &Bytes,
+    opts: &ParseOptions,
+    file: Option<std::fs::File>,
+    budget: Option<usize>,
+) -> Result<(DataFile, ParseReport, bool)> {
     let data: &[u8] = src;
     let (chunks, form_end) = scan(data, opts.lenient)?;
+    let det = Detect {
+        data,
+        chunks: &chunks,
+        code_flags: Default::default(),
+        code_budget: budget,
+    };
+    let version = detect(&det);
+    let unverified = det.code_flags.get().map_or(0, |f| f.unverified);
+    if unverified == 0 {
+        return read_chunks(src, opts, file, chunks, form_end, version)
+            .map(|(m, r, _)| (m, r, false));
+    }
+    let second_file = file.as_ref().and_then(|f| f.try_clone().ok());
+    if let Ok((model, report, seen)) = read_chunks(src, opts, file, chunks, form_end, version) {
+        let seen = match seen {
+            Some(seen) => seen,
+            // CODE was not read by its scan: look at the rest of the bytecode now.
+            None => {
+                let (chunks, _) = scan(data, opts.lenient)?;
+                let det = Detect {
+                    data,
+                    chunks: &chunks,
+                    code_flags: Default::default(),
+                    code_budget: None,
+                };
+                code::scan_features(&det, unverified, None).found
+            }
+        };
+        if seen & unverified == 0 {
+            return Ok((model, report, false));
+        }
+    }
+    let (chunks, form_end) = scan(data, opts.lenient)?;
+    let version = detect(&Detect {
+        data,
+        chunks: &chunks,
+        code_flags: Default::default(),
+        code_budget: None,
+    });
+    read_chunks(src, opts, second_file, chunks, form_end, version).map(|(m, r, _)| (m, r, true))
+}
+
+/// Reads the chunks of a file whose chunk table and version are known; also returns the
+/// version features of all its bytecode when CODE's scan read every instruction.
+fn read_chunks(
+    src: &Bytes,
+    opts: &ParseOptions,
+    file: Option<std::fs::File>,
+    chunks: ChunkTable,
+    form_end: usize,
+    version: VersionReport,
+) -> Result<(DataFile, ParseReport, Option<u8>)> {
     let mut report = ParseReport {
-        version: detect(&Detect {
-            data,
-            chunks: &chunks,
-            code_flags: Default::default(),
-        }),
+        version,
         ..Default::default()
     };
     let version = report.version.version;
@@ -260,7 +327,7 @@ pub(crate) fn parse_from(
             chunk_align,
             tails: Vec::new(),
             trailing: src.slice(form_end..),
-            size_hint: data.len(),
+            size_hint: src.len(),
         },
         ..Default::default()
     };
@@ -281,6 +348,7 @@ pub(crate) fn parse_from(
         targets: Default::default(),
         chunks,
         function_ends: Default::default(),
+        code_features: Default::default(),
         file,
     };
     let count = ctx.chunks.entries().len();
@@ -428,7 +496,8 @@ pub(crate) fn parse_from(
         }
         report.unexplained = Some(gaps);
     }
-    Ok((model, report))
+    let seen = ctx.code_features.get().copied();
+    Ok((model, report, seen))
 }
 
 /// A chunk that failed to read: strict mode returns the error (with the detected version);
@@ -459,6 +528,7 @@ pub(crate) fn detect_version(data: &[u8]) -> Result<VersionReport> {
         data,
         chunks: &chunks,
         code_flags: Default::default(),
+        code_budget: None,
     }))
 }
 
@@ -667,6 +737,81 @@ fn viewed_payload_bytes(file: &DataFile) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Version detection that reads no bytecode at all, leaving every feature to the CODE
+    /// reader to confirm, gives every corpus file the version, evidence and model that the full
+    /// scan gives; files showing a feature are parsed again.
+    #[test]
+    fn a_feature_budget_gives_what_the_full_scan_gives() {
+        let Some(files) = gmkit_testdata::corpus() else {
+            return;
+        };
+        let mut again = 0;
+        for (name, bytes) in files {
+            let src = Bytes::from(bytes);
+            let opts = ParseOptions::default();
+            let (full, full_report, full_again) =
+                parse_with_budget(&src, &opts, None, None).unwrap();
+            assert!(!full_again, "{name}");
+            for budget in [0, 4096, code::FEATURE_BUDGET] {
+                let (m, report, parsed_again) =
+                    parse_with_budget(&src, &opts, None, Some(budget)).unwrap();
+                again += parsed_again as usize;
+                assert_eq!(m.version, full.version, "{name}, budget {budget}");
+                assert_eq!(
+                    format!("{}", report.version),
+                    format!("{}", full_report.version),
+                    "{name}, budget {budget}"
+                );
+                assert!(
+                    crate::build_bytes(&m).unwrap() == src[..],
+                    "{name}, budget {budget}: rebuilt differently"
+                );
+            }
+        }
+        // No corpus file needs a feature to settle its version (other evidence does): none is
+        // parsed again (the next test covers that).
+        assert_eq!(again, 0);
+    }
+
+    /// A feature only the CODE reader sees (past the budget) makes the file parse again, with
+    /// the version the full scan gives: a 2.3.2 file given one `chknullish` is 2.3.7.
+    #[test]
+    fn a_feature_past_the_budget_parses_the_file_again() {
+        use crate::chunks::code::{DataType, ExtendedKind, Instruction};
+        use crate::version::FormatVersion;
+        let Some(bytes) = gmkit_testdata::corpus_file("dieback.win") else {
+            return;
+        };
+        let mut m = crate::parse_bytes(Bytes::from(bytes)).unwrap();
+        let nullish = FormatVersion::new(2, 3, 7, 0);
+        assert!(m.version.format < nullish && m.version.bytecode >= 15);
+        let code = m.code.as_mut().unwrap();
+        let entry = (0..code.entries.len())
+            .find(|&i| {
+                code.instructions(i).is_ok_and(|ins| !ins.is_empty())
+                    && code.instructions_mut(i).is_ok()
+            })
+            .unwrap();
+        code.instructions_mut(entry)
+            .unwrap()
+            .push(Instruction::Extended {
+                kind: ExtendedKind::CHKNULLISH,
+                t: DataType::Int16,
+                operand: None,
+            });
+        let built = Bytes::from(crate::build_bytes(&m).unwrap());
+        let opts = ParseOptions::default();
+        let (full, _, _) = parse_with_budget(&built, &opts, None, None).unwrap();
+        assert!(full.version.format >= nullish);
+        let (spec, _, again) = parse_with_budget(&built, &opts, None, Some(0)).unwrap();
+        assert!(again);
+        assert_eq!(spec.version, full.version);
+        // The budget used when parsing reads the whole of this small file's code.
+        let (_, _, again) =
+            parse_with_budget(&built, &opts, None, Some(code::FEATURE_BUDGET)).unwrap();
+        assert!(!again);
+    }
 
     /// A FORM of empty chunks with the given names.
     fn form(names: &[[u8; 4]]) -> Vec<u8> {

@@ -155,6 +155,9 @@ pub(crate) struct ReadCtx {
     /// another name: see `Function::chain_end`; `u32::MAX` without occurrences), left by CODE
     /// when its scan read every chain, so that FUNC need not walk them again.
     pub function_ends: std::sync::OnceLock<Vec<u32>>,
+    /// The version features of all the bytecode (see `code::feature_flags`), left by CODE
+    /// when its scan read every instruction.
+    pub code_features: std::sync::OnceLock<u8>,
     /// The file being parsed, when it was mapped from disk: the few fields stored next to large
     /// payloads are read from it (see [`Reader::u32_cold`]).
     pub file: Option<std::fs::File>,

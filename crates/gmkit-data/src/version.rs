@@ -204,7 +204,11 @@ pub(crate) struct Detect<'a> {
     pub data: &'a [u8],
     pub chunks: &'a crate::container::ChunkTable,
     /// What the bytecode scan found (it does not depend on the version, so it runs once).
-    pub code_flags: std::cell::OnceCell<u8>,
+    pub code_flags: std::cell::OnceCell<crate::chunks::code::CodeFlags>,
+    /// How many bytes of bytecode that scan reads at most (`None`: all of it). Parsing scans a
+    /// prefix only and lets the CODE reader, which reads every instruction anyway, confirm
+    /// that the rest holds none of the features not found (see `container::parse_from`).
+    pub code_budget: Option<usize>,
 }
 
 impl<'a> Detect<'a> {
@@ -424,6 +428,7 @@ mod tests {
                 data: &data,
                 chunks: &Default::default(),
                 code_flags: Default::default(),
+                code_budget: None,
             };
             let start = Version::gms2(FormatVersion::new(2, 0, 0, 0));
             let fast = short_passes(&d, &checks, start);
@@ -457,6 +462,7 @@ mod tests {
                     data: &data,
                     chunks: &chunks,
                     code_flags: Default::default(),
+                    code_budget: None,
                 };
                 let (start, floor_evidence) = floor(&d);
                 let fast = detect(&d);
@@ -487,6 +493,7 @@ mod tests {
                 data: &v,
                 chunks: &Default::default(),
                 code_flags: Default::default(),
+                code_budget: None,
             };
             (
                 det.count(0, 4, v.len()),
@@ -505,6 +512,7 @@ mod tests {
             data: &data,
             chunks: &Default::default(),
             code_flags: Default::default(),
+            code_budget: None,
         };
         assert_eq!(det.count(0, 4, 2), None);
         assert_eq!(det.count(0, 4, 100), None);

@@ -674,6 +674,7 @@ impl CodeEntries {
             strg: r.ctx.chunk_range(b"STRG"),
             strg_addrs,
             function_ends: if forward { vec![u32::MAX; b.func_names.len()] } else { Vec::new() },
+            features: 0,
         };
         let mut bound = 0usize;
         let mut entries = Vec::with_capacity(ptrs.len());
@@ -790,6 +791,8 @@ impl CodeEntries {
         if forward {
             // Every chain was read to its end: FUNC takes the ends from here.
             let _ = r.ctx.function_ends.set(std::mem::take(&mut links.function_ends));
+            // Every instruction was scanned: what version detection left unchecked is known.
+            let _ = r.ctx.code_features.set(links.features);
         }
         Self::share_links(&mut entries, links.found, pending);
         if forward {
@@ -947,11 +950,24 @@ impl CodeEntries {
     }
 }
 
+/// What the version scan of the bytecode saw.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CodeFlags {
+    /// The features found (`NULLISH`, `PUSHREF`, `RENUMBERED`, `DUP_E`).
+    pub found: u8,
+    /// Features looked for and not found in the part scanned, when the scan stopped at its
+    /// budget: taken as absent, which the CODE reader confirms (see `container::parse_from`).
+    pub unverified: u8,
+}
+
 /// Layout checks that CODE decides (bc ≥ 15 files only): 2.3.7 `chknullish`, 2023.8 `pushref`
 /// with an int32 operand, 2024.4 `pushref` asset types of the renumbered table, 2024.14.4
 /// `dup.e`.
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
-    let flags = *d.code_flags.get_or_init(|| scan_features(d, wanted_features(v)));
+    let flags = d
+        .code_flags
+        .get_or_init(|| scan_features(d, wanted_features(v), d.code_budget))
+        .found;
     if flags & NULLISH != 0 {
         v.raise(FormatVersion::new(2, 3, 7, 0));
     }
@@ -986,54 +1002,69 @@ fn wanted_features(v: &Version) -> u8 {
     .fold(0, |m, (flag, _)| m | flag)
 }
 
-/// Scans the instruction blobs once for the instructions that reveal a version, among
-/// `wanted` (it stops once all of them are found).
-fn scan_features(d: &Detect, wanted: u8) -> u8 {
+/// The features a bc ≥ 15 instruction shows: word `w`, next word `next` (its operand when it
+/// has one). Only `extended` and `dup.e` words show any (the scan tables mark them).
+#[inline]
+pub(crate) fn feature_flags(w: u32, next: Option<u32>) -> u8 {
+    let op = (w >> 24) as u8;
+    let t1 = (w >> 16) as u8 & 0xF;
     let mut flags = 0;
+    if op == Opcode::Extended.new_code() {
+        let kind = w as u16 as i16;
+        if kind == ExtendedKind::CHKNULLISH.0 {
+            flags |= NULLISH;
+        }
+        if t1 == DataType::Int32 as u8 {
+            flags |= PUSHREF;
+            // Asset type 9 (sequence) only exists in the 2024.4 numbering.
+            if kind == ExtendedKind::PUSHREF.0 && next.is_some_and(|x| x >> 24 == 9) {
+                flags |= RENUMBERED;
+            }
+        }
+    } else if op == Opcode::Dup.new_code() && t1 == DataType::Int16 as u8 {
+        flags |= DUP_E;
+    }
+    flags
+}
+
+/// Bytes of bytecode the version scan reads while parsing (the rest is confirmed by the CODE
+/// reader): features in use usually show early, and absent ones no longer cost a second pass
+/// over all the code.
+pub(crate) const FEATURE_BUDGET: usize = 16 << 10;
+
+/// Scans the instruction blobs once for the instructions that reveal a version, among
+/// `wanted` (it stops once all of them are found, or after `budget` bytes).
+pub(crate) fn scan_features(d: &Detect, wanted: u8, budget: Option<usize>) -> CodeFlags {
+    let none = CodeFlags::default();
     if wanted == 0 {
-        return 0;
+        return none;
     }
     let Some((start, end)) = d.chunk(b"CODE") else {
-        return 0;
+        return none;
     };
     let (Some(n), Some(blobs_end)) = (d.u32(start), d.u32(start + 4)) else {
-        return 0;
+        return none;
     };
     if d.data.get(start + 1).is_none() || n == 0 || d.bytecode() < 15 {
-        return 0;
+        return none;
     }
     let blobs = start + 4 + 4 * n as usize;
     let blobs_end = blobs_end as usize;
     if blobs_end > end || blobs_end < blobs {
-        return 0;
+        return none;
     }
     let Some(code) = d.data.get(blobs..blobs_end) else {
-        return 0;
+        return none;
     };
+    let limit = budget.unwrap_or(usize::MAX);
     let sizes = instruction::size_table_new();
     let word = |p: usize| code.get(p..p + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     // The instruction at `p`: the flags it shows and its size (`None`: the end, or not an
     // instruction).
     let step = |p: usize, flags: &mut u8| -> Option<usize> {
         let w = word(p)?;
-        let op = (w >> 24) as u8;
-        let t1 = (w >> 16) as u8 & 0xF;
-        if op == Opcode::Extended.new_code() {
-            let kind = w as u16 as i16;
-            if kind == ExtendedKind::CHKNULLISH.0 {
-                *flags |= NULLISH;
-            }
-            if t1 == DataType::Int32 as u8 {
-                *flags |= PUSHREF;
-                // Asset type 9 (sequence) only exists in the 2024.4 numbering.
-                if kind == ExtendedKind::PUSHREF.0 && word(p + 4).is_some_and(|x| x >> 24 == 9) {
-                    *flags |= RENUMBERED;
-                }
-            }
-        } else if op == Opcode::Dup.new_code() && t1 == DataType::Int16 as u8 {
-            *flags |= DUP_E;
-        }
-        match sizes[op as usize][t1 as usize] {
+        *flags |= feature_flags(w, word(p + 4));
+        match sizes[(w >> 24) as usize][((w >> 16) & 0xF) as usize] {
             0 => None,
             s => Some(s as usize),
         }
@@ -1044,8 +1075,15 @@ fn scan_features(d: &Detect, wanted: u8) -> u8 {
         let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
         check::PLAIN_SIZES_NEW[(w >> 16) as usize] as usize & 12
     };
+    let mut flags = 0;
     let mut p = 0;
     loop {
+        if p >= limit {
+            return CodeFlags {
+                found: flags & wanted,
+                unverified: wanted & !flags,
+            };
+        }
         if let Some(Ok(win)) = code.get(p..p + 16).map(<&[u8; 16]>::try_from) {
             let s0 = plain(&win[..4]);
             if s0 != 0 {
@@ -1061,7 +1099,10 @@ fn scan_features(d: &Detect, wanted: u8) -> u8 {
             _ => break,
         }
     }
-    flags & wanted
+    CodeFlags {
+        found: flags & wanted,
+        unverified: 0,
+    }
 }
 
 /// The occurrence chain of one VARI/FUNC entry, as far as CODE has been written.

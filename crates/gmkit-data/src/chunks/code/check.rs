@@ -283,6 +283,7 @@ fn scan_with<const NEW: bool>(bytes: &[u8], base: usize, links: &mut Links) -> O
     let [left_v, left_f] = &mut links.left;
     let found = &mut links.found;
     let mut bound = 0usize;
+    let mut features = 0u8;
     let n = bytes.len();
     let mut rest = bytes;
     let mut pad;
@@ -298,7 +299,11 @@ fn scan_with<const NEW: bool>(bytes: &[u8], base: usize, links: &mut Links) -> O
             }
         };
         let w = u32::from_le_bytes(ins[0..4].try_into().ok()?);
-        let d = table.descriptors[(table.index[(w >> 16) as usize] & 31) as usize];
+        let x = table.index[(w >> 16) as usize];
+        if NEW && x & FEATURE != 0 {
+            features |= super::feature_flags(w, Some(u32::from_le_bytes(ins[4..8].try_into().ok()?)));
+        }
+        let d = table.descriptors[(x & 31) as usize];
         if w & d & 0xFFFF != 0 {
             return None;
         }
@@ -382,6 +387,7 @@ fn scan_with<const NEW: bool>(bytes: &[u8], base: usize, links: &mut Links) -> O
             }
         }
     }
+    links.features |= features;
     Some(bound)
 }
 

@@ -392,6 +392,9 @@ pub(crate) struct Links<'a> {
     /// Forward binding: what each function chain's last occurrence holds (see
     /// `ReadCtx::function_ends`).
     pub function_ends: Vec<u32>,
+    /// Forward binding: the version features the scanned instructions show (see
+    /// `code::feature_flags`).
+    pub features: u8,
 }
 
 /// What a link slot says.
