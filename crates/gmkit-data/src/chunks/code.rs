@@ -865,15 +865,14 @@ impl CodeEntries {
                 let start = w.pos32();
                 w.bytes(&b.bytes);
                 let ext = Opcode::Extended.new_code();
+                let bytes: &[u8] = &b.bytes;
                 for l in b.links.iter() {
                     let off = l.pos() as usize;
-                    let (word, operand) = match (b.bytes.get(off..off + 4), b.bytes.get(off + 4..off + 8)) {
-                        (Some(x), Some(y)) => (
-                            u32::from_le_bytes([x[0], x[1], x[2], x[3]]),
-                            u32::from_le_bytes([y[0], y[1], y[2], y[3]]),
-                        ),
-                        _ => return Err(w.unwritable("code entry", "an occurrence outside its blob")),
+                    let Some(ins) = bytes.get(off..).and_then(|x| x.first_chunk::<8>()) else {
+                        return Err(outside_blob(w));
                     };
+                    let word = u32::from_le_bytes([ins[0], ins[1], ins[2], ins[3]]);
+                    let operand = u32::from_le_bytes([ins[4], ins[5], ins[6], ins[7]]);
                     let top = (operand >> 24) as u8;
                     let (always, last_tag) = if !l.function() {
                         (top & 0xF8, 0)
@@ -1164,21 +1163,14 @@ impl WriteState {
         };
         let n = chains.len();
         let Some(c) = chains.get_mut(index as usize) else {
-            let what = if function { "function reference" } else { "variable reference" };
-            return Err(w.unwritable(
-                what,
-                format!("CODE refers to entry #{index}, but there are only {n}"),
-            ));
+            return Err(no_such_entry(w, function, index, n));
         };
         if c.count == 0 {
             c.first = pos;
         } else {
             let dist = pos.wrapping_sub(c.last);
             if dist == 0 || dist > 0x07FF_FFFF {
-                return Err(w.unwritable(
-                    "occurrence chain",
-                    "occurrences more than 128 MiB apart or out of order",
-                ));
+                return Err(chain_out_of_reach(w));
             }
             w.patch_u32(c.last as usize + 4, dist | (c.always as u32) << 24);
         }
@@ -1188,6 +1180,28 @@ impl WriteState {
         c.last_tag = last_tag;
         Ok(())
     }
+}
+
+/// The error of an occurrence link outside its blob.
+#[cold]
+#[inline(never)]
+fn outside_blob(w: &Writer) -> crate::error::Error {
+    w.unwritable("code entry", "an occurrence outside its blob")
+}
+
+/// The error of an occurrence of VARI/FUNC entry `index` when there are only `n`.
+#[cold]
+#[inline(never)]
+fn no_such_entry(w: &Writer, function: bool, index: u32, n: usize) -> crate::error::Error {
+    let what = if function { "function reference" } else { "variable reference" };
+    w.unwritable(what, format!("CODE refers to entry #{index}, but there are only {n}"))
+}
+
+/// The error of two occurrences of a chain too far apart (or out of order).
+#[cold]
+#[inline(never)]
+fn chain_out_of_reach(w: &Writer) -> crate::error::Error {
+    w.unwritable("occurrence chain", "occurrences more than 128 MiB apart or out of order")
 }
 
 /// Ends the occurrence chain of one VARI or FUNC entry: patches its last occurrence with the

@@ -502,7 +502,7 @@ impl LinkList {
     /// The links, in order.
     pub fn iter(&self) -> LinkIter<'_> {
         LinkIter {
-            links: self.0.chunks_exact(LINK_SIZE),
+            links: self.0.as_chunks::<LINK_SIZE>().0.iter(),
         }
     }
 }
@@ -545,17 +545,17 @@ impl LinkListBuilder {
 
 /// Iterator over a [`LinkList`].
 pub(crate) struct LinkIter<'a> {
-    links: std::slice::ChunksExact<'a, u8>,
+    links: std::slice::Iter<'a, [u8; LINK_SIZE]>,
 }
 
 impl Iterator for LinkIter<'_> {
     type Item = EncLink;
     #[inline]
     fn next(&mut self) -> Option<EncLink> {
-        let l = self.links.next()?;
+        let [a, b, c, d, e, f, g, h] = *self.links.next()?;
         Some(EncLink {
-            tagged_pos: u32::from_le_bytes([l[0], l[1], l[2], l[3]]),
-            index: u32::from_le_bytes([l[4], l[5], l[6], l[7]]),
+            tagged_pos: u32::from_le_bytes([a, b, c, d]),
+            index: u32::from_le_bytes([e, f, g, h]),
         })
     }
     #[inline]
