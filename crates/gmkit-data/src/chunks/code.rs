@@ -1146,7 +1146,7 @@ impl WriteState {
 
     /// Records an occurrence written at `pos` (increasing positions), linking the previous
     /// occurrence of the same chain to it.
-    #[inline]
+    #[inline(always)]
     fn occurrence(
         &mut self,
         w: &mut Writer,
