@@ -262,12 +262,7 @@ fn parse_with_budget(
 ) -> Result<(DataFile, ParseReport, bool)> {
     let data: &[u8] = src;
     let (chunks, form_end) = scan(data, opts.lenient)?;
-    let det = Detect {
-        data,
-        chunks: &chunks,
-        code_flags: Default::default(),
-        code_budget: budget,
-    };
+    let det = Detect::new(data, &chunks, budget);
     let version = detect(&det);
     let unverified = det.code_flags.get().map_or(0, |f| f.unverified);
     if unverified == 0 {
@@ -281,12 +276,7 @@ fn parse_with_budget(
             // CODE was not read by its scan: look at the rest of the bytecode now.
             None => {
                 let (chunks, _) = scan(data, opts.lenient)?;
-                let det = Detect {
-                    data,
-                    chunks: &chunks,
-                    code_flags: Default::default(),
-                    code_budget: None,
-                };
+                let det = Detect::new(data, &chunks, None);
                 code::scan_features(&det, unverified, None).found
             }
         };
@@ -295,12 +285,7 @@ fn parse_with_budget(
         }
     }
     let (chunks, form_end) = scan(data, opts.lenient)?;
-    let version = detect(&Detect {
-        data,
-        chunks: &chunks,
-        code_flags: Default::default(),
-        code_budget: None,
-    });
+    let version = detect(&Detect::new(data, &chunks, None));
     read_chunks(src, opts, second_file, chunks, form_end, version).map(|(m, r, _)| (m, r, true))
 }
 
@@ -524,12 +509,7 @@ fn keep_failed(
 /// Detects the version of a file from its chunk table (read leniently).
 pub(crate) fn detect_version(data: &[u8]) -> Result<VersionReport> {
     let (chunks, _) = scan(data, true)?;
-    Ok(detect(&Detect {
-        data,
-        chunks: &chunks,
-        code_flags: Default::default(),
-        code_budget: None,
-    }))
+    Ok(detect(&Detect::new(data, &chunks, None)))
 }
 
 /// Attaches the detected version and its evidence to a chunk's parse error.

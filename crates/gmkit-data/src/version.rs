@@ -212,6 +212,20 @@ pub(crate) struct Detect<'a> {
 }
 
 impl<'a> Detect<'a> {
+    /// Checks of `data`, whose chunk table is `chunks`, reading at most `code_budget` bytes of
+    /// bytecode for features (`None`: all of it).
+    pub fn new(
+        data: &'a [u8],
+        chunks: &'a crate::container::ChunkTable,
+        code_budget: Option<usize>,
+    ) -> Self {
+        Detect {
+            data,
+            chunks,
+            code_flags: Default::default(),
+            code_budget,
+        }
+    }
     /// The body range of a chunk.
     #[inline]
     pub fn chunk(&self, name: &[u8; 4]) -> Option<(usize, usize)> {
