@@ -546,7 +546,8 @@ fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable)
 }
 
 /// A chunk whose reading is worth a second thread: both it and the rest of its phase hold at
-/// least this many bytes of metadata (a thread costs tens of microseconds to start).
+/// least this many bytes of metadata (a new thread may take from 0.1 to over 1 ms to start
+/// running on a virtual machine; measured on the 2-vCPU machine of the README's figures).
 const OFFLOAD_MIN: usize = 256 << 10;
 
 /// The chunk of `group` (indices into `entries`) to read on a second thread, if any: the
@@ -720,13 +721,13 @@ mod tests {
 
     /// Version detection that reads no bytecode at all, leaving every feature to the CODE
     /// reader to confirm, gives every corpus file the version, evidence and model that the full
-    /// scan gives; files showing a feature are parsed again.
+    /// scan gives (files whose version a feature settles are parsed again; in today's corpus
+    /// other evidence always settles it, so the next test builds such a file).
     #[test]
     fn a_feature_budget_gives_what_the_full_scan_gives() {
         let Some(files) = gmkit_testdata::corpus() else {
             return;
         };
-        let mut again = 0;
         for (name, bytes) in files {
             let src = Bytes::from(bytes);
             let opts = ParseOptions::default();
@@ -734,9 +735,7 @@ mod tests {
                 parse_with_budget(&src, &opts, None, None).unwrap();
             assert!(!full_again, "{name}");
             for budget in [0, 4096, code::FEATURE_BUDGET] {
-                let (m, report, parsed_again) =
-                    parse_with_budget(&src, &opts, None, Some(budget)).unwrap();
-                again += parsed_again as usize;
+                let (m, report, _) = parse_with_budget(&src, &opts, None, Some(budget)).unwrap();
                 assert_eq!(m.version, full.version, "{name}, budget {budget}");
                 assert_eq!(
                     format!("{}", report.version),
@@ -749,9 +748,6 @@ mod tests {
                 );
             }
         }
-        // No corpus file needs a feature to settle its version (other evidence does): none is
-        // parsed again (the next test covers that).
-        assert_eq!(again, 0);
     }
 
     /// A feature only the CODE reader sees (past the budget) makes the file parse again, with
