@@ -366,10 +366,11 @@ fn read_chunks(
         // targets they publish become visible to the next phases only.
         let group = &order[starts[phase]..starts[phase + 1]];
         let mut pending: [Option<AddrMap>; TARGETS] = Default::default();
-        if let Some(big) = offload(ctx.chunks.entries(), group) {
+        if let Some(k) = offload(ctx.chunks.entries(), group) {
             // One large chunk on a second thread while this one reads the rest; merged in
             // file order as if read one after the other.
-            let (theirs, mine) = std::thread::scope(|s| {
+            let big = group[k] as usize;
+            let (theirs, mut results) = std::thread::scope(|s| {
                 let theirs = s.spawn(|| read_chunk(src, &ctx, big, chunk_align, opts));
                 let mine: Vec<Result<ChunkRead>> = group
                     .iter()
@@ -378,15 +379,11 @@ fn read_chunks(
                     .collect();
                 (theirs.join(), mine)
             });
-            let mut theirs = Some(theirs.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-            let mut mine = mine.into_iter();
-            for &i in group {
-                let res = if i as usize == big {
-                    theirs.take()
-                } else {
-                    mine.next()
-                };
-                let Some(res) = res else { break };
+            results.insert(
+                k,
+                theirs.unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            );
+            for (res, &i) in results.into_iter().zip(group) {
                 match res {
                     Ok(done) => {
                         model.store(done.chunk);
@@ -550,7 +547,8 @@ fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable)
 /// running on a virtual machine; measured on the 2-vCPU machine of the README's figures).
 const OFFLOAD_MIN: usize = 256 << 10;
 
-/// The chunk of `group` (indices into `entries`) to read on a second thread, if any: the
+/// The position in `group` (indices into `entries`) of the chunk to read on a second thread,
+/// if any: the
 /// largest one other than CODE (whose reading keeps a table per thread, see
 /// `code::spare_slots`), when it and the rest of the group each hold at least
 /// [`OFFLOAD_MIN`] bytes of metadata (texture and audio chunks count as nothing: their
@@ -562,13 +560,11 @@ fn offload(entries: &[ChunkEntry], group: &[u32]) -> Option<usize> {
         _ => c.end - c.start,
     };
     let total: usize = group.iter().map(|&i| work(&entries[i as usize])).sum();
-    let big = group
-        .iter()
-        .map(|&i| i as usize)
-        .filter(|&i| &entries[i].name.0 != b"CODE")
-        .max_by_key(|&i| work(&entries[i]))?;
-    let w = work(&entries[big]);
-    (w >= OFFLOAD_MIN && total - w >= OFFLOAD_MIN).then_some(big)
+    let k = (0..group.len())
+        .filter(|&k| &entries[group[k] as usize].name.0 != b"CODE")
+        .max_by_key(|&k| work(&entries[group[k] as usize]))?;
+    let w = work(&entries[group[k] as usize]);
+    (w >= OFFLOAD_MIN && total - w >= OFFLOAD_MIN).then_some(k)
 }
 
 /// One chunk as read on its own (possibly on another thread), with what its reader found.

@@ -154,7 +154,7 @@ impl EncodedBlob {
 
     /// Number of variable and function occurrences in the blob.
     pub fn occurrences(&self) -> usize {
-        self.links.iter().count()
+        self.links.len()
     }
 
     /// Decodes the instructions (error offsets are relative to the blob).

@@ -10,6 +10,10 @@
 //! slot lookup. It accepts a subset of what the full decoder accepts (exactly the same set on
 //! well-formed code); on anything else it gives up and the caller runs the full decoder, which
 //! reports the error with its offset.
+//!
+//! The same pass notes the version features its words show (`extended` and `dup.e` words,
+//! marked in the table; see `code::feature_flags`), which lets version detection read only a
+//! prefix of the bytecode.
 
 use super::instruction::{EncLink, Link, Links};
 use super::opcode::{DataType, Opcode};

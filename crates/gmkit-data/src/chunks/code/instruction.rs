@@ -499,6 +499,10 @@ impl LinkList {
             LinkList(shared.slice(range))
         }
     }
+    /// The number of links.
+    pub fn len(&self) -> usize {
+        self.0.len() / LINK_SIZE
+    }
     /// The links, in order.
     pub fn iter(&self) -> LinkIter<'_> {
         LinkIter {
