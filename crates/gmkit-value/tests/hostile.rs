@@ -204,8 +204,10 @@ fn struct_cycle_buffer() -> Vec<u8> {
     elephant::write(&Value::Struct(s)).unwrap()
 }
 
-/// Bytes the test harness may allocate concurrently with a measurement.
-const SLACK: usize = 8 << 10;
+/// Bytes the test harness may allocate concurrently with a measurement (libtest's own threads
+/// and the output of tests that just finished: 10,297 bytes were seen once with 8 KiB here).
+/// Still a third of what a leak of one byte per decode leaves after 100,000 decodes.
+const SLACK: usize = 32 << 10;
 
 /// Decoding cyclic buffers 100,000 times leaves the live heap where it was.
 #[test]
