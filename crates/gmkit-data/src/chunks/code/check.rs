@@ -173,9 +173,18 @@ const fn descriptor(top: u32, new: bool) -> u32 {
 /// index of its descriptor (a 64 KiB table of bytes rather than one of words). Bit 7 of an
 /// index marks the words version detection looks at (`extended`, `dup.e`: see
 /// `code::scan_features`).
+///
+/// The size of an instruction comes from a second, 4 KiB table by opcode and type-1 nibble
+/// (what it depends on), which stays in the L1 cache: the scan's loop-carried dependency is
+/// where the next instruction starts, and taking its size from the 64 KiB table (an L2 load
+/// most of the time) made every instruction wait for it. The descriptor check is then off that
+/// path: the processor goes on to the next instruction while it is pending.
 pub(crate) struct Table {
     descriptors: [u32; 32],
     index: [u8; 65536],
+    /// Size by opcode byte and type-1 nibble (that of the descriptor for every word the scan
+    /// accepts; anything for the others, which the descriptor refuses).
+    sizes: [[u8; 16]; 256],
 }
 
 /// Bit of [`Table::index`] entries marking the words version detection looks at.
@@ -185,6 +194,7 @@ const fn table(new: bool) -> Table {
     let mut t = Table {
         descriptors: [D_BAD; 32],
         index: [0; 65536],
+        sizes: [[0; 16]; 256],
     };
     // Descriptor 0 is D_BAD.
     let mut n = 1;
@@ -206,6 +216,9 @@ const fn table(new: bool) -> Table {
             && (op == Opcode::Extended.new_code()
                 || (op == Opcode::Dup.new_code() && top & 0xF == DataType::Int16 as usize));
         t.index[top] = k as u8 | if feature { FEATURE } else { 0 };
+        if d != D_BAD {
+            t.sizes[top >> 8][top & 0xF] = ((d >> 16) & 0xFF) as u8;
+        }
         top += 1;
     }
     t
@@ -307,11 +320,11 @@ fn scan_with<const NEW: bool>(bytes: &[u8], base: usize, links: &mut Links) -> O
         if NEW && x & FEATURE != 0 {
             features |= super::feature_flags(w, Some(u32::from_le_bytes(ins[4..8].try_into().ok()?)));
         }
+        let size = table.sizes[(w >> 24) as usize][((w >> 16) & 0xF) as usize] as usize;
         let d = table.descriptors[(x & 31) as usize];
         if w & d & 0xFFFF != 0 {
             return None;
         }
-        let size = ((d >> 16) & 0xFF) as usize;
         let i = n - rest.len();
         // The instruction must end inside the blob.
         rest = rest.get(size..)?;
@@ -481,6 +494,8 @@ mod tests {
                 }
                 assert_ne!(d >> 24, K_BAD);
                 assert_eq!(Some(((d >> 16) & 0xFF) as usize), size_of_word(w, new), "{w:08X}");
+                let size = table.sizes[(top >> 8) as usize][(top & 0xF) as usize];
+                assert_eq!(size as u32, (d >> 16) & 0xFF, "{w:08X}");
                 let op = (top >> 8) as u8;
                 let feature = new && (op == 0xFF || (op == 0x86 && top & 0xF == 0xF));
                 assert_eq!(x & FEATURE != 0, feature, "{w:08X}");
