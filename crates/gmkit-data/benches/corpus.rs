@@ -5,11 +5,13 @@
 //! `GMKIT_CORPUS=../shared/corpus cargo bench -p gmkit-data --bench corpus` (files that do not
 //! parse are left out and named; `-- corpus/` or `-- file/` for one group). Peak heap and
 //! one-shot runs (fresh processes): the `speed` example. `build_parts` is [`gmkit_data::build`]
-//! (payloads as views, as `gmkit check` does).
+//! (payloads as views, as `gmkit check` does). Each parse or build is timed alone and its
+//! output freed after the clock stops (`drop` times freeing the parsed models).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 fn corpus() -> Vec<(String, bytes::Bytes)> {
     let dir = std::env::var_os("GMKIT_CORPUS")
@@ -44,6 +46,22 @@ fn corpus() -> Vec<(String, bytes::Bytes)> {
         .collect()
 }
 
+/// `iters` rounds of `f` over `items`, timing each call alone: what it returns is freed after
+/// the clock stops. A parse is timed to its model and a build to its output, as `gmkit check`
+/// times them (freeing a model is not part of parsing it: the `drop` bench times that).
+fn each<T, R>(iters: u64, items: &[T], mut f: impl FnMut(&T) -> R) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        for item in items {
+            let t = Instant::now();
+            let out = black_box(f(item));
+            total += t.elapsed();
+            drop(out);
+        }
+    }
+    total
+}
+
 fn bench(c: &mut Criterion) {
     let named = corpus();
     if named.is_empty() {
@@ -58,18 +76,24 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("corpus");
     g.throughput(Throughput::Bytes(total as u64));
     g.bench_function("parse", |b| {
-        b.iter(|| {
-            for f in &files {
-                black_box(gmkit_data::parse_bytes(f.clone()).unwrap());
+        b.iter_custom(|n| each(n, &files, |f| gmkit_data::parse_bytes(f.clone()).unwrap()))
+    });
+    g.bench_function("drop", |b| {
+        b.iter_custom(|n| {
+            let mut total = Duration::ZERO;
+            for _ in 0..n {
+                for f in &files {
+                    let m = gmkit_data::parse_bytes(f.clone()).unwrap();
+                    let t = Instant::now();
+                    drop(black_box(m));
+                    total += t.elapsed();
+                }
             }
+            total
         })
     });
     g.bench_function("build", |b| {
-        b.iter(|| {
-            for m in &models {
-                black_box(gmkit_data::build_bytes(m).unwrap());
-            }
-        })
+        b.iter_custom(|n| each(n, &models, |m| gmkit_data::build_bytes(m).unwrap()))
     });
     // The two parts of `build`: the checks it runs first, and the writing alone.
     g.bench_function("validate", |b| {
@@ -87,11 +111,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("build_parts", |b| {
-        b.iter(|| {
-            for m in &models {
-                black_box(gmkit_data::build(m).unwrap());
-            }
-        })
+        b.iter_custom(|n| each(n, &models, |m| gmkit_data::build(m).unwrap()))
     });
     g.finish();
 
@@ -106,10 +126,18 @@ fn bench(c: &mut Criterion) {
     for ((name, f), m) in named.iter().zip(&models) {
         g.throughput(Throughput::Bytes(f.len() as u64));
         g.bench_function(format!("parse/{name}"), |b| {
-            b.iter(|| black_box(gmkit_data::parse_bytes(f.clone()).unwrap()))
+            b.iter_custom(|n| {
+                each(n, std::slice::from_ref(f), |f| {
+                    gmkit_data::parse_bytes(f.clone()).unwrap()
+                })
+            })
         });
         g.bench_function(format!("build/{name}"), |b| {
-            b.iter(|| black_box(gmkit_data::build_bytes(m).unwrap()))
+            b.iter_custom(|n| {
+                each(n, std::slice::from_ref(m), |m| {
+                    gmkit_data::build_bytes(m).unwrap()
+                })
+            })
         });
     }
     g.finish();
