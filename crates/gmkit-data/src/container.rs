@@ -355,6 +355,8 @@ fn read_chunks(
         large.resize(count, 0);
         &mut large
     };
+    // No phase of a file smaller than two offloadable chunks can offload one.
+    let may_offload = src.len() >= 2 * OFFLOAD_MIN;
     let mut next = starts;
     for (i, c) in ctx.chunks.entries().iter().enumerate() {
         let p = phase_of(c.kind) as usize;
@@ -366,7 +368,7 @@ fn read_chunks(
         // targets they publish become visible to the next phases only.
         let group = &order[starts[phase]..starts[phase + 1]];
         let mut pending: [Option<AddrMap>; TARGETS] = Default::default();
-        if let Some(k) = offload(ctx.chunks.entries(), group) {
+        if may_offload && let Some(k) = offload(ctx.chunks.entries(), group) {
             // One large chunk on a second thread while this one reads the rest; merged in
             // file order as if read one after the other.
             let big = group[k] as usize;
