@@ -313,6 +313,7 @@ fn read_chunks(
             tails: Vec::new(),
             trailing: src.slice(form_end..),
             size_hint: src.len(),
+            code_chains: Default::default(),
         },
         ..Default::default()
     };
@@ -334,6 +335,7 @@ fn read_chunks(
         chunks,
         function_ends: Default::default(),
         code_features: Default::default(),
+        code_chains: Default::default(),
         file,
     };
     let count = ctx.chunks.entries().len();
@@ -453,6 +455,7 @@ fn read_chunks(
             }
         }
     }
+    model.layout.code_chains = crate::chunks::code::ReadChains(ctx.code_chains.take());
     let chunks = &ctx.chunks;
     if !report.failed_chunks.is_empty() {
         keep_bytecode_together(&mut model, src, chunks);
@@ -664,6 +667,7 @@ fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
         WriteCtx {
             version: file.version,
             code: crate::chunks::code::WriteState::for_file(file),
+            read_chains: file.layout.code_chains.0.clone(),
         },
         by_reference,
     );

@@ -22,6 +22,10 @@ pub struct Layout {
     /// Size of the file this model was read from (used to size the output buffer).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub size_hint: usize,
+    /// The CODE occurrence chains as read, so that unedited code is written back without
+    /// relinking (opaque; not part of equality).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub code_chains: crate::chunks::code::ReadChains,
 }
 
 /// Equal when the files would be laid out the same; the size hint is not part of that.

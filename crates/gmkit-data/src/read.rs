@@ -158,6 +158,8 @@ pub(crate) struct ReadCtx {
     /// The version features of all the bytecode (see `code::feature_flags`), left by CODE
     /// when its scan read every instruction.
     pub code_features: std::sync::OnceLock<u8>,
+    /// The occurrence chains as CODE's scan read them (see `code::chains`).
+    pub code_chains: std::sync::OnceLock<std::sync::Arc<crate::chunks::code::chains::Chains>>,
     /// The file being parsed, when it was mapped from disk: the few fields stored next to large
     /// payloads are read from it (see [`Reader::u32_cold`]).
     pub file: Option<std::fs::File>,

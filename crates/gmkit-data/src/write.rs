@@ -12,6 +12,8 @@ pub(crate) struct WriteCtx {
     pub version: Version,
     /// Bytecode layout computed by CODE, used by VARI and FUNC.
     pub code: crate::chunks::code::WriteState,
+    /// The occurrence chains as read (see `code::chains`).
+    pub read_chains: Option<std::sync::Arc<crate::chunks::code::chains::Chains>>,
 }
 
 /// Number of fixups per allocated block.
@@ -155,6 +157,13 @@ impl Writer {
     pub fn align(&mut self, to: usize) {
         let pad = (to - self.pos() % to) % to;
         self.zeros(pad);
+    }
+    /// The u32 written at an earlier position (0 past the end: callers read what they wrote).
+    pub fn u32_at(&self, at: usize) -> u32 {
+        let at = self.own(at);
+        self.buf
+            .get(at..at + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
     /// Overwrites a u32 at an earlier position.
     #[inline]

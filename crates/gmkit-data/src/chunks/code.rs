@@ -23,6 +23,7 @@
 //! name and write the counts and first addresses.
 
 pub mod asm;
+pub(crate) mod chains;
 mod check;
 pub mod instruction;
 pub mod opcode;
@@ -30,6 +31,7 @@ pub mod opcode;
 pub use instruction::{
     Disassembly, ExtOperand, FunctionId, Instruction, PushValue, VariableId, VariableRef,
 };
+pub use chains::ReadChains;
 pub use opcode::{Comparison, DataType, ExtendedKind, InstanceType, Opcode, RefType};
 
 use crate::chunk::{Chunk, ChunkName};
@@ -331,8 +333,12 @@ struct Bindings {
     var_names: Vec<u32>,
     func_names: Vec<u32>,
     total: usize,
-    /// Forward binding: occurrences left per variable and per function.
-    left: [Vec<u32>; 2],
+    /// Forward binding, per variable (`[0]`) and per function (`[1]`): occurrences left, and
+    /// the word index (from the CODE body) of the last one, filled in by the scan (see
+    /// [`instruction::Links::left`]).
+    left: [Vec<[u32; 2]>; 2],
+    /// Forward binding: the VARI and FUNC occurrence tables (kept for `chains`).
+    tables: [variable::OccurrenceTable; 2],
 }
 
 /// The STRG pointer list as stored, when the string addresses published by STRG are exactly
@@ -381,6 +387,7 @@ fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
         func_names: Vec::new(),
         total: 0,
         left: Default::default(),
+        tables: Default::default(),
     };
     let tables: [(bool, Option<variable::OccurrenceTable>); 2] = [
         (
@@ -417,7 +424,7 @@ fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
         };
         names.reserve(table.len());
         if forward {
-            b.left[is_func as usize] = table.iter().map(|t| t.1).collect();
+            b.left[is_func as usize] = table.iter().map(|t| [t.1, 0]).collect();
         }
         for (idx, &(name_ptr, count, first)) in table.iter().enumerate() {
             let kind = if is_func { "function" } else { "variable" };
@@ -491,6 +498,9 @@ fn bind_chains(r: &Reader, forward: bool) -> Result<Bindings> {
                 }
             }
             b.total += count as usize;
+        }
+        if forward {
+            b.tables[is_func as usize] = table;
         }
     }
     Ok(b)
@@ -677,6 +687,8 @@ impl CodeEntries {
             features: 0,
         };
         let mut bound = 0usize;
+        // Where the first root blob starts (see `chains`).
+        let mut region = None;
         let mut entries = Vec::with_capacity(ptrs.len());
         let mut pending = Vec::new();
         if new {
@@ -709,6 +721,7 @@ impl CodeEntries {
                         ));
                     }
                     r.seek(cursor)?;
+                    region.get_or_insert(cursor);
                     let body = decode_blob(r, len, new, &mut links, &mut bound, (entries.len(), &mut pending))?;
                     cursor += len;
                     if len > 0 {
@@ -766,6 +779,7 @@ impl CodeEntries {
                 }
                 let name = r.string()?;
                 let len = r.u32()? as usize;
+                region.get_or_insert(r.pos());
                 let body = decode_blob(r, len, new, &mut links, &mut bound, (entries.len(), &mut pending))?;
                 entries.push(CodeEntry {
                     name,
@@ -798,6 +812,13 @@ impl CodeEntries {
         if forward {
             // Every occurrence took its slot back (see `spare_slots`).
             spare_slots::give_back(std::mem::take(&mut b.slots));
+            // What writing back unedited code needs instead of relinking.
+            if let Some(at) = region {
+                let read = (std::mem::take(&mut b.tables), std::mem::take(&mut b.left));
+                let first_offset = if function_first_is_operand(&v) { 4 } else { 0 };
+                let c = chains::Chains::read(&entries, new, (at, r.chunk_start(), first_offset), read);
+                let _ = r.ctx.code_chains.set(std::sync::Arc::new(c));
+            }
         }
         Ok(CodeEntries {
             entries,
@@ -853,18 +874,22 @@ impl CodeEntries {
     }
 
     /// Writes a root entry's instructions: an encoded blob is copied and its occurrences
-    /// relinked; decoded instructions are encoded.
-    fn write_root(w: &mut Writer, body: &CodeBody, new: bool, st: &mut WriteState) -> Result<()> {
+    /// relinked (unless `relink` is false: every root blob as read, see [`chains`]); decoded
+    /// instructions are encoded.
+    fn write_root(w: &mut Writer, body: &CodeBody, new: bool, st: &mut WriteState, relink: bool) -> Result<()> {
         match body {
             CodeBody::Instructions(ins) => Self::write_instructions(w, ins, new, st),
             CodeBody::Encoded(b) if b.new != new => {
                 // Written for the other bytecode family: re-encode.
                 Self::write_instructions(w, &b.decode()?, new, st)
             }
+            CodeBody::Encoded(b) if !relink => {
+                w.bytes(&b.bytes);
+                Ok(())
+            }
             CodeBody::Encoded(b) => {
                 let start = w.pos32();
                 w.bytes(&b.bytes);
-                let ext = Opcode::Extended.new_code();
                 let bytes: &[u8] = &b.bytes;
                 for l in b.links.iter() {
                     let off = l.pos() as usize;
@@ -873,14 +898,8 @@ impl CodeEntries {
                     };
                     let word = u32::from_le_bytes([ins[0], ins[1], ins[2], ins[3]]);
                     let operand = u32::from_le_bytes([ins[4], ins[5], ins[6], ins[7]]);
-                    let top = (operand >> 24) as u8;
-                    let (always, last_tag) = if !l.function() {
-                        (top & 0xF8, 0)
-                    } else if new && (word >> 24) as u8 == ext {
-                        (0, if l.was_last() { top } else { b.script_asset_type })
-                    } else {
-                        (0, 0)
-                    };
+                    let (always, last_tag) =
+                        link_tags(word, operand, l.function(), new, l.was_last(), b.script_asset_type);
                     st.occurrence(w, l.function(), l.index, start + off as u32, always, last_tag)?;
                 }
                 Ok(())
@@ -891,6 +910,14 @@ impl CodeEntries {
 
     fn write_body(&self, w: &mut Writer, new: bool, st: &mut WriteState) -> Result<()> {
         let n = self.entries.len();
+        // Every root blob as read: copied as stored, the chains placed from the reading.
+        let read = w
+            .ctx
+            .read_chains
+            .clone()
+            .filter(|c| c.unchanged(&self.entries, new, st.variables.len(), st.functions.len()));
+        let relink = read.is_none();
+        let mut region = None;
         let slots = w.pointer_slots(n);
         if !new {
             for (i, e) in self.entries.iter().enumerate() {
@@ -904,9 +931,13 @@ impl CodeEntries {
                 w.string(e.name);
                 let len_at = w.pos();
                 w.u32(0);
-                Self::write_root(w, &e.body, new, st)?;
+                region.get_or_insert(w.pos32());
+                Self::write_root(w, &e.body, new, st, relink)?;
                 let len = (w.pos() - len_at - 4) as u32;
                 w.patch_u32(len_at, len);
+            }
+            if let (Some(c), Some(region)) = (read, region) {
+                c.place(w, region, &mut st.variables, &mut st.functions);
             }
             return Ok(());
         }
@@ -914,9 +945,13 @@ impl CodeEntries {
         for (i, e) in self.entries.iter().enumerate() {
             if e.body.is_root() {
                 let at = w.pos32();
-                Self::write_root(w, &e.body, new, st)?;
+                region.get_or_insert(at);
+                Self::write_root(w, &e.body, new, st, relink)?;
                 blob[i] = (at, w.pos32() - at);
             }
+        }
+        if let (Some(c), Some(region)) = (read, region) {
+            c.place(w, region, &mut st.variables, &mut st.functions);
         }
         for (i, e) in self.entries.iter().enumerate() {
             if let CodeBody::Shared { parent } = e.body {
@@ -1182,6 +1217,22 @@ impl WriteState {
         c.always = always;
         c.last_tag = last_tag;
         Ok(())
+    }
+}
+
+/// The top-byte bits an occurrence (instruction word `word`, operand `operand`) keeps when
+/// relinked: `(always, last_tag)` of [`Chain`]. A variable keeps its operand's top 5 bits in any
+/// case; a function `pushref` (bc ≥ 15 `extended`) ends its chain with its own asset-type byte
+/// when it ended it in the file read (`was_last`), else with the version's script type.
+#[inline(always)]
+fn link_tags(word: u32, operand: u32, function: bool, new: bool, was_last: bool, script_asset_type: u8) -> (u8, u8) {
+    let top = (operand >> 24) as u8;
+    if !function {
+        (top & 0xF8, 0)
+    } else if new && (word >> 24) as u8 == Opcode::Extended.new_code() {
+        (0, if was_last { top } else { script_asset_type })
+    } else {
+        (0, 0)
     }
 }
 

@@ -358,10 +358,13 @@ fn scan_with<const NEW: bool>(bytes: &[u8], base: usize, links: &mut Links) -> O
                     } else {
                         let (function, index) = (s & 2 != 0, s >> 2);
                         let left = if function { &mut **left_f } else { &mut **left_v };
-                        let count = left.get_mut(index as usize)?;
-                        *count = count.checked_sub(1)?;
-                        let last = *count == 0;
-                        if !last {
+                        let chain = left.get_mut(index as usize)?;
+                        chain[0] = chain[0].checked_sub(1)?;
+                        let last = chain[0] == 0;
+                        if last {
+                            // Where the chain ends (see `chains`).
+                            chain[1] = word as u32;
+                        } else {
                             // Mark the next occurrence of the chain (inside CODE, whole words
                             // ahead).
                             let dist = (v & 0x07FF_FFFF) as usize;

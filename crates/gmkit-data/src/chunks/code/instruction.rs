@@ -380,8 +380,9 @@ pub(crate) struct Links<'a> {
     /// Forward binding ([`super::check::scan`]): `slots` holds the next occurrence of each
     /// chain only, and `left` how many occurrences each variable and function has left.
     pub forward: bool,
-    /// Forward binding: occurrences left per variable (`[0]`) and function (`[1]`).
-    pub left: [&'a mut [u32]; 2],
+    /// Forward binding, per variable (`[0]`) and function (`[1]`): `[occurrences left, word
+    /// of the last occurrence]` (counted from `code_start`; the scan fills it in).
+    pub left: [&'a mut [[u32; 2]]; 2],
     /// The whole file (forward binding: names of global scripts).
     pub file: &'a [u8],
     /// The STRG body range.
