@@ -78,7 +78,7 @@ impl Chains {
                 // An empty blob is no view of the buffer: the first one that is tells where
                 // the first root is.
                 if first.is_none() && !b.bytes.is_empty() {
-                    first = Some(b.bytes.as_ptr() as usize - offset);
+                    first = Some((b.bytes.as_ptr() as usize).wrapping_sub(offset));
                 }
                 offset += b.bytes.len() + gap(new);
             }
@@ -114,7 +114,7 @@ impl Chains {
                     if !b.bytes.is_empty() && at != Some(b.bytes.as_ptr() as usize) {
                         return false;
                     }
-                    at = at.map(|a| a + b.bytes.len() + gap(new));
+                    at = at.map(|a| a.wrapping_add(b.bytes.len() + gap(new)));
                     roots += 1;
                 }
                 _ => return false,

@@ -176,9 +176,11 @@ const fn descriptor(top: u32, new: bool) -> u32 {
 ///
 /// The size of an instruction comes from a second, 4 KiB table by opcode and type-1 nibble
 /// (what it depends on), which stays in the L1 cache: the scan's loop-carried dependency is
-/// where the next instruction starts, and taking its size from the 64 KiB table (an L2 load
-/// most of the time) made every instruction wait for it. The descriptor check is then off that
-/// path: the processor goes on to the next instruction while it is pending.
+/// where the next instruction starts, and taking its size from the descriptor (two dependent
+/// loads, one from the 64 KiB table) made every instruction wait for them. The descriptor
+/// check is then off that path: the processor goes on to the next instruction while it is
+/// pending (parse of code-dense files 12–24 % faster with the budget change of the same
+/// commit, measured by interleaved runs).
 pub(crate) struct Table {
     descriptors: [u32; 32],
     index: [u8; 65536],
