@@ -238,46 +238,47 @@ pub(crate) fn parse(src: &Bytes, opts: &ParseOptions) -> Result<(DataFile, Parse
 
 /// Parses a data file held in `src`, mapped from `file` when given (see `ReadCtx::file`).
 ///
-/// Version detection reads only the first [`code::FEATURE_BUDGET`] bytes of bytecode (none) for
-/// the instructions that reveal a version; features it did not find there are taken as absent,
-/// and the CODE reader, which checks every instruction anyway, says whether they are. Should
-/// one show up after all (or the parse fail, or CODE not be read by its scan), the file is
-/// parsed again with the whole bytecode scanned first, so the result is always what a full
-/// scan gives.
+/// Version detection reads no bytecode for the instructions that reveal a version: they are
+/// taken as absent, and the CODE reader, which checks every instruction anyway, says whether
+/// they are. Should one show up after all (or the parse fail, or CODE not be read by its
+/// scan), the file is parsed again with the whole bytecode scanned first, so the result is
+/// always what a full scan gives.
 pub(crate) fn parse_from(
     src: &Bytes,
     opts: &ParseOptions,
     file: Option<std::fs::File>,
 ) -> Result<(DataFile, ParseReport)> {
-    parse_with_budget(src, opts, file, Some(code::FEATURE_BUDGET)).map(|(m, r, _)| (m, r))
+    parse_scanning(src, opts, file, false).map(|(m, r, _)| (m, r))
 }
 
-/// [`parse_from`] with a given bytecode budget for version detection (`None`: scan it all
-/// first); also says whether the file had to be parsed again.
-fn parse_with_budget(
+/// [`parse_from`], with version detection scanning the bytecode first when `scan_code` says
+/// so; also says whether the file had to be parsed again.
+fn parse_scanning(
     src: &Bytes,
     opts: &ParseOptions,
     file: Option<std::fs::File>,
-    budget: Option<usize>,
+    scan_code: bool,
 ) -> Result<(DataFile, ParseReport, bool)> {
     let data: &[u8] = src;
     let (chunks, form_end) = scan(data, opts.lenient)?;
-    let det = Detect::new(data, &chunks, budget);
+    let det = Detect::new(data, &chunks, scan_code);
     let version = detect(&det);
     let unverified = det.code_flags.get().map_or(0, |f| f.unverified);
     if unverified == 0 {
-        return read_chunks(src, opts, file, chunks, form_end, version)
+        return read_chunks(src, opts, &mut { file }, chunks, form_end, version)
             .map(|(m, r, _)| (m, r, false));
     }
-    let second_file = file.as_ref().and_then(|f| f.try_clone().ok());
-    if let Ok((model, report, seen)) = read_chunks(src, opts, file, chunks, form_end, version) {
+    // The file comes back for a second reading (reads beside payloads go through it).
+    let mut file = file;
+    if let Ok((model, report, seen)) = read_chunks(src, opts, &mut file, chunks, form_end, version)
+    {
         let seen = match seen {
             Some(seen) => seen,
-            // CODE was not read by its scan: look at the rest of the bytecode now.
+            // CODE was not read by its scan: look at the bytecode now.
             None => {
                 let (chunks, _) = scan(data, opts.lenient)?;
-                let det = Detect::new(data, &chunks, None);
-                code::scan_features(&det, unverified, None).found
+                let det = Detect::new(data, &chunks, true);
+                code::scan_features(&det, unverified, true).found
             }
         };
         if seen & unverified == 0 {
@@ -285,16 +286,18 @@ fn parse_with_budget(
         }
     }
     let (chunks, form_end) = scan(data, opts.lenient)?;
-    let version = detect(&Detect::new(data, &chunks, None));
-    read_chunks(src, opts, second_file, chunks, form_end, version).map(|(m, r, _)| (m, r, true))
+    let version = detect(&Detect::new(data, &chunks, true));
+    read_chunks(src, opts, &mut file, chunks, form_end, version).map(|(m, r, _)| (m, r, true))
 }
 
 /// Reads the chunks of a file whose chunk table and version are known; also returns the
-/// version features of all its bytecode when CODE's scan read every instruction.
+/// version features of all its bytecode when CODE's scan read every instruction. `file` (see
+/// `ReadCtx::file`) is taken, and given back when the reading succeeds (without it, reads
+/// beside payloads go through the map: still right, only less frugal).
 fn read_chunks(
     src: &Bytes,
     opts: &ParseOptions,
-    file: Option<std::fs::File>,
+    file: &mut Option<std::fs::File>,
     chunks: ChunkTable,
     form_end: usize,
     version: VersionReport,
@@ -336,7 +339,7 @@ fn read_chunks(
         function_ends: Default::default(),
         code_features: Default::default(),
         code_chains: Default::default(),
-        file,
+        file: file.take(),
     };
     let count = ctx.chunks.entries().len();
     // Chunk indices grouped by phase, in file order within a phase (a counting sort; on the
@@ -484,6 +487,7 @@ fn read_chunks(
         report.unexplained = Some(gaps);
     }
     let seen = ctx.code_features.get().copied();
+    *file = ctx.file.take();
     Ok((model, report, seen))
 }
 
@@ -511,7 +515,7 @@ fn keep_failed(
 /// Detects the version of a file from its chunk table (read leniently).
 pub(crate) fn detect_version(data: &[u8]) -> Result<VersionReport> {
     let (chunks, _) = scan(data, true)?;
-    Ok(detect(&Detect::new(data, &chunks, None)))
+    Ok(detect(&Detect::new(data, &chunks, true)))
 }
 
 /// Attaches the detected version and its evidence to a chunk's parse error.
@@ -553,8 +557,7 @@ fn keep_bytecode_together(file: &mut DataFile, src: &Bytes, chunks: &ChunkTable)
 const OFFLOAD_MIN: usize = 256 << 10;
 
 /// The position in `group` (indices into `entries`) of the chunk to read on a second thread,
-/// if any: the
-/// largest one other than CODE (whose reading keeps a table per thread, see
+/// if any: the largest one other than CODE (whose reading keeps a table per thread, see
 /// `code::spare_slots`), when it and the rest of the group each hold at least
 /// [`OFFLOAD_MIN`] bytes of metadata (texture and audio chunks count as nothing: their
 /// payloads are not read). Only ooo-kaizo of the corpus qualifies (ROOM 1.2 MB beside CODE
@@ -726,36 +729,33 @@ mod tests {
     /// scan gives (files whose version a feature settles are parsed again; in today's corpus
     /// other evidence always settles it, so the next test builds such a file).
     #[test]
-    fn a_feature_budget_gives_what_the_full_scan_gives() {
+    fn detection_without_bytecode_gives_what_the_full_scan_gives() {
         let Some(files) = gmkit_testdata::corpus() else {
             return;
         };
         for (name, bytes) in files {
             let src = Bytes::from(bytes);
             let opts = ParseOptions::default();
-            let (full, full_report, full_again) =
-                parse_with_budget(&src, &opts, None, None).unwrap();
+            let (full, full_report, full_again) = parse_scanning(&src, &opts, None, true).unwrap();
             assert!(!full_again, "{name}");
-            for budget in [code::FEATURE_BUDGET, 4096, 16 << 10] {
-                let (m, report, _) = parse_with_budget(&src, &opts, None, Some(budget)).unwrap();
-                assert_eq!(m.version, full.version, "{name}, budget {budget}");
-                assert_eq!(
-                    format!("{}", report.version),
-                    format!("{}", full_report.version),
-                    "{name}, budget {budget}"
-                );
-                assert!(
-                    crate::build_bytes(&m).unwrap() == src[..],
-                    "{name}, budget {budget}: rebuilt differently"
-                );
-            }
+            let (m, report, _) = parse_scanning(&src, &opts, None, false).unwrap();
+            assert_eq!(m.version, full.version, "{name}");
+            assert_eq!(
+                format!("{}", report.version),
+                format!("{}", full_report.version),
+                "{name}"
+            );
+            assert!(
+                crate::build_bytes(&m).unwrap() == src[..],
+                "{name}: rebuilt differently"
+            );
         }
     }
 
-    /// A feature only the CODE reader sees (past the budget) makes the file parse again, with
-    /// the version the full scan gives: a 2.3.2 file given one `chknullish` is 2.3.7.
+    /// A feature only the CODE reader sees makes the file parse again, with the version the
+    /// full scan gives: a 2.3.2 file given one `chknullish` is 2.3.7.
     #[test]
-    fn a_feature_past_the_budget_parses_the_file_again() {
+    fn a_feature_only_the_code_reader_sees_parses_the_file_again() {
         use crate::chunks::code::{DataType, ExtendedKind, Instruction};
         use crate::version::FormatVersion;
         let Some(bytes) = gmkit_testdata::corpus_file("dieback.win") else {
@@ -780,14 +780,13 @@ mod tests {
             });
         let built = Bytes::from(crate::build_bytes(&m).unwrap());
         let opts = ParseOptions::default();
-        let (full, _, _) = parse_with_budget(&built, &opts, None, None).unwrap();
+        let (full, _, again) = parse_scanning(&built, &opts, None, true).unwrap();
         assert!(full.version.format >= nullish);
-        let (spec, _, again) = parse_with_budget(&built, &opts, None, Some(0)).unwrap();
+        // Scanning the bytecode first finds it at once.
+        assert!(!again);
+        let (spec, _, again) = parse_scanning(&built, &opts, None, false).unwrap();
         assert!(again);
         assert_eq!(spec.version, full.version);
-        // A budget that covers this small file's code finds it at once.
-        let (_, _, again) = parse_with_budget(&built, &opts, None, Some(64 << 10)).unwrap();
-        assert!(!again);
     }
 
     /// A FORM of empty chunks with the given names.

@@ -205,25 +205,20 @@ pub(crate) struct Detect<'a> {
     pub chunks: &'a crate::container::ChunkTable,
     /// What the bytecode scan found (it does not depend on the version, so it runs once).
     pub code_flags: std::cell::OnceCell<crate::chunks::code::CodeFlags>,
-    /// How many bytes of bytecode that scan reads at most (`None`: all of it). Parsing scans a
-    /// prefix only and lets the CODE reader, which reads every instruction anyway, confirm
-    /// that the rest holds none of the features not found (see `container::parse_from`).
-    pub code_budget: Option<usize>,
+    /// Whether that scan reads the bytecode. Parsing does not: the CODE reader, which reads
+    /// every instruction anyway, reports the features (see `container::parse_from`).
+    pub scan_code: bool,
 }
 
 impl<'a> Detect<'a> {
-    /// Checks of `data`, whose chunk table is `chunks`, reading at most `code_budget` bytes of
-    /// bytecode for features (`None`: all of it).
-    pub fn new(
-        data: &'a [u8],
-        chunks: &'a crate::container::ChunkTable,
-        code_budget: Option<usize>,
-    ) -> Self {
+    /// Checks of `data`, whose chunk table is `chunks`, reading the bytecode for features when
+    /// `scan_code` says so.
+    pub fn new(data: &'a [u8], chunks: &'a crate::container::ChunkTable, scan_code: bool) -> Self {
         Detect {
             data,
             chunks,
             code_flags: Default::default(),
-            code_budget,
+            scan_code,
         }
     }
     /// The body range of a chunk.
@@ -438,12 +433,8 @@ mod tests {
         let mut most = 0;
         for _ in 0..20_000 {
             let data: Vec<u8> = (0..32).map(|_| rng.next() as u8).collect();
-            let d = Detect {
-                data: &data,
-                chunks: &Default::default(),
-                code_flags: Default::default(),
-                code_budget: None,
-            };
+            let no_chunks = crate::container::ChunkTable::default();
+            let d = Detect::new(&data, &no_chunks, true);
             let start = Version::gms2(FormatVersion::new(2, 0, 0, 0));
             let fast = short_passes(&d, &checks, start);
             assert_eq!(fast, every_check(&d, &checks, start), "rules {data:?}");
@@ -472,12 +463,7 @@ mod tests {
                         data[p..p + 4].copy_from_slice(&part.to_le_bytes());
                     }
                 }
-                let d = Detect {
-                    data: &data,
-                    chunks: &chunks,
-                    code_flags: Default::default(),
-                    code_budget: None,
-                };
+                let d = Detect::new(&data, &chunks, true);
                 let (start, floor_evidence) = floor(&d);
                 let fast = detect(&d);
                 let mut full = every_check(&d, crate::chunks::CHECKS, start);
@@ -503,12 +489,8 @@ mod tests {
         let d = |data: &[u8], n: u32| {
             let mut v = data.to_vec();
             v[..4].copy_from_slice(&n.to_le_bytes());
-            let det = Detect {
-                data: &v,
-                chunks: &Default::default(),
-                code_flags: Default::default(),
-                code_budget: None,
-            };
+            let no_chunks = crate::container::ChunkTable::default();
+            let det = Detect::new(&v, &no_chunks, true);
             (
                 det.count(0, 4, v.len()),
                 det.count(0, 8, v.len()),
@@ -522,12 +504,8 @@ mod tests {
         assert_eq!(d(&data, 41), (None, None, None));
         assert_eq!(d(&data, u32::MAX), (None, None, None));
         data.truncate(2);
-        let det = Detect {
-            data: &data,
-            chunks: &Default::default(),
-            code_flags: Default::default(),
-            code_budget: None,
-        };
+        let no_chunks = crate::container::ChunkTable::default();
+        let det = Detect::new(&data, &no_chunks, true);
         assert_eq!(det.count(0, 4, 2), None);
         assert_eq!(det.count(0, 4, 100), None);
     }

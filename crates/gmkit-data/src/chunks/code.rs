@@ -989,8 +989,8 @@ impl CodeEntries {
 pub(crate) struct CodeFlags {
     /// The features found (`NULLISH`, `PUSHREF`, `RENUMBERED`, `DUP_E`).
     pub found: u8,
-    /// Features looked for and not found in the part scanned, when the scan stopped at its
-    /// budget: taken as absent, which the CODE reader confirms (see `container::parse_from`).
+    /// Features looked for but not scanned for (parsing): taken as absent, which the CODE
+    /// reader confirms (see `container::parse_from`).
     pub unverified: u8,
 }
 
@@ -1000,7 +1000,7 @@ pub(crate) struct CodeFlags {
 pub(crate) fn detect(d: &Detect, v: &mut Version) {
     let flags = d
         .code_flags
-        .get_or_init(|| scan_features(d, wanted_features(v), d.code_budget))
+        .get_or_init(|| scan_features(d, wanted_features(v), d.scan_code))
         .found;
     if flags & NULLISH != 0 {
         v.raise(FormatVersion::new(2, 3, 7, 0));
@@ -1061,17 +1061,14 @@ pub(crate) fn feature_flags(w: u32, next: Option<u32>) -> u8 {
     flags
 }
 
-/// Bytes of bytecode the version scan reads while parsing: none. The CODE reader checks every
-/// instruction anyway and reports the features it saw; only a file where one of them would
-/// raise the version (no other evidence settles it) is parsed again, with the whole bytecode
-/// scanned first. In the corpus no file needs that, while reading even 16 KiB ahead cost 10–15 %
-/// of the parse of code-dense files (a serial walk, one instruction size after the other).
-/// Tests run the same parse with other budgets.
-pub(crate) const FEATURE_BUDGET: usize = 0;
-
 /// Scans the instruction blobs once for the instructions that reveal a version, among
-/// `wanted` (it stops once all of them are found, or after `budget` bytes).
-pub(crate) fn scan_features(d: &Detect, wanted: u8, budget: Option<usize>) -> CodeFlags {
+/// `wanted` (it stops once all of them are found). Without `scan` (parsing) it reads none and
+/// leaves every wanted feature unverified: the CODE reader checks every instruction anyway and
+/// reports the features it saw; only a file where one of them would raise the version (no other
+/// evidence settles it) is parsed again, with this scan first (see `container::parse_from`).
+/// In the corpus no file needs that, while scanning even 16 KiB ahead cost 10–15 % of the parse
+/// of code-dense files (a serial walk, one instruction size after the other).
+pub(crate) fn scan_features(d: &Detect, wanted: u8, scan: bool) -> CodeFlags {
     let none = CodeFlags::default();
     if wanted == 0 {
         return none;
@@ -1093,7 +1090,12 @@ pub(crate) fn scan_features(d: &Detect, wanted: u8, budget: Option<usize>) -> Co
     let Some(code) = d.data.get(blobs..blobs_end) else {
         return none;
     };
-    let limit = budget.unwrap_or(usize::MAX);
+    if !scan {
+        return CodeFlags {
+            found: 0,
+            unverified: wanted,
+        };
+    }
     let sizes = instruction::size_table_new();
     let word = |p: usize| code.get(p..p + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
     // The instruction at `p`: the flags it shows and its size (`None`: the end, or not an
@@ -1115,12 +1117,6 @@ pub(crate) fn scan_features(d: &Detect, wanted: u8, budget: Option<usize>) -> Co
     let mut flags = 0;
     let mut p = 0;
     loop {
-        if p >= limit {
-            return CodeFlags {
-                found: flags & wanted,
-                unverified: wanted & !flags,
-            };
-        }
         if let Some(Ok(win)) = code.get(p..p + 16).map(<&[u8; 16]>::try_from) {
             let s0 = plain(&win[..4]);
             if s0 != 0 {

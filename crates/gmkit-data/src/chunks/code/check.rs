@@ -12,8 +12,8 @@
 //! reports the error with its offset.
 //!
 //! The same pass notes the version features its words show (`extended` and `dup.e` words,
-//! marked in the table; see `code::feature_flags`), which lets version detection read only a
-//! prefix of the bytecode.
+//! marked in the table; see `code::feature_flags`), which lets version detection leave the
+//! bytecode unread while parsing.
 
 use super::instruction::{EncLink, Link, Links};
 use super::opcode::{DataType, Opcode};
@@ -179,7 +179,7 @@ const fn descriptor(top: u32, new: bool) -> u32 {
 /// where the next instruction starts, and taking its size from the descriptor (two dependent
 /// loads, one from the 64 KiB table) made every instruction wait for them. The descriptor
 /// check is then off that path: the processor goes on to the next instruction while it is
-/// pending (parse of code-dense files 12–24 % faster with the budget change of the same
+/// pending (parse of code-dense files 12–24 % faster with the change of the same
 /// commit, measured by interleaved runs).
 pub(crate) struct Table {
     descriptors: [u32; 32],
