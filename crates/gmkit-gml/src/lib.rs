@@ -19,6 +19,7 @@ pub mod features;
 pub mod fold;
 pub mod game;
 pub mod lex;
+pub mod limits;
 pub mod macros;
 pub mod parse;
 pub mod print;

@@ -15,6 +15,7 @@
 use std::path::PathBuf;
 
 pub mod alloc;
+pub mod limited;
 
 /// One kind of shared test input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
