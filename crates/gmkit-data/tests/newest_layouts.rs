@@ -7,6 +7,7 @@ use gmkit_data::chunks::sprite::vector::shape::{Fill, Rgba};
 use gmkit_data::chunks::ui_layer::{UiLayers, UiNode};
 use gmkit_data::{DataFile, build_bytes, parse_bytes};
 
+
 mod common;
 use common::*;
 
@@ -132,4 +133,93 @@ fn ui_nodes_are_typed_and_editable() {
     let ui = again.ui_layers.as_ref().unwrap();
     assert_eq!(objects(ui).len(), 3);
     assert!(objects(ui).contains(&(12, -114, 100_000)));
+}
+
+/// The body of the `name` chunk in `out`, as a mutable slice, and its absolute start.
+fn chunk_mut<'a>(out: &'a mut [u8], name: &[u8; 4]) -> (&'a mut [u8], usize) {
+    let (_, s, e) = chunk_table(out)
+        .into_iter()
+        .find(|c| &c.0 == name)
+        .expect("the chunk");
+    (&mut out[s..e], s)
+}
+
+/// A UI tree nested far deeper than [`MAX_UI_DEPTH`] (a chain of flex panels, hand-assembled
+/// over a placeholder tree of the same size) is refused with one error line, not a stack
+/// overflow; a model that deep cannot be written either.
+#[test]
+fn a_too_deep_ui_tree_is_refused() {
+    use gmkit_data::chunks::ui_layer::{FlexPanel, MAX_UI_DEPTH, UiLayer};
+    let mut file = parse_bytes(need!(corpus_file("sapphic-horse-race.win"))).unwrap();
+    let panel = UiNode::FlexPanel(FlexPanel::default());
+    let ui = file.ui_layers.as_mut().unwrap();
+    ui.roots = vec![UiNode::Layer(UiLayer {
+        children: vec![panel; 100],
+        ..Default::default()
+    })];
+    let mut out = build_bytes(&file).unwrap();
+    let (body, start) = chunk_mut(&mut out, b"UILR");
+    body.fill(0);
+    let word = |body: &mut [u8], at: usize, v: u32| {
+        body[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    };
+    word(body, 0, 1);
+    word(body, 4, (start + 8) as u32);
+    // Node i at 8 + 16 i: flex panel, no data pointer yet, one child: node i + 1.
+    let nodes = (body.len() - 8) / 16 - 1;
+    assert!(nodes > 4 * MAX_UI_DEPTH);
+    for i in 0..nodes {
+        let at = 8 + 16 * i;
+        word(body, at, 1);
+        word(body, at + 8, 1);
+        word(body, at + 12, (start + at + 16) as u32);
+    }
+    let e = parse_bytes(out).expect_err("too deep").to_string();
+    eprintln!("{e}");
+    assert!(e.contains("UI node depth"), "{e}");
+    assert!(!e.contains('\n') && e.len() < 400, "{e}");
+
+    // The writer refuses the same depth.
+    let mut deep = UiNode::FlexPanel(FlexPanel::default());
+    for _ in 0..MAX_UI_DEPTH + 1 {
+        deep = UiNode::FlexPanel(FlexPanel {
+            children: vec![deep],
+            ..Default::default()
+        });
+    }
+    file.ui_layers.as_mut().unwrap().roots = vec![deep];
+    let e = build_bytes(&file).expect_err("too deep to write").to_string();
+    assert!(e.contains("deeper than"), "{e}");
+}
+
+/// A vector sub-shape whose point count exceeds the chunk is refused before allocating, with
+/// the count and what is left in the error; a reserved count that is not 0 is refused too.
+#[test]
+fn vector_shape_counts_are_checked() {
+    let mut file = parse_bytes(need!(corpus_file("killstreak.win"))).unwrap();
+    let i = vector_sprites(&file)[0];
+    let marker: i32 = 0x5EC7_0A11;
+    let sprite = file.sprites.as_mut().unwrap().sprites[i].as_mut().unwrap();
+    let Some(SpecialBody::Vector(v)) = sprite.special_body.as_deref_mut() else {
+        unreachable!()
+    };
+    v.shapes[0].style_groups[0].sub_shapes[0].fill_style_1 = marker;
+    let out = build_bytes(&file).unwrap();
+    let at = out
+        .windows(4)
+        .position(|w| w == marker.to_le_bytes())
+        .expect("the marker");
+    // Sub-shape: fill 1, fill 2, line style, then the ten counts.
+    for (count_at, value, expect) in [
+        (at + 12, 0x7FFF_FFF0u32, "vector point"),
+        (at + 12 + 4 * 2, 1, "reserved count"),
+        (at + 12 + 4 * 3, u32::MAX, "vector triangle"),
+    ] {
+        let mut bad = out.clone();
+        bad[count_at..count_at + 4].copy_from_slice(&value.to_le_bytes());
+        let e = parse_bytes(bad).expect_err(expect).to_string();
+        eprintln!("{e}");
+        assert!(e.contains(expect), "{e}");
+        assert!(!e.contains('\n') && e.len() < 400, "{e}");
+    }
 }

@@ -213,8 +213,8 @@ fn read_node(r: &mut Reader, depth: usize) -> Result<UiNode> {
                 at,
                 invalid(
                     "UI node depth",
-                    format!("at most {MAX_UI_DEPTH} levels"),
-                    "a deeper tree",
+                    format!("at most {MAX_UI_DEPTH} levels of containers"),
+                    format!("a container with children at level {depth}"),
                 ),
             ));
         }
