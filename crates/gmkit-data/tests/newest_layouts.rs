@@ -7,7 +7,6 @@ use gmkit_data::chunks::sprite::vector::shape::{Fill, Rgba};
 use gmkit_data::chunks::ui_layer::{UiLayers, UiNode};
 use gmkit_data::{DataFile, build_bytes, parse_bytes};
 
-
 mod common;
 use common::*;
 
@@ -188,7 +187,9 @@ fn a_too_deep_ui_tree_is_refused() {
         });
     }
     file.ui_layers.as_mut().unwrap().roots = vec![deep];
-    let e = build_bytes(&file).expect_err("too deep to write").to_string();
+    let e = build_bytes(&file)
+        .expect_err("too deep to write")
+        .to_string();
     assert!(e.contains("deeper than"), "{e}");
 }
 

@@ -393,6 +393,7 @@ fn ui_layer_tree_round_trips() {
     };
     let text = TextItem {
         name,
+        font: -1,
         text: Some(name),
         wrap_mode_origin: file.version.at_least(2024, 14).then_some((1, 2)),
         paragraph_spacing: file.version.at_least(2024, 14).then_some(1.5),
