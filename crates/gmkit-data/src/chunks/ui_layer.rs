@@ -13,7 +13,8 @@
 //! margins and container settings; an object is a room [`Instance`] record, a sequence or sprite a
 //! [`SpriteInstance`] record, a text item a [`TextItem`] record, each followed by its placement
 //! ([`FlexItem`]); an effect layer is bool32 enabled, the effect type name and a pointer list of
-//! [`EffectProperty`] records (12 bytes each).
+//! [`EffectProperty`] records (12 bytes each). The corpus has layers, flex panels and objects;
+//! the other node kinds follow the public notes only (they reuse the room records gmkit reads).
 
 pub mod flex;
 

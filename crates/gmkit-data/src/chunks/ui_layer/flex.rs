@@ -17,7 +17,8 @@ use crate::write::Writer;
 pub struct FlexValue {
     /// The number.
     pub value: f32,
-    /// Its unit (0 undefined, 1 points, 2 percent, 3 auto).
+    /// Its unit (by the public notes: 0 undefined, 1 points, 2 percent, 3 auto; the corpus also
+    /// has sizes in unit 3 with a value, so the number is kept whatever the unit).
     pub unit: i32,
 }
 
