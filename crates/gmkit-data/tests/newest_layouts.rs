@@ -224,3 +224,62 @@ fn vector_shape_counts_are_checked() {
         assert!(!e.contains('\n') && e.len() < 400, "{e}");
     }
 }
+
+/// Seeded word mutations inside the new layouts (UILR of `sapphic-horse-race.win`, SPRT of
+/// `killstreak.win`): strict and lenient parsing, and the build of whatever parses, never panic;
+/// a file that parses strictly rebuilds identically.
+#[test]
+fn mutated_new_layouts_never_panic() {
+    use gmkit_data::ParseOptions;
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+    let mut failures = Vec::new();
+    for (name, chunk) in [
+        ("sapphic-horse-race.win", b"UILR"),
+        ("killstreak.win", b"SPRT"),
+    ] {
+        let bytes = need!(corpus_file(name));
+        let (_, s, e) = chunk_table(&bytes)
+            .into_iter()
+            .find(|c| &c.0 == chunk)
+            .unwrap();
+        let mut rng = gmkit_testdata::Rng(0x5EED_0000 ^ s as u64);
+        for k in 0..800 {
+            let mut m = bytes.clone();
+            let at = s + 4 * rng.below((e - s) / 4);
+            let old = u32::from_le_bytes(m[at..at + 4].try_into().unwrap());
+            let new = match rng.below(6) {
+                0 => 0,
+                1 => u32::MAX,
+                2 => 0x7FFF_FFFF,
+                3 => old.wrapping_add(4),
+                4 => old.wrapping_sub(4),
+                _ => rng.next() as u32,
+            };
+            m[at..at + 4].copy_from_slice(&new.to_le_bytes());
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                for lenient in [false, true] {
+                    let opts = ParseOptions {
+                        lenient,
+                        ..Default::default()
+                    };
+                    let Ok((f, _)) = gmkit_data::parse_bytes_with(m.clone(), &opts) else {
+                        continue;
+                    };
+                    let Ok(out) = build_bytes(&f) else { continue };
+                    // What parses strictly rebuilds byte for byte (models are not compared:
+                    // a mutated float may be a NaN).
+                    assert!(
+                        lenient || out == m,
+                        "a strictly parsed file rebuilds differently"
+                    );
+                }
+            }));
+            if r.is_err() {
+                failures.push(format!(
+                    "{name}: mutation {k}: word at {at} set to {new:#x}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
