@@ -25,6 +25,7 @@ use crate::chunks::sequence::Sequence;
 use crate::chunks::sequence::track::{CurveRef, KeyframeData, Track};
 use crate::chunks::sprite::SpecialBody;
 use crate::chunks::texture_page_item::TpagRef;
+use crate::chunks::ui_layer::UiNode;
 use crate::refs::{Id, StringRef};
 
 /// What a reference points at: an entry of one table of the file.
@@ -374,7 +375,7 @@ macro_rules! walker {
                 backgrounds, paths, scripts, global_init, game_end, shaders, fonts, timelines,
                 objects, filter_effects, anim_curves, sequences, tags, rooms, embedded_images,
                 texture_page_items, texture_groups, code, variables, functions, feature_flags,
-                strings, particle_systems, particle_emitters, ..
+                strings, particle_systems, particle_emitters, ui_layers, ..
             } = file;
             let strings = &*strings;
             use AssetKind as K;
@@ -795,6 +796,52 @@ macro_rules! walker {
                     }
                     if let Some(seqs) = & $($m)? room.sequences {
                         v.list(K::Sequence, at(&e, "sequences"), seqs);
+                    }
+                }
+            }
+            if let Some(u) = ui_layers {
+                // Pre-order, iteratively: each node is an element, numbered in that order.
+                let mut stack: Vec<_> = (& $($m)? u.roots).into_iter().rev().collect();
+                let mut index = 0;
+                while let Some(node) = stack.pop() {
+                    let e = Elem::new(b"UILR", "UI node", index, node.name());
+                    index += 1;
+                    match node {
+                        UiNode::Layer(l) => {
+                            v.id(K::String, at(&e, "name"), & $($m)? l.name);
+                            stack.extend((& $($m)? l.children).into_iter().rev());
+                        }
+                        UiNode::FlexPanel(p) => {
+                            v.id(K::String, at(&e, "name"), & $($m)? p.name);
+                            stack.extend((& $($m)? p.children).into_iter().rev());
+                        }
+                        UiNode::Object(o) => {
+                            let inst = & $($m)? o.instance;
+                            v.id(K::Object, at(&e, "instance.object"), & $($m)? inst.object);
+                            v.id(K::Code, at(&e, "instance.creation_code"), & $($m)? inst.creation_code);
+                            v.id(K::Code, at(&e, "instance.pre_create_code"), & $($m)? inst.pre_create_code);
+                        }
+                        UiNode::Sprite(s) => {
+                            v.id(K::String, at(&e, "instance.name"), & $($m)? s.instance.name);
+                            v.id(K::Sprite, at(&e, "instance.sprite"), & $($m)? s.instance.asset);
+                        }
+                        UiNode::Sequence(s) => {
+                            v.id(K::String, at(&e, "instance.name"), & $($m)? s.instance.name);
+                            v.id(K::Sequence, at(&e, "instance.sequence"), & $($m)? s.instance.asset);
+                        }
+                        UiNode::TextItem(t) => {
+                            v.id(K::String, at(&e, "instance.name"), & $($m)? t.instance.name);
+                            v.id(K::String, at(&e, "instance.text"), & $($m)? t.instance.text);
+                            v.id(K::Font, at(&e, "instance.font"), & $($m)? t.instance.font);
+                        }
+                        UiNode::Effect(fx) => {
+                            v.id(K::String, at(&e, "effect.type"), & $($m)? fx.effect_type);
+                            for (p, prop) in (& $($m)? fx.properties).into_iter().enumerate() {
+                                let sub = [p, 0, 0];
+                                v.id(K::String, at_n(&e, "effect.properties[{}].name", sub), & $($m)? prop.name);
+                                v.id(K::String, at_n(&e, "effect.properties[{}].value", sub), & $($m)? prop.value);
+                            }
+                        }
                     }
                 }
             }

@@ -7,9 +7,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 mod common;
 use common::*;
 
-/// Every corpus file `MANIFEST.tsv` lists (every layout family, every size).
+/// Every corpus file both manifests list (every layout family, every size, the newest layouts).
 fn all_files() -> Option<Vec<(String, Vec<u8>)>> {
-    let v = corpus()?;
+    let v = corpus_all()?;
     assert!(
         v.len() >= 8,
         "expected at least 8 corpus files, found {}",

@@ -1,4 +1,5 @@
-//! Round-trip and exactness tests over every file of the real-game corpus.
+//! Round-trip and exactness tests over every file of the real-game corpus (both manifests:
+//! `MANIFEST.tsv` and `MANIFEST-next.tsv`, the newest layouts).
 //!
 //! The corpus lives outside the repository (`../shared/corpus`, or the directory named by
 //! `GMKIT_CORPUS`). These tests fail with a clear message when it is missing.
@@ -16,7 +17,7 @@ const STILL_OPAQUE: &[&str] = &[];
 fn every_corpus_file_parses_and_rebuilds_identically() {
     let mut failures = Vec::new();
     let mut identical = 0;
-    let files = need!(corpus());
+    let files = need!(corpus_all());
     let total = files.len();
     for (name, bytes) in files {
         let parsed = parse_bytes_with(bytes.clone(), &ParseOptions::default());
@@ -49,14 +50,17 @@ fn every_corpus_file_parses_and_rebuilds_identically() {
         "{identical} of {total} identical; failures:\n{}",
         failures.join("\n")
     );
-    assert_eq!(identical, total, "every file MANIFEST.tsv lists");
+    assert_eq!(
+        identical, total,
+        "every file MANIFEST.tsv and MANIFEST-next.tsv list"
+    );
 }
 
 #[test]
 fn opaque_chunks_only_shrink() {
     let mut seen_opaque = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
-    for (name, bytes) in need!(corpus()) {
+    for (name, bytes) in need!(corpus_all()) {
         let file = match parse_bytes_with(bytes, &ParseOptions::default()) {
             Ok((f, _)) => f,
             Err(_) => continue, // reported by the round-trip test
@@ -95,7 +99,7 @@ fn every_byte_is_explained() {
         ..Default::default()
     };
     let mut failures = Vec::new();
-    for (name, bytes) in need!(corpus()) {
+    for (name, bytes) in need!(corpus_all()) {
         let chunks = chunk_table(&bytes);
         let Ok((_, report)) = parse_bytes_with(bytes.clone(), &opts) else {
             continue;
@@ -128,7 +132,7 @@ fn every_byte_is_explained() {
 #[test]
 fn every_corpus_file_survives_a_shifting_edit() {
     let mut failures = Vec::new();
-    for (name, bytes) in need!(corpus()) {
+    for (name, bytes) in need!(corpus_all()) {
         let Ok(original) = gmkit_data::parse_bytes(bytes) else {
             continue;
         };

@@ -1,11 +1,15 @@
-//! Special sprite kinds (SWF, Spine, vector), which no corpus file contains: add them to a real
-//! file through the model, rebuild, re-parse and compare; and decode hand-assembled Spine bodies.
+//! Special sprite kinds (SWF, Spine, vector; vector sprites also occur in `killstreak.win`, see
+//! `newest_layouts.rs`): add them to a real file through the model, rebuild, re-parse and
+//! compare; and decode hand-assembled Spine bodies.
 
 use bytes::Bytes;
 use gmkit_data::chunks::sprite::spine::{deobfuscate, obfuscate};
+use gmkit_data::chunks::sprite::vector::shape::{
+    Fill, GradientFill, GradientRecord, Rgba, StyleGroup, SubShape,
+};
 use gmkit_data::chunks::sprite::{
     NineSlice, SpecialBody, SpecialHeader, SpineSprite, SpineTexture, SpineTextureData,
-    SpineTextures, Sprite, SwfSprite, VectorMasks, VectorSprite,
+    SpineTextures, Sprite, SwfSprite, VectorMasks, VectorShape, VectorSprite,
 };
 use gmkit_data::chunks::texture_page_item::{TexturePageItem, TpagRef};
 use gmkit_data::{DataFile, build_bytes, parse_bytes};
@@ -108,11 +112,11 @@ fn spine_swf_and_vector_sprites_round_trip() {
         timeline: Bytes::from_static(&[3, 0, 0, 0, 1, 0, 0, 0, 0x10, 0x20, 0x30, 0x40]),
     };
 
-    let vector = |frames: Vec<Option<TpagRef>>, shapes: &'static [u8]| VectorSprite {
+    let vector = |frames: Vec<Option<TpagRef>>, shape: VectorShape| VectorSprite {
         version: vector_version,
-        frame_shapes: (vector_version == 4).then(|| (0..frames.len() as i32).collect()),
+        frame_shapes: (vector_version == 4).then(|| vec![0; frames.len()]),
         frames,
-        shapes: Bytes::from_static(shapes),
+        shapes: vec![shape],
         masks: VectorMasks {
             width: 16,
             height: 16,
@@ -122,7 +126,10 @@ fn spine_swf_and_vector_sprites_round_trip() {
     let mut with_nine = special_sprite(
         &file,
         3,
-        SpecialBody::Vector(vector(vec![items[3]], &[0xAB; 24])),
+        SpecialBody::Vector(vector(
+            vec![items[3]],
+            triangle(Fill::Solid(Rgba([255, 0, 0, 255]))),
+        )),
     );
     with_nine.special.as_mut().unwrap().nine_slice = Some(NineSlice {
         left: 1,
@@ -135,7 +142,24 @@ fn spine_swf_and_vector_sprites_round_trip() {
     let last = special_sprite(
         &file,
         3,
-        SpecialBody::Vector(vector(items[4..6].to_vec(), &[0x7E; 10])),
+        SpecialBody::Vector(vector(
+            items[4..6].to_vec(),
+            triangle(Fill::Gradient(GradientFill {
+                kind: 1,
+                texture_entry: -1,
+                matrix: [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+                records: vec![
+                    GradientRecord {
+                        ratio: 0,
+                        colour: Rgba([0, 0, 0, 255]),
+                    },
+                    GradientRecord {
+                        ratio: 255,
+                        colour: Rgba([255, 255, 255, 255]),
+                    },
+                ],
+            })),
+        )),
     );
 
     let sprites = [
@@ -160,8 +184,17 @@ fn spine_swf_and_vector_sprites_round_trip() {
     };
     assert!(sp.decode_json().starts_with(br#"{"skeleton""#));
     assert_eq!(sp.decode_atlas(), spine.decode_atlas());
-    // SWF timeline and vector shapes stay uninterpreted bytes.
+    // The SWF timeline stays uninterpreted bytes; vector shapes are typed.
     assert!(file.opaque_chunks().iter().any(|c| c.as_str() == "SPRT"));
+    let mut without_swf = again.clone();
+    without_swf
+        .sprites
+        .as_mut()
+        .unwrap()
+        .sprites
+        .remove(first_new + 1);
+    assert!(without_swf.opaque_chunks().is_empty());
+    round_trip(&without_swf);
 
     // A Spine-only file is fully typed, and an edit before the new sprites moves them safely.
     let mut only_spine = again.clone();
@@ -183,6 +216,31 @@ fn spine_swf_and_vector_sprites_round_trip() {
         }
     }
     round_trip(&only_spine);
+}
+
+/// A one-triangle shape filled with `fill`.
+fn triangle(fill: Fill) -> VectorShape {
+    VectorShape {
+        version: 4,
+        min_x: 0.0,
+        max_x: 16.0,
+        min_y: 0.0,
+        max_y: 16.0,
+        style_groups: vec![StyleGroup {
+            fills: vec![fill],
+            line_styles: vec![Rgba([0, 0, 0, 255])],
+            sub_shapes: vec![SubShape {
+                fill_style_1: 0,
+                fill_style_2: -1,
+                line_style: -1,
+                points: vec![[0.0, 0.0], [16.0, 0.0], [0.0, 16.0]],
+                point_colours: vec![0xFF00_00FF; 3],
+                triangles: vec![[0, 1, 2]],
+                aa_lines: vec![[0, 1]],
+                aa_vectors: vec![[0.5, -0.5]],
+            }],
+        }],
+    }
 }
 
 /// The obfuscation running key, straight from the notes.
@@ -317,35 +375,96 @@ fn hand_assembled_spine_bodies_decode() {
     }
 }
 
-/// A UI layer tree (no corpus file has nodes): layer with an object and a text item.
+/// A UI layer tree of every node kind, added to a file whose UILR is empty: rebuilt, re-parsed,
+/// identical (`sapphic-horse-race.win` holds a real one, see `newest_layouts.rs`).
 #[test]
 fn ui_layer_tree_round_trips() {
-    use gmkit_data::chunks::ui_layer::UiNode;
+    use gmkit_data::chunks::room::assets::{SpriteInstance, TextItem};
+    use gmkit_data::chunks::room::instance::Instance;
+    use gmkit_data::chunks::room::layer::{EffectProperty, LayerEffect};
+    use gmkit_data::chunks::ui_layer::{FlexItem, FlexPanel, UiItem, UiLayer, UiNode};
     let mut file = parse_bytes(need!(corpus_file("beforetheafterinn.win"))).unwrap();
-    let leaf = |t: i32, n: usize| UiNode {
-        node_type: t,
-        children: None,
-        data: (0..n as u8).collect::<Vec<_>>().into(),
+    let name = file.general.as_ref().unwrap().name;
+    let flex = FlexItem {
+        visible: true,
+        anchor: 4,
+        keep_aspect: true,
+        ..Default::default()
     };
-    // Root list 8 + headers 44 + data 52 = 104 bytes after the 8-byte chunk header: the last
-    // node's data ends on the 16-byte chunk alignment (otherwise the chunk padding would read
-    // back as part of it).
-    let root = UiNode {
-        node_type: 0,
-        children: Some(vec![leaf(3, 8), leaf(6, 28)]),
-        data: vec![7; 16].into(),
+    let text = TextItem {
+        name,
+        font: -1,
+        text: Some(name),
+        wrap_mode_origin: file.version.at_least(2024, 14).then_some((1, 2)),
+        paragraph_spacing: file.version.at_least(2024, 14).then_some(1.5),
+        ..Default::default()
     };
+    let instance = Instance {
+        x: 5,
+        y: -7,
+        instance_id: 123_456,
+        creation_code: -1,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        image: Some((1.0, 0)),
+        colour: 0xFFFF_FFFF,
+        pre_create_code: Some(-1),
+        ..Default::default()
+    };
+    let panel = FlexPanel {
+        name,
+        flex_grow: 1.0,
+        children: vec![
+            UiNode::Object(UiItem { instance, flex }),
+            UiNode::Sprite(UiItem {
+                instance: SpriteInstance {
+                    name,
+                    asset: -1,
+                    ..Default::default()
+                },
+                flex,
+            }),
+            UiNode::Sequence(UiItem {
+                instance: SpriteInstance {
+                    name,
+                    asset: -1,
+                    ..Default::default()
+                },
+                flex,
+            }),
+            UiNode::TextItem(UiItem {
+                instance: text,
+                flex,
+            }),
+        ],
+        ..Default::default()
+    };
+    let root = UiNode::Layer(UiLayer {
+        name,
+        draw_space: 1,
+        visible: true,
+        children: vec![
+            UiNode::FlexPanel(panel),
+            UiNode::Effect(LayerEffect {
+                enabled: true,
+                effect_type: Some(name),
+                properties: vec![EffectProperty {
+                    kind: 0,
+                    name,
+                    value: Some(name),
+                }],
+            }),
+            UiNode::FlexPanel(FlexPanel {
+                name,
+                ..Default::default()
+            }),
+        ],
+        ..Default::default()
+    });
     let ui = file.ui_layers.as_mut().expect("UILR");
-    assert!(ui.roots.is_empty() && ui.raw.is_none());
-    ui.roots = vec![root];
-    let out = build_bytes(&file).unwrap();
-    assert_eq!(parse_bytes(out).unwrap().ui_layers, file.ui_layers);
+    assert!(ui.roots.is_empty());
+    ui.roots = vec![root.clone(), root];
     let again = round_trip(&file);
-    assert!(again.opaque_chunks().iter().any(|c| c.as_str() == "UILR"));
-    assert_eq!(
-        again.ui_layers.unwrap().roots[0].children.as_ref().unwrap()[1]
-            .data
-            .len(),
-        28
-    );
+    assert!(again.opaque_chunks().is_empty());
+    assert_eq!(again.ui_layers, file.ui_layers);
 }

@@ -1,12 +1,13 @@
-//! Bar 1: unpack then pack gives back the identical file, for every corpus file.
+//! Bar 1: unpack then pack gives back the identical file, for every corpus file (both manifests:
+//! `MANIFEST.tsv` and `MANIFEST-next.tsv`).
 
 use gmkit_folder::{Folder, Game, pack, unpack};
-use gmkit_testdata::{corpus, need};
+use gmkit_testdata::{corpus_all, need};
 use rayon::prelude::*;
 
 #[test]
 fn every_corpus_file_unpacks_and_packs_identically() {
-    let files = need!(corpus());
+    let files = need!(corpus_all());
     let results: Vec<(String, Result<(), String>)> = files
         .into_par_iter()
         .map(|(name, bytes)| {
@@ -72,5 +73,5 @@ fn every_corpus_file_unpacks_and_packs_identically() {
         results.len(),
         failures.join("\n")
     );
-    assert!(identical > 0);
+    assert_eq!(identical, results.len(), "every file both manifests list");
 }

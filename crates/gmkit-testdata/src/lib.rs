@@ -111,17 +111,37 @@ pub fn repro_dir() -> Option<PathBuf> {
     dir(Shared::Repro)
 }
 
+/// The corpus manifests: `MANIFEST.tsv` (the established files) and `MANIFEST-next.tsv` (the
+/// newest layouts, 2024.13 and later), in that order.
+pub const MANIFESTS: [&str; 2] = ["MANIFEST.tsv", "MANIFEST-next.tsv"];
+
+/// The file names one manifest of the corpus directory lists, in its order (the first column,
+/// after the header line).
+fn manifest_names(dir: &std::path::Path, manifest: &str) -> Vec<String> {
+    let path = dir.join(manifest);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+        .collect()
+}
+
 /// The file names `MANIFEST.tsv` lists, in its order.
 pub fn corpus_names() -> Option<Vec<String>> {
     let dir = corpus_dir()?;
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.join("MANIFEST.tsv").display()));
+    Some(manifest_names(&dir, MANIFESTS[0]))
+}
+
+/// The file names both manifests list ([`MANIFESTS`]: `MANIFEST.tsv`, then
+/// `MANIFEST-next.tsv`), in their order. The exactness tests (parse, rebuild, coverage, folder
+/// round trip, info snapshots) use this list, so that CI requires the newest layouts too.
+pub fn corpus_names_all() -> Option<Vec<String>> {
+    let dir = corpus_dir()?;
     Some(
-        manifest
-            .lines()
-            .skip(1)
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.split('\t').next().unwrap_or_default().to_string())
+        MANIFESTS
+            .iter()
+            .flat_map(|m| manifest_names(&dir, m))
             .collect(),
     )
 }
@@ -141,16 +161,22 @@ pub fn corpus_file(name: &str) -> Option<Vec<u8>> {
 
 /// (file name, bytes) of every corpus file `MANIFEST.tsv` lists.
 pub fn corpus() -> Option<Vec<(String, Vec<u8>)>> {
-    let names = corpus_names()?;
-    Some(
-        names
-            .into_iter()
-            .map(|n| {
-                let bytes = corpus_file(&n).expect("corpus present");
-                (n, bytes)
-            })
-            .collect(),
-    )
+    Some(read_all(corpus_names()?))
+}
+
+/// (file name, bytes) of every corpus file both manifests list (see [`corpus_names_all`]).
+pub fn corpus_all() -> Option<Vec<(String, Vec<u8>)>> {
+    Some(read_all(corpus_names_all()?))
+}
+
+fn read_all(names: Vec<String>) -> Vec<(String, Vec<u8>)> {
+    names
+        .into_iter()
+        .map(|n| {
+            let bytes = corpus_file(&n).expect("corpus present");
+            (n, bytes)
+        })
+        .collect()
 }
 
 /// The path of one hostile input in `../shared/repro`.

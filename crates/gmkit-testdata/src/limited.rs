@@ -4,7 +4,8 @@
 //!
 //! ```no_run
 //! use gmkit_testdata::limited::{Limits, run};
-//! let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gmkit"));
+//! // In an integration test of the `gmkit` crate: `env!("CARGO_BIN_EXE_gmkit")`.
+//! let mut cmd = std::process::Command::new("target/release/gmkit");
 //! cmd.args(["unpack", "bomb.win", "/tmp/out"]);
 //! let out = run(cmd, Limits::default());
 //! assert!(out.exited_with(&[1, 3]), "{out}");

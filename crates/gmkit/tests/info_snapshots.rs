@@ -1,12 +1,12 @@
-//! Bar 5: `gmkit info --json` of every corpus file is kept in `tests/snapshots/` and compared.
+//! Bar 5: `gmkit info --json` of every corpus file (both manifests) is kept in `tests/snapshots/` and compared.
 //! After an intended change, regenerate with `GMKIT_BLESS=1 cargo test -p gmkit --test info_snapshots`.
 
-use gmkit_testdata::{corpus_names, corpus_path, need};
+use gmkit_testdata::{corpus_names_all, corpus_path, need};
 use std::path::PathBuf;
 
 #[test]
 fn info_json_matches_the_snapshots() {
-    let names = need!(corpus_names());
+    let names = need!(corpus_names_all());
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
     let bless = std::env::var_os("GMKIT_BLESS").is_some();
     let mut failures = Vec::new();

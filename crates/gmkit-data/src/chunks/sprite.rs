@@ -26,7 +26,7 @@ use bytes::Bytes;
 pub use nine_slice::NineSlice;
 pub use spine::{SpineSprite, SpineTexture, SpineTextureData, SpineTextures};
 pub use swf::SwfSprite;
-pub use vector::{VectorMasks, VectorSprite};
+pub use vector::{VectorMasks, VectorShape, VectorSprite};
 
 /// The `SPRT` chunk: sprites.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -90,7 +90,7 @@ pub enum SpecialBody {
     Swf(SwfSprite),
     /// Sprite type 2: Spine.
     Spine(SpineSprite),
-    /// Sprite type 3: vector (its shapes stay uninterpreted bytes).
+    /// Sprite type 3: vector.
     Vector(VectorSprite),
     /// Any other sprite type: the body kept verbatim up to the next record, sprite or chunk end
     /// (it may hold absolute pointers, so it is only valid at its original position).
@@ -98,13 +98,13 @@ pub enum SpecialBody {
 }
 
 impl SpecialBody {
-    /// Whether part of the body remains uninterpreted bytes (SWF timeline, vector shapes, an
-    /// unknown sprite type).
+    /// Whether part of the body remains uninterpreted bytes (SWF timeline, an unknown sprite
+    /// type).
     pub fn is_opaque(&self) -> bool {
         match self {
             SpecialBody::Swf(s) => !s.timeline.is_empty(),
             SpecialBody::Spine(_) => false,
-            SpecialBody::Vector(v) => !v.shapes.is_empty(),
+            SpecialBody::Vector(_) => false,
             SpecialBody::Unknown(_) => true,
         }
     }
@@ -223,10 +223,7 @@ fn read_sprite(r: &mut Reader, next: usize) -> Result<Sprite> {
         0 => read_normal_body(r, &mut s)?,
         1 => s.special_body = Some(Box::new(SpecialBody::Swf(SwfSprite::read(r, end)?))),
         2 => s.special_body = Some(Box::new(SpecialBody::Spine(SpineSprite::read(r)?))),
-        3 => {
-            let v = VectorSprite::read(r, end, record.is_none())?;
-            s.special_body = Some(Box::new(SpecialBody::Vector(v)));
-        }
+        3 => s.special_body = Some(Box::new(SpecialBody::Vector(VectorSprite::read(r)?))),
         _ => {
             let start = r.pos();
             if end < start {

@@ -3,7 +3,7 @@
 //! and an independent chunk-table reader.
 #![allow(dead_code, unused_imports)]
 
-pub use gmkit_testdata::{corpus, corpus_dir, corpus_file, need};
+pub use gmkit_testdata::{corpus, corpus_all, corpus_dir, corpus_file, need};
 
 /// (name, body start, body end) of every chunk of a FORM file, read independently of the
 /// library under test.

@@ -155,7 +155,8 @@ pub(crate) fn pointer_count(v: &Version) -> usize {
 }
 
 impl SpriteInstance {
-    fn read(r: &mut Reader) -> Result<Self> {
+    /// Reads one record.
+    pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let mut f = r.fields::<44>("sprite instance")?;
         Ok(SpriteInstance {
             name: f.string()?,
@@ -172,7 +173,8 @@ impl SpriteInstance {
         })
     }
 
-    fn write(&self, w: &mut Writer) -> Result<()> {
+    /// Writes the record.
+    pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         w.string(self.name);
         w.i32(self.asset);
         w.i32(self.x);
@@ -224,7 +226,8 @@ impl ParticleSystemInstance {
 }
 
 impl TextItem {
-    fn read(r: &mut Reader) -> Result<Self> {
+    /// Reads one record.
+    pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let new = has_2024_14_fields(r.version());
         Ok(TextItem {
             name: r.string()?,
@@ -253,7 +256,8 @@ impl TextItem {
         })
     }
 
-    fn write(&self, w: &mut Writer) -> Result<()> {
+    /// Writes the record.
+    pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         let new = has_2024_14_fields(w.version());
         w.string(self.name);
         w.i32(self.x);

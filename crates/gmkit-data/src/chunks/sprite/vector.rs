@@ -2,23 +2,19 @@
 //!
 //! Layout (§4 SPRT): `i32` vector version (3, or 4 from 2024.14); a simple list of texture page
 //! item pointers; \[v4\] the frame→shape map (`u32` count + `i32` shape indices) and the shape
-//! list; \[v3\] one shape; then the collision masks: \[v4\] `u32` count / \[v3\] bool32 "has a mask",
-//! `i32` width, `i32` height, then per mask a `u32` length and that many bytes of run-length
-//! encoded mask data, zero-padded to 4.
-//!
-//! The shape layout is not documented, and neither is the length of the shape data: the shapes
-//! (the v4 shape list or the v3 single shape) are kept as one uninterpreted [`Bytes`] piece
-//! ([`VectorSprite::shapes`]), which therefore makes the chunk opaque. Its end is found as the
-//! first position from which the collision-mask section parses and ends exactly at the end of the
-//! sprite body (the first embedded record, the next sprite, or the chunk end up to its zero
-//! padding). Nothing is known about absolute pointers inside shapes; if there were any, they
-//! would not be relocated.
+//! list (`u32` count + the shapes); \[v3\] one shape; then the collision masks: \[v4\] `u32`
+//! count / \[v3\] bool32 "has a mask", `i32` width, `i32` height, then per mask a `u32` length and
+//! that many bytes of run-length encoded mask data, zero-padded to 4. The shapes are typed
+//! ([`shape`]): every byte of the body is a field.
+
+pub mod shape;
 
 use crate::chunks::texture_page_item::{TexturePageItems, TpagRef};
 use crate::error::{Result, invalid};
 use crate::read::Reader;
 use crate::write::Writer;
 use bytes::Bytes;
+pub use shape::VectorShape;
 
 /// The body of a vector sprite.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,10 +26,8 @@ pub struct VectorSprite {
     pub frames: Vec<Option<TpagRef>>,
     /// \[v4\] For each frame, the index of its shape (`None` for v3).
     pub frame_shapes: Option<Vec<i32>>,
-    /// The shape data (v4: the shape list, v3: the single shape), uninterpreted: its layout is
-    /// not documented.
-    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::hex"))]
-    pub shapes: Bytes,
+    /// The shapes (v3: exactly one; v4: the shape list [`VectorSprite::frame_shapes`] indexes).
+    pub shapes: Vec<VectorShape>,
     /// The collision masks.
     pub masks: VectorMasks,
 }
@@ -51,52 +45,14 @@ pub struct VectorMasks {
     pub masks: Vec<Bytes>,
 }
 
-/// Upper bound on the masks visited while looking for the mask section (bad input cannot make the
-/// scan quadratic beyond this).
-const SCAN_BUDGET: u32 = 1 << 22;
-
 /// Whether the sprite has the v4 layout (frame→shape map, shape list, mask count).
 fn is_v4(version: i32) -> bool {
     version >= 4
 }
 
-fn word(data: &[u8], at: usize) -> Option<u32> {
-    let b = data.get(at..at.checked_add(4)?)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-/// Where a mask section starting at `p` ends (absolute), if it parses inside `..limit`.
-/// `budget` bounds the total work of a scan (each mask visited costs 1).
-fn masks_end(data: &[u8], p: usize, v4: bool, limit: usize, budget: &mut u32) -> Option<usize> {
-    let count = word(data, p)?;
-    if !v4 && count > 1 {
-        return None;
-    }
-    let mut q = p.checked_add(12)?;
-    if q > limit {
-        return None;
-    }
-    for _ in 0..count {
-        *budget = budget.checked_sub(1)?;
-        let n = word(data, q)? as usize;
-        q = q.checked_add(4)?.checked_add(n)?;
-        if q > limit {
-            return None;
-        }
-        let padded = q.next_multiple_of(4);
-        if padded > limit || data.get(q..padded)?.iter().any(|&b| b != 0) {
-            return None;
-        }
-        q = padded;
-    }
-    Some(q)
-}
-
 impl VectorSprite {
-    /// Reads the body; `end` is where the body must end (`slack`: trailing zero padding of fewer
-    /// than 16 bytes may follow, when the body is the last thing before the next sprite or the
-    /// chunk end).
-    pub(crate) fn read(r: &mut Reader, end: usize, slack: bool) -> Result<Self> {
+    /// Reads the body.
+    pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let at = r.pos();
         let version = r.i32()?;
         if !(3..=4).contains(&version) {
@@ -107,33 +63,17 @@ impl VectorSprite {
             .map(|_| TexturePageItems::read_ref(r))
             .collect::<Result<Vec<_>>>()?;
         let v4 = is_v4(version);
-        let frame_shapes = if v4 {
+        let (frame_shapes, shapes) = if v4 {
             let n = r.count("vector frame shape index", 4)?;
-            Some((0..n).map(|_| r.i32()).collect::<Result<Vec<_>>>()?)
+            let map = (0..n).map(|_| r.i32()).collect::<Result<Vec<_>>>()?;
+            let n = r.count("vector shape", 24)?;
+            let shapes = (0..n)
+                .map(|_| VectorShape::read(r))
+                .collect::<Result<Vec<_>>>()?;
+            (Some(map), shapes)
         } else {
-            None
+            (None, vec![VectorShape::read(r)?])
         };
-        let start = r.pos();
-        let data = r.file();
-        let limit = end.min(data.len());
-        let fits = |q: usize| {
-            q == limit
-                || (slack
-                    && q < limit
-                    && limit - q < 16
-                    && data.get(q..limit).is_some_and(|t| t.iter().all(|&b| b == 0)))
-        };
-        let mut budget = SCAN_BUDGET;
-        let masks_at = (start..limit)
-            .find(|&p| masks_end(data, p, v4, limit, &mut budget).is_some_and(fits))
-            .ok_or_else(|| {
-                r.invalid(
-                    "vector sprite collision masks",
-                    format!("a mask section ending at {end}"),
-                    "none after the shapes",
-                )
-            })?;
-        let shapes = r.bytes(masks_at - start, "vector sprite shapes")?;
         let count = if v4 {
             r.count("vector collision mask", 4)?
         } else {
@@ -160,10 +100,14 @@ impl VectorSprite {
 
     pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         let v4 = is_v4(self.version);
-        if !(3..=4).contains(&self.version) || self.frame_shapes.is_some() != v4 {
+        if !(3..=4).contains(&self.version)
+            || self.frame_shapes.is_some() != v4
+            || (!v4 && self.shapes.len() != 1)
+        {
             return Err(w.unwritable(
                 "vector sprite",
-                "version must be 3 or 4, with a frame→shape map exactly for version 4",
+                "version must be 3 (exactly one shape, no frame→shape map) or 4 (a frame→shape \
+                 map)",
             ));
         }
         w.i32(self.version);
@@ -176,8 +120,11 @@ impl VectorSprite {
             for &i in map {
                 w.i32(i);
             }
+            w.u32(super::spine::u32_len(w, self.shapes.len())?);
         }
-        w.bytes(&self.shapes);
+        for s in &self.shapes {
+            s.write(w)?;
+        }
         let m = &self.masks;
         if v4 {
             w.u32(super::spine::u32_len(w, m.masks.len())?);
