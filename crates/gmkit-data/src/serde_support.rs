@@ -485,8 +485,16 @@ pub mod float {
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
             parse_text(v, self.0).ok_or_else(|| {
-                let shown: String = v.chars().take(40).collect::<String>().escape_debug().to_string();
-                E::invalid_value(de::Unexpected::Other(&format!("the text \"{shown}\"")), &self)
+                let shown: String = v
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
+                    .escape_debug()
+                    .to_string();
+                E::invalid_value(
+                    de::Unexpected::Other(&format!("the text \"{shown}\"")),
+                    &self,
+                )
             })
         }
     }

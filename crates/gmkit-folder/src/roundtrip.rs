@@ -96,7 +96,11 @@ pub fn chunk_at(bytes: &[u8], at: usize) -> Option<String> {
         let len = u32::from_le_bytes(bytes[off + 4..off + 8].try_into().ok()?) as usize;
         let end = off.checked_add(8)?.checked_add(len)?;
         if at < end {
-            return Some(String::from_utf8_lossy(&bytes[off..off + 4]).escape_debug().to_string());
+            return Some(
+                String::from_utf8_lossy(&bytes[off..off + 4])
+                    .escape_debug()
+                    .to_string(),
+            );
         }
         off = end;
     }

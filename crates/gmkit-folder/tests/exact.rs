@@ -53,7 +53,13 @@ fn non_finite_floats_have_readable_lossless_forms() {
         let v = serde_json::to_value(F32(f32::from_bits(bits))).unwrap();
         assert_eq!(serde_json::from_value::<F32>(v).unwrap().0.to_bits(), bits);
     }
-    for bits in [0u64, 1 << 63, 0x7FF8_0000_0000_0001, 0xFFF8_0000_0000_0000, 0x7FF0_0000_0000_0001] {
+    for bits in [
+        0u64,
+        1 << 63,
+        0x7FF8_0000_0000_0001,
+        0xFFF8_0000_0000_0000,
+        0x7FF0_0000_0000_0001,
+    ] {
         assert_eq!(back64(&json64(bits)), bits, "{bits:#x}");
     }
     // Reading is forgiving about case and accepts numbers as text; a non-NaN hex form is refused.
@@ -62,10 +68,20 @@ fn non_finite_floats_have_readable_lossless_forms() {
     assert_eq!(back32("\"-Infinity\""), f32::NEG_INFINITY.to_bits());
     assert_eq!(back32("\"2.5\""), 2.5f32.to_bits());
     assert_eq!(back32("3"), 3.0f32.to_bits());
-    assert_eq!(parse_text("NaN:0x3F800000", Width::F32), None, "1.0 is not a NaN");
-    assert_eq!(parse_text("NaN:0x1FFC00000", Width::F32), None, "too many digits");
+    assert_eq!(
+        parse_text("NaN:0x3F800000", Width::F32),
+        None,
+        "1.0 is not a NaN"
+    );
+    assert_eq!(
+        parse_text("NaN:0x1FFC00000", Width::F32),
+        None,
+        "too many digits"
+    );
     assert_eq!(non_finite_text(1.0f64.to_bits(), Width::F64), None);
-    let e = serde_json::from_str::<F32>("\"fast\"").unwrap_err().to_string();
+    let e = serde_json::from_str::<F32>("\"fast\"")
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("\"fast\"") && e.contains("NaN:0x"), "{e}");
 }
 
@@ -92,11 +108,17 @@ fn every_float_of_the_model_uses_the_lossless_helper() {
             for (k, l) in lines.iter().enumerate() {
                 let t = l.trim();
                 // A field declaration: `name: Type,` or a tuple-variant field `f32,`.
-                let is_decl = (t.ends_with(',') && !t.contains('(') || t.contains(": Option<(") || t.contains(": Vec<("))
+                let is_decl = (t.ends_with(',') && !t.contains('(')
+                    || t.contains(": Option<(")
+                    || t.contains(": Vec<("))
                     && !t.starts_with("//")
                     && !t.contains(" = ")
                     && !t.contains("=>")
-                    && t.split(':').nth(1).unwrap_or(t).split(['<', '>', '(', ')', '[', ']', ';', ',', ' ']).any(|w| w == "f32" || w == "f64")
+                    && t.split(':')
+                        .nth(1)
+                        .unwrap_or(t)
+                        .split(['<', '>', '(', ')', '[', ']', ';', ',', ' '])
+                        .any(|w| w == "f32" || w == "f64")
                     && (t.contains(": ") || t == "f32," || t == "f64,");
                 if !is_decl {
                     continue;
@@ -109,8 +131,15 @@ fn every_float_of_the_model_uses_the_lossless_helper() {
             }
         }
     }
-    assert!(seen > 50, "only {seen} float fields found: the scan is broken");
-    assert!(missing.is_empty(), "float fields without `serde(with = \"crate::serde_support::float\")`:\n{}", missing.join("\n"));
+    assert!(
+        seen > 50,
+        "only {seen} float fields found: the scan is broken"
+    );
+    assert!(
+        missing.is_empty(),
+        "float fields without `serde(with = \"crate::serde_support::float\")`:\n{}",
+        missing.join("\n")
+    );
 }
 
 /// F17: NaN and ±inf floats (with their payloads) unpack to readable strings and pack back to
@@ -142,7 +171,10 @@ fn f17_nan_and_infinite_floats_survive_unpack_and_pack() {
         .iter()
         .map(|f| all.matches(f).count())
         .sum::<usize>();
-    assert!(n >= 2, "{n} non-finite floats written as text in the folder's JSON");
+    assert!(
+        n >= 2,
+        "{n} non-finite floats written as text in the folder's JSON"
+    );
 }
 
 /// A mutated corpus file (what the sweep's mutant names): `edit` changes its bytes.

@@ -53,7 +53,11 @@ fn mutate(orig: &[u8], seed: u64) -> (Vec<u8>, String) {
     let chunks = bodies(orig);
     let mut b = orig.to_vec();
     let mut what = Vec::new();
-    let changes = if rng.below(4) == 0 { 2 + rng.below(3) } else { 1 };
+    let changes = if rng.below(4) == 0 {
+        2 + rng.below(3)
+    } else {
+        1
+    };
     for _ in 0..changes {
         let (name, start, end) = chunks[rng.below(chunks.len())];
         let name = String::from_utf8_lossy(&name).into_owned();
@@ -108,7 +112,8 @@ fn seed_of(name: &str, i: usize, shift: u64) -> u64 {
     let h = name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |h, b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01B3)
     });
-    h ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ shift.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    h ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ shift.wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 fn env_usize(key: &str) -> Option<usize> {
@@ -177,7 +182,9 @@ fn mutants_that_check_accepts_unpack_and_pack_identically() {
             Ok(Outcome::NotChecked(_)) => unchecked += 1,
             Ok(Outcome::UnpackRefused(e)) => {
                 refused += 1;
-                *refusals.entry(e.message.chars().take(60).collect()).or_default() += 1;
+                *refusals
+                    .entry(e.message.chars().take(60).collect())
+                    .or_default() += 1;
             }
             Ok(Outcome::Identical) => identical += 1,
             Err(e) => failures.push(format!("{} #{i} [{what}]: {e}", files[*f].0)),
@@ -201,6 +208,11 @@ fn mutants_that_check_accepts_unpack_and_pack_identically() {
         "{} of {} checked mutants do not pack back identically:\n{}",
         failures.len(),
         results.len() - unchecked,
-        failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(40)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
