@@ -18,6 +18,11 @@
 //!   entry translated in the table is what the code pushes (the text is for the reader).
 //! - The string table ([`Strings`]) is `{aligned, end_align, entries}`, an entry being its text or
 //!   `{"bytes": "<hex>"}` when it is not UTF-8.
+//! - Every `f32`/`f64` of the model goes through one helper ([`float`]): a finite number is a
+//!   JSON number, exactly as before; NaN and the infinities, which JSON numbers cannot hold, are
+//!   the strings `"NaN"`, `"inf"` and `"-inf"`, and a NaN other than the default one (another
+//!   payload, or the sign bit set) is `"NaN:0x7FC00001"` with its exact bits, as in the assembly
+//!   text. No bit of a float is lost.
 
 use crate::chunk::ChunkName;
 use crate::chunks::code::{CodeBody, Instruction};
@@ -319,6 +324,263 @@ pub(crate) mod hex {
         fn de<'de, D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             Vec::<(ChunkName, Hex)>::deserialize(d)
                 .map(|v| v.into_iter().map(|(n, h)| (n, h.0)).collect())
+        }
+    }
+}
+
+/// `#[serde(with = "float")]` for every float of the model: `f32`, `f64` and the containers the
+/// model holds them in (`Option`, `Vec`, arrays, pairs with integers).
+///
+/// A finite value is written as a JSON number (the same number as without this helper); a
+/// non-finite one as a string a person can read: `"NaN"` (the default quiet NaN, the bits of
+/// `f32::NAN` / `f64::NAN`), `"NaN:0x<bits>"` (any other NaN: its bits in hex, 8 digits for an
+/// `f32`, 16 for an `f64`, the same form the assembly text uses), `"inf"` and `"-inf"`. Reading
+/// accepts these (case-insensitive), numbers, and numbers written as strings.
+pub mod float {
+    use super::*;
+
+    /// A value made of floats (and integers beside them) with a lossless serialized form.
+    pub trait Repr: Sized {
+        /// The serialized form.
+        type Wire: Serialize + de::DeserializeOwned;
+        /// The serialized form of `self`.
+        fn to_wire(&self) -> Self::Wire;
+        /// The value of a serialized form.
+        fn from_wire(w: Self::Wire) -> Self;
+    }
+
+    /// Serializes a float (or container of floats) losslessly.
+    pub fn serialize<T: Repr, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        v.to_wire().serialize(s)
+    }
+
+    /// Deserializes a float (or container of floats) from its lossless form.
+    pub fn deserialize<'de, T: Repr, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        T::Wire::deserialize(d).map(T::from_wire)
+    }
+
+    /// The text of a non-finite float (`None` for a finite one): `"inf"`, `"-inf"`, `"NaN"`
+    /// for the default NaN, `"NaN:0x<bits>"` for any other.
+    pub fn non_finite_text(bits: u64, width: Width) -> Option<String> {
+        let (exp_mask, frac_mask, sign, default_nan, digits) = match width {
+            Width::F32 => (
+                0x7F80_0000u64,
+                0x007F_FFFFu64,
+                1u64 << 31,
+                f32::NAN.to_bits() as u64,
+                8,
+            ),
+            Width::F64 => (
+                0x7FF0_0000_0000_0000,
+                0x000F_FFFF_FFFF_FFFF,
+                1 << 63,
+                f64::NAN.to_bits(),
+                16,
+            ),
+        };
+        if bits & exp_mask != exp_mask {
+            return None;
+        }
+        Some(if bits & frac_mask == 0 {
+            if bits & sign != 0 { "-inf" } else { "inf" }.to_owned()
+        } else if bits == default_nan {
+            "NaN".to_owned()
+        } else {
+            format!("NaN:0x{bits:0digits$X}")
+        })
+    }
+
+    /// The bits a float's text denotes (the forms [`non_finite_text`] writes, or a number),
+    /// `None` when it is none of them.
+    pub fn parse_text(text: &str, width: Width) -> Option<u64> {
+        let t = text.trim();
+        let hex = t
+            .get(..6)
+            .filter(|p| p.eq_ignore_ascii_case("nan:0x"))
+            .map(|_| &t[6..]);
+        if let Some(h) = hex {
+            let digits = match width {
+                Width::F32 => 8,
+                Width::F64 => 16,
+            };
+            if h.is_empty() || h.len() > digits || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
+            let bits = u64::from_str_radix(h, 16).ok()?;
+            // The bits must be a NaN's: any other value is written as a number.
+            return non_finite_text(bits, width)
+                .filter(|t| t.starts_with("NaN"))
+                .map(|_| bits);
+        }
+        match width {
+            Width::F32 => t.parse::<f32>().ok().map(|v| v.to_bits() as u64),
+            Width::F64 => t.parse::<f64>().ok().map(f64::to_bits),
+        }
+    }
+
+    /// The width of a float.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Width {
+        /// `f32`.
+        F32,
+        /// `f64`.
+        F64,
+    }
+
+    /// An `f32` in its lossless form.
+    #[derive(Clone, Copy, Debug)]
+    pub struct F32(pub f32);
+    /// An `f64` in its lossless form.
+    #[derive(Clone, Copy, Debug)]
+    pub struct F64(pub f64);
+
+    impl Serialize for F32 {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match non_finite_text(self.0.to_bits() as u64, Width::F32) {
+                None => s.serialize_f32(self.0),
+                Some(t) => s.serialize_str(&t),
+            }
+        }
+    }
+    impl Serialize for F64 {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match non_finite_text(self.0.to_bits(), Width::F64) {
+                None => s.serialize_f64(self.0),
+                Some(t) => s.serialize_str(&t),
+            }
+        }
+    }
+
+    /// Reads a number or a float's text as the bits of a float of `width`.
+    struct BitsVisitor(Width);
+    impl Visitor<'_> for BitsVisitor {
+        type Value = u64;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            let digits = match self.0 {
+                Width::F32 => 8,
+                Width::F64 => 16,
+            };
+            write!(
+                f,
+                "a number, \"NaN\", \"inf\", \"-inf\" or \"NaN:0x<{digits} hex digits of a NaN>\""
+            )
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<u64, E> {
+            Ok(match self.0 {
+                Width::F32 => (v as f32).to_bits() as u64,
+                Width::F64 => v.to_bits(),
+            })
+        }
+        fn visit_f32<E: de::Error>(self, v: f32) -> Result<u64, E> {
+            Ok(match self.0 {
+                Width::F32 => v.to_bits() as u64,
+                Width::F64 => (v as f64).to_bits(),
+            })
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<u64, E> {
+            self.visit_f64(v as f64)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<u64, E> {
+            self.visit_f64(v as f64)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<u64, E> {
+            parse_text(v, self.0).ok_or_else(|| {
+                let shown: String = v
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
+                    .escape_debug()
+                    .to_string();
+                E::invalid_value(
+                    de::Unexpected::Other(&format!("the text \"{shown}\"")),
+                    &self,
+                )
+            })
+        }
+    }
+
+    impl<'de> Deserialize<'de> for F32 {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(BitsVisitor(Width::F32))
+                .map(|b| F32(f32::from_bits(b as u32)))
+        }
+    }
+    impl<'de> Deserialize<'de> for F64 {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(BitsVisitor(Width::F64))
+                .map(|b| F64(f64::from_bits(b)))
+        }
+    }
+
+    impl Repr for f32 {
+        type Wire = F32;
+        fn to_wire(&self) -> F32 {
+            F32(*self)
+        }
+        fn from_wire(w: F32) -> f32 {
+            w.0
+        }
+    }
+    impl Repr for f64 {
+        type Wire = F64;
+        fn to_wire(&self) -> F64 {
+            F64(*self)
+        }
+        fn from_wire(w: F64) -> f64 {
+            w.0
+        }
+    }
+    macro_rules! plain {
+        ($($t:ty),*) => {$(
+            impl Repr for $t {
+                type Wire = $t;
+                fn to_wire(&self) -> $t {
+                    *self
+                }
+                fn from_wire(w: $t) -> $t {
+                    w
+                }
+            }
+        )*};
+    }
+    plain!(i32, u32);
+    impl<T: Repr> Repr for Option<T> {
+        type Wire = Option<T::Wire>;
+        fn to_wire(&self) -> Self::Wire {
+            self.as_ref().map(T::to_wire)
+        }
+        fn from_wire(w: Self::Wire) -> Self {
+            w.map(T::from_wire)
+        }
+    }
+    impl<T: Repr> Repr for Vec<T> {
+        type Wire = Vec<T::Wire>;
+        fn to_wire(&self) -> Self::Wire {
+            self.iter().map(T::to_wire).collect()
+        }
+        fn from_wire(w: Self::Wire) -> Self {
+            w.into_iter().map(T::from_wire).collect()
+        }
+    }
+    impl<T: Repr, const N: usize> Repr for [T; N]
+    where
+        [T::Wire; N]: Serialize + de::DeserializeOwned,
+    {
+        type Wire = [T::Wire; N];
+        fn to_wire(&self) -> Self::Wire {
+            std::array::from_fn(|i| self[i].to_wire())
+        }
+        fn from_wire(w: Self::Wire) -> Self {
+            w.map(T::from_wire)
+        }
+    }
+    impl<A: Repr, B: Repr> Repr for (A, B) {
+        type Wire = (A::Wire, B::Wire);
+        fn to_wire(&self) -> Self::Wire {
+            (self.0.to_wire(), self.1.to_wire())
+        }
+        fn from_wire(w: Self::Wire) -> Self {
+            (A::from_wire(w.0), B::from_wire(w.1))
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod layout;
 pub mod list;
 pub mod masks;
 mod pack;
+pub mod roundtrip;
 pub mod sample;
 pub mod strings;
 mod unpack;

@@ -54,11 +54,14 @@ pub struct CurveChannel {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CurvePoint {
     /// Position on the X axis.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub x: f32,
     /// Value.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub value: f32,
     /// 2.3.1+: bezier handles x0, y0, x1, y1. Before 2.3.1: `None`, and the record carries
     /// one word instead (see [`CurvePoint::pad`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub bezier: Option<[f32; 4]>,
     /// Before 2.3.1: the third word of the point (0 in every known file), kept as read.
     pub pad: u32,

@@ -39,7 +39,10 @@ pub enum EmSize {
     Int(u32),
     /// A fractional size, stored as the negated `f32` (so the sign bit is set); this holds the
     /// positive size.
-    Float(f32),
+    Float(
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
+        f32,
+    ),
 }
 
 impl Default for EmSize {
@@ -96,8 +99,10 @@ pub struct Font {
     /// Texture page item holding the glyphs.
     pub texture: Option<TpagRef>,
     /// Scale X.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
     /// Scale Y.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Ascender offset (bytecode 17+).
     pub ascender_offset: Option<i32>,

@@ -68,6 +68,7 @@ pub struct Gms2Info {
     /// Five 64-bit values derived from the timestamp (kept as read).
     pub random_uids: [u64; 5],
     /// Game speed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub fps: f32,
     /// Whether the game may send statistics.
     pub allow_statistics: bool,

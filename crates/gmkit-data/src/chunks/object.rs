@@ -73,22 +73,28 @@ pub struct Physics {
     /// Collision shape (0 circle, 1 box, 2 custom shape).
     pub shape: u32,
     /// Density.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub density: f32,
     /// Restitution.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub restitution: f32,
     /// Collision group.
     pub group: u32,
     /// Linear damping.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub linear_damping: f32,
     /// Angular damping.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub angular_damping: f32,
     /// Friction.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub friction: f32,
     /// Whether the body starts awake.
     pub awake: bool,
     /// Whether the body is kinematic.
     pub kinematic: bool,
     /// Shape vertices (x, y).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub vertices: Vec<(f32, f32)>,
 }
 

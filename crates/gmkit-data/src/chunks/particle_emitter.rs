@@ -30,14 +30,17 @@ pub enum Emission {
     /// 2023.8+: a float count with delay and interval timing.
     Timed {
         /// Particles per burst.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
         count: f32,
         /// Whether `count` is relative to the region size.
         relative: bool,
         /// Delay before the first burst: min, max.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
         delay: [f32; 2],
         /// Time unit of the delay.
         delay_unit: i32,
         /// Interval between bursts: min, max.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
         interval: [f32; 2],
         /// Time unit of the interval.
         interval_unit: i32,
@@ -67,14 +70,17 @@ pub struct ParticleEmitter {
     /// Region shape.
     pub shape: i32,
     /// Region: x, y, width, height.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub region: [f32; 4],
     /// Region rotation.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
     /// Particle sprite id (-1 = none; index into SPRT).
     pub sprite: i32,
     /// Built-in particle texture.
     pub texture: i32,
     /// Sprite frame index.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub frame_index: f32,
     /// 2023.4+: animate, stretch, random frame.
     pub sprite_flags: Option<[bool; 3]>,
@@ -83,19 +89,26 @@ pub struct ParticleEmitter {
     /// Additive blending.
     pub additive: bool,
     /// Lifetime min, max.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub lifetime: [f32; 2],
     /// Scale X, Y.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale: [f32; 2],
     /// Size: min, max, increase, wiggle before 2023.8; min X, max X, min Y, max Y, increase X,
     /// increase Y, wiggle X, wiggle Y from 2023.8 (4 or 8 values).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub size: Vec<f32>,
     /// Speed: min, max, increase, wiggle.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub speed: [f32; 4],
     /// Gravity force, direction.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub gravity: [f32; 2],
     /// Direction: min, max, increase, wiggle.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub direction: [f32; 4],
     /// Orientation: min, max, increase, wiggle.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub orientation: [f32; 4],
     /// Orientation relative to the direction.
     pub orientation_relative: bool,

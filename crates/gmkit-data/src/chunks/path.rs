@@ -15,10 +15,13 @@ use crate::write::Writer;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PathPoint {
     /// X position.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub x: f32,
     /// Y position.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub y: f32,
     /// Speed factor at this point.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub speed: f32,
 }
 

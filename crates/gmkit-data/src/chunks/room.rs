@@ -73,10 +73,13 @@ pub struct Room {
     /// Physics world bottom.
     pub bottom: u32,
     /// Gravity X.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub gravity_x: f32,
     /// Gravity Y.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub gravity_y: f32,
     /// Physics meters per pixel.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub meters_per_pixel: f32,
     /// Layers (GMS2+).
     pub layers: Option<Vec<Layer>>,

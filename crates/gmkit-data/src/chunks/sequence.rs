@@ -36,18 +36,22 @@ pub struct Sequence {
     /// Playback type (once, loop, ping-pong).
     pub playback_type: u32,
     /// Playback speed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub playback_speed: f32,
     /// Speed type (frames per second / per game frame).
     pub speed_type: u32,
     /// Length in frames.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub length: f32,
     /// Origin X.
     pub origin_x: i32,
     /// Origin Y.
     pub origin_y: i32,
     /// Volume.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub volume: f32,
     /// 2024.13+: width and height.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub size: Option<[f32; 2]>,
     /// Broadcast messages: keyframes whose channels hold string lists.
     pub broadcast_messages: Vec<Keyframe<Vec<StringRef>>>,

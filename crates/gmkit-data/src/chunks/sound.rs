@@ -42,8 +42,10 @@ pub struct Sound {
     /// Effects bit set.
     pub effects: u32,
     /// Volume (0..1).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub volume: f32,
     /// Pitch.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub pitch: f32,
     /// Audio group id or preload flag (which one depends on the flags and the bytecode).
     pub group: GroupOrPreload,
@@ -51,6 +53,7 @@ pub struct Sound {
     /// 0; 1 in old GMS1 files), else into the group's `audiogroupN.dat`. -1 when none.
     pub audio_id: i32,
     /// Length in seconds (2024.6+; `None` before).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub audio_length: Option<f32>,
 }
 

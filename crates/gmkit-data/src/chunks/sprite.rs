@@ -134,6 +134,7 @@ pub struct SpecialHeader {
     /// Sprite type: 0 normal, 1 SWF, 2 Spine, 3 vector.
     pub sprite_type: u32,
     /// GMS2: playback speed and speed type.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub playback: Option<(f32, u32)>,
     /// The embedded sequence (version 2+, when the pointer is not null).
     pub sequence: Option<EmbeddedSequence>,

@@ -162,7 +162,8 @@ const fn descriptor(top: u32, new: bool) -> u32 {
         POP_VAR => (t2_valid, desc(K_VAR, 8, 0)),
         PUSH_VAR => (t2_zero, desc(K_VAR, 8, 0)),
         PUSH_INT32 => (t2_zero, desc(K_INT32, 8, 0xFFFF)),
-        CALL => (true, desc(K_CALL, 8, 0)),
+        // The second type of a call is unused (the decoder refuses it too).
+        CALL => (t2_zero, desc(K_CALL, 8, 0)),
         EXTENDED_INT32 => (t2_zero, desc(K_EXT_INT32, 8, 0)),
         _ => (false, D_BAD),
     };

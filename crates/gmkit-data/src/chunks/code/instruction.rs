@@ -42,9 +42,15 @@ pub enum PushValue {
     /// A 64-bit integer (`push.l`).
     Int64(i64),
     /// A double (`push.d`).
-    Double(f64),
+    Double(
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
+        f64,
+    ),
     /// A float (`push.f`).
-    Float(f32),
+    Float(
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
+        f32,
+    ),
     /// A string: a STRG entry, stored by index (`push.s`).
     String(StringRef),
     /// A variable (`push.v`, `pushloc.v`, `pushglb.v`, `pushbltn.v`).
@@ -857,6 +863,8 @@ pub(crate) fn decode<L: LinkSource, S: Sink>(
                 Instruction::Push { op, value }
             }
             Opcode::Call => {
+                // The second type is unused: a stray value would not survive decoding.
+                need_zero(t2n as u32, "second type of call")?;
                 let v = operand(4)?;
                 let t = data_type(t1n, at)?;
                 match links.at(at) {

@@ -42,18 +42,23 @@ pub struct SpriteInstance {
     /// Y position.
     pub y: i32,
     /// Horizontal scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
     /// Vertical scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Blend colour.
     pub colour: u32,
     /// Animation speed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub animation_speed: f32,
     /// Animation speed type (0 frames per second, 1 frames per game frame).
     pub speed_type: u32,
     /// Frame index.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub frame_index: f32,
     /// Rotation in degrees.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
 }
 
@@ -72,12 +77,15 @@ pub struct ParticleSystemInstance {
     /// Y position.
     pub y: i32,
     /// Horizontal scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
     /// Vertical scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Blend colour.
     pub colour: u32,
     /// Rotation in degrees.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
 }
 
@@ -94,30 +102,40 @@ pub struct TextItem {
     /// Font id (FONT index).
     pub font: i32,
     /// Horizontal scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
     /// Vertical scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Rotation in degrees.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
     /// Blend colour.
     pub colour: u32,
     /// Origin X.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub origin_x: f32,
     /// Origin Y.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub origin_y: f32,
     /// The text.
     pub text: Option<StringRef>,
     /// Alignment.
     pub alignment: i32,
     /// Character spacing.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub char_spacing: f32,
     /// Line spacing.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub line_spacing: f32,
     /// Paragraph spacing (2024.14+).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub paragraph_spacing: Option<f32>,
     /// Frame width.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub frame_width: f32,
     /// Frame height.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub frame_height: f32,
     /// Whether the text wraps.
     pub wrap: bool,

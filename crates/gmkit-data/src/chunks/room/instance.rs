@@ -22,14 +22,18 @@ pub struct Instance {
     /// Creation code (CODE entry id, -1 = none).
     pub creation_code: i32,
     /// Horizontal scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
     /// Vertical scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Image speed and image index (2.2.2.302+; `None` before).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub image: Option<(f32, i32)>,
     /// Blend colour (ABGR).
     pub colour: u32,
     /// Rotation in degrees.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
     /// Pre-create code (CODE entry id, -1 = none; bytecode 16+, `None` before).
     pub pre_create_code: Option<i32>,
@@ -147,8 +151,10 @@ pub struct Tile {
     /// Tile instance id.
     pub instance_id: u32,
     /// Horizontal scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
     /// Vertical scale.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Blend colour.
     pub colour: u32,

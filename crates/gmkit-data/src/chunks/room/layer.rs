@@ -23,12 +23,16 @@ pub struct Layer {
     /// Depth.
     pub depth: i32,
     /// X offset.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub x_offset: f32,
     /// Y offset.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub y_offset: f32,
     /// Horizontal scroll speed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub h_speed: f32,
     /// Vertical scroll speed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub v_speed: f32,
     /// Whether the layer is visible.
     pub visible: bool,
@@ -107,8 +111,10 @@ pub struct BackgroundLayer {
     /// Colour.
     pub colour: u32,
     /// First frame.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub first_frame: f32,
     /// Animation speed.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub animation_speed: f32,
     /// Animation speed type.
     pub speed_type: u32,

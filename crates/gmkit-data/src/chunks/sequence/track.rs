@@ -19,8 +19,10 @@ use crate::write::Writer;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Keyframe<T> {
     /// Start frame.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub key: f32,
     /// Length in frames.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub length: f32,
     /// Whether the content stretches over the length.
     pub stretch: bool,
@@ -62,6 +64,7 @@ pub enum KeyframeData {
     /// Real track: value and curve.
     Real {
         /// Value.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
         value: f32,
         /// Curve.
         curve: CurveRef,

@@ -26,7 +26,7 @@ impl<'a> Disassembler<'a> {
     }
 
     /// The text of code entry `entry` (an index into [`CodeEntries::entries`]). For a root
-    /// entry, the child entries that share its instructions are marked with `.entry NAME`
+    /// entry, all of its instructions (from byte 0, whatever its execution offset); the child entries that share its instructions are marked with `.entry NAME`
     /// lines where they start; a child entry gives the instructions it executes (from its
     /// execution offset to the end of the shared blob). Fails when the instructions cannot be
     /// decoded.
@@ -34,10 +34,14 @@ impl<'a> Disassembler<'a> {
         let Some(code) = &self.file.code else {
             return Ok(String::new());
         };
-        let ins = code.instructions(entry)?;
-        let children = match code.entries.get(entry) {
-            Some(e) if e.body.is_root() => children(code, entry),
-            _ => Vec::new(),
+        // A root's text is its whole blob, whatever its own execution offset (which its
+        // header keeps): cutting it there would lose the instructions before it.
+        let (ins, children) = match code.entries.get(entry) {
+            Some(e) if e.body.is_root() => match e.body.instructions() {
+                Some(all) => (all?, children(code, entry)),
+                None => (code.instructions(entry)?, Vec::new()),
+            },
+            _ => (code.instructions(entry)?, Vec::new()),
         };
         let mut out = String::with_capacity(ins.len() * 24);
         self.write(&ins, &children, &mut out);
