@@ -103,7 +103,9 @@ pub fn decode(blob: &[u8]) -> Result<Image, Error> {
 
 /// Encodes RGBA8 pixels as a PNG (8-bit RGBA, fast compression: fdeflate).
 pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(image.pixels().len() / 4 + 1024);
+    // A guess at the compressed size, capped: a mostly transparent 8192² frame compresses to
+    // little, and its raw size is not reserved up front.
+    let mut out = Vec::with_capacity((image.pixels().len() / 4).min(1 << 20) + 1024);
     {
         let mut enc = ::png::Encoder::new(&mut out, image.width(), image.height());
         enc.set_color(::png::ColorType::Rgba);
