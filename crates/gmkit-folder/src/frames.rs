@@ -33,52 +33,220 @@ pub fn fnv(b: &[u8]) -> String {
     format!("{h:016x}")
 }
 
+/// Key of the one-line note in `frames.json` of a sprite whose frames were not cut (they stay
+/// as its stored texture page items, which pack keeps as they are).
+pub const KEPT_STORED: &str = "kept_stored";
+
+/// Prefix of every such note.
+const KEPT_NOTE: &str = "frames kept as stored texture items";
+
+/// The notes of an unpacked folder: (sprite folder, note) for every sprite whose frames were
+/// kept as stored texture items (see [`unpack`]), in path order.
+pub fn notes(folder: &Folder) -> Vec<(String, String)> {
+    let suffix = format!("/{FRAMES_RECORD}");
+    folder
+        .files
+        .iter()
+        .filter_map(|(p, b)| {
+            let dir = p.strip_suffix(&suffix)?;
+            // Cheap test first: most records have no note.
+            if !b
+                .windows(KEPT_STORED.len())
+                .any(|w| w == KEPT_STORED.as_bytes())
+            {
+                return None;
+            }
+            let v: Value = serde_json::from_slice(b).ok()?;
+            let note = v.get(KEPT_STORED)?.as_str()?;
+            Some((dir.to_owned(), note.to_owned()))
+        })
+        .collect()
+}
+
+/// One frame to cut: (sprite, frame, item).
+type Job = (usize, usize, TexturePageItem);
+
 /// Writes the frames of every sprite: `stems[i]` is the file stem of sprite `i`.
+///
+/// Memory stays bounded by one page and the frames being cut from it, whatever the game holds:
+/// every size is checked against [`gmkit_media::budget`] from the headers first, the pages are
+/// decoded one at a time (each dropped once its frames are cut), and each frame is encoded as
+/// a PNG as soon as it is cut. A sprite whose frames cannot all be cut (a size of 0 or over
+/// the budget, an item that does not fit its page, a page that cannot be decoded) keeps its
+/// stored items: no PNG, and `frames.json` says why in one line under [`KEPT_STORED`].
 pub fn unpack(file: &DataFile, prefix: &str, stems: &[String], out: &mut Folder) -> Result<()> {
     let (Some(sprites), Some(textures)) = (&file.sprites, &file.textures) else {
         return Ok(());
     };
-    let pages = Pages::new(textures);
-    pages.decode_all();
-    let written: Vec<Vec<(String, Vec<u8>)>> = sprites
-        .sprites
-        .par_iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let (Some(s), Some(stem)) = (s, stems.get(i)) else {
-                return Ok(Vec::new());
-            };
-            let dir = format!("{prefix}sprites/{stem}");
-            let mut files = Vec::new();
-            let mut hashes = Vec::new();
-            for (k, f) in s.frames.iter().enumerate() {
-                let Some(r) = f else {
-                    hashes.push(Value::Null);
-                    continue;
-                };
-                // Pages that cannot be decoded (DDS, external) leave their frames out.
-                let Ok(img) = pages.cut(file, *r, Some((s.width, s.height))) else {
-                    hashes.push(Value::Null);
-                    continue;
-                };
-                let png = gmkit_media::encode_png(&img)
-                    .map_err(|e| Error::new(format!("{dir}/{k}.png"), "", e.to_string()))?;
-                hashes.push(json!(fnv(&png)));
-                files.push((format!("{dir}/{k}.png"), png));
+    // Plan from the headers alone: the frames to cut, by page, or why a sprite cannot be cut.
+    let mut notes: Vec<Option<String>> = vec![None; sprites.sprites.len()];
+    let mut by_page: Vec<Vec<Job>> = vec![Vec::new(); textures.pages.len()];
+    for (i, s) in sprites.sprites.iter().enumerate() {
+        let (Some(s), Some(_)) = (s, stems.get(i)) else {
+            continue;
+        };
+        if s.frames.iter().all(Option::is_none) {
+            continue;
+        }
+        match plan_sprite(file, textures, s) {
+            Ok(jobs) => {
+                for (k, p, item) in jobs {
+                    by_page[p].push((i, k, item));
+                }
             }
-            if !files.is_empty() {
-                files.push((
-                    format!("{dir}/{FRAMES_RECORD}"),
-                    crate::unpack::pretty(&json!({ "png_fnv64": hashes })),
-                ));
+            Err(why) => notes[i] = Some(why),
+        }
+    }
+    // Cut page by page, frames of a page in parallel within the live budget.
+    let budget = gmkit_media::budget::Budget::default();
+    let mut pngs: HashMap<(usize, usize), Vec<u8>> = HashMap::new();
+    for (p, jobs) in by_page.iter().enumerate() {
+        let jobs: Vec<&Job> = jobs.iter().filter(|j| notes[j.0].is_none()).collect();
+        if jobs.is_empty() {
+            continue;
+        }
+        let page = match gmkit_media::decode_page_within(textures, p, &budget) {
+            Ok(page) => page,
+            Err(e) => {
+                for j in &jobs {
+                    notes[j.0].get_or_insert_with(|| format!("{KEPT_NOTE}: frame {}: {e}", j.1));
+                }
+                continue;
             }
-            Ok(files)
-        })
-        .collect::<Result<_>>()?;
-    for (p, b) in written.into_iter().flatten() {
-        out.insert(p, b);
+        };
+        let cut: Vec<(usize, usize, std::result::Result<Vec<u8>, String>)> = jobs
+            .par_iter()
+            .map(|&&(i, k, ref item)| {
+                let Some(Some(s)) = sprites.sprites.get(i) else {
+                    return (i, k, Err("no such sprite".to_owned()));
+                };
+                let png = budget
+                    .wait_for(s.width, s.height)
+                    .and_then(|_grant| {
+                        let img = gmkit_media::frame::cut(&page.0, item, s.width, s.height)?;
+                        gmkit_media::encode_png(&img)
+                    })
+                    .map_err(|e| e.to_string());
+                (i, k, png)
+            })
+            .collect();
+        drop(page);
+        for (i, k, png) in cut {
+            match png {
+                Ok(png) => {
+                    pngs.insert((i, k), png);
+                }
+                Err(e) => {
+                    notes[i].get_or_insert_with(|| format!("{KEPT_NOTE}: frame {k}: {e}"));
+                }
+            }
+        }
+    }
+    for (i, s) in sprites.sprites.iter().enumerate() {
+        let (Some(s), Some(stem)) = (s, stems.get(i)) else {
+            continue;
+        };
+        let dir = format!("{prefix}sprites/{stem}");
+        if let Some(note) = &notes[i] {
+            out.insert(
+                format!("{dir}/{FRAMES_RECORD}"),
+                crate::unpack::pretty(&json!({ KEPT_STORED: note })),
+            );
+            continue;
+        }
+        let mut hashes = Vec::new();
+        let mut any = false;
+        for (k, f) in s.frames.iter().enumerate() {
+            match f.and_then(|_| pngs.remove(&(i, k))) {
+                Some(png) => {
+                    hashes.push(json!(fnv(&png)));
+                    out.insert(format!("{dir}/{k}.png"), png);
+                    any = true;
+                }
+                None => hashes.push(Value::Null),
+            }
+        }
+        if any {
+            out.insert(
+                format!("{dir}/{FRAMES_RECORD}"),
+                crate::unpack::pretty(&json!({ "png_fnv64": hashes })),
+            );
+        }
     }
     Ok(())
+}
+
+/// The frames of sprite `s` to cut: (frame, page, item), checked from the headers alone (no
+/// page decoded), or a one-line note saying why its frames stay stored.
+fn plan_sprite(
+    file: &DataFile,
+    textures: &gmkit_data::chunks::texture::Textures,
+    s: &gmkit_data::chunks::sprite::Sprite,
+) -> std::result::Result<Vec<(usize, usize, TexturePageItem)>, String> {
+    let why = |k: Option<usize>, e: &dyn std::fmt::Display| match k {
+        Some(k) => format!("{KEPT_NOTE}: frame {k}: {e}"),
+        None => format!("{KEPT_NOTE}: {e}"),
+    };
+    if s.width == 0 || s.height == 0 {
+        return Err(why(
+            None,
+            &format!(
+                "the sprite is {}×{}: a frame image needs a width and height of at least 1",
+                s.width, s.height
+            ),
+        ));
+    }
+    gmkit_media::budget::check_image(s.width, s.height).map_err(|e| why(None, &e))?;
+    let mut jobs = Vec::new();
+    for (k, r) in s.frames.iter().enumerate() {
+        let Some(r) = r else { continue };
+        let Some(item) = gmkit_media::frame::item(file, *r) else {
+            return Err(why(
+                Some(k),
+                &format!("texture page item {} does not exist", r.0),
+            ));
+        };
+        let Some(page) = usize::try_from(item.texture_page)
+            .ok()
+            .filter(|&p| p < textures.pages.len())
+        else {
+            return Err(why(
+                Some(k),
+                &format!(
+                    "texture page item {} names page {}, expected 0..{}",
+                    r.0,
+                    item.texture_page,
+                    textures.pages.len()
+                ),
+            ));
+        };
+        let (w, h) = match textures.pages[page].as_ref() {
+            Some(gmkit_data::chunks::texture::TexturePage {
+                data: PageData::Embedded(blob),
+                ..
+            }) => gmkit_media::declared_size(blob)
+                .and_then(|(w, h)| gmkit_media::budget::check_image(w, h).map(|()| (w, h)))
+                .map_err(|e| why(Some(k), &format!("texture page {page}: {e}")))?,
+            Some(_) => {
+                return Err(why(
+                    Some(k),
+                    &format!("texture page {page} is stored outside the data file"),
+                ));
+            }
+            None => {
+                return Err(why(
+                    Some(k),
+                    &format!("texture page {page} is an empty slot"),
+                ));
+            }
+        };
+        gmkit_media::frame::check_source(item, w, h)
+            .map_err(|e| why(Some(k), &format!("item {}: {e}", r.0)))?;
+        gmkit_media::frame::check_target(item, s.width, s.height)
+            .map_err(|e| why(Some(k), &format!("item {}: {e}", r.0)))?;
+        jobs.push((k, page, *item));
+    }
+    Ok(jobs)
 }
 
 /// Applies edited and added frame PNGs to a packed model: `stems[i]` is the file stem of
@@ -111,21 +279,21 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             if record.get(k).and_then(Option::as_deref) == Some(fnv(b).as_str()) {
                 continue;
             }
-            let img = gmkit_media::decode_png(b)
-                .map_err(|e| Error::new(p, "", format!("expected a PNG: {e}")))?;
-            if (img.width(), img.height()) != (s.width, s.height) {
-                return Err(Error::new(
-                    p,
-                    "",
-                    format!(
-                        "expected a {}×{} image (the sprite's width × height), found {}×{}",
-                        s.width,
-                        s.height,
-                        img.width(),
-                        img.height()
+            // The size in the PNG's header is checked before it is decoded.
+            let img = gmkit_media::decode_png_sized(b, s.width, s.height, "the sprite's frame")
+                .map_err(|e| match e {
+                    gmkit_media::Error::Size {
+                        found_w, found_h, ..
+                    } => Error::new(
+                        p,
+                        "",
+                        format!(
+                            "expected a {}×{} image (the sprite's width × height), found {found_w}×{found_h}",
+                            s.width, s.height
+                        ),
                     ),
-                ));
-            }
+                    e => Error::new(p, "", format!("expected a PNG: {e}")),
+                })?;
             if k > s.frames.len() {
                 return Err(Error::new(
                     p,

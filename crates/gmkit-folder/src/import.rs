@@ -40,8 +40,6 @@ pub fn strings(file: &mut DataFile, label: &str, json: &[u8]) -> Result<usize> {
 
 /// Replaces texture page `n` with a PNG image of the same size, re-encoded in the page's format.
 pub fn page(file: &mut DataFile, n: usize, label: &str, png: &[u8]) -> Result<()> {
-    let img = gmkit_media::decode_png(png)
-        .map_err(|e| Error::new(label, "", format!("expected a PNG: {e}")))?;
     let page = file
         .textures
         .as_mut()
@@ -56,17 +54,17 @@ pub fn page(file: &mut DataFile, n: usize, label: &str, png: &[u8]) -> Result<()
         )
     })?;
     let (w, h) = (page.width().unwrap_or(0), page.height().unwrap_or(0));
-    if (img.width(), img.height()) != (w, h) {
-        return Err(Error::new(
+    // The size in the PNG's header is checked before it is decoded.
+    let img = gmkit_media::decode_png_sized(png, w, h, "the page").map_err(|e| match e {
+        gmkit_media::Error::Size {
+            found_w, found_h, ..
+        } => Error::new(
             label,
             "",
-            format!(
-                "expected a {w}×{h} image (the page's size), found {}×{}",
-                img.width(),
-                img.height()
-            ),
-        ));
-    }
+            format!("expected a {w}×{h} image (the page's size), found {found_w}×{found_h}"),
+        ),
+        e => Error::new(label, "", format!("expected a PNG: {e}")),
+    })?;
     let enc = gmkit_media::Encoding::of(old).map_err(|e| Error::new(label, "", e.to_string()))?;
     let blob = gmkit_media::encode(&img, enc).map_err(|e| Error::new(label, "", e.to_string()))?;
     page.set_blob(blob.into());

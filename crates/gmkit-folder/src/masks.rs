@@ -123,6 +123,20 @@ pub(crate) fn pack(
                 return Err(Error::new(json, "masks", "expected a sprite"));
             };
             let (w, h) = gmkit_media::mask::mask_size(s, &version);
+            gmkit_media::budget::check_image(w, h).map_err(|e| {
+                Error::new(
+                    &json,
+                    format!("masks[{k}]"),
+                    format!(
+                        "expected a mask size within the image budget; the sprite's {} give {w}×{h}: {e}",
+                        if version.at_least(2024, 6) {
+                            "margins"
+                        } else {
+                            "width and height"
+                        }
+                    ),
+                )
+            })?;
             let bytes = folder.get(&png).ok_or_else(|| {
                 Error::new(
                     &json,

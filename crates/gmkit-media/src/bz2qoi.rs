@@ -71,6 +71,8 @@ pub fn header(blob: &[u8]) -> Result<(u32, u32, Bz2Options, usize), Error> {
 /// length, so a hostile stream cannot inflate without bound).
 pub fn inner_qoi(blob: &[u8]) -> Result<Vec<u8>, Error> {
     let (w, h, _, at) = header(blob)?;
+    // The declared size is checked before any decompression (the stream may be a bomb).
+    crate::check_size(w, h)?;
     let bz = |e: std::io::Error| Error::Bzip2 {
         offset: at,
         detail: e.to_string(),

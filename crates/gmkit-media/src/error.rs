@@ -57,6 +57,25 @@ pub enum Error {
         /// The limit.
         max: u32,
     },
+    /// An image whose declared size does not fit the memory budget (see [`crate::budget`]):
+    /// refused before anything is allocated.
+    #[error(
+        "a {width}×{height} image needs {} MiB of RGBA, over the {} MiB {what} budget",
+        crate::budget::mib(*.bytes),
+        crate::budget::mib(*.limit)
+    )]
+    OverBudget {
+        /// Declared width in pixels.
+        width: u32,
+        /// Declared height in pixels.
+        height: u32,
+        /// Bytes it would take (for the live budget: with the images already alive).
+        bytes: u64,
+        /// The limit it would pass.
+        limit: u64,
+        /// Which budget: `per-image` or `live`.
+        what: &'static str,
+    },
     /// Pixel data whose length does not match the image size.
     #[error("pixel data of {found} bytes for a {width}×{height} RGBA image (expected {expected})")]
     PixelLength {

@@ -27,6 +27,7 @@
 //! # Ok::<(), gmkit_media::Error>(())
 //! ```
 
+use crate::budget::Budget;
 use crate::{Error, Image};
 use gmkit_data::DataFile;
 use gmkit_data::chunks::texture::Textures;
@@ -42,19 +43,41 @@ pub fn item(file: &DataFile, r: TpagRef) -> Option<&TexturePageItem> {
         .as_ref()
 }
 
-/// Checks the item's source rectangle lies on the page.
-fn check_source(page: &Image, item: &TexturePageItem) -> Result<(), Error> {
+/// Checks the item's source rectangle lies on its page, of `page_width × page_height` (known
+/// from the page's header before decoding it).
+pub fn check_source(
+    item: &TexturePageItem,
+    page_width: u32,
+    page_height: u32,
+) -> Result<(), Error> {
+    // u16 + u16 cannot overflow a u32.
     let [sx, sy, sw, sh] = item.source.map(u32::from);
-    if sx + sw > page.width() || sy + sh > page.height() {
+    if sx + sw > page_width || sy + sh > page_height {
         return Err(Error::Item {
             what: "source rectangle",
             detail: format!(
-                "x {sx}..{}, y {sy}..{} does not fit the {}×{} page {}",
+                "x {sx}..{}, y {sy}..{} does not fit the {page_width}×{page_height} page {}",
                 sx + sw,
                 sy + sh,
-                page.width(),
-                page.height(),
                 item.texture_page
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// Checks the item's target rectangle lies inside a `width × height` frame (the asset's size):
+/// otherwise part of what the page stores would not show in the frame [`cut`] makes.
+pub fn check_target(item: &TexturePageItem, width: u32, height: u32) -> Result<(), Error> {
+    // u16 + u16 cannot overflow a u32.
+    let [tx, ty, tw, th] = item.target.map(u32::from);
+    if tx + tw > width || ty + th > height {
+        return Err(Error::Item {
+            what: "target rectangle",
+            detail: format!(
+                "x {tx}..{}, y {ty}..{} does not fit the {width}×{height} frame",
+                tx + tw,
+                ty + th
             ),
         });
     }
@@ -75,7 +98,7 @@ fn map(t: u32, tlen: u32, slen: u32) -> u32 {
 /// a transparent `width × height` frame (the asset's full size). Parts of the target rectangle
 /// outside the frame are dropped.
 pub fn cut(page: &Image, item: &TexturePageItem, width: u32, height: u32) -> Result<Image, Error> {
-    check_source(page, item)?;
+    check_source(item, page.width(), page.height())?;
     let [sx, sy, sw, sh] = item.source.map(u32::from);
     let [tx, ty, tw, th] = item.target.map(u32::from);
     let mut out = Image::transparent(width, height)?;
@@ -83,13 +106,18 @@ pub fn cut(page: &Image, item: &TexturePageItem, width: u32, height: u32) -> Res
         return Ok(out);
     }
     let pw = page.width() as usize;
+    // u16 + u16 cannot overflow a u32. A target rectangle starting past the frame's edge shows
+    // nothing.
     let x_end = (tx + tw).min(width);
     let y_end = (ty + th).min(height);
+    if tx >= x_end || ty >= y_end {
+        return Ok(out);
+    }
     for fy in ty..y_end {
         let py = (sy + map(fy - ty, th, sh)) as usize;
         let row = &mut out.pixels_mut()[fy as usize * width as usize * 4..][..width as usize * 4];
         if tw == sw {
-            let n = (x_end.saturating_sub(tx)) as usize;
+            let n = (x_end - tx) as usize;
             let from = (py * pw + sx as usize) * 4;
             row[tx as usize * 4..][..n * 4].copy_from_slice(&page.pixels()[from..from + n * 4]);
         } else {
@@ -122,7 +150,7 @@ fn unmap(s: u32, slen: u32, tlen: u32) -> u32 {
 /// there. Otherwise [`Error::OutsideRegion`] says how many visible pixels lie outside and where,
 /// and the page is left untouched.
 pub fn put(page: &mut Image, item: &TexturePageItem, frame: &Image) -> Result<usize, Error> {
-    check_source(page, item)?;
+    check_source(item, page.width(), page.height())?;
     let (w, h) = (frame.width(), frame.height());
     let [sx, sy, sw, sh] = item.source.map(u32::from);
     let [tx, ty, tw, th] = item.target.map(u32::from);
@@ -187,17 +215,28 @@ pub fn put(page: &mut Image, item: &TexturePageItem, frame: &Image) -> Result<us
 }
 
 /// Decoded pages of one data file, each decoded on first use and kept (thread-safe, so frames
-/// can be cut in parallel).
+/// can be cut in parallel), within a [`Budget`]: a page whose declared size would take the
+/// pages kept past the budget is refused before it is decoded (an error for that page).
+///
+/// To go through many pages in bounded memory, decode them one at a time with
+/// [`crate::decode_page_within`] and drop each when done, as unpack does.
 pub struct Pages<'a> {
     textures: &'a Textures,
+    budget: Budget,
     cells: Vec<OnceLock<Result<Image, Error>>>,
 }
 
 impl<'a> Pages<'a> {
-    /// A cache over a TXTR chunk; nothing is decoded yet.
+    /// A cache over a TXTR chunk within the default budget ([`crate::budget::MAX_LIVE_BYTES`]
+    /// of pages kept); nothing is decoded yet.
     pub fn new(textures: &'a Textures) -> Self {
+        Pages::with_budget(textures, Budget::default())
+    }
+    /// A cache over a TXTR chunk within `budget`; nothing is decoded yet.
+    pub fn with_budget(textures: &'a Textures, budget: Budget) -> Self {
         Pages {
             textures,
+            budget,
             cells: (0..textures.pages.len()).map(|_| OnceLock::new()).collect(),
         }
     }
@@ -206,9 +245,15 @@ impl<'a> Pages<'a> {
         let Some(cell) = self.cells.get(index) else {
             return Err(Error::NoPage.in_page(index));
         };
-        cell.get_or_init(|| crate::decode_page(self.textures, index))
-            .as_ref()
-            .map_err(Clone::clone)
+        cell.get_or_init(|| {
+            // The page is kept as long as the cache: so are its bytes in the budget.
+            crate::decode_page_within(self.textures, index, &self.budget).map(|(img, grant)| {
+                grant.keep();
+                img
+            })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
     }
     /// Decodes every page not yet decoded, in parallel.
     pub fn decode_all(&self) {

@@ -11,6 +11,8 @@
 //! - Frames: `frame::cut` cuts a sprite/background/font frame from its page through its
 //!   texture page item, at full asset size; `frame::put` puts an edited frame back.
 //! - Masks: [`mask`] converts sprite collision masks to and from 1-bit PNGs.
+//! - Memory: every image size read from the input is checked against [`budget`] before
+//!   anything is allocated (per image, and in total for the pages and frames alive at once).
 //! - Audio: [`audio`] finds a sound's bytes (also in `audiogroupN.dat` files) and tells their
 //!   file type.
 //!
@@ -26,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod audio;
+pub mod budget;
 pub mod bz2qoi;
 mod error;
 pub mod frame;
@@ -40,8 +43,9 @@ pub use gmkit_data::chunks::texture::BlobFormat;
 use gmkit_data::chunks::texture::{PageData, TexturePage, Textures, blob_format};
 use rayon::prelude::*;
 
-/// Largest image gmkit decodes or creates, in pixels (16384 × 16384: 1 GiB of RGBA).
-pub const MAX_PIXELS: u64 = 16384 * 16384;
+/// Largest image gmkit decodes or creates, in pixels: [`budget::MAX_IMAGE_BYTES`] of RGBA
+/// (8192 × 8192).
+pub const MAX_PIXELS: u64 = budget::MAX_IMAGE_BYTES / 4;
 
 /// An RGBA8 image: `width × height` pixels, row-major, 4 bytes per pixel, not premultiplied.
 #[derive(Clone, PartialEq, Eq)]
@@ -57,16 +61,9 @@ impl std::fmt::Debug for Image {
     }
 }
 
+/// Checks a declared image size against the per-image budget, before allocating.
 pub(crate) fn check_size(w: u32, h: u32) -> Result<(), Error> {
-    if w as u64 * h as u64 > MAX_PIXELS {
-        return Err(Error::TooLarge {
-            format: "gmkit",
-            width: w,
-            height: h,
-            max: MAX_PIXELS as u32,
-        });
-    }
-    Ok(())
+    budget::check_image(w, h)
 }
 
 impl Image {
@@ -240,6 +237,35 @@ pub fn decode_png(bytes: &[u8]) -> Result<Image, Error> {
     png::decode(bytes)
 }
 
+/// Decodes a PNG that must be `width × height` (a frame, a page being replaced): the size in its
+/// header is compared first, so a wrong-sized PNG (however large it claims to be) is refused
+/// with [`Error::Size`] naming `what` before anything is decoded.
+pub fn decode_png_sized(bytes: &[u8], width: u32, height: u32, what: &str) -> Result<Image, Error> {
+    let (w, h) = png::header(bytes)?;
+    if (w, h) != (width, height) {
+        return Err(Error::Size {
+            what: what.to_owned(),
+            expected_w: width,
+            expected_h: height,
+            found_w: w,
+            found_h: h,
+        });
+    }
+    png::decode(bytes)
+}
+
+/// The width and height a texture blob declares in its header (PNG `IHDR`, `fioq`, `2zoq`),
+/// read without decoding, so the image can be checked against a [`budget`] first. DDS and
+/// unknown formats give [`Error::Unsupported`].
+pub fn declared_size(blob: &[u8]) -> Result<(u32, u32), Error> {
+    match blob_format(blob) {
+        BlobFormat::Png => png::header(blob),
+        BlobFormat::Qoi => qoi::header(blob).map(|(w, h, _)| (w, h)),
+        BlobFormat::Bz2Qoi => bz2qoi::header(blob).map(|(w, h, _, _)| (w, h)),
+        f => Err(Error::unsupported(f, blob)),
+    }
+}
+
 /// The page at `index`, or [`Error::NoPage`].
 fn page_at(textures: &Textures, index: usize) -> Result<&TexturePage, Error> {
     textures
@@ -256,13 +282,39 @@ pub fn decode_page(textures: &Textures, index: usize) -> Result<Image, Error> {
         .map_err(|e| e.in_page(index))
 }
 
+/// Decodes one page within `budget`: the size its header declares is reserved first (so a page
+/// over the per-image budget, or over what is left of `budget`, is refused before it is
+/// decoded); the bytes stay reserved until the returned grant is dropped (drop it with the
+/// image). Errors name the page.
+pub fn decode_page_within<'b>(
+    textures: &Textures,
+    index: usize,
+    budget: &'b budget::Budget,
+) -> Result<(Image, budget::Grant<'b>), Error> {
+    (|| {
+        let page = page_at(textures, index)?;
+        let PageData::Embedded(blob) = &page.data else {
+            return Err(external(page));
+        };
+        let (w, h) = declared_size(blob)?;
+        let grant = budget.reserve(w, h)?;
+        Ok((decode(blob)?, grant))
+    })()
+    .map_err(|e| e.in_page(index))
+}
+
 /// Decodes a page record (external pages give [`Error::External`]).
 pub fn decode_texture_page(page: &TexturePage) -> Result<Image, Error> {
     match &page.data {
         PageData::Embedded(b) => decode(b),
-        PageData::External { .. } => Err(Error::External {
-            index_in_group: page.group_info.map_or(0, |g| g.index_in_group),
-        }),
+        PageData::External { .. } => Err(external(page)),
+    }
+}
+
+/// The error for a page whose image is not in the data file.
+fn external(page: &TexturePage) -> Error {
+    Error::External {
+        index_in_group: page.group_info.map_or(0, |g| g.index_in_group),
     }
 }
 
@@ -274,11 +326,7 @@ pub fn encode_page(textures: &Textures, index: usize, image: &Image) -> Result<V
         let page = page_at(textures, index)?;
         let blob = match &page.data {
             PageData::Embedded(b) => b,
-            PageData::External { .. } => {
-                return Err(Error::External {
-                    index_in_group: page.group_info.map_or(0, |g| g.index_in_group),
-                });
-            }
+            PageData::External { .. } => return Err(external(page)),
         };
         encode(image, Encoding::of(blob)?)
     })()

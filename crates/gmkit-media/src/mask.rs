@@ -70,9 +70,27 @@ pub fn to_png(mask: &[u8], w: u32, h: u32) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
-/// Decodes a PNG into a `w × h` mask. The PNG must have exactly that size.
+/// Decodes a PNG into a `w × h` mask. The PNG must have exactly that size (its header is
+/// checked first), and the mask must fit the per-image budget ([`crate::budget`]): a header
+/// declaring a huge image is refused before anything is allocated.
 pub fn from_png(png: &[u8], w: u32, h: u32) -> Result<Vec<u8>, Error> {
-    let dec = ::png::Decoder::new(Cursor::new(png));
+    let found = crate::png::header(png)?;
+    if found != (w, h) {
+        return Err(Error::Size {
+            what: "collision mask".into(),
+            expected_w: w,
+            expected_h: h,
+            found_w: found.0,
+            found_h: found.1,
+        });
+    }
+    // The bitmap is 1 bit per pixel, but any other PNG is decoded to RGBA first: RGBA is what
+    // the budget bounds.
+    crate::check_size(w, h)?;
+    let mut dec = ::png::Decoder::new(Cursor::new(png));
+    dec.set_limits(::png::Limits {
+        bytes: crate::png::MAX_DECODER_BYTES,
+    });
     let reader = dec.read_info().map_err(err)?;
     let info = reader.info();
     if (info.width, info.height) != (w, h) {

@@ -6,20 +6,49 @@ use std::io::Cursor;
 /// Deflate's best ratio is about 1032:1; a PNG cannot hold more pixel bytes than that.
 const MAX_INFLATE_RATIO: usize = 1040;
 
+/// What the `png` decoder may allocate for itself (metadata chunks, row buffers): the image
+/// buffer is gmkit's, checked against [`crate::budget`] from the header first.
+pub(crate) const MAX_DECODER_BYTES: usize = 64 << 20;
+
 fn err(e: impl std::fmt::Display) -> Error {
     Error::Png(e.to_string())
+}
+
+/// Width and height from a PNG's header (its first chunk, `IHDR`), without decoding.
+pub fn header(blob: &[u8]) -> Result<(u32, u32), Error> {
+    let be = |at: usize| {
+        blob.get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    match (blob.get(12..16), be(16), be(20)) {
+        (Some(b"IHDR"), Some(w), Some(h)) if blob.starts_with(b"\x89PNG\r\n\x1a\n") => Ok((w, h)),
+        _ => Err(Error::corrupt(
+            "PNG",
+            0,
+            format!(
+                "the PNG signature and an IHDR chunk in the first 24 bytes, found {} bytes{}",
+                blob.len(),
+                if blob.starts_with(b"\x89PNG\r\n\x1a\n") {
+                    " with another first chunk"
+                } else {
+                    " without the signature"
+                }
+            ),
+        )),
+    }
 }
 
 /// Decodes any PNG (palette, grey, 16-bit, with or without alpha) to RGBA8.
 pub fn decode(blob: &[u8]) -> Result<Image, Error> {
     let mut dec = ::png::Decoder::new(Cursor::new(blob));
     dec.set_transformations(::png::Transformations::EXPAND | ::png::Transformations::STRIP_16);
-    let mut reader = dec.read_info().map_err(err)?;
-    let (w, h) = {
-        let info = reader.info();
-        (info.width, info.height)
-    };
+    // The declared size is checked before the decoder allocates anything for it.
+    let (w, h) = header(blob)?;
     crate::check_size(w, h)?;
+    dec.set_limits(::png::Limits {
+        bytes: MAX_DECODER_BYTES,
+    });
+    let mut reader = dec.read_info().map_err(err)?;
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| Error::Png(format!("a {w}×{h} image is too large")))?;
@@ -74,7 +103,9 @@ pub fn decode(blob: &[u8]) -> Result<Image, Error> {
 
 /// Encodes RGBA8 pixels as a PNG (8-bit RGBA, fast compression: fdeflate).
 pub fn encode(image: &Image) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::with_capacity(image.pixels().len() / 4 + 1024);
+    // A guess at the compressed size, capped: a mostly transparent 8192² frame compresses to
+    // little, and its raw size is not reserved up front.
+    let mut out = Vec::with_capacity((image.pixels().len() / 4).min(1 << 20) + 1024);
     {
         let mut enc = ::png::Encoder::new(&mut out, image.width(), image.height());
         enc.set_color(::png::ColorType::Rgba);

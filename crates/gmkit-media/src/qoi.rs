@@ -82,6 +82,7 @@ pub fn header(blob: &[u8]) -> Result<(u32, u32, usize), Error> {
 /// Decodes a `fioq` image to RGBA8. Bytes after the stored stream length are ignored.
 pub fn decode(blob: &[u8]) -> Result<Image, Error> {
     let (w, h, total) = header(blob)?;
+    crate::check_size(w, h)?;
     let Some(data) = blob.get(HEADER_LEN..total) else {
         return Err(Error::corrupt(
             "QOI",
@@ -104,7 +105,6 @@ pub fn decode(blob: &[u8]) -> Result<Image, Error> {
             ),
         ));
     }
-    crate::check_size(w, h)?;
     let mut out = vec![0u8; n * 4];
     let mut index = [[0u8; 4]; 64];
     let mut px = [0u8, 0, 0, 255];

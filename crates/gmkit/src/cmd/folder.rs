@@ -66,7 +66,33 @@ pub fn unpack(a: UnpackArgs) -> u8 {
         folder.size() as f64 / 1e6,
         t.elapsed().as_secs_f64()
     );
+    print_notes(&gmkit_folder::frames::notes(&folder));
     exit::OK
+}
+
+/// Most notes `unpack` prints one by one; the rest are counted.
+const MAX_NOTES_SHOWN: usize = 10;
+
+/// Prints unpack's notes (sprites whose frames stay as stored texture items), one line each.
+fn print_notes(notes: &[(String, String)]) {
+    for (dir, note) in notes.iter().take(MAX_NOTES_SHOWN) {
+        println!("note: {dir}: {}", one_line(note, 300));
+    }
+    if notes.len() > MAX_NOTES_SHOWN {
+        println!(
+            "note: {} more sprites keep their frames as stored texture items (see their frames.json)",
+            notes.len() - MAX_NOTES_SHOWN
+        );
+    }
+}
+
+/// `s` on one line of at most `max` characters, control characters escaped.
+fn one_line(s: &str, max: usize) -> String {
+    let mut out: String = s.chars().flat_map(char::escape_debug).take(max).collect();
+    if s.chars().flat_map(char::escape_debug).nth(max).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// Arguments of `gmkit pack`.
