@@ -644,6 +644,9 @@ pub(crate) fn build_parts(file: &DataFile) -> Result<crate::Built> {
 
 /// Writes every chunk; the caller resolves the references.
 fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
+    if let Some(e) = crate::validate::alignments(file).into_iter().next() {
+        return Err(e);
+    }
     // The file's chunk order, less chunks removed from the model, plus chunks added to it.
     let present = file.present_chunks();
     let mut order: Vec<ChunkName> = file.layout.order.clone();

@@ -52,7 +52,7 @@ pub use sample::sample;
 pub use string::{GmStr, GmString};
 pub use version::{EvidenceSource, FormatVersion, Version, VersionEvidence, VersionReport};
 pub use walk::AssetKind;
-pub use write::Built;
+pub use write::{Built, MAX_ALIGN};
 
 use bytes::Bytes;
 use std::path::Path;
@@ -144,8 +144,48 @@ pub fn build_unchecked(file: &DataFile) -> Result<Built> {
 /// Writes a model to a file without ever leaving a damaged one behind: the parts go to a
 /// temporary file in the same directory (payloads streamed from their views, never gathered in
 /// one buffer), which is synced, mapped, compared and parsed again, and only then renamed over
-/// `path`. If any step fails, `path` is untouched.
+/// `path`. If any step fails, `path` is untouched. ([`stage_file`] then [`Staged::commit`].)
 pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
+    stage_file(file, path)?.commit()
+}
+
+/// A data file written and checked beside its target but not yet in place: [`Staged::commit`]
+/// renames it over the target; dropping it uncommitted removes the temporary file. Writing
+/// several files (a game and its audio groups) stages them all before committing any, so a
+/// failure in any of them leaves every target untouched.
+#[derive(Debug)]
+pub struct Staged {
+    tmp: std::path::PathBuf,
+    target: std::path::PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    /// The file this will replace.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Renames the temporary file over the target.
+    pub fn commit(mut self) -> Result<()> {
+        std::fs::rename(&self.tmp, &self.target)?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// The first half of [`build_file`]: builds `file`, writes it to a temporary file beside
+/// `path`, syncs it, and checks that it reads back as written and parses. `path` is not touched
+/// until [`Staged::commit`].
+pub fn stage_file(file: &DataFile, path: impl AsRef<Path>) -> Result<Staged> {
     use std::io::Write;
     let built = build(file)?;
     let path = path.as_ref();
@@ -157,32 +197,30 @@ pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.gmkit-tmp-{}", std::process::id()));
-    let result = (|| {
-        let f = std::fs::File::create(&tmp)?;
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
-        built.write_to(&mut out)?;
-        out.flush()?;
-        let f = out.into_inner().map_err(|e| e.into_error())?;
-        f.sync_all()?;
-        drop(f);
-        // Refuse to replace the target with something that does not read back.
-        let back = std::fs::File::open(&tmp)?;
-        // SAFETY: read-only map of the file just written, private to this process's temp name.
-        let map = unsafe { memmap2::Mmap::map(&back)? };
-        if !built.eq_bytes(&map) {
-            return Err(Error::at(
-                0,
-                ErrorKind::Io(format!("{} did not read back as written", tmp.display())),
-            ));
-        }
-        drop(built);
-        parse_bytes(Bytes::from_owner(map))?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let staged = Staged {
+        tmp: dir.join(format!(".{name}.gmkit-tmp-{}", std::process::id())),
+        target: path.to_owned(),
+        committed: false,
+    };
+    let tmp = &staged.tmp;
+    let f = std::fs::File::create(tmp)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
+    built.write_to(&mut out)?;
+    out.flush()?;
+    let f = out.into_inner().map_err(|e| e.into_error())?;
+    f.sync_all()?;
+    drop(f);
+    // Refuse to replace the target with something that does not read back.
+    let back = std::fs::File::open(tmp)?;
+    // SAFETY: read-only map of the file just written, private to this process's temp name.
+    let map = unsafe { memmap2::Mmap::map(&back)? };
+    if !built.eq_bytes(&map) {
+        return Err(Error::at(
+            0,
+            ErrorKind::Io(format!("{name} did not read back as written")),
+        ));
     }
-    result
+    drop(built);
+    parse_bytes(Bytes::from_owner(map))?;
+    Ok(staged)
 }

@@ -164,6 +164,15 @@ macro_rules! chunk_list {
                 }
             }
 
+            /// The model field (`objects`) that holds the chunk named `name` (`OBJT`); `None`
+            /// for a chunk the model does not know.
+            pub fn chunk_field(name: crate::chunk::ChunkName) -> Option<&'static str> {
+                match &name.0 {
+                    $($name => Some(stringify!($field)),)*
+                    _ => None,
+                }
+            }
+
             /// Names of the chunks present in the model, in registration order.
             pub(crate) fn present_chunks(&self) -> Vec<crate::chunk::ChunkName> {
                 let mut v = Vec::new();

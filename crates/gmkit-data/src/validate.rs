@@ -170,7 +170,7 @@ fn table_elem(chunk: &[u8; 4], kind: &'static str, index: usize) -> Elem {
 
 /// Runs every check, stopping after `limit` problems.
 fn check(file: &DataFile, limit: usize) -> Vec<Error> {
-    let mut found = Vec::new();
+    let mut found = alignments(file);
     // Null slots.
     if !file.version.allows_null_slots() {
         let tables = AssetKind::ALL.iter().filter_map(|&k| {
@@ -214,6 +214,45 @@ fn check(file: &DataFile, limit: usize) -> Vec<Error> {
     // Room order.
     room_order(file, &mut found);
     found.truncate(limit);
+    found
+}
+
+/// Alignments the writer pads to (chunk headers, the ends of STRG and TXTR) must be at most
+/// [`crate::MAX_ALIGN`]; 0 means none, like 1. The container writer checks these too, before it
+/// allocates anything, so even an unchecked build cannot pad a file with gigabytes of zeros.
+pub(crate) fn alignments(file: &DataFile) -> Vec<Error> {
+    let mut found = Vec::new();
+    let values = [
+        (
+            b"GEN8",
+            "layout",
+            "chunk_align",
+            Some(file.layout.chunk_align),
+        ),
+        (
+            b"STRG",
+            "string table",
+            "end_align",
+            file.strings.as_ref().map(|s| s.end_align),
+        ),
+        (
+            b"TXTR",
+            "texture chunk",
+            "end_align",
+            file.textures.as_ref().map(|t| t.end_align),
+        ),
+    ];
+    for (chunk, what, field, value) in values {
+        if let Some(v) = value.filter(|&v| v > crate::MAX_ALIGN) {
+            found.push(problem(
+                file,
+                &table_elem(chunk, what, 0),
+                field.into(),
+                format!("an alignment of at most {} bytes", crate::MAX_ALIGN),
+                v.to_string(),
+            ));
+        }
+    }
     found
 }
 

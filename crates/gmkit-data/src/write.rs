@@ -7,6 +7,11 @@ use crate::refs::StringRef;
 use crate::version::Version;
 use bytes::Bytes;
 
+/// The largest alignment a model may ask for (chunk headers, string-table and texture-chunk
+/// ends). Real files use 1, 4, 16 and 128; a larger value would only pad the file with zeros
+/// (an alignment of 2^30 asks for a gigabyte of them).
+pub const MAX_ALIGN: usize = 4096;
+
 /// Shared state available to chunk writers.
 pub(crate) struct WriteCtx {
     pub version: Version,
@@ -153,8 +158,11 @@ impl Writer {
     pub fn zeros(&mut self, n: usize) {
         self.buf.resize(self.buf.len() + n, 0);
     }
-    /// Pads with zeros to an alignment.
+    /// Pads with zeros to an alignment (0 and 1 mean none). Alignments taken from a model are
+    /// checked against [`MAX_ALIGN`] before writing starts ([`crate::DataFile::validate`] and the
+    /// container writer), so the padding is bounded.
     pub fn align(&mut self, to: usize) {
+        let to = to.max(1);
         let pad = (to - self.pos() % to) % to;
         self.zeros(pad);
     }

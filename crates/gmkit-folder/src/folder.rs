@@ -3,6 +3,7 @@
 //! a file system (a browser page) can use the same unpack and pack.
 
 use crate::error::{Error, Result};
+use crate::reader;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -38,18 +39,20 @@ impl Folder {
         self.files.values().map(Vec::len).sum()
     }
 
-    /// Reads every file under `dir` (hidden files and directories, like `.git`, are skipped).
+    /// Reads every file under `dir` (hidden files and directories, like `.git`, are skipped)
+    /// through [`crate::reader`]: regular files only (a symbolic link, FIFO, device or socket
+    /// is an error naming it), each within its size limit, at most
+    /// [`MAX_FILES`](crate::reader::MAX_FILES) files and [`MAX_DEPTH`](crate::reader::MAX_DEPTH)
+    /// levels of directories. Errors name the file relative to `dir`.
     pub fn read_dir(dir: impl AsRef<Path>) -> Result<Folder> {
         let dir = dir.as_ref();
-        let mut paths = Vec::new();
-        collect(dir, String::new(), &mut paths)?;
+        let paths = collect(dir)?;
         use rayon::prelude::*;
         let files = paths
             .into_par_iter()
             .map(|(rel, full)| {
-                std::fs::read(&full)
-                    .map(|b| (rel.clone(), b))
-                    .map_err(|e| Error::new(rel, "", format!("cannot read: {e}")))
+                let limit = reader::limit_for(&rel);
+                reader::read_file(&full, &rel, limit, reader::Links::Refuse).map(|b| (rel, b))
             })
             .collect::<Result<BTreeMap<_, _>>>()?;
         Ok(Folder { files })
@@ -118,34 +121,64 @@ impl Folder {
     }
 }
 
-fn collect(dir: &Path, rel: String, out: &mut Vec<(String, PathBuf)>) -> Result<()> {
-    let shown = if rel.is_empty() {
-        dir.display().to_string()
-    } else {
-        rel.clone()
-    };
-    let rd = std::fs::read_dir(dir)
-        .map_err(|e| Error::new(&shown, "", format!("cannot read directory: {e}")))?;
-    for entry in rd {
-        let entry =
-            entry.map_err(|e| Error::new(&shown, "", format!("cannot read directory: {e}")))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
-        let r = if rel.is_empty() {
-            name.clone()
-        } else {
-            format!("{rel}/{name}")
-        };
-        let ft = entry
-            .file_type()
-            .map_err(|e| Error::new(&r, "", format!("cannot stat: {e}")))?;
-        if ft.is_dir() {
-            collect(&entry.path(), r, out)?;
-        } else {
-            out.push((r, entry.path()));
+/// The files under `dir` as (relative path, full path), walking directories without following
+/// links (a link, FIFO, device or socket found is an error).
+fn collect(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut out = Vec::new();
+    // (relative path, full path, depth): a stack, so that no nesting overflows the stack.
+    let mut todo = vec![(String::new(), dir.to_owned(), 0usize)];
+    while let Some((rel, full, depth)) = todo.pop() {
+        let shown = if rel.is_empty() { "." } else { rel.as_str() };
+        let rd = std::fs::read_dir(&full)
+            .map_err(|e| Error::new(shown, "", format!("cannot read directory: {e}")))?;
+        for entry in rd {
+            let entry =
+                entry.map_err(|e| Error::new(shown, "", format!("cannot read directory: {e}")))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let r = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            // The entry itself, never what a link points to.
+            let ft = entry
+                .file_type()
+                .map_err(|e| Error::new(&r, "", format!("cannot stat: {e}")))?;
+            if ft.is_dir() {
+                if depth + 1 >= reader::MAX_DEPTH {
+                    return Err(Error::new(
+                        &r,
+                        "",
+                        format!(
+                            "expected at most {} levels of directories (the folder layout uses 5)",
+                            reader::MAX_DEPTH
+                        ),
+                    ));
+                }
+                todo.push((r, entry.path(), depth + 1));
+            } else if ft.is_file() {
+                if out.len() >= reader::MAX_FILES {
+                    return Err(Error::new(
+                        &r,
+                        "",
+                        format!("expected at most {} files in the folder", reader::MAX_FILES),
+                    ));
+                }
+                out.push((r, entry.path()));
+            } else {
+                return Err(Error::new(
+                    &r,
+                    "",
+                    format!(
+                        "expected a regular file or a directory, found {}",
+                        reader::kind_name(&ft)
+                    ),
+                ));
+            }
         }
     }
-    Ok(())
+    Ok(out)
 }

@@ -25,12 +25,34 @@ pub const FRAMES_RECORD: &str = "frames.json";
 
 /// 64-bit FNV-1a, as hex: recognizes a PNG left untouched without decoding it.
 pub fn fnv(b: &[u8]) -> String {
+    format!("{:016x}", fnv64(b))
+}
+
+/// 64-bit FNV-1a.
+fn fnv64(b: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &x in b {
         h ^= x as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    format!("{h:016x}")
+    h
+}
+
+/// `frames.json` as pack reads it: one hash (or null) per frame, parsed straight into numbers
+/// (no JSON tree, no string per entry).
+#[derive(serde::Deserialize)]
+struct Record {
+    png_fnv64: Vec<Option<Hash>>,
+}
+
+/// A hash written by [`fnv`]; text that is not one never matches a PNG.
+struct Hash(Option<u64>);
+
+impl<'de> serde::Deserialize<'de> for Hash {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Ok(Hash(u64::from_str_radix(&text, 16).ok()))
+    }
 }
 
 /// Key of the one-line note in `frames.json` of a sprite whose frames were not cut (they stay
@@ -262,11 +284,10 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             continue;
         };
         let dir = format!("{prefix}sprites/{stem}");
-        let record: Vec<Option<String>> = folder
+        let record: Vec<Option<Hash>> = folder
             .get(&format!("{dir}/{FRAMES_RECORD}"))
-            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
-            .and_then(|v| v.get("png_fnv64").cloned())
-            .and_then(|v| serde_json::from_value(v).ok())
+            .and_then(|b| serde_json::from_slice::<Record>(b).ok())
+            .map(|r| r.png_fnv64)
             .unwrap_or_default();
         for (p, b) in folder.under(&dir) {
             let name = &p[dir.len() + 1..];
@@ -276,7 +297,7 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             else {
                 continue;
             };
-            if record.get(k).and_then(Option::as_deref) == Some(fnv(b).as_str()) {
+            if record.get(k).and_then(|h| h.as_ref()?.0) == Some(fnv64(b)) {
                 continue;
             }
             // The size in the PNG's header is checked before it is decoded.

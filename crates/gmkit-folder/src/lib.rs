@@ -30,14 +30,15 @@ pub mod layout;
 pub mod list;
 pub mod masks;
 mod pack;
+pub mod reader;
 pub mod roundtrip;
 pub mod sample;
 pub mod strings;
 mod unpack;
 
-pub use error::{Error, Result};
+pub use error::{Error, Result, one_line, quote};
 pub use folder::Folder;
-pub use pack::{pack, pack_from};
+pub use pack::{audio_group_number, pack, pack_from};
 pub use unpack::{unpack, unpack_into};
 
 use gmkit_data::DataFile;
@@ -64,17 +65,127 @@ impl Game {
         Ok(Game { data, audio_groups })
     }
 
-    /// Writes the game: the data file to `path`, audio groups beside it, each through a
-    /// temporary file that is read back and parsed before it replaces the target.
-    pub fn write(&self, path: impl AsRef<Path>) -> std::result::Result<(), gmkit_data::Error> {
+    /// The files [`Game::write`] writes: `path`, then `audiogroupN.dat` beside it for each
+    /// audio group (names derived from validated numbers, see [`audio_group_number`]; a group
+    /// whose stem is not `audiogroupN` is an error, so nothing else beside `path` is touched).
+    pub fn output_paths(&self, path: impl AsRef<Path>) -> Result<Vec<PathBuf>> {
         let path = path.as_ref();
-        gmkit_data::build_file(&self.data, path)?;
-        let dir = path.parent().unwrap_or(Path::new("."));
-        for (stem, g) in &self.audio_groups {
-            gmkit_data::build_file(g, dir.join(format!("{stem}.dat")))?;
+        let beside = |name: String| match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.join(name),
+            _ => PathBuf::from(name),
+        };
+        let mut out = vec![path.to_owned()];
+        for (stem, _) in &self.audio_groups {
+            let n = audio_group_number(stem).ok_or_else(|| {
+                Error::new(
+                    format!("{}/{stem}", layout::AUDIO_GROUPS),
+                    "",
+                    format!(
+                        "expected an audio group named audiogroupN, found {}",
+                        quote(stem)
+                    ),
+                )
+            })?;
+            out.push(beside(format!("audiogroup{n}.dat")));
         }
-        Ok(())
+        Ok(out)
     }
+
+    /// Writes the game: the data file to `path`, audio groups beside it
+    /// ([`Game::output_paths`]): [`Game::stage`], then each staged file renamed into place.
+    pub fn write(&self, path: impl AsRef<Path>) -> Result<()> {
+        commit(self.stage(path)?)
+    }
+
+    /// Builds every file of the game and writes each to a temporary file beside its target,
+    /// read back and parsed ([`gmkit_data::stage_file`]), without replacing any target: if any
+    /// part fails, the temporary files are removed and nothing is touched. [`commit`] then
+    /// renames them into place (a caller can take backups in between). Errors about writing
+    /// name the output file; errors about the model name the part.
+    pub fn stage(&self, path: impl AsRef<Path>) -> Result<Vec<gmkit_data::Staged>> {
+        let paths = self.output_paths(path)?;
+        let parts = std::iter::once(&self.data).chain(self.audio_groups.iter().map(|g| &g.1));
+        let mut staged = Vec::with_capacity(paths.len());
+        for (data, target) in parts.zip(&paths) {
+            let shown = target.display().to_string();
+            let s = gmkit_data::stage_file(data, target).map_err(|e| match e.kind {
+                gmkit_data::ErrorKind::Io(_) => {
+                    Error::new(&shown, "", format!("cannot write: {e}"))
+                }
+                _ => Error::new(
+                    "",
+                    "",
+                    format!(
+                        "cannot build {}: {e}",
+                        target
+                            .file_name()
+                            .map(|n| n.to_string_lossy().into_owned())
+                            .unwrap_or_default()
+                    ),
+                ),
+            })?;
+            staged.push(s);
+        }
+        Ok(staged)
+    }
+}
+
+/// Most backups kept of one file (`FILE.bak`, `FILE.bak.1`, ... `FILE.bak.999`).
+pub const MAX_BACKUPS: usize = 1000;
+
+/// Copies `path` to a backup that did not exist: `FILE.bak`, or when that exists `FILE.bak.1`,
+/// `FILE.bak.2`, ... (an existing backup is never overwritten: it may be the only copy of the
+/// original). Returns the backup's path.
+pub fn backup(path: &Path) -> Result<PathBuf> {
+    let shown = path.display().to_string();
+    for k in 0..MAX_BACKUPS {
+        let mut name = path.as_os_str().to_owned();
+        name.push(if k == 0 {
+            ".bak".to_owned()
+        } else {
+            format!(".bak.{k}")
+        });
+        let bak = PathBuf::from(name);
+        let mut out = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&bak)
+        {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(Error::new(
+                    bak.display().to_string(),
+                    "",
+                    format!("cannot create the backup: {e}"),
+                ));
+            }
+        };
+        let copied = std::fs::File::open(path)
+            .and_then(|mut src| std::io::copy(&mut src, &mut out))
+            .and_then(|_| out.sync_all());
+        if let Err(e) = copied {
+            drop(out);
+            let _ = std::fs::remove_file(&bak);
+            return Err(Error::new(shown, "", format!("cannot keep a backup: {e}")));
+        }
+        return Ok(bak);
+    }
+    Err(Error::new(
+        shown,
+        "",
+        format!("expected fewer than {MAX_BACKUPS} backups beside it (remove old .bak.N files)"),
+    ))
+}
+
+/// Renames files staged by [`Game::stage`] over their targets, in order.
+pub fn commit(staged: Vec<gmkit_data::Staged>) -> Result<()> {
+    for s in staged {
+        let shown = s.target().display().to_string();
+        s.commit()
+            .map_err(|e| Error::new(shown, "", format!("cannot rename into place: {e}")))?;
+    }
+    Ok(())
 }
 
 /// `audiogroupN.dat` files next to `data_file`, sorted by name: (stem, path).
@@ -90,9 +201,7 @@ pub fn audio_group_files(data_file: &Path) -> Vec<(String, PathBuf)> {
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let stem = name.strip_suffix(".dat")?;
-            let n = stem.strip_prefix("audiogroup")?;
-            (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| (stem.to_owned(), e.path()))
+            audio_group_number(stem).map(|_| (stem.to_owned(), e.path()))
         })
         .collect();
     out.sort();

@@ -13,23 +13,129 @@ use rayon::prelude::*;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
-/// Packs a folder made by [`crate::unpack`] (and edited) back into a game.
+/// Packs a folder made by [`crate::unpack`] (and edited) back into a game. Every data file is
+/// checked ([`DataFile::validate`]) with errors naming the folder file at fault; audio groups
+/// come from `audiogroups/audiogroupN/` folders only (see [`audio_group_number`]).
 pub fn pack(folder: &Folder) -> Result<Game> {
     let data = pack_from(folder, "")?;
-    let mut groups: Vec<String> = folder
-        .under(AUDIO_GROUPS)
-        .filter_map(|(p, _)| {
-            let rest = &p[AUDIO_GROUPS.len() + 1..];
-            let (name, file) = rest.split_once('/')?;
-            (file == MANIFEST).then(|| name.to_owned())
-        })
-        .collect();
+    let table = data.audio_groups.as_ref().map(|g| g.groups.len());
+    let mut groups: Vec<(u32, String)> = Vec::new();
+    for (p, _) in folder.under(AUDIO_GROUPS) {
+        let rest = &p[AUDIO_GROUPS.len() + 1..];
+        let Some((name, file)) = rest.split_once('/') else {
+            return Err(Error::new(
+                p,
+                "",
+                "expected only folders (audiogroups/audiogroupN/) here, found a file",
+            ));
+        };
+        if file != MANIFEST {
+            continue;
+        }
+        let dir = format!("{AUDIO_GROUPS}/{name}");
+        let n = audio_group_number(name).ok_or_else(|| {
+            Error::new(
+                &dir,
+                "",
+                format!(
+                    "expected a folder named audiogroupN (N = 1, 2, ... without leading zeros: it becomes audiogroupN.dat beside the output), found {}",
+                    crate::quote(name)
+                ),
+            )
+        })?;
+        if let Some(len) = table
+            && n as usize >= len
+        {
+            let listed = match len {
+                0 | 1 => "lists no group beside the built-in group 0".to_owned(),
+                2 => "lists audiogroup1 only".to_owned(),
+                _ => format!("lists audiogroup1 to audiogroup{}", len - 1),
+            };
+            return Err(Error::new(
+                &dir,
+                "",
+                format!(
+                    "expected a group of the audio group table (audio_groups/ {listed}), found audiogroup{n}"
+                ),
+            ));
+        }
+        groups.push((n, name.to_owned()));
+    }
+    // Every folder under audiogroups/ must be a packed group (no files silently left out).
+    if let Some((p, _)) = folder.under(AUDIO_GROUPS).find(|(p, _)| {
+        let name = p[AUDIO_GROUPS.len() + 1..].split('/').next().unwrap_or("");
+        !groups.iter().any(|g| g.1 == name)
+    }) {
+        let name = p[AUDIO_GROUPS.len() + 1..].split('/').next().unwrap_or("");
+        return Err(Error::new(
+            format!("{AUDIO_GROUPS}/{name}/{MANIFEST}"),
+            "",
+            "expected the audio group's manifest (missing: every folder under audiogroups/ is an unpacked audiogroupN.dat)",
+        ));
+    }
     groups.sort();
     let audio_groups = groups
         .into_iter()
-        .map(|g| pack_from(folder, &format!("{AUDIO_GROUPS}/{g}/")).map(|d| (g, d)))
+        .map(|(_, g)| pack_from(folder, &format!("{AUDIO_GROUPS}/{g}/")).map(|d| (g, d)))
         .collect::<Result<_>>()?;
     Ok(Game { data, audio_groups })
+}
+
+/// `N` of an audio group file stem `audiogroupN` (N ≥ 1, decimal, no leading zeros, below
+/// 2^31): the only names pack writes beside its output (`audiogroupN.dat`).
+pub fn audio_group_number(stem: &str) -> Option<u32> {
+    let digits = stem.strip_prefix("audiogroup")?;
+    if digits.is_empty()
+        || digits.len() > 10
+        || digits.starts_with('0')
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    digits
+        .parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1 && n <= i32::MAX as u32)
+}
+
+/// An alignment from the manifest (`section.key`): an integer from 1 to [`gmkit_data::MAX_ALIGN`].
+fn manifest_align(
+    manifest: &Map<String, Value>,
+    path: &str,
+    section: &str,
+    key: &str,
+    default: usize,
+) -> Result<usize> {
+    let Some(v) = manifest.get(section).and_then(|s| s.get(key)) else {
+        return Ok(default);
+    };
+    match v.as_u64() {
+        Some(n) if n >= 1 && n <= gmkit_data::MAX_ALIGN as u64 => Ok(n as usize),
+        _ => Err(Error::new(
+            path,
+            format!("{section}.{key}"),
+            format!(
+                "expected an alignment from 1 to {} bytes, found {}",
+                gmkit_data::MAX_ALIGN,
+                crate::one_line(&v.to_string(), 40)
+            ),
+        )),
+    }
+}
+
+/// Files of the folder for a part the manifest does not list: an error naming the first.
+fn not_in_manifest(manifest: &str, part: &str, first: Option<&str>) -> Result<()> {
+    match first {
+        Some(f) => Err(Error::new(
+            manifest,
+            "",
+            format!(
+                "expected a \"{part}\" entry: the folder has {} but the manifest does not list {part} (restore the entry from the unpacked manifest, or delete the files)",
+                crate::quote(f)
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn parse_json(path: &str, bytes: &[u8]) -> Result<Value> {
@@ -75,6 +181,22 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         }
     }
 
+    manifest_align(&manifest, &manifest_path, "layout", "chunk_align", 16)?;
+    let strings_end_align = manifest_align(&manifest, &manifest_path, "strings", "end_align", 128)?;
+    let textures_end_align = manifest_align(&manifest, &manifest_path, "textures", "end_align", 4)?;
+    // A part the manifest omits while the folder has its files is an error, not a silent drop.
+    let strings_path = format!("{prefix}{STRINGS}");
+    if !manifest.contains_key("strings") {
+        let f = folder.get(&strings_path).map(|_| strings_path.as_str());
+        not_in_manifest(&manifest_path, "strings", f)?;
+    }
+    for part in [TEXTURES, AUDIO] {
+        if !manifest.contains_key(part) {
+            let first = folder.under(&format!("{prefix}{part}")).next().map(|f| f.0);
+            not_in_manifest(&manifest_path, part, first)?;
+        }
+    }
+
     // Every JSON file below the prefix, parsed in parallel (nested audio group folders excluded).
     let nested = format!("{prefix}{AUDIO_GROUPS}/");
     let mut jsons: BTreeMap<String, Value> = folder
@@ -87,8 +209,12 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                 && **p != manifest_path
         })
         .filter(|(p, _)| {
+            // Chunk files sit at the top or directly in a chunk's directory; deeper ones
+            // (`sprites/S/frames.json`) belong to the element's own reader.
             let rel = &p[prefix.len()..];
-            !rel.starts_with(STRINGS) && !rel.starts_with(crate::code::DIR)
+            !rel.starts_with(STRINGS)
+                && !rel.starts_with(crate::code::DIR)
+                && rel.matches('/').count() <= 1
         })
         .map(|(p, b)| parse_json(p, b).map(|v| (p[prefix.len()..].to_owned(), v)))
         .collect::<Result<_>>()?;
@@ -128,6 +254,17 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         };
         let rest_path = format!("{field}/{CHUNK_REST}");
         let Some(rest) = jsons.remove(&rest_path) else {
+            let dir = format!("{prefix}{field}");
+            if let Some((f, _)) = folder.under(&dir).next() {
+                return Err(Error::new(
+                    format!("{dir}/{CHUNK_REST}"),
+                    "",
+                    format!(
+                        "expected the chunk's own fields (missing, while the folder has {}: without it the chunk would be dropped)",
+                        crate::quote(f)
+                    ),
+                ));
+            }
             top.insert(field, Value::Null);
             continue;
         };
@@ -167,9 +304,9 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     // Strings first: references in every other file are resolved against them.
     let strings = match manifest.get("strings") {
         Some(Value::Object(sm)) => {
-            let path = format!("{prefix}{STRINGS}");
+            let path = strings_path.clone();
             let aligned = sm.get("aligned").and_then(Value::as_bool).unwrap_or(true);
-            let end_align = sm.get("end_align").and_then(Value::as_u64).unwrap_or(128) as usize;
+            let end_align = strings_end_align;
             let bytes = folder
                 .get(&path)
                 .ok_or_else(|| Error::new(&path, "", "expected the string table (missing)"))?;
@@ -180,7 +317,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
 
     // Texture pages: records from JSON, images from their files.
     let mut blobs: Vec<(usize, Bytes)> = Vec::new();
-    if let Some(t) = manifest.get("textures") {
+    if manifest.contains_key("textures") {
         let dir = format!("{TEXTURES}/");
         let keys: Vec<String> = jsons
             .range(dir.clone()..)
@@ -222,15 +359,22 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         }
         let mut obj = Map::new();
         obj.insert("pages".into(), Value::Array(pages));
-        obj.insert(
-            "end_align".into(),
-            t.get("end_align").cloned().unwrap_or(4.into()),
-        );
+        obj.insert("end_align".into(), textures_end_align.into());
         top.insert("textures".into(), Value::Object(obj));
         sources.insert(
             "textures".into(),
             (Some("pages"), files, manifest_path.clone()),
         );
+    }
+
+    // A JSON file at the top or directly in a chunk's directory that no part took: an error
+    // (a file the manifest or layout does not explain would otherwise be dropped).
+    if let Some(p) = jsons.keys().next() {
+        return Err(Error::new(
+            format!("{prefix}{p}"),
+            "",
+            "expected a file of the folder layout (no chunk reads this file: is its directory's _chunk.json or the manifest entry missing?)",
+        ));
     }
 
     let masks = match (top.get_mut("sprites"), sources.get("sprites")) {
@@ -263,8 +407,20 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         }
     }
     if let Some(a) = manifest.get("audio") {
-        let n = a.get("entries").and_then(Value::as_u64).unwrap_or(0) as usize;
-        file.audio = Some(read_audio(folder, prefix, n)?);
+        let n = match a.get("entries") {
+            None => 0,
+            Some(v) => v.as_u64().ok_or_else(|| {
+                Error::new(
+                    &manifest_path,
+                    "audio.entries",
+                    format!(
+                        "expected a count of audio entries, found {}",
+                        crate::one_line(&v.to_string(), 40)
+                    ),
+                )
+            })?,
+        };
+        file.audio = Some(read_audio(folder, prefix, &manifest_path, n)?);
     }
     let sprite_stems: Vec<String> = sources
         .get("sprites")
@@ -283,7 +439,33 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         crate::code::assemble(folder, &mut file, code)?;
     }
     file.layout.size_hint = folder.size();
+    file.validate()
+        .map_err(|e| invalid(&sources, &manifest_path, prefix, &e))?;
     Ok(file)
+}
+
+/// Turns a model check's error into one naming the folder file of the element at fault.
+fn invalid(sources: &Sources, manifest: &str, prefix: &str, e: &gmkit_data::Error) -> Error {
+    let gmkit_data::ErrorKind::InvalidModel(p) = &e.kind else {
+        return Error::new(manifest, "", e.to_string());
+    };
+    let message = format!("{}: expected {}, found {}", p.element, p.expected, p.found);
+    let field = e.location.chunk.and_then(DataFile::chunk_field);
+    let file = match field.and_then(|f| sources.get(f).map(|s| (f, s))) {
+        Some((_, (Some(_), files, rest))) => e
+            .location
+            .element
+            .and_then(|(_, i)| files.get(i))
+            .unwrap_or(rest)
+            .clone(),
+        Some((_, (None, _, file))) => file.clone(),
+        None => match field {
+            Some("code") => format!("{prefix}{}", crate::code::DIR),
+            Some("general" | "layout") | None => manifest.to_owned(),
+            Some(f) => format!("{prefix}{f}"),
+        },
+    };
+    Error::new(file, p.field.clone(), message)
 }
 
 /// Elements sorted by index, checked to run 0..n; returns them and their file paths.
@@ -308,7 +490,7 @@ fn ordered(prefix: &str, items: Vec<(usize, String, Value)>) -> Result<(Vec<Valu
 
 /// Audio entries `audio/NNNN.<ext>` (`NNNN.null`: stripped), indices 0..n; files past the
 /// manifest's count are added entries.
-fn read_audio(folder: &Folder, prefix: &str, n: usize) -> Result<EmbeddedAudio> {
+fn read_audio(folder: &Folder, prefix: &str, manifest: &str, n: u64) -> Result<EmbeddedAudio> {
     let dir = format!("{prefix}{AUDIO}");
     let mut items: Vec<(usize, &str, &[u8])> = Vec::new();
     for (p, b) in folder.under(&dir) {
@@ -322,8 +504,19 @@ fn read_audio(folder: &Folder, prefix: &str, n: usize) -> Result<EmbeddedAudio> 
         })?;
         items.push((i, p, b));
     }
+    // The count is bounded by the files the folder holds (never allocated from the manifest).
+    if n > items.len() as u64 {
+        return Err(Error::new(
+            manifest,
+            "audio.entries",
+            format!(
+                "expected at most {} audio entries (the files in {dir}/), found {n}",
+                items.len()
+            ),
+        ));
+    }
     items.sort_by_key(|x| x.0);
-    let mut entries = Vec::with_capacity(items.len().max(n));
+    let mut entries = Vec::with_capacity(items.len());
     for (k, (i, p, b)) in items.into_iter().enumerate() {
         if i != k {
             return Err(Error::new(
@@ -333,16 +526,6 @@ fn read_audio(folder: &Folder, prefix: &str, n: usize) -> Result<EmbeddedAudio> 
             ));
         }
         entries.push((!p.ends_with(".null")).then(|| Bytes::copy_from_slice(b)));
-    }
-    if entries.len() < n {
-        return Err(Error::new(
-            format!("{dir}/{}", index_name(entries.len())),
-            "",
-            format!(
-                "expected {n} audio entries (manifest), found {}",
-                entries.len()
-            ),
-        ));
     }
     Ok(EmbeddedAudio { entries })
 }

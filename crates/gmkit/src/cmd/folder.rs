@@ -98,21 +98,23 @@ fn one_line(s: &str, max: usize) -> String {
 /// Arguments of `gmkit pack`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit pack mygame/ data-modded.win\n  gmkit pack --in-place mygame/ data.win   # replaces data.win, keeps data.win.bak\n\nThe output is written to a temporary file, read back and parsed, then renamed. A folder that\ncannot be packed gets one error line naming the file, the field and what was expected, and\nnothing is written."
+    after_help = "Examples:\n  gmkit pack mygame/ data-modded.win\n  gmkit pack --in-place mygame/ data.win   # replaces data.win, keeps data.win.bak\n\nThe folder is read as untrusted input: regular files only (a symbolic link, FIFO or device is\nan error), at most 16 MiB per JSON/.asm/.gml file and 256 MiB per image or audio file.\nWrites FILE and, for the folder's audiogroups/audiogroupN/, audiogroupN.dat beside it - nothing\nelse. Every output is built, written to a temporary file, read back and parsed before any is\nrenamed into place: a folder that cannot be packed gets one error line naming the folder file,\nthe field and what was expected, and nothing is written.\n\n--in-place: an existing output is copied to FILE.bak first; an existing .bak is never\noverwritten (the new backup is FILE.bak.1, FILE.bak.2, ...). Without --in-place, pack refuses\nto replace any existing output."
 )]
 pub struct PackArgs {
     /// The folder made by `gmkit unpack`
     pub dir: PathBuf,
     /// The data file to write
     pub file: PathBuf,
-    /// Replace FILE if it exists (the old one is kept as FILE.bak)
+    /// Replace FILE (and audiogroupN.dat beside it) if it exists; the old one is kept as
+    /// FILE.bak (or FILE.bak.1, ... when a backup exists: backups are never overwritten)
     #[arg(long)]
     pub in_place: bool,
 }
 
 pub fn pack(a: PackArgs) -> u8 {
     let t = Instant::now();
-    if a.file.exists() && !a.in_place {
+    let exists = |p: &Path| p.symlink_metadata().is_ok();
+    if exists(&a.file) && !a.in_place {
         return fail(
             "pack",
             format!(
@@ -132,27 +134,63 @@ pub fn pack(a: PackArgs) -> u8 {
         Ok(g) => g,
         Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED),
     };
+    drop(folder);
+    let outputs = match game.output_paths(&a.file) {
+        Ok(o) => o,
+        Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED),
+    };
+    if !a.in_place
+        && let Some(o) = outputs.iter().find(|o| exists(o))
+    {
+        return fail(
+            "pack",
+            format!(
+                "{} exists (an audio group of the folder is written there); pass --in-place to replace it (a .bak copy is kept)",
+                o.display()
+            ),
+            exit::USAGE,
+        );
+    }
     bar.set_message("writing");
-    if a.file.exists() {
-        let mut bak = a.file.clone().into_os_string();
-        bak.push(".bak");
-        if let Err(e) = std::fs::copy(&a.file, &bak) {
-            return fail(
-                "pack",
-                format!("{}: cannot keep a backup: {e}", a.file.display()),
-                exit::IO,
-            );
+    let staged = match game.stage(&a.file) {
+        Ok(s) => s,
+        Err(e) if e.file.is_empty() => {
+            return fail("pack", format!("{}: {e}", a.dir.display()), exit::FAILED);
+        }
+        Err(e) => return fail("pack", e, exit::IO),
+    };
+    let mut backups = Vec::new();
+    for o in outputs.iter().filter(|o| exists(o)) {
+        match gmkit_folder::backup(o) {
+            Ok(b) => backups.push(b),
+            Err(e) => return fail("pack", e, exit::IO),
         }
     }
-    if let Err(e) = game.write(&a.file) {
-        return fail("pack", format!("{}: {e}", a.file.display()), exit::FAILED);
+    if let Err(e) = gmkit_folder::commit(staged) {
+        return fail("pack", e, exit::IO);
     }
     bar.finish_and_clear();
     println!(
-        "{} → {} ({:.2} s)",
+        "{} → {} ({:.2} s){}",
         a.dir.display(),
-        a.file.display(),
-        t.elapsed().as_secs_f64()
+        outputs
+            .iter()
+            .map(|o| o.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        t.elapsed().as_secs_f64(),
+        if backups.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; backups: {}",
+                backups
+                    .iter()
+                    .map(|b| b.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
     );
     exit::OK
 }
@@ -316,7 +354,8 @@ pub struct ImportArgs {
     /// Output file
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Replace FILE (keeps FILE.bak)
+    /// Replace FILE (keeps FILE.bak, or FILE.bak.1, ... when a backup exists: backups are
+    /// never overwritten)
     #[arg(long)]
     pub in_place: bool,
 }
@@ -349,9 +388,9 @@ pub fn import(a: ImportArgs) -> u8 {
     };
     let mut changes = 0usize;
     if let Some(p) = &a.strings {
-        let bytes = match std::fs::read(p) {
+        let bytes = match gmkit_folder::reader::read_input(p) {
             Ok(b) => b,
-            Err(e) => return fail("import", format!("{}: {e}", p.display()), exit::IO),
+            Err(e) => return fail("import", e, exit::IO),
         };
         match gmkit_folder::import::strings(&mut file, &p.display().to_string(), &bytes) {
             Ok(n) => changes += n,
@@ -373,9 +412,9 @@ pub fn import(a: ImportArgs) -> u8 {
                 exit::USAGE,
             );
         };
-        let bytes = match std::fs::read(png) {
+        let bytes = match gmkit_folder::reader::read_input(Path::new(png)) {
             Ok(b) => b,
-            Err(e) => return fail("import", format!("{png}: {e}"), exit::IO),
+            Err(e) => return fail("import", e, exit::IO),
         };
         if let Err(e) = gmkit_folder::import::page(&mut file, n, png, &bytes) {
             return fail("import", e, exit::FAILED);
@@ -390,9 +429,9 @@ pub fn import(a: ImportArgs) -> u8 {
                 exit::USAGE,
             );
         };
-        let bytes = match std::fs::read(path) {
+        let bytes = match gmkit_folder::reader::read_input(Path::new(path)) {
             Ok(b) => b,
-            Err(e) => return fail("import", format!("{path}: {e}"), exit::IO),
+            Err(e) => return fail("import", e, exit::IO),
         };
         if let Err(e) = gmkit_folder::import::sound(&mut file, name, bytes) {
             return fail("import", e, exit::FAILED);
@@ -407,28 +446,37 @@ pub fn import(a: ImportArgs) -> u8 {
                 exit::USAGE,
             );
         };
-        let text = match std::fs::read_to_string(path) {
+        let text = match gmkit_folder::reader::read_input(Path::new(path)).and_then(|b| {
+            String::from_utf8(b).map_err(|e| {
+                gmkit_folder::Error::new(
+                    gmkit_folder::one_line(path, 240),
+                    "",
+                    format!("expected UTF-8 text: {e}"),
+                )
+            })
+        }) {
             Ok(t) => t,
-            Err(e) => return fail("import", format!("{path}: {e}"), exit::IO),
+            Err(e) => return fail("import", e, exit::IO),
         };
         if let Err(e) = gmkit_folder::import::code(&mut file, name, path, &text) {
             return fail("import", e, exit::FAILED);
         }
         changes += 1;
     }
-    if a.in_place {
-        let mut bak = out.clone().into_os_string();
-        bak.push(".bak");
-        if let Err(e) = std::fs::copy(&out, &bak) {
-            return fail(
-                "import",
-                format!("{}: cannot keep a backup: {e}", out.display()),
-                exit::IO,
-            );
+    let staged = match gmkit_data::stage_file(&file, &out) {
+        Ok(s) => s,
+        Err(e) if matches!(e.kind, gmkit_data::ErrorKind::Io(_)) => {
+            return fail("import", format!("{}: {e}", out.display()), exit::IO);
         }
+        Err(e) => return fail("import", format!("{}: {e}", a.file.display()), exit::FAILED),
+    };
+    if a.in_place
+        && let Err(e) = gmkit_folder::backup(&out)
+    {
+        return fail("import", e, exit::IO);
     }
-    if let Err(e) = gmkit_data::build_file(&file, &out) {
-        return fail("import", format!("{}: {e}", out.display()), exit::FAILED);
+    if let Err(e) = staged.commit() {
+        return fail("import", format!("{}: {e}", out.display()), exit::IO);
     }
     println!("{changes} changes → {}", out.display());
     exit::OK
