@@ -7,11 +7,12 @@ use crate::ast::{Literal, Stmt};
 use crate::fold::{ConstNames, const_value, resolve};
 use crate::game::{AssetKind, Game};
 use crate::lex::{Tok, Token, lex_with};
-use crate::macros::{Definitions, strip_directives};
+use crate::macros::{Definitions, macro_budget, strip_directives};
 use crate::parse::{ParseError, parse_expr_tokens, parse_tokens};
 use crate::project::{CodeUnit, Format, Project};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An error in GML text: the file, the line and column in it, what was expected and what was
 /// found.
@@ -48,6 +49,9 @@ pub struct Sources {
     consts: ConstNames,
     /// Per unit: the tokens after directives and enums were taken out.
     tokens: Vec<Result<Vec<Token>, SourceError>>,
+    /// Tokens macro expansion may still produce in the whole project (each unit also has its
+    /// own budget): [`macro_budget`] of the project's tokens.
+    expansion_left: AtomicUsize,
     /// Enum members whose value is not a constant.
     pub problems: Vec<String>,
 }
@@ -84,6 +88,8 @@ impl Sources {
             }
             tokens.push(t);
         }
+        let project_tokens: usize = tokens.iter().map(|t| t.as_ref().map_or(0, Vec::len)).sum();
+        let expansion_left = AtomicUsize::new(macro_budget(project_tokens));
         let mut assets = asset_constants(game);
         if !game.features.self_to_builtin() {
             // Before 2024.2 a room instance's name is its id as a plain number.
@@ -105,6 +111,8 @@ impl Sources {
         // Enum values may use other enums, declared anywhere: evaluate until nothing changes.
         let decls = std::mem::take(&mut defs.enum_decls);
         let mut pending: Vec<usize> = (0..decls.len()).collect();
+        // Why an enum's value did not expand or parse (the first reason).
+        let mut why: HashMap<usize, String> = HashMap::new();
         for round in 0..8 {
             let mut left = Vec::new();
             for &k in &pending {
@@ -114,10 +122,12 @@ impl Sources {
                 let mut ok = true;
                 for (m, toks) in members {
                     if !toks.is_empty() {
-                        let v = defs
-                            .expand(toks.clone())
+                        let v = expand_within(&defs, toks.clone(), &expansion_left)
+                            .and_then(parse_expr_tokens)
+                            .map_err(|e| {
+                                why.entry(k).or_insert_with(|| format!("{name}.{m}: {e}"));
+                            })
                             .ok()
-                            .and_then(|t| parse_expr_tokens(t).ok())
                             .and_then(|mut e| {
                                 // Earlier members of the same enum are visible by name.
                                 let mut local = consts.clone();
@@ -153,7 +163,15 @@ impl Sources {
             if left.is_empty() || left.len() == pending.len() && round > 0 {
                 for &k in &left {
                     let (name, _) = &decls[k];
-                    problems.push(format!("enum {name}: a value is not a constant"));
+                    problems.push(match why.get(&k) {
+                        Some(w) => format!(
+                            "{}: enum {name}: a value is not a constant: {w}",
+                            enum_owner
+                                .get(k)
+                                .map_or(String::new(), |p| p.display().to_string())
+                        ),
+                        None => format!("enum {name}: a value is not a constant"),
+                    });
                 }
                 break;
             }
@@ -163,6 +181,7 @@ impl Sources {
             defs,
             consts,
             tokens,
+            expansion_left,
             problems,
         }
     }
@@ -171,14 +190,28 @@ impl Sources {
     pub fn tree(&self, project: &Project, k: usize) -> Result<Vec<Stmt>, SourceError> {
         let unit = &project.units[k];
         let toks = self.tokens[k].clone()?;
-        let toks = self
-            .defs
-            .expand(toks)
+        let toks = expand_within(&self.defs, toks, &self.expansion_left)
             .map_err(|e| SourceError::new(unit, e))?;
         let mut tree = parse_tokens(toks).map_err(|e| SourceError::new(unit, e))?;
         resolve(&mut tree, &self.consts);
         Ok(tree)
     }
+}
+
+/// Expands the macros of `toks` within their own budget and what is `left` of the project's,
+/// taking what they produce from `left`.
+fn expand_within(
+    defs: &Definitions,
+    toks: Vec<Token>,
+    left: &AtomicUsize,
+) -> Result<Vec<Token>, ParseError> {
+    let budget = macro_budget(toks.len()).min(left.load(Ordering::Relaxed));
+    let out = defs.expand_within(toks, budget)?;
+    // Units may be expanded on several threads: a race only lets one unit use its own budget.
+    let _ = left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
+        Some(l.saturating_sub(out.len()))
+    });
+    Ok(out)
 }
 
 /// Asset names that compile to their index: every asset before 2023.8 (which pushes
