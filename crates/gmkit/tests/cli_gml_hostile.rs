@@ -146,11 +146,14 @@ fn project_paths_outside_the_folder_are_refused() {
     }
 }
 
+/// Puts a hostile file at the given path.
+type Make = dyn Fn(&Path);
+
 #[cfg(unix)]
 #[test]
 fn links_devices_and_fifos_in_a_project_are_refused() {
     let game = need!(corpus_path("asteroid-destroyer.win"));
-    let cases: [(&str, &dyn Fn(&Path), &str); 4] = [
+    let cases: [(&str, &Make, &str); 4] = [
         (
             "link out",
             &|step| std::os::unix::fs::symlink("/etc/passwd", step).unwrap(),
