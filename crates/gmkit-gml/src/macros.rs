@@ -150,8 +150,10 @@ impl Definitions {
             return Ok(toks);
         }
         let mut out = Vec::with_capacity(toks.len().min(budget));
-        for (k, t) in toks.iter().enumerate() {
-            let after_dot = k > 0 && toks[k - 1].tok == Tok::Punct(".");
+        let mut after_dot = false;
+        // Tokens are moved, not copied: the text's tokens are never held twice.
+        for t in toks {
+            let dot = t.tok == Tok::Punct(".");
             match &t.tok {
                 Tok::Ident(n) if !after_dot && self.macros.contains_key(n) => {
                     let mut at = Expansion {
@@ -163,8 +165,9 @@ impl Definitions {
                     self.expand_one(n, &mut at, 0, &mut out)?;
                 }
                 _ if out.len() >= budget => return Err(at_budget(None, t.line, t.col, budget)),
-                _ => out.push(t.clone()),
+                _ => out.push(t),
             }
+            after_dot = dot;
         }
         Ok(out)
     }

@@ -12,6 +12,7 @@ use crate::parse::{ParseError, parse_expr_tokens, parse_tokens};
 use crate::project::{CodeUnit, Format, Project};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An error in GML text: the file, the line and column in it, what was expected and what was
@@ -47,8 +48,11 @@ impl SourceError {
 pub struct Sources {
     defs: Definitions,
     consts: ConstNames,
-    /// Per unit: the tokens after directives and enums were taken out.
-    tokens: Vec<Result<Vec<Token>, SourceError>>,
+    /// Per unit: the tokens after directives and enums were taken out, until
+    /// [`Sources::tree`] takes them (a unit's tokens are kept once, not copied).
+    tokens: Vec<Mutex<Option<Result<Vec<Token>, SourceError>>>>,
+    /// Whether the project is GMS 1.x (how its text lexes).
+    gms1: bool,
     /// Tokens macro expansion may still produce in the whole project (each unit also has its
     /// own budget): [`macro_budget`] of the project's tokens.
     expansion_left: AtomicUsize,
@@ -79,16 +83,14 @@ impl Sources {
                 defs.add_macro(&n, &v, cfg);
             }
             let before = defs.enum_decls.len();
-            let t = lex_with(&text, !gms1)
-                .map(|t| if gms1 { begin_end(t) } else { t })
-                .and_then(|t| defs.take_enums(t))
-                .map_err(|e| SourceError::new(u, e));
+            let t = unit_tokens(&text, gms1, &mut defs).map_err(|e| SourceError::new(u, e));
             for _ in before..defs.enum_decls.len() {
                 enum_owner.push(u.file.clone());
             }
             tokens.push(t);
         }
         let project_tokens: usize = tokens.iter().map(|t| t.as_ref().map_or(0, Vec::len)).sum();
+        let tokens = tokens.into_iter().map(|t| Mutex::new(Some(t))).collect();
         let expansion_left = AtomicUsize::new(macro_budget(project_tokens));
         let mut assets = asset_constants(game);
         if !game.features.self_to_builtin() {
@@ -181,6 +183,7 @@ impl Sources {
             defs,
             consts,
             tokens,
+            gms1,
             expansion_left,
             problems,
         }
@@ -189,13 +192,31 @@ impl Sources {
     /// The syntax tree of unit `k` of the project, ready to compile.
     pub fn tree(&self, project: &Project, k: usize) -> Result<Vec<Stmt>, SourceError> {
         let unit = &project.units[k];
-        let toks = self.tokens[k].clone()?;
+        let taken = self.tokens[k]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let toks = match taken {
+            Some(t) => t?,
+            // Asked again: the unit's text is read again (its enums were collected already).
+            None => {
+                let (text, _) = strip_directives(&unit.text);
+                unit_tokens(&text, self.gms1, &mut Definitions::default())
+                    .map_err(|e| SourceError::new(unit, e))?
+            }
+        };
         let toks = expand_within(&self.defs, toks, &self.expansion_left)
             .map_err(|e| SourceError::new(unit, e))?;
         let mut tree = parse_tokens(toks).map_err(|e| SourceError::new(unit, e))?;
         resolve(&mut tree, &self.consts);
         Ok(tree)
     }
+}
+
+/// The tokens of a unit's text (directives blanked), its enum declarations taken into `defs`.
+fn unit_tokens(text: &str, gms1: bool, defs: &mut Definitions) -> Result<Vec<Token>, ParseError> {
+    let t = lex_with(text, !gms1)?;
+    defs.take_enums(if gms1 { begin_end(t) } else { t })
 }
 
 /// Expands the macros of `toks` within their own budget and what is `left` of the project's,
