@@ -72,6 +72,10 @@ pub fn const_value(e: &mut Expr, names: &ConstNames) -> Option<Literal> {
 }
 
 fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
+    crate::limits::deep(|| collect_locals_inner(body, out))
+}
+
+fn collect_locals_inner(body: &[Stmt], out: &mut HashSet<String>) {
     for s in body {
         match s {
             Stmt::Var(v) => out.extend(v.iter().map(|(n, _)| n.clone())),
@@ -136,6 +140,10 @@ impl Cx<'_> {
     }
 
     fn stmt(&self, s: &mut Stmt) {
+        crate::limits::deep(|| self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&self, s: &mut Stmt) {
         if !self.names.array_accessor_calls
             && let Stmt::Expr(Expr::Call(f, args)) = s
             && matches!(&**f, Expr::Ident(n) if n == ARRAY_SET)
@@ -276,6 +284,10 @@ impl Cx<'_> {
 
     /// An assigned place: a bare name stays a name.
     fn lvalue(&self, e: &mut Expr) {
+        crate::limits::deep(|| self.lvalue_inner(e))
+    }
+
+    fn lvalue_inner(&self, e: &mut Expr) {
         match e {
             Expr::Ident(n) if is_builtin_array(n) && !self.locals.contains(n.as_str()) => {
                 *e = element0(n);
@@ -311,6 +323,10 @@ impl Cx<'_> {
     }
 
     fn expr(&self, e: &mut Expr) {
+        crate::limits::deep(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&self, e: &mut Expr) {
         let folded = match e {
             Expr::Lit(Literal::Real(v)) => integral(*v).map(Literal::Int),
             Expr::Lit(_) => None,
@@ -465,6 +481,10 @@ impl Cx<'_> {
 
 /// `a[i]` → `array_get(a, i)` in an expression (not inside calls).
 fn array_reads_as_calls(e: &mut Expr) {
+    crate::limits::deep(|| array_reads_as_calls_inner(e))
+}
+
+fn array_reads_as_calls_inner(e: &mut Expr) {
     match e {
         Expr::Index(b, idx) if idx.len() == 1 => {
             array_reads_as_calls(b);

@@ -19,11 +19,39 @@ pub enum Tok {
     Eof,
 }
 
+/// Longest GML text read as one piece of code (a `.gml` file, a code entry): 16 MiB. Memory
+/// grows with the text (tokens, tree, bytecode: tens of bytes per byte of text), so hostile
+/// text is refused before any of it is built; the longest code entry of the corpus is under
+/// 1 MiB of text.
+pub const MAX_SOURCE_BYTES: usize = 16 << 20;
+
+/// Longest text quoted whole in an error message: longer text is cut, marked with `…`.
+pub const MAX_QUOTED_CHARS: usize = 64;
+
+/// `s` as an error message quotes it: in backticks, control characters escaped, at most
+/// [`MAX_QUOTED_CHARS`] characters of it.
+pub fn shown(s: &str) -> String {
+    let mut out = String::from("`");
+    for (k, c) in s.chars().enumerate() {
+        if k == MAX_QUOTED_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('`');
+    out
+}
+
 impl Tok {
     /// How the token reads in an error message.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Ident(s) => shown(s),
             Tok::Int(v) => format!("number {v}"),
             Tok::Real(v) => format!("number {v}"),
             Tok::Str(_) => "a string".into(),
@@ -59,6 +87,14 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
 /// As [`lex`]; `escapes: false` reads strings as GMS 1.x does, where `\` is an ordinary
 /// character (`"C:\"` is a complete string).
 pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
+    if src.len() > MAX_SOURCE_BYTES {
+        return Err(ParseError {
+            line: 1,
+            col: 1,
+            expected: format!("GML text of at most {MAX_SOURCE_BYTES} bytes"),
+            found: format!("{} bytes", src.len()),
+        });
+    }
     let chars: Vec<char> = src.chars().collect();
     let mut out = Vec::new();
     let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
@@ -134,7 +170,7 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
             }
             let text: String = chars[s..i].iter().collect();
             let v = u64::from_str_radix(&text, 16)
-                .map_err(|_| err(l0, c0, "a hexadecimal number", text.clone()))?;
+                .map_err(|_| err(l0, c0, "a hexadecimal number", shown(&text)))?;
             out.push(Token {
                 tok: Tok::Int(v as i64),
                 line: l0,
@@ -159,14 +195,14 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
             let tok = if real {
                 Tok::Real(
                     text.parse()
-                        .map_err(|_| err(l0, c0, "a number", text.clone()))?,
+                        .map_err(|_| err(l0, c0, "a number", shown(&text)))?,
                 )
             } else {
                 match text.parse::<i64>() {
                     Ok(v) => Tok::Int(v),
                     Err(_) => Tok::Real(
                         text.parse()
-                            .map_err(|_| err(l0, c0, "a number", text.clone()))?,
+                            .map_err(|_| err(l0, c0, "a number", shown(&text)))?,
                     ),
                 }
             };
@@ -204,7 +240,7 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
                         'x' => {
                             let h: String = chars[i..(i + 2).min(chars.len())].iter().collect();
                             let v = u32::from_str_radix(&h, 16)
-                                .map_err(|_| err(line, col, "two hexadecimal digits", h.clone()))?;
+                                .map_err(|_| err(line, col, "two hexadecimal digits", shown(&h)))?;
                             adv(&mut i, &mut line, &mut col, 2);
                             s.push(char::from_u32(v).unwrap_or('?'));
                         }
@@ -231,7 +267,7 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
             });
             continue;
         }
-        return Err(err(l0, c0, "a token", format!("`{c}`")));
+        return Err(err(l0, c0, "a token", shown(&c.to_string())));
     }
     out.push(Token {
         tok: Tok::Eof,

@@ -3,7 +3,7 @@
 //! `enum` declarations (project-wide; members become int64 constants, spec §3.1, §5.11).
 //! Nothing of these survives into bytecode except the substituted tokens.
 
-use crate::lex::{Tok, Token, lex};
+use crate::lex::{Tok, Token, lex, shown};
 use crate::parse::ParseError;
 use std::collections::HashMap;
 
@@ -24,6 +24,20 @@ pub struct Definitions {
 
 /// Maximum depth of macro expansion (a macro using itself must not loop forever).
 const MAX_EXPANSION: usize = 32;
+
+/// Tokens macro expansion may always produce for one piece of code, however short: 32
+/// doubling macros written in 1 KB must not ask for 2^31 tokens.
+pub const MACRO_TOKENS_FLOOR: usize = 1 << 18;
+
+/// Tokens macro expansion may produce per token of the code it expands (when that allows more
+/// than [`MACRO_TOKENS_FLOOR`]): real code's macros are names of constants and short
+/// expressions, far below.
+pub const MACRO_TOKENS_PER_INPUT_TOKEN: usize = 8;
+
+/// The most tokens expanding `n` tokens of code may produce.
+pub fn macro_budget(n: usize) -> usize {
+    MACRO_TOKENS_FLOOR.max(n.saturating_mul(MACRO_TOKENS_PER_INPUT_TOKEN))
+}
 
 /// Blanks the directive lines of `text` (`#macro`, `#region`, `#endregion`), keeping line
 /// numbers, and returns the macros it defines as (name, value text). A value continues on the
@@ -81,6 +95,29 @@ pub fn strip_directives(text: &str) -> (String, Vec<(String, String, bool)>) {
     (out, macros)
 }
 
+/// A macro use being expanded: the name written in the code, where, and the budget of tokens
+/// for the whole piece of code.
+struct Expansion<'a> {
+    name: &'a str,
+    line: u32,
+    col: u32,
+    budget: usize,
+}
+
+/// The error for expansion past `budget` tokens, at the use of macro `name` (`None`: the
+/// token after the macros that used it up).
+fn at_budget(name: Option<&str>, line: u32, col: u32, budget: usize) -> ParseError {
+    ParseError {
+        line,
+        col,
+        expected: format!("macros expanding to at most {budget} tokens"),
+        found: match name {
+            Some(n) => format!("{} expanding to more", shown(n)),
+            None => "more tokens after expansion".into(),
+        },
+    }
+}
+
 impl Definitions {
     /// Adds a macro (a configuration-specific one does not replace a plain one).
     pub fn add_macro(&mut self, name: &str, value: &str, config: bool) {
@@ -99,20 +136,38 @@ impl Definitions {
         self.macros.insert(name.to_string(), toks);
     }
 
-    /// Replaces macro names in `toks` by their tokens (at the use site's position).
+    /// Replaces macro names in `toks` by their tokens (at the use site's position), producing
+    /// at most [`macro_budget`]`(toks.len())` tokens.
     pub fn expand(&self, toks: Vec<Token>) -> Result<Vec<Token>, ParseError> {
+        let budget = macro_budget(toks.len());
+        self.expand_within(toks, budget)
+    }
+
+    /// As [`Definitions::expand`], producing at most `budget` tokens: more is an error at the
+    /// use of the macro that went past it.
+    pub fn expand_within(&self, toks: Vec<Token>, budget: usize) -> Result<Vec<Token>, ParseError> {
         if self.macros.is_empty() {
             return Ok(toks);
         }
-        let mut out = Vec::with_capacity(toks.len());
-        for (k, t) in toks.iter().enumerate() {
-            let after_dot = k > 0 && toks[k - 1].tok == Tok::Punct(".");
+        let mut out = Vec::with_capacity(toks.len().min(budget));
+        let mut after_dot = false;
+        // Tokens are moved, not copied: the text's tokens are never held twice.
+        for t in toks {
+            let dot = t.tok == Tok::Punct(".");
             match &t.tok {
                 Tok::Ident(n) if !after_dot && self.macros.contains_key(n) => {
-                    self.expand_one(n, t.line, t.col, 0, &mut out)?;
+                    let mut at = Expansion {
+                        name: n,
+                        line: t.line,
+                        col: t.col,
+                        budget,
+                    };
+                    self.expand_one(n, &mut at, 0, &mut out)?;
                 }
-                _ => out.push(t.clone()),
+                _ if out.len() >= budget => return Err(at_budget(None, t.line, t.col, budget)),
+                _ => out.push(t),
             }
+            after_dot = dot;
         }
         Ok(out)
     }
@@ -120,17 +175,27 @@ impl Definitions {
     fn expand_one(
         &self,
         name: &str,
-        line: u32,
-        col: u32,
+        at: &mut Expansion<'_>,
         depth: usize,
         out: &mut Vec<Token>,
     ) -> Result<(), ParseError> {
+        crate::limits::deep(|| self.expand_one_inner(name, at, depth, out))
+    }
+
+    fn expand_one_inner(
+        &self,
+        name: &str,
+        at: &mut Expansion<'_>,
+        depth: usize,
+        out: &mut Vec<Token>,
+    ) -> Result<(), ParseError> {
+        let (line, col) = (at.line, at.col);
         if depth > MAX_EXPANSION {
             return Err(ParseError {
                 line,
                 col,
                 expected: "a macro that does not expand into itself".into(),
-                found: format!("`{name}` nested more than {MAX_EXPANSION} times"),
+                found: format!("{} nested more than {MAX_EXPANSION} times", shown(name)),
             });
         }
         let body = &self.macros[name];
@@ -138,7 +203,10 @@ impl Definitions {
             let after_dot = k > 0 && body[k - 1] == Tok::Punct(".");
             match t {
                 Tok::Ident(n) if !after_dot && self.macros.contains_key(n) => {
-                    self.expand_one(n, line, col, depth + 1, out)?;
+                    self.expand_one(n, at, depth + 1, out)?;
+                }
+                _ if out.len() >= at.budget => {
+                    return Err(at_budget(Some(at.name), line, col, at.budget));
                 }
                 t => out.push(Token {
                     tok: t.clone(),

@@ -3,6 +3,7 @@
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::lex::{Tok, Token, lex};
+use crate::limits::{MAX_TREE_DEPTH, deep};
 
 /// A syntax error.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -34,11 +35,7 @@ pub fn parse_tokens(mut toks: Vec<Token>) -> Result<Vec<Stmt>, ParseError> {
             col,
         });
     }
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(toks);
     let mut out = Vec::new();
     while p.peek() != &Tok::Eof {
         out.push(p.stmt()?);
@@ -61,11 +58,7 @@ pub fn parse_expr_tokens(mut toks: Vec<Token>) -> Result<Expr, ParseError> {
             col,
         });
     }
-    let mut p = Parser {
-        toks,
-        pos: 0,
-        depth: 0,
-    };
+    let mut p = Parser::new(toks);
     let e = p.expr()?;
     if p.peek() != &Tok::Eof {
         return Err(p.error("the end of the expression"));
@@ -118,14 +111,23 @@ fn accessor_setter(reader: &str) -> Option<&'static str> {
     }
 }
 
+/// The parser's state. Depth is counted along the way down: every statement, expression and
+/// unary level entered is one level ([`Parser::enter`]), and every link of a chain (`a.b.c`,
+/// `a[0][1]`, `f()()`, `1 + 2 + 3`, `a ?? b ?? c`) one more ([`Parser::link`]), so that the
+/// tree built is never deeper than [`MAX_TREE_DEPTH`] (counted levels bound the tree's depth
+/// from above).
 struct Parser {
     toks: Vec<Token>,
     pos: usize,
+    /// Levels entered on the way to the current token.
     depth: usize,
+    /// The deepest level reached by what was parsed since [`Parser::measured`] last began
+    /// (at least `depth`): the height of a subtree is `high - depth` after it is parsed.
+    high: usize,
+    /// Where the outermost statement (or expression) being parsed starts: named when the
+    /// code nests too deeply.
+    top: (u32, u32),
 }
-
-/// Nesting limit (hostile input must not overflow the stack).
-const MAX_DEPTH: usize = 256;
 
 fn is_keyword(s: &str) -> bool {
     matches!(
@@ -166,6 +168,36 @@ fn is_keyword(s: &str) -> bool {
 }
 
 impl Parser {
+    fn new(toks: Vec<Token>) -> Parser {
+        let top = toks.first().map_or((1, 1), |t| (t.line, t.col));
+        Parser {
+            toks,
+            pos: 0,
+            depth: 0,
+            high: 0,
+            top,
+        }
+    }
+
+    fn here(&self) -> (u32, u32) {
+        let t = &self.toks[self.pos.min(self.toks.len() - 1)];
+        (t.line, t.col)
+    }
+
+    /// The error for a tree deeper than [`MAX_TREE_DEPTH`], at `start` (where the too deep
+    /// statement, expression or chain starts).
+    fn too_deep(&self, start: (u32, u32), what: &str) -> ParseError {
+        ParseError {
+            line: start.0,
+            col: start.1,
+            expected: format!(
+                "code nested at most {MAX_TREE_DEPTH} levels deep (each link of a chain such as \
+                 `a.b.c`, `f()()` or `1 + 2 + 3` is a level)"
+            ),
+            found: format!("{what} starting here"),
+        }
+    }
+
     fn peek(&self) -> &Tok {
         &self.toks[self.pos.min(self.toks.len() - 1)].tok
     }
@@ -238,11 +270,47 @@ impl Parser {
         }
     }
 
-    fn enter(&mut self) -> Result<(), ParseError> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(self.error("less deeply nested code"));
+    /// Runs `f` one level deeper (a statement, expression or unary level), on a stack grown
+    /// as needed ([`deep`]); refuses to go past [`MAX_TREE_DEPTH`].
+    fn enter<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<T, ParseError> {
+        if self.depth == 0 {
+            self.top = self.here();
         }
+        if self.depth >= MAX_TREE_DEPTH {
+            return Err(self.too_deep(self.top, "deeper nesting"));
+        }
+        self.depth += 1;
+        self.high = self.high.max(self.depth);
+        let r = deep(|| f(self));
+        self.depth -= 1;
+        r
+    }
+
+    /// Runs `f` and gives what it returns with the height it reached above the current level.
+    fn measured<T>(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<(T, usize), ParseError> {
+        let outer = self.high;
+        self.high = self.depth;
+        let r = f(self);
+        let h = self.high - self.depth;
+        self.high = self.high.max(outer);
+        r.map(|t| (t, h))
+    }
+
+    /// One more link of the chain starting at `start`: a node over the chain so far (of height
+    /// `*h`) and a child of height `child`.
+    fn link(&mut self, h: &mut usize, child: usize, start: (u32, u32)) -> Result<(), ParseError> {
+        *h = (*h).max(child) + 1;
+        let reach = self.depth + *h;
+        if reach > MAX_TREE_DEPTH {
+            return Err(self.too_deep(start, "a longer chain"));
+        }
+        self.high = self.high.max(reach);
         Ok(())
     }
 
@@ -272,10 +340,7 @@ impl Parser {
     }
 
     fn stmt(&mut self) -> Result<Stmt, ParseError> {
-        self.enter()?;
-        let s = self.stmt_inner();
-        self.depth -= 1;
-        s
+        self.enter(Self::stmt_inner)
     }
 
     fn stmt_inner(&mut self) -> Result<Stmt, ParseError> {
@@ -628,10 +693,7 @@ impl Parser {
 
     /// An expression (ternary level).
     fn expr(&mut self) -> Result<Expr, ParseError> {
-        self.enter()?;
-        let r = self.ternary();
-        self.depth -= 1;
-        r
+        self.enter(Self::ternary)
     }
 
     fn ternary(&mut self) -> Result<Expr, ParseError> {
@@ -685,7 +747,8 @@ impl Parser {
     }
 
     fn binary(&mut self, min: u8) -> Result<Expr, ParseError> {
-        let mut l = self.unary()?;
+        let start = self.here();
+        let (mut l, mut h) = self.measured(Self::unary)?;
         while let Some(op) = self.binop() {
             // `=` inside an expression is a comparison (statements parse their target alone).
             let p = op.precedence();
@@ -693,17 +756,15 @@ impl Parser {
                 break;
             }
             self.next();
-            let r = self.binary(p + 1)?;
+            let (r, hr) = self.measured(|s| s.binary(p + 1))?;
+            self.link(&mut h, hr, start)?;
             l = Expr::Binary(op, Box::new(l), Box::new(r));
         }
         Ok(l)
     }
 
     fn unary(&mut self) -> Result<Expr, ParseError> {
-        self.enter()?;
-        let r = self.unary_inner();
-        self.depth -= 1;
-        r
+        self.enter(Self::unary_inner)
     }
 
     fn unary_inner(&mut self) -> Result<Expr, ParseError> {
@@ -733,17 +794,22 @@ impl Parser {
             }
         }
         if self.eat_word("new") {
-            let callee = self.primary()?;
-            let callee = self.members(callee, false)?;
-            let args = self.args()?;
-            return self.members(Expr::New(Box::new(callee), args), true);
+            let start = self.here();
+            let (callee, h) = self.measured(Self::primary)?;
+            let (callee, mut h) = self.members(callee, h, false, start)?;
+            let (args, ha) = self.measured(Self::args)?;
+            self.link(&mut h, ha, start)?;
+            return Ok(self
+                .members(Expr::New(Box::new(callee), args), h, true, start)?
+                .0);
         }
         self.postfix()
     }
 
     fn postfix(&mut self) -> Result<Expr, ParseError> {
-        let p = self.primary()?;
-        let e = self.members(p, true)?;
+        let start = self.here();
+        let (p, h) = self.measured(Self::primary)?;
+        let (e, _) = self.members(p, h, true, start)?;
         for (t, op) in [("++", UpdateOp::Inc), ("--", UpdateOp::Dec)] {
             if self.eat_punct(t) {
                 return Ok(Expr::Update {
@@ -756,14 +822,22 @@ impl Parser {
         Ok(e)
     }
 
-    /// `.name`, `[i]`, and (when `calls`) `(args)` suffixes.
-    fn members(&mut self, mut e: Expr, calls: bool) -> Result<Expr, ParseError> {
+    /// `.name`, `[i]`, and (when `calls`) `(args)` suffixes after `e` (of height `h`, starting
+    /// at `start`): the expression and its height.
+    fn members(
+        &mut self,
+        mut e: Expr,
+        mut h: usize,
+        calls: bool,
+        start: (u32, u32),
+    ) -> Result<(Expr, usize), ParseError> {
         loop {
             if self.eat_punct(".") {
                 let n = match self.next() {
                     Tok::Ident(n) => n,
                     _ => return Err(self.error("a name after `.`")),
                 };
+                self.link(&mut h, 0, start)?;
                 e = Expr::Member(Box::new(e), n);
             } else if self.is_punct("[")
                 || self.is_punct("[@")
@@ -773,11 +847,15 @@ impl Parser {
                 || self.is_punct("[$")
             {
                 let accessor = self.next();
-                let mut idx = vec![self.expr()?];
-                while self.eat_punct(",") {
-                    idx.push(self.expr()?);
-                }
+                let (idx, hi) = self.measured(|s| {
+                    let mut idx = vec![s.expr()?];
+                    while s.eat_punct(",") {
+                        idx.push(s.expr()?);
+                    }
+                    Ok(idx)
+                })?;
                 self.expect_punct("]")?;
+                self.link(&mut h, hi, start)?;
                 e = match accessor_reader(&accessor) {
                     // `l[| i]`, `m[? k]`, `g[# i, j]` read through the data-structure
                     // functions (assignments become the matching setter, `simple_stmt`).
@@ -789,7 +867,8 @@ impl Parser {
                     None => Expr::Index(Box::new(e), idx),
                 };
             } else if calls && self.is_punct("(") {
-                let args = self.args()?;
+                let (args, ha) = self.measured(Self::args)?;
+                self.link(&mut h, ha, start)?;
                 // `int64(n)` / `int64(-n)`: an int64 literal (as printed for enum values).
                 let int64 = match args.as_slice() {
                     [Expr::Lit(Literal::Int(v))] => Some(*v),
@@ -804,7 +883,7 @@ impl Parser {
                     (e, _) => Expr::Call(Box::new(e), args),
                 };
             } else {
-                return Ok(e);
+                return Ok((e, h));
             }
         }
     }

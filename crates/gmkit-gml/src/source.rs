@@ -7,11 +7,13 @@ use crate::ast::{Literal, Stmt};
 use crate::fold::{ConstNames, const_value, resolve};
 use crate::game::{AssetKind, Game};
 use crate::lex::{Tok, Token, lex_with};
-use crate::macros::{Definitions, strip_directives};
+use crate::macros::{Definitions, macro_budget, strip_directives};
 use crate::parse::{ParseError, parse_expr_tokens, parse_tokens};
 use crate::project::{CodeUnit, Format, Project};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// An error in GML text: the file, the line and column in it, what was expected and what was
 /// found.
@@ -46,8 +48,14 @@ impl SourceError {
 pub struct Sources {
     defs: Definitions,
     consts: ConstNames,
-    /// Per unit: the tokens after directives and enums were taken out.
-    tokens: Vec<Result<Vec<Token>, SourceError>>,
+    /// Per unit: the tokens after directives and enums were taken out, until
+    /// [`Sources::tree`] takes them (a unit's tokens are kept once, not copied).
+    tokens: Vec<Mutex<Option<Result<Vec<Token>, SourceError>>>>,
+    /// Whether the project is GMS 1.x (how its text lexes).
+    gms1: bool,
+    /// Tokens macro expansion may still produce in the whole project (each unit also has its
+    /// own budget): [`macro_budget`] of the project's tokens.
+    expansion_left: AtomicUsize,
     /// Enum members whose value is not a constant.
     pub problems: Vec<String>,
 }
@@ -75,15 +83,15 @@ impl Sources {
                 defs.add_macro(&n, &v, cfg);
             }
             let before = defs.enum_decls.len();
-            let t = lex_with(&text, !gms1)
-                .map(|t| if gms1 { begin_end(t) } else { t })
-                .and_then(|t| defs.take_enums(t))
-                .map_err(|e| SourceError::new(u, e));
+            let t = unit_tokens(&text, gms1, &mut defs).map_err(|e| SourceError::new(u, e));
             for _ in before..defs.enum_decls.len() {
                 enum_owner.push(u.file.clone());
             }
             tokens.push(t);
         }
+        let project_tokens: usize = tokens.iter().map(|t| t.as_ref().map_or(0, Vec::len)).sum();
+        let tokens = tokens.into_iter().map(|t| Mutex::new(Some(t))).collect();
+        let expansion_left = AtomicUsize::new(macro_budget(project_tokens));
         let mut assets = asset_constants(game);
         if !game.features.self_to_builtin() {
             // Before 2024.2 a room instance's name is its id as a plain number.
@@ -105,6 +113,8 @@ impl Sources {
         // Enum values may use other enums, declared anywhere: evaluate until nothing changes.
         let decls = std::mem::take(&mut defs.enum_decls);
         let mut pending: Vec<usize> = (0..decls.len()).collect();
+        // Why an enum's value did not expand or parse (the first reason).
+        let mut why: HashMap<usize, String> = HashMap::new();
         for round in 0..8 {
             let mut left = Vec::new();
             for &k in &pending {
@@ -114,10 +124,12 @@ impl Sources {
                 let mut ok = true;
                 for (m, toks) in members {
                     if !toks.is_empty() {
-                        let v = defs
-                            .expand(toks.clone())
+                        let v = expand_within(&defs, toks.clone(), &expansion_left)
+                            .and_then(parse_expr_tokens)
+                            .map_err(|e| {
+                                why.entry(k).or_insert_with(|| format!("{name}.{m}: {e}"));
+                            })
                             .ok()
-                            .and_then(|t| parse_expr_tokens(t).ok())
                             .and_then(|mut e| {
                                 // Earlier members of the same enum are visible by name.
                                 let mut local = consts.clone();
@@ -153,7 +165,15 @@ impl Sources {
             if left.is_empty() || left.len() == pending.len() && round > 0 {
                 for &k in &left {
                     let (name, _) = &decls[k];
-                    problems.push(format!("enum {name}: a value is not a constant"));
+                    problems.push(match why.get(&k) {
+                        Some(w) => format!(
+                            "{}: enum {name}: a value is not a constant: {w}",
+                            enum_owner
+                                .get(k)
+                                .map_or(String::new(), |p| p.display().to_string())
+                        ),
+                        None => format!("enum {name}: a value is not a constant"),
+                    });
                 }
                 break;
             }
@@ -163,6 +183,8 @@ impl Sources {
             defs,
             consts,
             tokens,
+            gms1,
+            expansion_left,
             problems,
         }
     }
@@ -170,15 +192,47 @@ impl Sources {
     /// The syntax tree of unit `k` of the project, ready to compile.
     pub fn tree(&self, project: &Project, k: usize) -> Result<Vec<Stmt>, SourceError> {
         let unit = &project.units[k];
-        let toks = self.tokens[k].clone()?;
-        let toks = self
-            .defs
-            .expand(toks)
+        let taken = self.tokens[k]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let toks = match taken {
+            Some(t) => t?,
+            // Asked again: the unit's text is read again (its enums were collected already).
+            None => {
+                let (text, _) = strip_directives(&unit.text);
+                unit_tokens(&text, self.gms1, &mut Definitions::default())
+                    .map_err(|e| SourceError::new(unit, e))?
+            }
+        };
+        let toks = expand_within(&self.defs, toks, &self.expansion_left)
             .map_err(|e| SourceError::new(unit, e))?;
         let mut tree = parse_tokens(toks).map_err(|e| SourceError::new(unit, e))?;
         resolve(&mut tree, &self.consts);
         Ok(tree)
     }
+}
+
+/// The tokens of a unit's text (directives blanked), its enum declarations taken into `defs`.
+fn unit_tokens(text: &str, gms1: bool, defs: &mut Definitions) -> Result<Vec<Token>, ParseError> {
+    let t = lex_with(text, !gms1)?;
+    defs.take_enums(if gms1 { begin_end(t) } else { t })
+}
+
+/// Expands the macros of `toks` within their own budget and what is `left` of the project's,
+/// taking what they produce from `left`.
+fn expand_within(
+    defs: &Definitions,
+    toks: Vec<Token>,
+    left: &AtomicUsize,
+) -> Result<Vec<Token>, ParseError> {
+    let budget = macro_budget(toks.len()).min(left.load(Ordering::Relaxed));
+    let out = defs.expand_within(toks, budget)?;
+    // Units may be expanded on several threads: a race only lets one unit use its own budget.
+    let _ = left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
+        Some(l.saturating_sub(out.len()))
+    });
+    Ok(out)
 }
 
 /// Asset names that compile to their index: every asset before 2023.8 (which pushes

@@ -425,6 +425,10 @@ impl Compiler<'_> {
     /// values are hoisted (pushed before the body, read inside as `argument[i]`); before
     /// 2024.11 an array literal stays inside with its non-constant elements hoisted one by one.
     fn hoist(&self, v: &Expr, hoisted: &mut Vec<Expr>) -> Expr {
+        crate::limits::deep(|| self.hoist_inner(v, hoisted))
+    }
+
+    fn hoist_inner(&self, v: &Expr, hoisted: &mut Vec<Expr>) -> Expr {
         if self.struct_constant(v) {
             return v.clone();
         }
@@ -716,6 +720,10 @@ fn struct_name(entry: &str) -> String {
 /// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
 /// are their own).
 fn rename_stmt(s: &mut Stmt, m: &HashMap<String, String>) {
+    crate::limits::deep(|| rename_stmt_inner(s, m))
+}
+
+fn rename_stmt_inner(s: &mut Stmt, m: &HashMap<String, String>) {
     let re = |e: &mut Expr| rename_expr(e, m);
     match s {
         Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => re(e),
@@ -804,6 +812,10 @@ fn rename_block(b: &mut [Stmt], m: &HashMap<String, String>) {
 }
 
 fn rename_expr(e: &mut Expr, m: &HashMap<String, String>) {
+    crate::limits::deep(|| rename_expr_inner(e, m))
+}
+
+fn rename_expr_inner(e: &mut Expr, m: &HashMap<String, String>) {
     match e {
         Expr::Ident(n) => {
             if let Some(r) = m.get(n) {

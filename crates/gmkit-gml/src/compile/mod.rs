@@ -626,6 +626,10 @@ impl<'g> Compiler<'g> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> R<()> {
+        crate::limits::deep(|| self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) -> R<()> {
         self.set_owner(s);
         let before = self.owners.last;
         self.stmt_kind(s)?;
@@ -1098,6 +1102,10 @@ impl<'g> Compiler<'g> {
 
     /// As [`Self::instance_number`]; `member`: the left side of a dot (`self.x` keeps -1).
     fn instance_number_in(&self, e: &Expr, member: bool) -> Option<i64> {
+        crate::limits::deep(|| self.instance_number_in_inner(e, member))
+    }
+
+    fn instance_number_in_inner(&self, e: &Expr, member: bool) -> Option<i64> {
         match e {
             Expr::Ident(n) => match n.as_str() {
                 "self" if !self.f().gml_v2() || member => Some(-1),
@@ -1247,6 +1255,10 @@ impl<'g> Compiler<'g> {
 
     /// Compiles an expression; returns its compile-time type.
     fn expr(&mut self, e: &Expr) -> R<DataType> {
+        crate::limits::deep(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> R<DataType> {
         match e {
             Expr::Lit(l) => Ok(match l {
                 Literal::Int(v) => self.push_int(*v),

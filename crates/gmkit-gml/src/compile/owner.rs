@@ -184,7 +184,15 @@ impl Owners {
 /// The variable a target writes (`a`, `o.a`, `a[i]` → `a[]`, `a[i][j]` → `a[]`, `a[i].b` →
 /// `b`).
 fn written(target: &Expr) -> Option<String> {
+    crate::limits::deep(|| written_inner(target))
+}
+
+fn written_inner(target: &Expr) -> Option<String> {
     fn root(e: &Expr) -> Option<&str> {
+        crate::limits::deep(|| root_inner(e))
+    }
+
+    fn root_inner(e: &Expr) -> Option<&str> {
         match e {
             Expr::Ident(n) | Expr::Member(_, n) => Some(n),
             Expr::Index(b, _) | Expr::Paren(b) => root(b),
@@ -200,6 +208,10 @@ fn written(target: &Expr) -> Option<String> {
 }
 
 fn has_index(target: &Expr) -> bool {
+    crate::limits::deep(|| has_index_inner(target))
+}
+
+fn has_index_inner(target: &Expr) -> bool {
     match target {
         Expr::Index(..) => true,
         Expr::Member(b, _) | Expr::Paren(b) => has_index(b),
@@ -210,6 +222,10 @@ fn has_index(target: &Expr) -> bool {
 /// An array literal or a direct call of an array-writing function in `e`, not looking into
 /// the arguments of other calls or into functions.
 fn makes_array(e: &Expr) -> bool {
+    crate::limits::deep(|| makes_array_inner(e))
+}
+
+fn makes_array_inner(e: &Expr) -> bool {
     match e {
         Expr::Array(_) => true,
         Expr::Call(c, args) => {

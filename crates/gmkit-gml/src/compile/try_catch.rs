@@ -11,6 +11,10 @@ use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType
 
 /// Whether `body` has a statement `hit` accepts (nested functions aside).
 fn has(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
+    crate::limits::deep(|| has_inner(body, hit))
+}
+
+fn has_inner(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
     body.iter().any(|s| {
         hit(s)
             || match s {

@@ -5,7 +5,8 @@
 //! extensions may carry GML files of `#define` scripts.
 
 use super::{
-    CodeUnit, Format, Project, ProjectContext, ProjectError, event_name, read_text, split_defines,
+    CodeUnit, Format, Project, ProjectContext, ProjectError, ProjectFolder, event_name,
+    split_defines,
 };
 use std::path::Path;
 
@@ -14,8 +15,12 @@ const ACTION_CODE: &str = "603";
 const ACTION_COMMENT: &str = "605";
 
 /// Reads a `.project.gmx` project.
-pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, ProjectError> {
-    let text = read_text(project)?;
+pub fn read(
+    dir: &ProjectFolder,
+    project: &Path,
+    cx: &ProjectContext,
+) -> Result<Project, ProjectError> {
+    let text = dir.read_text(project)?;
     let mut out = Project {
         format: Some(Format::Gmx),
         ..Project::default()
@@ -49,7 +54,7 @@ pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, 
             .and_then(|n| n.to_str())
             .unwrap_or("")
             .to_string();
-        read_scripts(&path, &stem, &mut out);
+        read_scripts(dir, &path, &stem, &mut out);
     }
     for ext in list("extension") {
         read_extension(dir, &ext, &mut out);
@@ -61,7 +66,7 @@ pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, 
             .unwrap_or("")
             .to_string();
         let path = dir.join(format!("{o}.object.gmx"));
-        match read_text(&path) {
+        match dir.read_text(&path) {
             Ok(t) => read_object(&name, &path, &t, cx, &mut out),
             Err(e) => out.problems.push(e.to_string()),
         }
@@ -73,7 +78,7 @@ pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, 
             .unwrap_or("")
             .to_string();
         let path = dir.join(format!("{r}.room.gmx"));
-        match read_text(&path) {
+        match dir.read_text(&path) {
             Ok(t) => read_room(&name, &path, &t, cx, &mut out),
             Err(e) => out.problems.push(e.to_string()),
         }
@@ -85,8 +90,8 @@ pub fn read(dir: &Path, project: &Path, cx: &ProjectContext) -> Result<Project, 
 /// Reads a GML file of `#define` scripts (a project script, or an extension's GML file) into
 /// `gml_Script_<name>` units; text before the first `#define` is the script `first` (unnamed and
 /// skipped when `first` is empty, as in extension files).
-fn read_scripts(path: &Path, first: &str, out: &mut Project) {
-    match read_text(path) {
+fn read_scripts(dir: &ProjectFolder, path: &Path, first: &str, out: &mut Project) {
+    match dir.read_text(path) {
         Ok(t) => {
             for (name, line, body) in split_defines(&t, first) {
                 if name.is_empty() {
@@ -112,9 +117,9 @@ fn line_of(text: &str, at: usize) -> u32 {
         .count() as u32
 }
 
-fn read_extension(dir: &Path, ext: &str, out: &mut Project) {
+fn read_extension(dir: &ProjectFolder, ext: &str, out: &mut Project) {
     let path = dir.join(format!("{ext}.extension.gmx"));
-    let Ok(text) = read_text(&path) else {
+    let Ok(text) = dir.read_text(&path) else {
         out.problems
             .push(format!("{}: extension file not found", path.display()));
         return;
@@ -150,7 +155,7 @@ fn read_extension(dir: &Path, ext: &str, out: &mut Project) {
             }
         }
         let gml = dir.join(ext).join(fname);
-        read_scripts(&gml, "", out);
+        read_scripts(dir, &gml, "", out);
     }
 }
 

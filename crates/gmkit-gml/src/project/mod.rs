@@ -8,8 +8,11 @@
 //! is named by the other object's index; instance creation code by a number the IDE assigns),
 //! so reading takes the game as context ([`ProjectContext`]).
 
+pub mod folder;
 pub mod gmx;
 pub mod yy;
+
+pub use folder::{MAX_PROJECT_FILE_BYTES, ProjectFolder};
 
 use crate::game::{AssetKind, Game};
 use std::path::{Path, PathBuf};
@@ -76,15 +79,24 @@ pub struct Project {
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
     /// No `.yyp` or `.project.gmx` in the folder.
-    #[error("{0}: no .yyp or .project.gmx project file in this folder")]
+    #[error("{}: no .yyp or .project.gmx project file in this folder", folder::shown_path(.0))]
     NotAProject(PathBuf),
     /// An I/O error.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", folder::shown_path(path))]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
         source: std::io::Error,
+    },
+    /// A file the readers do not read: outside the project folder, not a regular file, or
+    /// too long ([`ProjectFolder::read_text`]).
+    #[error("{}: not read: {why}", folder::shown_path(file))]
+    Refused {
+        /// The file, relative to the project folder (as the project names it).
+        file: PathBuf,
+        /// Why.
+        why: String,
     },
 }
 
@@ -180,22 +192,16 @@ pub fn read_project(dir: &Path, cx: &ProjectContext) -> Result<Project, ProjectE
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.to_ascii_lowercase().ends_with(suffix))
     };
-    if let Some(yyp) = names.iter().find(|p| is(p, ".yyp")) {
-        return yy::read(dir, yyp, cx);
-    }
-    if let Some(gmx) = names.iter().find(|p| is(p, ".project.gmx")) {
-        return gmx::read(dir, gmx, cx);
-    }
-    Err(ProjectError::NotAProject(dir.to_path_buf()))
-}
-
-pub(crate) fn read_text(path: &Path) -> Result<String, ProjectError> {
-    let bytes = std::fs::read(path).map_err(|source| ProjectError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let s = String::from_utf8_lossy(&bytes).into_owned();
-    Ok(s.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(s))
+    let folder = ProjectFolder::open(dir)?;
+    let project = if let Some(yyp) = names.iter().find(|p| is(p, ".yyp")) {
+        yy::read(&folder, yyp, cx)?
+    } else if let Some(gmx) = names.iter().find(|p| is(p, ".project.gmx")) {
+        gmx::read(&folder, gmx, cx)?
+    } else {
+        return Err(ProjectError::NotAProject(dir.to_path_buf()));
+    };
+    folder.finish()?;
+    Ok(project)
 }
 
 /// Splits a GMS1 script file into its `#define NAME` sections: (name, first line, text).

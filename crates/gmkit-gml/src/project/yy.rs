@@ -7,26 +7,27 @@
 //! entry is named after the other object's GUID (`collisionObjectId`, dashes as underscores);
 //! 2.3+ uses the other object's name in both.
 
-use super::{CodeUnit, Format, Project, ProjectContext, ProjectError, read_text};
+use super::{CodeUnit, Format, Project, ProjectContext, ProjectError, ProjectFolder};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Reads a `.yyp` project.
-pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, ProjectError> {
-    let yyp_text = read_text(yyp)?;
+pub fn read(dir: &ProjectFolder, yyp: &Path, cx: &ProjectContext) -> Result<Project, ProjectError> {
+    let yyp_text = dir.read_text(yyp)?;
     let v23 = yyp_text.contains("\"resourceVersion\"") || yyp_text.contains("$GMProject");
     let mut out = Project {
         format: Some(if v23 { Format::Yy23 } else { Format::Yy2 }),
         ..Project::default()
     };
-    let listed = |name: &str| yyp_text.contains(&format!("{name}.yy"));
+    let names = listed_names(&yyp_text);
+    let listed = |name: &str| names.contains(name);
     for (name, folder) in subfolders(&dir.join("scripts")) {
         if !listed(&name) {
             continue;
         }
         let path = folder.join(format!("{name}.gml"));
-        if let Ok(text) = read_text(&path) {
+        if let Ok(text) = dir.read_text(&path) {
             out.units.push(unit(
                 if v23 {
                     format!("gml_GlobalScript_{name}")
@@ -42,7 +43,8 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
         .into_iter()
         .filter(|(name, _)| listed(name))
         .map(|(name, folder)| {
-            let desc = read_text(&folder.join(format!("{name}.yy")))
+            let desc = dir
+                .read_text(&folder.join(format!("{name}.yy")))
                 .ok()
                 .and_then(|t| lenient_json(&t));
             (name, folder, desc)
@@ -87,7 +89,7 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
                 },
                 _ => stem,
             };
-            match read_text(&path) {
+            match dir.read_text(&path) {
                 Ok(text) => out
                     .units
                     .push(unit(format!("gml_Object_{name}_{event}"), path, text)),
@@ -100,13 +102,14 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
             continue;
         }
         let rc = folder.join("RoomCreationCode.gml");
-        if let Ok(text) = read_text(&rc)
+        if let Ok(text) = dir.read_text(&rc)
             && !text.trim().is_empty()
         {
             out.units
                 .push(unit(format!("gml_Room_{name}_Create"), rc, text));
         }
-        let desc = read_text(&folder.join(format!("{name}.yy")))
+        let desc = dir
+            .read_text(&folder.join(format!("{name}.yy")))
             .ok()
             .and_then(|t| lenient_json(&t));
         let ids = cx.instance_ids(&name);
@@ -131,7 +134,7 @@ pub fn read(dir: &Path, yyp: &Path, cx: &ProjectContext) -> Result<Project, Proj
         let mut entries = cx.instance_code_entries(&name, false).into_iter();
         for inst in instances_with_code(desc.as_ref()) {
             let path = folder.join(format!("InstanceCreationCode_{inst}.gml"));
-            let Ok(text) = read_text(&path) else {
+            let Ok(text) = dir.read_text(&path) else {
                 continue;
             };
             let entry = entries
@@ -278,16 +281,21 @@ fn instances_with_properties_all(desc: Option<&Value>) -> Vec<(String, Vec<&Valu
         .flatten()
         .filter_map(|o| o.as_str().or_else(|| o.get("name").and_then(Value::as_str)))
         .collect();
+    // An order key names an instance by name or by id: the first instance with either.
+    let mut by_key: HashMap<&str, usize> = HashMap::new();
+    for (k, (n, i)) in all.iter().enumerate() {
+        by_key.entry(n).or_insert(k);
+        if let Some(id) = i.get("id").and_then(Value::as_str) {
+            by_key.entry(id).or_insert(k);
+        }
+    }
     let mut sorted: Vec<(&str, &Value)> = order
         .iter()
-        .filter_map(|k| {
-            all.iter()
-                .find(|(n, i)| n == k || i.get("id").and_then(Value::as_str) == Some(k))
-        })
-        .copied()
+        .filter_map(|k| by_key.get(k).map(|&i| all[i]))
         .collect();
+    let mut seen: HashSet<&str> = sorted.iter().map(|s| s.0).collect();
     for a in &all {
-        if !sorted.iter().any(|s| s.0 == a.0) {
+        if seen.insert(a.0) {
             sorted.push(*a);
         }
     }
@@ -360,16 +368,43 @@ fn instances_with_code(desc: Option<&Value>) -> Vec<String> {
                 .map(str::to_string)
         })
         .collect();
+    // An order key names an instance by id or by name: the first instance with either.
+    let mut by_key: HashMap<&str, usize> = HashMap::new();
+    for (k, (id, n, _)) in all.iter().enumerate() {
+        by_key.entry(id).or_insert(k);
+        by_key.entry(n).or_insert(k);
+    }
     let mut out = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for key in &order {
-        if let Some((_, name, true)) = all.iter().find(|(id, n, _)| id == key || n == key) {
+        if let Some(&k) = by_key.get(key.as_str())
+            && let (_, name, true) = &all[k]
+        {
             out.push(name.clone());
+            seen.insert(name);
         }
     }
     for (_, name, code) in &all {
-        if *code && !out.contains(name) {
+        if *code && seen.insert(name) {
             out.push(name.clone());
         }
+    }
+    out
+}
+
+/// Names of the `.yy` files a `.yyp` lists (`objects/o/o.yy` → `o`), found in one pass over
+/// its text: a folder is read only when its asset is listed.
+fn listed_names(yyp: &str) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    let mut from = 0;
+    while let Some(k) = yyp[from..].find(".yy") {
+        let end = from + k;
+        // A name ends at the previous `.yy` at the latest: the scan stays linear.
+        let start = yyp[from..end]
+            .rfind(|c: char| matches!(c, '/' | '\\' | '"' | '\'') || c.is_whitespace())
+            .map_or(from, |s| from + s + 1);
+        out.insert(&yyp[start..end]);
+        from = end + 3;
     }
     out
 }
