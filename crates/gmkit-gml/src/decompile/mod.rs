@@ -23,7 +23,8 @@ use std::fmt::Write;
 
 /// Most expression nodes one code entry may decompile into, copies made by `dup` included
 /// (each `dup` of a value copies its whole tree, so 30 `dup`+`add` pairs would ask for 2^30
-/// nodes). Real entries stay far below: the largest of the corpus is about 60,000 nodes.
+/// nodes). Real entries stay far below: the largest entry of the corpus builds about 11,000
+/// nodes (and the deepest expression of the corpus is 40 levels).
 pub const MAX_ENTRY_NODES: u64 = 1 << 20;
 
 /// Highest argument index (`argumentN`) taken as an argument of a function: a call passes at

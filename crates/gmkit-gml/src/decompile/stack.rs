@@ -51,8 +51,21 @@ impl Size {
 }
 
 /// Levels and nodes charged for the new part of a value an instruction builds from the values
-/// it pops (`a[i]` as `Index(Member(owner, a), [i])` is two levels over its operands).
+/// it pops: at most two (`a[i]` is `Index(Member(owner, a), [i])`, `o.f()` is
+/// `Call(Member(o, f), args)`), one for operators and calls of a named function.
 const FRESH_LEVELS: u32 = 2;
+
+/// The levels instruction `ins` adds over the values it pops.
+fn fresh_levels(ins: &Instruction) -> u32 {
+    match ins {
+        Instruction::Binary { .. }
+        | Instruction::Compare { .. }
+        | Instruction::Unary { .. }
+        | Instruction::Call { .. }
+        | Instruction::CallByName { .. } => 1,
+        _ => FRESH_LEVELS,
+    }
+}
 
 /// One simulated stack slot.
 #[derive(Clone, Debug)]
@@ -186,16 +199,18 @@ impl Dec<'_, '_> {
     }
 
     /// Sizes the values the instruction at `at` left on top of the stack unmeasured: each is
-    /// at most [`FRESH_LEVELS`] over everything the instruction popped. A value deeper than
+    /// at most [`fresh_levels`] over everything the instruction popped (a literal, which pops
+    /// nothing, counts as that many). A value deeper than
     /// [`MAX_TREE_DEPTH`](crate::limits::MAX_TREE_DEPTH) stops the entry.
     fn measure_fresh(&mut self, at: usize, stack: &mut [Val]) {
-        let size = Size::above(FRESH_LEVELS, &[self.took]);
+        let levels = self.ins.get(at).map_or(FRESH_LEVELS, fresh_levels);
+        let size = Size::above(levels, &[self.took]);
         for v in stack.iter_mut().rev() {
             if v.size.depth != 0 {
                 break;
             }
             v.size = size;
-            self.charge(FRESH_LEVELS as u64, at);
+            self.charge(levels as u64, at);
             self.check_depth(size, at);
         }
     }
@@ -740,6 +755,11 @@ impl Dec<'_, '_> {
                             unreachable!("fn_entry is set on function literals only")
                         };
                         let sizes: Vec<u64> = args.iter().map(|a| a.size.nodes).collect();
+                        // Fields are the body's values (a level under the literal) with hoisted
+                        // values put in, inside an array at most.
+                        let mut parts: Vec<Size> = args.iter().map(|a| a.size).collect();
+                        parts.push(ctor.size);
+                        let mut size = Size::above(3, &parts);
                         let mut copied = 0u64;
                         let room = self.room();
                         let e = struct_literal(
@@ -750,7 +770,10 @@ impl Dec<'_, '_> {
                             &mut copied,
                         );
                         self.charge(copied, at);
-                        plain(e)
+                        size.nodes = size.nodes.saturating_add(copied);
+                        let mut v = plain(e);
+                        v.size = size;
+                        v
                     }
                     _ => plain(Expr::New(
                         Box::new(ctor.e),
