@@ -63,7 +63,12 @@ fn repeat(head: &str, body: &str, n: usize, tail: &str) -> String {
 #[test]
 fn dup_copies_are_budgeted_f3() {
     // 30 `dup`+`add` pairs: each doubles the tree (2^30 nodes if copied in full).
-    let text = repeat("pushi.e 1\n", "dup.i 0\nadd.i.i\n", 30, "pop.v.i builtin.points\n");
+    let text = repeat(
+        "pushi.e 1\n",
+        "dup.i 0\nadd.i.i\n",
+        30,
+        "pop.v.i builtin.points\n",
+    );
     let (notes, printed, peak) = run(&text);
     assert!(
         notes.len() == 1 && notes[0].contains("past the limit of 1048576 nodes at instruction"),
@@ -72,7 +77,12 @@ fn dup_copies_are_budgeted_f3() {
     assert!(printed.contains("past the limit"), "{printed}");
     assert!(peak < MIB64, "peak {peak} bytes");
     // A few doublings are real code (`a[i] += b` dups its operands): no failure.
-    let text = repeat("pushi.e 1\n", "dup.i 0\nadd.i.i\n", 8, "pop.v.i builtin.points\n");
+    let text = repeat(
+        "pushi.e 1\n",
+        "dup.i 0\nadd.i.i\n",
+        8,
+        "pop.v.i builtin.points\n",
+    );
     let (notes, printed, _) = run(&text);
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(printed.matches('1').count(), 256, "{printed}");
@@ -117,11 +127,18 @@ fn chains() -> Vec<(&'static str, String)> {
     vec![
         (
             "add",
-            repeat("pushi.e 1\n", "pushi.e 1\nadd.i.i\n", n, "pop.v.i builtin.points\n"),
+            repeat(
+                "pushi.e 1\n",
+                "pushi.e 1\nadd.i.i\n",
+                n,
+                "pop.v.i builtin.points\n",
+            ),
         ),
         (
             "right-deep add",
-            repeat("", "pushi.e 1\n", n + 1, "") + &"add.i.i\n".repeat(n) + "pop.v.i builtin.points\n",
+            repeat("", "pushi.e 1\n", n + 1, "")
+                + &"add.i.i\n".repeat(n)
+                + "pop.v.i builtin.points\n",
         ),
         (
             "neg",
@@ -129,7 +146,12 @@ fn chains() -> Vec<(&'static str, String)> {
         ),
         (
             "call",
-            repeat("pushi.e 1\n", "conv.i.v\ncall.i abs 1\n", n, "pop.v.v builtin.points\n"),
+            repeat(
+                "pushi.e 1\n",
+                "conv.i.v\ncall.i abs 1\n",
+                n,
+                "pop.v.v builtin.points\n",
+            ),
         ),
     ]
 }
@@ -146,7 +168,11 @@ fn long_chains_stop_at_the_depth_limit_f2() {
             notes.len() == 1 && notes[0].contains(&want),
             "{what}: {notes:?}"
         );
-        assert!(printed.len() < 10_000, "{what}: {} bytes printed", printed.len());
+        assert!(
+            printed.len() < 10_000,
+            "{what}: {} bytes printed",
+            printed.len()
+        );
     }
 }
 
@@ -155,7 +181,12 @@ fn a_tree_of_the_largest_depth_decompiles_and_prints_on_a_small_stack() {
     // `1 + 1 + …`: a literal is counted 2 levels deep, each `+` one more.
     let adds = MAX_TREE_DEPTH - 2;
     let (notes, printed) = on_small_stack(move || {
-        let text = repeat("pushi.e 1\n", "pushi.e 1\nadd.i.i\n", adds, "pop.v.i builtin.points\n");
+        let text = repeat(
+            "pushi.e 1\n",
+            "pushi.e 1\nadd.i.i\n",
+            adds,
+            "pop.v.i builtin.points\n",
+        );
         let (notes, printed, _) = run(&text);
         (notes, printed)
     });
@@ -163,7 +194,12 @@ fn a_tree_of_the_largest_depth_decompiles_and_prints_on_a_small_stack() {
     assert_eq!(printed.matches(" + 1").count(), adds);
     // One more level is past the limit.
     let (notes, _) = on_small_stack(move || {
-        let text = repeat("pushi.e 1\n", "pushi.e 1\nadd.i.i\n", adds + 1, "pop.v.i builtin.points\n");
+        let text = repeat(
+            "pushi.e 1\n",
+            "pushi.e 1\nadd.i.i\n",
+            adds + 1,
+            "pop.v.i builtin.points\n",
+        );
         let (notes, printed, _) = run(&text);
         (notes, printed)
     });
@@ -184,7 +220,9 @@ fn entry_errors_name_the_entry_and_the_instruction() {
         .collect();
     assert_eq!(
         errors,
-        ["code entry \"gml_Object_obj_game_Create_0\": expressions past the limit of 1048576 \
-          nodes at instruction 37 (byte offset 148)"]
+        [
+            "code entry \"gml_Object_obj_game_Create_0\": expressions past the limit of 1048576 \
+          nodes at instruction 37 (byte offset 148)"
+        ]
     );
 }

@@ -39,7 +39,11 @@ fn dup_chain_is_an_error_for_its_entry_f3() {
         "code entry \"gml_Object_obj_game_Create_0\": expressions past the limit of 1048576 \
          nodes at instruction 37 (byte offset 148)",
     );
-    assert!(o.stderr.starts_with(&format!("gmkit decompile: {}: ", f.display())), "{o}");
+    assert!(
+        o.stderr
+            .starts_with(&format!("gmkit decompile: {}: ", f.display())),
+        "{o}"
+    );
 }
 
 #[test]
@@ -61,7 +65,11 @@ fn with_code(dir: &Path, name: &str, text: &str) -> Option<PathBuf> {
     let entry = (0..file.code.as_ref().unwrap().entries.len())
         .find(|&i| {
             let e = &file.code.as_ref().unwrap().entries[i];
-            file.strings.as_ref().unwrap().get(e.name).map(|s| s.as_bytes())
+            file.strings
+                .as_ref()
+                .unwrap()
+                .get(e.name)
+                .map(|s| s.as_bytes())
                 == Some(b"gml_Object_obj_game_Create_0".as_slice())
         })
         .expect("the entry");
@@ -82,17 +90,37 @@ fn long_chains_are_an_error_for_decompile_and_skipped_by_unpack_f2() {
     let dir = tempfile::tempdir().unwrap();
     let n = 100_000;
     let cases = [
-        ("add", chain("pushi.e 1\n", "pushi.e 1\nadd.i.i\n", n, "pop.v.i builtin.points\n")),
-        ("neg", chain("pushi.e 1\n", "neg.i\n", n, "pop.v.i builtin.points\n")),
+        (
+            "add",
+            chain(
+                "pushi.e 1\n",
+                "pushi.e 1\nadd.i.i\n",
+                n,
+                "pop.v.i builtin.points\n",
+            ),
+        ),
+        (
+            "neg",
+            chain("pushi.e 1\n", "neg.i\n", n, "pop.v.i builtin.points\n"),
+        ),
         (
             "call",
-            chain("pushi.e 1\n", "conv.i.v\ncall.i abs(argc=1)\n", n, "pop.v.v builtin.points\n"),
+            chain(
+                "pushi.e 1\n",
+                "conv.i.v\ncall.i abs(argc=1)\n",
+                n,
+                "pop.v.v builtin.points\n",
+            ),
         ),
     ];
     for (what, text) in cases {
         let f = need!(with_code(dir.path(), &format!("{what}.win"), &text));
         let o = gmkit(["decompile".as_ref(), f.as_os_str(), "2".as_ref()]);
-        assert_fails(&o, 1, "code entry \"gml_Object_obj_game_Create_0\": an expression deeper than 4096 levels at instruction");
+        assert_fails(
+            &o,
+            1,
+            "code entry \"gml_Object_obj_game_Create_0\": an expression deeper than 4096 levels at instruction",
+        );
         // 64x the input when that is more than 64 MiB.
         let input = std::fs::metadata(&f).unwrap().len();
         assert!(o.peak_rss < MIB64.max(64 * input), "{what}: {o}");
@@ -102,7 +130,12 @@ fn long_chains_are_an_error_for_decompile_and_skipped_by_unpack_f2() {
     let f = need!(with_code(
         dir.path(),
         "add20k.win",
-        &chain("pushi.e 1\n", "pushi.e 1\nadd.i.i\n", 20_000, "pop.v.i builtin.points\n"),
+        &chain(
+            "pushi.e 1\n",
+            "pushi.e 1\nadd.i.i\n",
+            20_000,
+            "pop.v.i builtin.points\n"
+        ),
     ));
     let out = dir.path().join("u");
     let o = gmkit(["unpack".as_ref(), f.as_os_str(), out.as_os_str()]);
@@ -132,7 +165,12 @@ fn colliding_names_get_files_of_their_own_f18() {
     let f = need!(repro_path("round2/decompile-o-name-collisions.win"));
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o");
-    let o = gmkit(["decompile".as_ref(), f.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    let o = gmkit([
+        "decompile".as_ref(),
+        f.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
     assert!(o.exited_with(&[0]) && o.stderr.is_empty(), "{o}");
     assert_eq!(
         listing(&out),
@@ -189,11 +227,19 @@ fn hostile_names_are_all_written_f19() {
         let f = need!(repro_path(name));
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("o");
-        let o = gmkit(["decompile".as_ref(), f.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+        let o = gmkit([
+            "decompile".as_ref(),
+            f.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
         assert!(o.exited_with(&[0]) && o.stderr.is_empty(), "{name}: {o}");
         let got = listing(&out);
         assert_eq!(got.len(), 10, "{name}: {got:?}");
-        assert!(got.iter().all(|n| n.len() <= 200 && n.ends_with(".gml")), "{got:?}");
+        assert!(
+            got.iter().all(|n| n.len() <= 200 && n.ends_with(".gml")),
+            "{got:?}"
+        );
         if !files.is_empty() {
             let mut want = files.clone();
             want.sort();
@@ -211,7 +257,12 @@ fn an_entry_that_cannot_be_written_is_reported_and_the_rest_written() {
     let out = dir.path().join("o");
     // A non-empty folder where one entry's file goes: that entry cannot be written.
     std::fs::create_dir_all(out.join("dup~4.gml/x")).unwrap();
-    let o = gmkit(["decompile".as_ref(), f.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    let o = gmkit([
+        "decompile".as_ref(),
+        f.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
     assert!(o.exited_with(&[3]), "{o}");
     let lines: Vec<&str> = o.stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{o}");

@@ -996,13 +996,26 @@ fn struct_literal(
                 Expr::Member(t, k) if *t == ident("self") => k,
                 _ => continue,
             };
-            fields.push((key, substitute_hoisted(value, &hoisted, sizes, room, copied)));
+            fields.push((
+                key,
+                substitute_hoisted(value, &hoisted, sizes, room, copied),
+            ));
         }
     }
     Expr::Struct(fields)
 }
 
 fn substitute_hoisted(
+    e: Expr,
+    hoisted: &[Expr],
+    sizes: &[u64],
+    room: u64,
+    copied: &mut u64,
+) -> Expr {
+    crate::limits::deep(|| substitute_hoisted_here(e, hoisted, sizes, room, copied))
+}
+
+fn substitute_hoisted_here(
     e: Expr,
     hoisted: &[Expr],
     sizes: &[u64],
