@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(f[9], "trail._~9.gml");
         assert_eq!(f[10], "~10.gml");
         assert_eq!(f[11], "_hidden~11.gml");
-        assert_eq!(f[12], format!("{}~12.gml", "A".repeat(MAX_FILE_NAME - 8)));
+        assert_eq!(f[12], format!("{}~12.gml", "A".repeat(MAX_FILE_NAME - 7)));
         assert_eq!(f[13], "gml_Script_f@gml_Object_o_Create_0.gml");
         let mut lower: Vec<String> = f.iter().map(|s| s.to_lowercase()).collect();
         lower.sort();
