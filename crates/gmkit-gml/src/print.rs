@@ -108,6 +108,10 @@ impl Printer {
 
     /// A statement without its leading newline (for `else if`).
     fn stmt_inline(&mut self, s: &Stmt) {
+        crate::limits::deep(|| self.stmt_inline_here(s))
+    }
+
+    fn stmt_inline_here(&mut self, s: &Stmt) {
         match s {
             Stmt::Expr(e) => {
                 self.expr(e, 0);
@@ -357,6 +361,10 @@ impl Printer {
 
     /// Prints `e`; wraps it in parentheses when it binds looser than `min`.
     fn expr(&mut self, e: &Expr, min: u8) {
+        crate::limits::deep(|| self.expr_here(e, min))
+    }
+
+    fn expr_here(&mut self, e: &Expr, min: u8) {
         match e {
             Expr::Lit(l) => match l {
                 Literal::Int(v) => {

@@ -12,15 +12,37 @@ mod stack;
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::game::Game;
+use crate::limits::MAX_TREE_DEPTH;
 use cfg::Cfg;
 use gmkit_data::chunks::code::{
     CodeBody, Comparison, DataType, ExtendedKind, Instruction, Opcode, PushValue,
 };
-use stack::Val;
+use stack::{Size, Val};
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// The decompilation of one code entry.
+/// Most expression nodes one code entry may decompile into, copies made by `dup` included
+/// (each `dup` of a value copies its whole tree, so 30 `dup`+`add` pairs would ask for 2^30
+/// nodes). Real entries stay far below: the largest entry of the corpus builds about 11,000
+/// nodes (and the deepest expression of the corpus is 40 levels).
+pub const MAX_ENTRY_NODES: u64 = 1 << 20;
+
+/// Highest argument index (`argumentN`) taken as an argument of a function: a call passes at
+/// most 65,535 arguments (its count is 16 bits).
+pub const MAX_ARGUMENT_INDEX: usize = u16::MAX as usize;
+
+/// Stack the decompiler makes sure it has before starting (on a new segment when the calling
+/// thread has less left): copying, comparing and dropping trees [`MAX_TREE_DEPTH`] deep is
+/// recursive, at a few hundred bytes a level.
+const TREE_STACK: usize = 4 << 20;
+
+/// Runs `f` with at least [`TREE_STACK`] of stack.
+fn with_tree_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(TREE_STACK, TREE_STACK * 2, f)
+}
+
+/// The decompilation of one code entry. Dropping it is safe on any thread, however small its
+/// stack (its trees are dropped on a stack of [`TREE_STACK`] bytes).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decompiled {
     /// The statements of the entry (for a function entry: its body).
@@ -30,6 +52,15 @@ pub struct Decompiled {
     pub failures: usize,
     /// What failed, one line each.
     pub failure_notes: Vec<String>,
+}
+
+impl Drop for Decompiled {
+    fn drop(&mut self) {
+        let body = std::mem::take(&mut self.body);
+        if !body.is_empty() {
+            with_tree_stack(move || drop(body));
+        }
+    }
 }
 
 /// Why an entry could not be decompiled at all.
@@ -44,16 +75,43 @@ pub enum DecompileError {
     /// The bytecode did not decode.
     #[error("code entry {name}: {source}")]
     Decode {
-        /// Entry name.
+        /// Entry name (quoted, control characters escaped, shortened).
         name: String,
         /// The decoding error.
         source: Box<gmkit_data::Error>,
     },
+    /// The entry would decompile into a tree past a limit ([`MAX_TREE_DEPTH`],
+    /// [`MAX_ENTRY_NODES`]).
+    #[error("code entry {name}: {what}")]
+    Limit {
+        /// Entry name (control characters escaped, shortened).
+        name: String,
+        /// Which limit, and the instruction (index and byte offset) where it was passed.
+        what: String,
+    },
+}
+
+/// `s` for a one-line message: quoted, control characters escaped, at most 120 characters.
+pub(crate) fn quoted(s: &str) -> String {
+    let mut q = String::from('"');
+    for (n, c) in s.chars().enumerate() {
+        if n == 120 {
+            q.push('…');
+            break;
+        }
+        q.extend(c.escape_debug());
+    }
+    q.push('"');
+    q
 }
 
 /// Decompiles code entry `entry` (a root entry with its nested functions in place; a child
 /// entry as its own function body).
 pub fn decompile_entry(game: &Game, entry: usize) -> Result<Decompiled, DecompileError> {
+    with_tree_stack(|| decompile_entry_here(game, entry))
+}
+
+fn decompile_entry_here(game: &Game, entry: usize) -> Result<Decompiled, DecompileError> {
     let code = game.file.code.as_ref().ok_or(DecompileError::NoCode)?;
     let e = code
         .entries
@@ -66,7 +124,7 @@ pub fn decompile_entry(game: &Game, entry: usize) -> Result<Decompiled, Decompil
     let ins = code
         .instructions(root)
         .map_err(|source| DecompileError::Decode {
-            name: game.code_name(entry).to_string(),
+            name: quoted(game.code_name(entry)),
             source: Box::new(source),
         })?;
     let mut d = Dec::new(game, &ins, root);
@@ -91,6 +149,12 @@ pub fn decompile_entry(game: &Game, entry: usize) -> Result<Decompiled, Decompil
             }
         }
     };
+    if let Some(what) = d.limit.take() {
+        return Err(DecompileError::Limit {
+            name: quoted(game.code_name(entry)),
+            what,
+        });
+    }
     Ok(Decompiled {
         body,
         failures: d.failures,
@@ -100,10 +164,21 @@ pub fn decompile_entry(game: &Game, entry: usize) -> Result<Decompiled, Decompil
 
 /// Decompiles an instruction sequence without a data file's child entries (for tests and
 /// tools): names come from `game`.
+/// A limit passed ([`DecompileError::Limit`]) gives a body of one unstructured statement
+/// saying which.
 pub fn decompile_instructions(game: &Game, ins: &[Instruction]) -> Decompiled {
+    with_tree_stack(|| decompile_instructions_here(game, ins))
+}
+
+fn decompile_instructions_here(game: &Game, ins: &[Instruction]) -> Decompiled {
     let mut d = Dec::new(game, ins, usize::MAX);
     let b = d.region(0, ins.len(), &mut Vec::new(), &mut Vec::new());
-    let body = d.finish_scope(b, false);
+    let mut body = d.finish_scope(b, false);
+    if let Some(what) = d.limit.take() {
+        body = vec![Stmt::Unstructured(what.clone())];
+        d.failures += 1;
+        d.notes.push(what);
+    }
     Decompiled {
         body,
         failures: d.failures,
@@ -149,13 +224,21 @@ struct Dec<'g, 'i> {
     cfg: Cfg,
     /// Instruction index → child entry index (function bodies starting there).
     child_at: HashMap<usize, usize>,
-    /// Decompiled nested functions by code entry name.
-    functions: HashMap<String, Function>,
+    /// Decompiled nested functions (and their sizes) by code entry name.
+    functions: HashMap<String, (Function, Size)>,
     scopes: Vec<Scope>,
     failures: usize,
     notes: Vec<String>,
     next_dup: u32,
     depth: usize,
+    /// Sizes of the values popped by the instruction being simulated.
+    took: Size,
+    /// Expression nodes built so far (against [`MAX_ENTRY_NODES`]).
+    nodes: u64,
+    /// Deepest expression built so far.
+    deepest: u32,
+    /// The first limit passed: decompilation stops and the entry fails with this.
+    limit: Option<String>,
 }
 
 /// Recursion limit for nested constructs (hostile input).
@@ -181,7 +264,76 @@ impl<'g, 'i> Dec<'g, 'i> {
             notes: Vec::new(),
             next_dup: 1,
             depth: 0,
+            took: Size::default(),
+            nodes: 0,
+            deepest: 0,
+            limit: None,
         }
+    }
+
+    /// Where instruction `at` is, for messages.
+    fn place(&self, at: usize) -> String {
+        match self.cfg.addr.get(at) {
+            Some(a) => format!("instruction {at} (byte offset {a})"),
+            None => format!("instruction {at}"),
+        }
+    }
+
+    /// Stops decompiling with `what` at instruction `at` (the first limit passed is kept).
+    fn stop(&mut self, what: String, at: usize) {
+        if self.limit.is_none() {
+            self.limit = Some(format!("{what} at {}", self.place(at)));
+        }
+    }
+
+    /// Nodes that may still be built.
+    fn room(&self) -> u64 {
+        MAX_ENTRY_NODES.saturating_sub(self.nodes)
+    }
+
+    /// Counts `n` new nodes built at instruction `at`; false (and the entry stops) past
+    /// [`MAX_ENTRY_NODES`].
+    fn charge(&mut self, n: u64, at: usize) -> bool {
+        if n > self.room() {
+            self.nodes = MAX_ENTRY_NODES;
+            self.stop(
+                format!("expressions past the limit of {MAX_ENTRY_NODES} nodes"),
+                at,
+            );
+            return false;
+        }
+        self.nodes += n;
+        true
+    }
+
+    /// Notes a tree of `size` built at `at`; past [`MAX_TREE_DEPTH`] the entry stops.
+    fn check_depth(&mut self, size: Size, at: usize) -> bool {
+        self.deepest = self.deepest.max(size.depth);
+        if size.depth as usize > MAX_TREE_DEPTH {
+            self.stop(
+                format!("an expression deeper than {MAX_TREE_DEPTH} levels"),
+                at,
+            );
+            return false;
+        }
+        true
+    }
+
+    /// The number of arguments a call at `at` can take: `argc`, or what the stack holds when
+    /// that is fewer (a failure, noted once).
+    fn arg_count(&mut self, argc: u16, stack: &[Val], at: usize) -> usize {
+        let argc = argc as usize;
+        if argc > stack.len() {
+            self.fail_expr(
+                &format!(
+                    "a call with {argc} arguments where the stack holds {}",
+                    stack.len()
+                ),
+                at,
+            );
+            return stack.len();
+        }
+        argc
     }
 
     fn scope(&mut self) -> &mut Scope {
@@ -282,6 +434,16 @@ impl<'g, 'i> Dec<'g, 'i> {
         stack: &mut Vec<Val>,
         ctx: &mut Vec<Ctx>,
     ) -> Vec<Stmt> {
+        crate::limits::deep(|| self.region_here(start, end, stack, ctx))
+    }
+
+    fn region_here(
+        &mut self,
+        start: usize,
+        end: usize,
+        stack: &mut Vec<Val>,
+        ctx: &mut Vec<Ctx>,
+    ) -> Vec<Stmt> {
         let mut out = Vec::new();
         if self.depth > MAX_DEPTH {
             out.push(self.fail("nesting too deep", start, end));
@@ -290,7 +452,7 @@ impl<'g, 'i> Dec<'g, 'i> {
         self.depth += 1;
         let end = end.min(self.ins.len());
         let mut i = start;
-        while i < end {
+        while i < end && self.limit.is_none() {
             // Loops whose head is here.
             if let Some(j) = self.cfg.latch(i, end) {
                 i = self.do_loop(i, j, stack, ctx, &mut out);
@@ -304,14 +466,21 @@ impl<'g, 'i> Dec<'g, 'i> {
 
     /// Decompiles `start..end` as one expression.
     fn expr_region(&mut self, start: usize, end: usize, ctx: &mut Vec<Ctx>) -> Expr {
+        self.value_region(start, end, ctx).e
+    }
+
+    /// Decompiles `start..end` as one value.
+    fn value_region(&mut self, start: usize, end: usize, ctx: &mut Vec<Ctx>) -> Val {
         let mut st = Vec::new();
         let stmts = self.region(start, end, &mut st, ctx);
-        if !stmts.is_empty() || st.len() != 1 {
-            return self.fail_expr("expression region did not leave one value", start);
+        match st.pop() {
+            Some(v) if stmts.is_empty() && st.is_empty() => v,
+            _ => Val::sized(
+                self.fail_expr("expression region did not leave one value", start),
+                DataType::Variable,
+                Size::LEAF,
+            ),
         }
-        st.pop()
-            .map(|v| v.e)
-            .unwrap_or(Expr::Ident("__gmkit_unknown__".into()))
     }
 
     fn do_loop(
@@ -452,9 +621,17 @@ impl<'g, 'i> Dec<'g, 'i> {
                         if let Some(&child) = self.child_at.get(&(i + 1))
                             && t > i + 1
                         {
+                            let (nodes, deepest) = (self.nodes, self.deepest);
+                            self.deepest = 0;
                             let f = self.function_body(i + 1, t, child);
+                            // A literal's size: its statements' trees, a level each deeper.
+                            let size = Size {
+                                depth: self.deepest.saturating_add(2),
+                                nodes: self.nodes - nodes + 1,
+                            };
+                            self.deepest = self.deepest.max(deepest);
                             let name = self.game.code_name(child).to_string();
-                            self.functions.insert(name, f);
+                            self.functions.insert(name, (f, size));
                             return t;
                         }
                         match self.jump(i, t, ctx) {
@@ -548,9 +725,9 @@ impl<'g, 'i> Dec<'g, 'i> {
         ctx: &mut Vec<Ctx>,
         out: &mut Vec<Stmt>,
     ) -> usize {
-        let cond = match stack.pop() {
-            Some(v) => v.e,
-            None => self.fail_expr("condition missing", i),
+        let (cond, cond_size) = match stack.pop() {
+            Some(v) => (v.e, v.size),
+            None => (self.fail_expr("condition missing", i), Size::LEAF),
         };
         if t <= i {
             out.push(self.fail("backward conditional branch", i, i + 1));
@@ -571,19 +748,25 @@ impl<'g, 'i> Dec<'g, 'i> {
                     e @ Expr::Binary(o, ..) if o == bop => Expr::Paren(Box::new(e)),
                     e => e,
                 };
+                let mut size = Size::above(1, &[cond_size]);
                 let mut p = i + 1;
                 loop {
                     let q = (p..t - 1)
                         .find(|&k| self.is_branch(k, want) && self.target(k) == Some(t))
                         .unwrap_or(t - 1);
-                    let operand = self.expr_region(p, q, ctx);
-                    acc = Expr::Binary(bop, Box::new(acc), Box::new(operand));
-                    if q >= t - 1 {
+                    let operand = self.value_region(p, q, ctx);
+                    size = Size::above(1, &[size, operand.size]);
+                    self.charge(1, q);
+                    if !self.check_depth(size, q) {
+                        break;
+                    }
+                    acc = Expr::Binary(bop, Box::new(acc), Box::new(operand.e));
+                    if q >= t - 1 || self.limit.is_some() {
                         break;
                     }
                     p = q + 1;
                 }
-                stack.push(Val::new(acc, DataType::Boolean));
+                stack.push(Val::sized(acc, DataType::Boolean, size));
                 return t + 1;
             }
         }
@@ -619,9 +802,13 @@ impl<'g, 'i> Dec<'g, 'i> {
                 let b = self.region(t, m, &mut st_b, ctx);
                 if a.is_empty() && b.is_empty() && st_a.len() == 1 && st_b.len() == 1 {
                     let (x, y) = (st_a.pop().expect("one"), st_b.pop().expect("one"));
-                    stack.push(Val::new(
+                    let size = Size::above(1, &[cond_size, x.size, y.size]);
+                    self.charge(1, i);
+                    self.check_depth(size, i);
+                    stack.push(Val::sized(
                         Expr::Ternary(Box::new(cond), Box::new(x.e), Box::new(y.e)),
                         DataType::Variable,
+                        size,
                     ));
                 } else {
                     let a = self.close_arm(a, st_a);
@@ -1071,8 +1258,15 @@ impl<'g, 'i> Dec<'g, 'i> {
             out.push(self.fail("isnullish without its branch", i, i + 2));
             return i + 1;
         };
-        let Some(mut a) = stack.last().cloned() else {
+        let Some(a_size) = stack.last().map(|v| v.size) else {
             out.push(self.fail("isnullish on an empty stack", i, i + 1));
+            return i + 1;
+        };
+        // The value is copied for the arm (and once more for `??=`).
+        if !self.charge(a_size.nodes.saturating_mul(2), i) {
+            return i + 1;
+        }
+        let Some(mut a) = stack.last().cloned() else {
             return i + 1;
         };
         a.used = true;
@@ -1113,9 +1307,13 @@ impl<'g, 'i> Dec<'g, 'i> {
         if body.is_empty() && st.len() == 1 {
             let b = st.pop().expect("one");
             let a = stack.pop().expect("checked");
-            stack.push(Val::new(
+            let size = Size::above(1, &[a.size, b.size]);
+            self.charge(1, i);
+            self.check_depth(size, i);
+            stack.push(Val::sized(
                 Expr::Binary(BinaryOp::Nullish, Box::new(a.e), Box::new(b.e)),
                 DataType::Variable,
+                size,
             ));
         } else {
             out.push(self.fail("unrecognised ?? shape", i, t));

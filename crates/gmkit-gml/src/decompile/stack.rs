@@ -1,7 +1,7 @@
 //! Stack simulation: each instruction turns the expressions on a simulated VM stack into a
 //! bigger expression or a statement.
 
-use super::Dec;
+use super::{Dec, MAX_ARGUMENT_INDEX};
 use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::AssetKind;
 use gmkit_data::chunks::code::{
@@ -23,11 +23,57 @@ pub(super) struct BinInfo {
     left_plain: bool,
 }
 
+/// The size of an expression tree, kept with each stack slot so that limits are checked
+/// without walking trees (a walk per instruction would be quadratic in a chain).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Size {
+    /// Levels of the tree (a leaf is 1; 0 means not measured yet).
+    pub depth: u32,
+    /// Nodes of the tree.
+    pub nodes: u64,
+}
+
+impl Size {
+    /// A tree of one node.
+    pub const LEAF: Size = Size { depth: 1, nodes: 1 };
+
+    /// The size of a tree whose root is `levels` new levels (and as many nodes) above the
+    /// trees `parts`.
+    pub fn above(levels: u32, parts: &[Size]) -> Size {
+        let depth = parts.iter().map(|p| p.depth).max().unwrap_or(0);
+        Size {
+            depth: depth.saturating_add(levels),
+            nodes: parts
+                .iter()
+                .fold(levels as u64, |n, p| n.saturating_add(p.nodes)),
+        }
+    }
+}
+
+/// Levels and nodes charged for the new part of a value an instruction builds from the values
+/// it pops: at most two (`a[i]` is `Index(Member(owner, a), [i])`, `o.f()` is
+/// `Call(Member(o, f), args)`), one for operators and calls of a named function.
+const FRESH_LEVELS: u32 = 2;
+
+/// The levels instruction `ins` adds over the values it pops.
+fn fresh_levels(ins: &Instruction) -> u32 {
+    match ins {
+        Instruction::Binary { .. }
+        | Instruction::Compare { .. }
+        | Instruction::Unary { .. }
+        | Instruction::Call { .. }
+        | Instruction::CallByName { .. } => 1,
+        _ => FRESH_LEVELS,
+    }
+}
+
 /// One simulated stack slot.
 #[derive(Clone, Debug)]
 pub(super) struct Val {
     /// The expression.
     pub e: Expr,
+    /// The size of `e` (set by whatever built it: see [`Dec::measure_fresh`]).
+    pub size: Size,
     /// Its compile-time type (decides its size for `dup`).
     pub ty: DataType,
     /// Duplicate group: copies made by `dup` share a non-zero id.
@@ -49,9 +95,17 @@ pub(super) struct Val {
 }
 
 impl Val {
+    /// A value built by the instruction being simulated: its size is set when the
+    /// instruction is done, from the sizes of the values it popped.
     pub fn new(e: Expr, ty: DataType) -> Val {
+        Val::sized(e, ty, Size::default())
+    }
+
+    /// A value of known size.
+    pub fn sized(e: Expr, ty: DataType, size: Size) -> Val {
         Val {
             e,
+            size,
             ty,
             dup: 0,
             used: false,
@@ -133,10 +187,31 @@ fn lit_int(e: &Expr) -> Option<i64> {
 }
 
 impl Dec<'_, '_> {
+    /// Pops a slot for the current instruction (noting its size: see [`Dec::measure_fresh`]).
     fn pop(&mut self, stack: &mut Vec<Val>, at: usize) -> Val {
         match stack.pop() {
-            Some(v) => v,
+            Some(v) => {
+                self.took = Size::above(0, &[self.took, v.size]);
+                v
+            }
             None => Val::new(self.fail_expr("stack underflow", at), DataType::Variable),
+        }
+    }
+
+    /// Sizes the values the instruction at `at` left on top of the stack unmeasured: each is
+    /// at most [`fresh_levels`] over everything the instruction popped (a literal, which pops
+    /// nothing, counts as that many). A value deeper than
+    /// [`MAX_TREE_DEPTH`](crate::limits::MAX_TREE_DEPTH) stops the entry.
+    fn measure_fresh(&mut self, at: usize, stack: &mut [Val]) {
+        let levels = self.ins.get(at).map_or(FRESH_LEVELS, fresh_levels);
+        let size = Size::above(levels, &[self.took]);
+        for v in stack.iter_mut().rev() {
+            if v.size.depth != 0 {
+                break;
+            }
+            v.size = size;
+            self.charge(levels as u64, at);
+            self.check_depth(size, at);
         }
     }
 
@@ -185,6 +260,14 @@ impl Dec<'_, '_> {
                 .strip_prefix("argument")
                 .and_then(|k| k.parse::<usize>().ok())
         {
+            if k > MAX_ARGUMENT_INDEX {
+                // Not an argument GameMaker can pass: kept as the plain name.
+                self.failures += 1;
+                self.notes.push(format!(
+                    "argument index {k} past the limit {MAX_ARGUMENT_INDEX}"
+                ));
+                return ident(name);
+            }
             s.args = s.args.max(k + 1);
             return Expr::Ident(format!("_arg{k}"));
         }
@@ -263,8 +346,8 @@ impl Dec<'_, '_> {
         let name = self.game.func_name(f).to_string();
         // The first use after the body is the literal itself; later ones (`new f()`, `g = f`)
         // are references by name.
-        if let Some(func) = self.functions.remove(&name) {
-            let mut v = Val::new(Expr::Function(Box::new(func)), DataType::Int32);
+        if let Some((func, size)) = self.functions.remove(&name) {
+            let mut v = Val::sized(Expr::Function(Box::new(func)), DataType::Int32, size);
             v.fn_entry = Some(name);
             return v;
         }
@@ -322,6 +405,12 @@ impl Dec<'_, '_> {
 
     /// Simulates instruction `i`.
     pub(super) fn sim(&mut self, i: usize, stack: &mut Vec<Val>, out: &mut Vec<Stmt>) {
+        self.took = Size::default();
+        self.sim_here(i, stack, out);
+        self.measure_fresh(i, stack);
+    }
+
+    fn sim_here(&mut self, i: usize, stack: &mut Vec<Val>, out: &mut Vec<Stmt>) {
         // A 0/1 constant consumed as a boolean is `false`/`true`.
         let bool_next = matches!(
             self.ins.get(i + 1),
@@ -490,6 +579,7 @@ impl Dec<'_, '_> {
             Instruction::CallV { argc, .. } => {
                 let func = self.pop(stack, i);
                 let this = self.pop(stack, i);
+                let argc = self.arg_count(argc, stack, i);
                 let args: Vec<Expr> = (0..argc).map(|_| self.pop(stack, i).e).collect();
                 let callee = match (func.e, this.e) {
                     (f @ Expr::Member(..), _) => f,
@@ -617,9 +707,16 @@ impl Dec<'_, '_> {
             // Sizes do not add up (unknown types): copy count+1 slots.
             k = stack.len().saturating_sub(count as usize + 1);
         }
+        let n = stack.len();
+        // Copies are trees of their own: their nodes count against the entry's budget.
+        let cost = stack[k..n]
+            .iter()
+            .fold(0u64, |c, v| c.saturating_add(v.size.nodes));
+        if !self.charge(cost, _at) {
+            return;
+        }
         let id = self.next_dup;
         self.next_dup += 1;
-        let n = stack.len();
         for slot in &mut stack[k..n] {
             if slot.dup == 0 {
                 slot.dup = id;
@@ -637,7 +734,8 @@ impl Dec<'_, '_> {
         stack: &mut Vec<Val>,
         out: &mut Vec<Stmt>,
     ) {
-        let mut args: Vec<Val> = (0..argc).map(|_| self.pop(stack, at)).collect();
+        let n = self.arg_count(argc, stack, at);
+        let mut args: Vec<Val> = (0..n).map(|_| self.pop(stack, at)).collect();
         let plain = |e: Expr| Val::new(e, DataType::Variable);
         let v = match name.as_str() {
             "@@This@@" => plain(ident("self")),
@@ -656,7 +754,26 @@ impl Dec<'_, '_> {
                         let Expr::Function(f) = ctor.e else {
                             unreachable!("fn_entry is set on function literals only")
                         };
-                        plain(struct_literal(*f, args.into_iter().map(|a| a.e).collect()))
+                        let sizes: Vec<u64> = args.iter().map(|a| a.size.nodes).collect();
+                        // Fields are the body's values (a level under the literal) with hoisted
+                        // values put in, inside an array at most.
+                        let mut parts: Vec<Size> = args.iter().map(|a| a.size).collect();
+                        parts.push(ctor.size);
+                        let mut size = Size::above(3, &parts);
+                        let mut copied = 0u64;
+                        let room = self.room();
+                        let e = struct_literal(
+                            *f,
+                            args.into_iter().map(|a| a.e).collect(),
+                            &sizes,
+                            room,
+                            &mut copied,
+                        );
+                        self.charge(copied, at);
+                        size.nodes = size.nodes.saturating_add(copied);
+                        let mut v = plain(e);
+                        v.size = size;
+                        v
                     }
                     _ => plain(Expr::New(
                         Box::new(ctor.e),
@@ -665,7 +782,7 @@ impl Dec<'_, '_> {
                 }
             }
             "@@NewGMLObject@@" => plain(Expr::Struct(Vec::new())),
-            "method" if argc == 2 && args[1].fn_entry.is_some() => {
+            "method" if args.len() == 2 && args[1].fn_entry.is_some() => {
                 let this = args.remove(0);
                 let mut f = args.remove(0);
                 if this.null_object
@@ -676,7 +793,7 @@ impl Dec<'_, '_> {
                 f.ty = DataType::Variable;
                 f
             }
-            "@@GetInstance@@" | "static_get" if argc == 1 => {
+            "@@GetInstance@@" | "static_get" if args.len() == 1 => {
                 let a = args.remove(0);
                 plain(a.e)
             }
@@ -696,7 +813,7 @@ impl Dec<'_, '_> {
                 v.used = true;
                 v
             }
-            "@@throw@@" if argc == 1 => {
+            "@@throw@@" if args.len() == 1 => {
                 out.push(Stmt::Throw(args.remove(0).e));
                 return;
             }
@@ -752,6 +869,7 @@ impl Dec<'_, '_> {
                     && top.dup == value.dup
                 {
                     top.e = ident(&name);
+                    top.size = Size::LEAF;
                     top.fn_entry = None;
                     top.used = true;
                 }
@@ -793,6 +911,8 @@ impl Dec<'_, '_> {
                             prefix: false,
                             target: Box::new(target),
                         };
+                        // Measured with the instruction's other new values.
+                        top.size = Size::default();
                         top.dup = 0;
                         return;
                     }
@@ -802,6 +922,7 @@ impl Dec<'_, '_> {
                             prefix: true,
                             target: Box::new(target),
                         };
+                        top.size = Size::default();
                         top.dup = 0;
                         return;
                     }
@@ -853,7 +974,15 @@ fn split_2d(idx: Expr) -> Vec<Expr> {
 
 /// A struct literal from its constructor body: each `key = value` is a field; `argument[i]`
 /// stands for hoisted value `i`.
-fn struct_literal(f: Function, hoisted: Vec<Expr>) -> Expr {
+/// Copies of hoisted values cost their nodes (`sizes`), counted in `copied`; past `room` a
+/// reference is left as `argument[i]`.
+fn struct_literal(
+    f: Function,
+    hoisted: Vec<Expr>,
+    sizes: &[u64],
+    room: u64,
+    copied: &mut u64,
+) -> Expr {
     let mut fields = Vec::new();
     for s in f.body {
         if let Stmt::Assign {
@@ -867,18 +996,37 @@ fn struct_literal(f: Function, hoisted: Vec<Expr>) -> Expr {
                 Expr::Member(t, k) if *t == ident("self") => k,
                 _ => continue,
             };
-            fields.push((key, substitute_hoisted(value, &hoisted)));
+            fields.push((
+                key,
+                substitute_hoisted(value, &hoisted, sizes, room, copied),
+            ));
         }
     }
     Expr::Struct(fields)
 }
 
-fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
+fn substitute_hoisted(
+    e: Expr,
+    hoisted: &[Expr],
+    sizes: &[u64],
+    room: u64,
+    copied: &mut u64,
+) -> Expr {
+    crate::limits::deep(|| substitute_hoisted_here(e, hoisted, sizes, room, copied))
+}
+
+fn substitute_hoisted_here(
+    e: Expr,
+    hoisted: &[Expr],
+    sizes: &[u64],
+    room: u64,
+    copied: &mut u64,
+) -> Expr {
     if let Expr::Array(items) = e {
         return Expr::Array(
             items
                 .into_iter()
-                .map(|x| substitute_hoisted(x, hoisted))
+                .map(|x| substitute_hoisted(x, hoisted, sizes, room, copied))
                 .collect(),
         );
     }
@@ -887,6 +1035,12 @@ fn substitute_hoisted(e: Expr, hoisted: &[Expr]) -> Expr {
         && let [Expr::Lit(Literal::Int(i))] = idx.as_slice()
         && let Some(h) = hoisted.get(*i as usize)
     {
+        let cost = sizes.get(*i as usize).copied().unwrap_or(1);
+        if copied.saturating_add(cost) > room {
+            *copied = copied.saturating_add(cost);
+            return e;
+        }
+        *copied += cost;
         // A literal that was hoisted was written as an expression (`ord("Q")`, folded):
         // parentheses keep it hoisted when compiled again.
         if matches!(h, Expr::Lit(_)) {

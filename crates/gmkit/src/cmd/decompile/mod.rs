@@ -1,24 +1,26 @@
 //! `gmkit decompile`: code entries as GML text.
 
+mod files;
+
 use crate::exit;
 use gmkit_data::parse_file;
 use gmkit_gml::{Game, decompile, print};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `gmkit decompile`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit decompile data.win -o src/          # one .gml file per code entry\n  gmkit decompile --json data.win > code.jsonl\n\nWithout entries, every root entry is decompiled (nested functions appear in place).\nParts that could not be structured are marked `/* gmkit: unstructured code ... */`.\n\nExit status: 0 when every entry decompiled fully, 1 when some entry has unstructured parts\nor does not exist, 3 on I/O or data-file errors."
+    after_help = "Examples:\n  gmkit decompile data.win gml_Object_obj_player_Step_0\n  gmkit decompile data.win -o src/          # one .gml file per code entry\n  gmkit decompile --json data.win > code.jsonl\n\nWithout entries, every root entry is decompiled (nested functions appear in place).\nParts that could not be structured are marked `/* gmkit: unstructured code ... */`.\nWith -o, each entry gets its own file: `<entry>.gml`, or `<safe name>~<index>.gml` for a name\nwith characters unsafe in file names, too long, or equal to another one ignoring case.\n\nExit status: 0 when every entry decompiled fully, 1 when some entry has unstructured parts,\ncannot be decompiled or does not exist, 3 on I/O or data-file errors (with -o, every other\nentry is still written)."
 )]
 pub struct Args {
     /// The data file (data.win, game.unx, game.droid, game.ios)
     pub file: PathBuf,
     /// Code entries to decompile, by name (`gml_Script_foo`) or index; default: all root entries
     pub entries: Vec<String>,
-    /// Write `<entry>.gml` files into this folder instead of printing
+    /// Write one `<entry>.gml` file per entry into this folder instead of printing
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
     /// Print one JSON object per entry (JSON lines: entry, failures, text)
@@ -63,7 +65,11 @@ pub fn run(args: Args) -> u8 {
             match found {
                 Some(i) => list.push(i),
                 None => {
-                    eprintln!("gmkit decompile: no code entry named {e}");
+                    eprintln!(
+                        "gmkit decompile: {}: no code entry named {}",
+                        args.file.display(),
+                        quoted(e)
+                    );
                     status = exit::FAILED;
                 }
             }
@@ -82,45 +88,39 @@ pub fn run(args: Args) -> u8 {
         }
         b
     });
+    // File names for every entry of the file (not only those asked for), so that an entry's
+    // file is the same whichever entries are decompiled.
+    let file_names = args.output.as_ref().map(|_| {
+        let names: Vec<&str> = (0..game.code_count()).map(|i| game.code_name(i)).collect();
+        files::file_names(&names)
+    });
+    let input = args.file.display();
     for i in list {
         let name = game.code_name(i).to_string();
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
         let (text, failures) = match decompile::decompile_entry(&game, i) {
             Ok(d) => (print::print_stmts(&d.body), d.failures),
             Err(e) => {
-                eprintln!("gmkit decompile: {name}: {e}");
-                status = exit::FAILED;
+                eprintln!("gmkit decompile: {input}: {e}");
+                status = status.max(exit::FAILED);
                 continue;
             }
         };
         if failures > 0 {
-            status = exit::FAILED;
+            status = status.max(exit::FAILED);
         }
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-        if let Some(dir) = &args.output {
-            // Entry names are file-name safe except for separators some versions use.
-            let fname: String = name
-                .chars()
-                .map(|c| {
-                    if c == '/' || c == '\\' || c == ':' {
-                        '_'
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            let path = dir.join(format!("{fname}.gml"));
-            let mut data = text.clone().into_bytes();
+        if let (Some(dir), Some(fnames)) = (&args.output, &file_names) {
+            let mut data = text.into_bytes();
             data.push(b'\n');
-            let expect = data.clone();
-            if let Err(e) = crate::io::write_atomic(&path, &data, |back| {
-                (back == expect.as_slice())
-                    .then_some(())
-                    .ok_or_else(|| "the file read back differs".to_string())
-            }) {
-                eprintln!("gmkit decompile: {e}");
-                return exit::IO;
+            if let Err(e) = write_entry(dir, &fnames[i], &data) {
+                eprintln!(
+                    "gmkit decompile: {input}: code entry {}: cannot write {}: {e}",
+                    quoted(&name),
+                    dir.join(&fnames[i]).display()
+                );
+                status = exit::IO;
             }
         } else if args.json {
             let j = Entry {
@@ -143,4 +143,39 @@ pub fn run(args: Args) -> u8 {
         b.finish_and_clear();
     }
     status
+}
+
+/// `s` quoted for a one-line message: control characters escaped, at most 120 characters.
+fn quoted(s: &str) -> String {
+    let mut q = String::from('"');
+    for (n, c) in s.chars().enumerate() {
+        if n == 120 {
+            q.push('…');
+            break;
+        }
+        q.extend(c.escape_debug());
+    }
+    q.push('"');
+    q
+}
+
+/// Writes `data` to `dir/name` through a temporary file (whose name depends on neither the
+/// entry nor `name`, so errors are about the file asked for), checking it reads back the same.
+fn write_entry(dir: &Path, name: &str, data: &[u8]) -> std::io::Result<()> {
+    let tmp = dir.join(format!(".gmkit-decompile-{}.tmp", std::process::id()));
+    let target = dir.join(name);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_all()?;
+        drop(f);
+        if std::fs::read(&tmp)? != data {
+            return Err(std::io::Error::other("the file read back differs"));
+        }
+        std::fs::rename(&tmp, &target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
