@@ -44,13 +44,16 @@ impl SourceError {
     }
 }
 
+/// A unit's tokens, or why its text does not lex.
+type UnitTokens = Result<Vec<Token>, SourceError>;
+
 /// A project prepared for compiling: its definitions collected, each unit's tokens ready.
 pub struct Sources {
     defs: Definitions,
     consts: ConstNames,
     /// Per unit: the tokens after directives and enums were taken out, until
     /// [`Sources::tree`] takes them (a unit's tokens are kept once, not copied).
-    tokens: Vec<Mutex<Option<Result<Vec<Token>, SourceError>>>>,
+    tokens: Vec<Mutex<Option<UnitTokens>>>,
     /// Whether the project is GMS 1.x (how its text lexes).
     gms1: bool,
     /// Tokens macro expansion may still produce in the whole project (each unit also has its
