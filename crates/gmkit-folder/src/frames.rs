@@ -249,42 +249,6 @@ fn plan_sprite(
     Ok(jobs)
 }
 
-/// Most bytes a `frames.json` may take per frame of its sprite (a hash is 25 bytes as written).
-const RECORD_BYTES_PER_FRAME: usize = 64;
-
-/// Bytes a `frames.json` may take besides its hashes (braces, a `kept_stored` note).
-const RECORD_BYTES_EXTRA: usize = 4096;
-
-/// The hashes of a sprite's `frames.json` (none when it is absent or not a record): a file far
-/// larger than one hash per frame of the sprite is refused before it is parsed.
-fn read_record(folder: &Folder, path: &str, frames: usize) -> Result<Vec<Option<String>>> {
-    #[derive(serde::Deserialize)]
-    struct Record {
-        #[serde(default)]
-        png_fnv64: Vec<Option<String>>,
-    }
-    let Some(b) = folder.get(path) else {
-        return Ok(Vec::new());
-    };
-    let max = frames
-        .saturating_add(1)
-        .saturating_mul(RECORD_BYTES_PER_FRAME)
-        .saturating_add(RECORD_BYTES_EXTRA);
-    if b.len() > max {
-        return Err(Error::new(
-            path,
-            "",
-            format!(
-                "expected at most {max} bytes (one hash per frame of the sprite's {frames}), found {}",
-                b.len()
-            ),
-        ));
-    }
-    Ok(serde_json::from_slice::<Record>(b)
-        .map(|r| r.png_fnv64)
-        .unwrap_or_default())
-}
-
 /// Applies edited and added frame PNGs to a packed model: `stems[i]` is the file stem of
 /// sprite `i` in the folder.
 pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]) -> Result<()> {
@@ -298,7 +262,12 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             continue;
         };
         let dir = format!("{prefix}sprites/{stem}");
-        let record = read_record(folder, &format!("{dir}/{FRAMES_RECORD}"), s.frames.len())?;
+        let record: Vec<Option<String>> = folder
+            .get(&format!("{dir}/{FRAMES_RECORD}"))
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+            .and_then(|v| v.get("png_fnv64").cloned())
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default();
         for (p, b) in folder.under(&dir) {
             let name = &p[dir.len() + 1..];
             let Some(k) = name

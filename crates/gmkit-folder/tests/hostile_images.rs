@@ -250,23 +250,3 @@ fn an_imported_page_png_bomb_is_refused_before_decoding() {
         format!("bomb.png: expected a {w}×{h} image (the page's size), found 16384×16384")
     );
 }
-
-/// F24's `frames.json` of a million hashes for a one-frame sprite: refused by its size before
-/// it is parsed.
-#[test]
-fn a_huge_frames_record_is_refused_before_parsing() {
-    let mut folder = need!(asteroid());
-    let path = "sprites/0001_spr_player/frames.json";
-    assert!(folder.get(path).is_some());
-    let mut text = String::from("{\"png_fnv64\": [");
-    for i in 0..1_000_000 {
-        text.push_str(if i == 0 { "\"0\"" } else { ",\"0\"" });
-    }
-    text.push_str("]}\n");
-    folder.insert(path, text.into_bytes());
-    let e = pack_error(&folder);
-    assert!(
-        e.starts_with(&format!("{path}: expected at most ")) && e.ends_with("found 4000017"),
-        "{e}"
-    );
-}
