@@ -227,3 +227,26 @@ fn a_mask_png_bomb_is_refused_before_decoding() {
         "{e}"
     );
 }
+
+/// F20 through `gmkit import --page`: a page PNG declaring 16384² is refused from its header.
+#[test]
+fn an_imported_page_png_bomb_is_refused_before_decoding() {
+    let bytes = need!(corpus_file("asteroid-destroyer.win"));
+    let mut data = gmkit_data::parse_bytes(bytes).expect("parses");
+    let (w, h) = {
+        let p = data.textures.as_ref().unwrap().pages[0].as_ref().unwrap();
+        (p.width().unwrap(), p.height().unwrap())
+    };
+    let png = png_declaring(16384, 16384, 8);
+    let (r, usage) = {
+        let _one = MEASURE.lock().unwrap_or_else(|e| e.into_inner());
+        gmkit_testdata::alloc::measure(|| {
+            gmkit_folder::import::page(&mut data, 0, "bomb.png", &png)
+        })
+    };
+    assert!(usage.peak < PEAK_LIMIT, "{} bytes alive", usage.peak);
+    assert_eq!(
+        r.unwrap_err().to_string(),
+        format!("bomb.png: expected a {w}×{h} image (the page's size), found 16384×16384")
+    );
+}
