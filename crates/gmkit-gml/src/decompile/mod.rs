@@ -624,7 +624,8 @@ impl<'g, 'i> Dec<'g, 'i> {
                             let (nodes, deepest) = (self.nodes, self.deepest);
                             self.deepest = 0;
                             let f = self.function_body(i + 1, t, child);
-                            // A literal's size: its statements' trees, a level each deeper.
+                            // A literal's size: its statements' trees, a level each deeper
+                            // (statement nesting, at most `MAX_DEPTH`, is bounded apart).
                             let size = Size {
                                 depth: self.deepest.saturating_add(2),
                                 nodes: self.nodes - nodes + 1,

@@ -51,9 +51,9 @@ impl Size {
 }
 
 /// Levels and nodes charged for the new part of a value an instruction builds from the values
-/// it pops: at most two (`a[i]` is `Index(Member(owner, a), [i])`, `o.f()` is
-/// `Call(Member(o, f), args)`), one for operators and calls of a named function.
-const FRESH_LEVELS: u32 = 2;
+/// it pops: at most three (`(100005).x` is `Member(Paren(Lit))`, `a[i]` is
+/// `Index(Member(owner, a), [i])`), one for operators and calls of a named function.
+const FRESH_LEVELS: u32 = 3;
 
 /// The levels instruction `ins` adds over the values it pops.
 fn fresh_levels(ins: &Instruction) -> u32 {

@@ -101,7 +101,18 @@ pub fn run(args: Args) -> u8 {
             b.inc(1);
         }
         let (text, failures) = match decompile::decompile_entry(&game, i) {
-            Ok(d) => (print::print_stmts(&d.body), d.failures),
+            Ok(d) => {
+                if let Some(first) = d.failure_notes.first() {
+                    eprintln!(
+                        "gmkit decompile: {input}: code entry {}: {} part(s) not decompiled \
+                         (the first: {})",
+                        quoted(&name),
+                        d.failures,
+                        shortened(first)
+                    );
+                }
+                (print::print_stmts(&d.body), d.failures)
+            }
             Err(e) => {
                 eprintln!("gmkit decompile: {input}: {e}");
                 status = status.max(exit::FAILED);
@@ -157,6 +168,12 @@ fn quoted(s: &str) -> String {
     }
     q.push('"');
     q
+}
+
+/// `s` as [`quoted`] gives it, without the quotes.
+fn shortened(s: &str) -> String {
+    let q = quoted(s);
+    q[1..q.len() - 1].to_string()
 }
 
 /// Writes `data` to `dir/name` through a temporary file (whose name depends on neither the
