@@ -297,7 +297,8 @@ fn pack_refuses_deep_or_huge_gml_naming_file_line_and_column() {
         (
             "17 MiB",
             "x = 1;\n".repeat((17 << 20) / 7),
-            "expected GML text of at most 16777216 bytes",
+            // The folder reader's per-file limit refuses it before the lexer's would.
+            "expected at most 16 MiB (16777216 bytes) for a file of this kind",
         ),
     ] {
         std::fs::write(&gml, &text).unwrap();
