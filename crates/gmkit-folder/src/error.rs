@@ -62,8 +62,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// as `\n`, `\u{1b}`, ...; cut after `max` characters with `…` and the number left out.
 pub fn one_line(text: &str, max: usize) -> String {
     let mut out = String::with_capacity(text.len().min(max + 32));
-    let mut shown = 0usize;
-    for (at, c) in text.char_indices() {
+    for (shown, (at, c)) in text.char_indices().enumerate() {
         if shown >= max {
             let rest = text[at..].chars().count();
             out.push_str(&format!("… ({rest} more characters)"));
@@ -74,7 +73,6 @@ pub fn one_line(text: &str, max: usize) -> String {
         } else {
             out.push(c);
         }
-        shown += 1;
     }
     out
 }

@@ -130,7 +130,7 @@ fn not_in_manifest(manifest: &str, part: &str, first: Option<&str>) -> Result<()
             manifest,
             "",
             format!(
-                "expected a \"{part}\" entry: the folder has {} but the manifest does not list {part} (restore the entry from the unpacked manifest, or delete the files)",
+                "expected an entry \"{part}\": the folder has {} but the manifest does not list {part} (restore the entry from the unpacked manifest, or delete the files)",
                 crate::quote(f)
             ),
         )),
