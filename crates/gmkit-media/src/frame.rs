@@ -102,7 +102,8 @@ pub fn cut(page: &Image, item: &TexturePageItem, width: u32, height: u32) -> Res
     let [sx, sy, sw, sh] = item.source.map(u32::from);
     let [tx, ty, tw, th] = item.target.map(u32::from);
     let mut out = Image::transparent(width, height)?;
-    if sw == 0 || sh == 0 {
+    // Nothing to place: an empty source, or a target that starts outside the frame.
+    if sw == 0 || sh == 0 || tx >= width || ty >= height {
         return Ok(out);
     }
     let pw = page.width() as usize;
