@@ -118,8 +118,10 @@ pub struct FlexPanel {
     /// Margin: bottom.
     pub margin_bottom: FlexValue,
     /// Flex grow factor.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub flex_grow: f32,
     /// Flex shrink factor.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub flex_shrink: f32,
     /// How the children are laid out.
     pub flex: FlexContainer,

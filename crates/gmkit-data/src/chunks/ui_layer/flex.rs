@@ -16,6 +16,7 @@ use crate::write::Writer;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FlexValue {
     /// The number.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub value: f32,
     /// Its unit (by the public notes: 0 undefined, 1 points, 2 percent, 3 auto; the corpus also
     /// has sizes in unit 3 with a value, so the number is kept whatever the unit).
@@ -36,8 +37,10 @@ pub struct FlexContainer {
     /// Align content (as [`FlexContainer::align_items`]).
     pub align_content: i32,
     /// Gap between rows.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub gap_row: f32,
     /// Gap between columns.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub gap_column: f32,
     /// Padding: left.
     pub padding_left: FlexValue,

@@ -33,12 +33,16 @@ pub struct VectorShape {
     /// Shape data version (3 or 4).
     pub version: i32,
     /// Bounds: minimum X.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub min_x: f32,
     /// Bounds: maximum X.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub max_x: f32,
     /// Bounds: minimum Y.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub min_y: f32,
     /// Bounds: maximum Y.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub max_y: f32,
     /// The style groups, drawn in order.
     pub style_groups: Vec<StyleGroup>,
@@ -78,6 +82,7 @@ pub struct GradientFill {
     /// always, vector sprites being 2024.13+).
     pub texture_entry: i32,
     /// Gradient transformation.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub matrix: Matrix,
     /// Colour stops.
     pub records: Vec<GradientRecord>,
@@ -102,6 +107,7 @@ pub struct BitmapFill {
     /// Character id of the bitmap.
     pub char_id: i32,
     /// Bitmap transformation.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub matrix: Matrix,
 }
 
@@ -116,6 +122,7 @@ pub struct SubShape {
     /// Line style (index into the group's line styles, -1 = none).
     pub line_style: i32,
     /// Vertices (x, y).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub points: Vec<[f32; 2]>,
     /// Per-vertex colours (empty, or one per point).
     pub point_colours: Vec<u32>,
@@ -124,6 +131,7 @@ pub struct SubShape {
     /// Anti-aliasing edge lines (two indices each).
     pub aa_lines: Vec<[i32; 2]>,
     /// Anti-aliasing vectors (x, y).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub aa_vectors: Vec<[f32; 2]>,
 }
 
