@@ -400,9 +400,12 @@ fn listed_names(yyp: &str) -> HashSet<&str> {
     while let Some(k) = yyp[from..].find(".yy") {
         let end = from + k;
         // A name ends at the previous `.yy` at the latest: the scan stays linear.
+        // (A separator may be several bytes long: U+0085 and U+2028 are white space too.)
         let start = yyp[from..end]
-            .rfind(|c: char| matches!(c, '/' | '\\' | '"' | '\'') || c.is_whitespace())
-            .map_or(from, |s| from + s + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| matches!(c, '/' | '\\' | '"' | '\'') || c.is_whitespace())
+            .map_or(from, |(s, c)| from + s + c.len_utf8());
         out.insert(&yyp[start..end]);
         from = end + 3;
     }
@@ -450,5 +453,13 @@ mod tests {
         let v = lenient_json("{\"a\": [1, 2,], \"b\": \"x,]\",}").unwrap();
         assert_eq!(v["a"][1], 2);
         assert_eq!(v["b"], "x,]");
+    }
+
+    #[test]
+    fn listed_names_split_at_multibyte_white_space() {
+        // Found by the project_read fuzz target: U+0085 (two bytes) before a `.yy` name.
+        let names = listed_names("m~A m\u{85}Rm>(Gp.yy<m \"objects/o_a/o_a.yy\" x\u{2028}b.yy");
+        assert!(names.contains("Rm>(Gp"), "{names:?}");
+        assert!(names.contains("o_a") && names.contains("b"), "{names:?}");
     }
 }
