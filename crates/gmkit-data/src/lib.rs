@@ -34,6 +34,7 @@ mod sample;
 pub mod serde_support;
 mod string;
 mod tables;
+pub mod text;
 mod validate;
 mod version;
 mod walk;

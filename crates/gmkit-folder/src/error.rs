@@ -58,35 +58,12 @@ impl std::error::Error for Error {}
 /// Result of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// `text` made printable on one line: control characters (newlines, escapes, NUL, ...) written
-/// as `\n`, `\u{1b}`, ...; cut after `max` characters with `…` and the number left out.
-pub fn one_line(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max + 32));
-    for (shown, (at, c)) in text.char_indices().enumerate() {
-        if shown >= max {
-            let rest = text[at..].chars().count();
-            out.push_str(&format!("… ({rest} more characters)"));
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub use gmkit_data::text::one_line;
 
 /// A name from the input in double quotes, escaped like a Rust string (control characters,
 /// quotes and backslashes) and truncated to [`MAX_QUOTED`] characters.
 pub fn quote(name: &str) -> String {
-    let n = name.chars().count();
-    let head: String = name.chars().take(MAX_QUOTED).collect();
-    if n > MAX_QUOTED {
-        format!("{head:?}… ({} more characters)", n - MAX_QUOTED)
-    } else {
-        format!("{head:?}")
-    }
+    gmkit_data::text::quoted(name, MAX_QUOTED)
 }
 
 #[cfg(test)]

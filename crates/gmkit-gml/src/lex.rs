@@ -31,20 +31,7 @@ pub const MAX_QUOTED_CHARS: usize = 64;
 /// `s` as an error message quotes it: in backticks, control characters escaped, at most
 /// [`MAX_QUOTED_CHARS`] characters of it.
 pub fn shown(s: &str) -> String {
-    let mut out = String::from("`");
-    for (k, c) in s.chars().enumerate() {
-        if k == MAX_QUOTED_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('`');
-    out
+    format!("`{}`", gmkit_data::text::one_line(s, MAX_QUOTED_CHARS))
 }
 
 impl Tok {

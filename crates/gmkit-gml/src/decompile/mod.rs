@@ -93,16 +93,7 @@ pub enum DecompileError {
 
 /// `s` for a one-line message: quoted, control characters escaped, at most 120 characters.
 pub(crate) fn quoted(s: &str) -> String {
-    let mut q = String::from('"');
-    for (n, c) in s.chars().enumerate() {
-        if n == 120 {
-            q.push('…');
-            break;
-        }
-        q.extend(c.escape_debug());
-    }
-    q.push('"');
-    q
+    gmkit_data::text::quoted(s, 120)
 }
 
 /// Decompiles code entry `entry` (a root entry with its nested functions in place; a child

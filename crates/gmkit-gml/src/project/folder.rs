@@ -19,20 +19,7 @@ const MAX_SHOWN_PATH_CHARS: usize = 160;
 
 /// `path` for an error message: control characters escaped, long paths cut (marked `…`).
 pub fn shown_path(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let mut out = String::new();
-    for (k, c) in text.chars().enumerate() {
-        if k == MAX_SHOWN_PATH_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    gmkit_data::text::one_line(&path.to_string_lossy(), MAX_SHOWN_PATH_CHARS)
 }
 
 /// A project folder the readers read files from.

@@ -76,7 +76,7 @@ const MAX_NOTES_SHOWN: usize = 10;
 /// Prints unpack's notes (sprites whose frames stay as stored texture items), one line each.
 fn print_notes(notes: &[(String, String)]) {
     for (dir, note) in notes.iter().take(MAX_NOTES_SHOWN) {
-        println!("note: {dir}: {}", one_line(note, 300));
+        println!("note: {dir}: {}", gmkit_data::text::one_line(note, 300));
     }
     if notes.len() > MAX_NOTES_SHOWN {
         println!(
@@ -84,15 +84,6 @@ fn print_notes(notes: &[(String, String)]) {
             notes.len() - MAX_NOTES_SHOWN
         );
     }
-}
-
-/// `s` on one line of at most `max` characters, control characters escaped.
-fn one_line(s: &str, max: usize) -> String {
-    let mut out: String = s.chars().flat_map(char::escape_debug).take(max).collect();
-    if s.chars().flat_map(char::escape_debug).nth(max).is_some() {
-        out.push('…');
-    }
-    out
 }
 
 /// Arguments of `gmkit pack`.
@@ -449,7 +440,7 @@ pub fn import(a: ImportArgs) -> u8 {
         let text = match gmkit_folder::reader::read_input(Path::new(path)).and_then(|b| {
             String::from_utf8(b).map_err(|e| {
                 gmkit_folder::Error::new(
-                    gmkit_folder::one_line(path, 240),
+                    gmkit_data::text::one_line(path, 240),
                     "",
                     format!("expected UTF-8 text: {e}"),
                 )

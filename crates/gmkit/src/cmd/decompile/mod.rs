@@ -108,7 +108,7 @@ pub fn run(args: Args) -> u8 {
                          (the first: {})",
                         quoted(&name),
                         d.failures,
-                        shortened(first)
+                        gmkit_data::text::one_line(first, 120)
                     );
                 }
                 (print::print_stmts(&d.body), d.failures)
@@ -158,22 +158,7 @@ pub fn run(args: Args) -> u8 {
 
 /// `s` quoted for a one-line message: control characters escaped, at most 120 characters.
 fn quoted(s: &str) -> String {
-    let mut q = String::from('"');
-    for (n, c) in s.chars().enumerate() {
-        if n == 120 {
-            q.push('…');
-            break;
-        }
-        q.extend(c.escape_debug());
-    }
-    q.push('"');
-    q
-}
-
-/// `s` as [`quoted`] gives it, without the quotes.
-fn shortened(s: &str) -> String {
-    let q = quoted(s);
-    q[1..q.len() - 1].to_string()
+    gmkit_data::text::quoted(s, 120)
 }
 
 /// Writes `data` to `dir/name` through a temporary file (whose name depends on neither the
