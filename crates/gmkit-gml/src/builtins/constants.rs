@@ -1,5 +1,7 @@
 //! Built-in constants of GML and their values: the compiler inlines them as numbers (spec
-//! `gml-bytecode.md` §8.2), so compiling real source needs the value of every name it uses.
+//! `gml-bytecode.md` §8.2), so compiling real source needs the value of every name it uses,
+//! and the decompiler names a number back when the context says which family it belongs to
+//! ([`super::Kind`]).
 //!
 //! Built from facts, not from another tool's data file:
 //! - the GameMaker manual's pages that list constants with their values: "Colour And Alpha"
