@@ -98,7 +98,7 @@ fn approx_size(v: &Value) -> usize {
 
 fn bench(c: &mut Criterion) {
     let (items, data) = save(10_000_000);
-    let hex = ds::encode(&data);
+    let hex = ds::encode(&data).unwrap();
     let post = postcard::to_allocvec(&items).expect("postcard");
     let json = serde_json::to_vec(&items).expect("json");
     eprintln!(
@@ -116,7 +116,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("ds_decode", |b| {
         b.iter_with_large_drop(|| ds::decode(black_box(&hex), None).unwrap())
     });
-    g.bench_function("ds_encode", |b| b.iter(|| ds::encode(black_box(&data))));
+    g.bench_function("ds_encode", |b| {
+        b.iter(|| ds::encode(black_box(&data)).unwrap())
+    });
     g.bench_function("ds_hex_layer_decode", |b| {
         b.iter_with_large_drop(|| ds::hex::decode_prefix(black_box(hex.as_bytes())))
     });

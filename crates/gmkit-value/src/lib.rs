@@ -10,10 +10,11 @@
 pub mod ds;
 pub mod elephant;
 pub mod json;
+mod path;
 pub mod value;
 mod value_serde;
 
-pub use value::{Array, Struct, StructData, Value};
+pub use value::{Array, Struct, StructData, Value, ValueIndex, ValueMut};
 
 /// The README's examples run as doctests.
 #[cfg(doctest)]

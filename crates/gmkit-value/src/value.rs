@@ -79,14 +79,116 @@ pub enum Value {
 }
 
 impl Value {
+    /// Whether this is `undefined`.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert!(Value::Undefined.is_undefined());
+    /// assert!(!Value::Real(0.0).is_undefined());
+    /// ```
+    pub fn is_undefined(&self) -> bool {
+        matches!(self, Value::Undefined)
+    }
+    /// The boolean, if this is a bool (GML's numbers are not converted: see [`Value::as_f64`]).
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Bool(true).as_bool(), Some(true));
+    /// assert_eq!(Value::Real(1.0).as_bool(), None);
+    /// ```
+    pub fn as_bool(&self) -> Option<bool> {
+        match *self {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+    /// The real, if this is a real (GML `number`); see [`Value::as_f64`] for any number.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Real(1.5).as_real(), Some(1.5));
+    /// assert_eq!(Value::Int32(1).as_real(), None);
+    /// ```
+    pub fn as_real(&self) -> Option<f64> {
+        match *self {
+            Value::Real(r) => Some(r),
+            _ => None,
+        }
+    }
+    /// The integer, if this is an `int32`.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Int32(-7).as_i32(), Some(-7));
+    /// assert_eq!(Value::Real(7.0).as_i32(), None);
+    /// ```
+    pub fn as_i32(&self) -> Option<i32> {
+        match *self {
+            Value::Int32(i) => Some(i),
+            _ => None,
+        }
+    }
+    /// The integer, if this is an `int64` or an `int32` (widened).
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Int64(1 << 40).as_i64(), Some(1 << 40));
+    /// assert_eq!(Value::Int32(3).as_i64(), Some(3));
+    /// assert_eq!(Value::Real(3.0).as_i64(), None);
+    /// ```
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            Value::Int64(i) => Some(i),
+            Value::Int32(i) => Some(i.into()),
+            _ => None,
+        }
+    }
+    /// The raw bits, if this is a `ptr`.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Ptr(0x1234).as_ptr(), Some(0x1234));
+    /// ```
+    pub fn as_ptr(&self) -> Option<u64> {
+        match *self {
+            Value::Ptr(p) => Some(p),
+            _ => None,
+        }
+    }
     /// The array handle, if this is an array.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// let v = Value::from(vec![Value::Real(1.0)]);
+    /// assert_eq!(v.as_array().map(|a| a.len()), Some(1));
+    /// ```
     pub fn as_array(&self) -> Option<&Array> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,
         }
     }
+    /// The rows, if this is a legacy two-dimensional array.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// let v = Value::Array2d(vec![vec![Value::Real(1.0)], vec![]]);
+    /// assert_eq!(v.as_array2d().map(|rows| rows.len()), Some(2));
+    /// ```
+    pub fn as_array2d(&self) -> Option<&[Vec<Value>]> {
+        match self {
+            Value::Array2d(rows) => Some(rows),
+            _ => None,
+        }
+    }
     /// The struct handle, if this is a struct.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let v = Value::from(Struct::new(vec![]));
+    /// assert!(v.as_struct().is_some());
+    /// assert!(Value::Undefined.as_struct().is_none());
+    /// ```
     pub fn as_struct(&self) -> Option<&Struct> {
         match self {
             Value::Struct(s) => Some(s),
@@ -94,6 +196,11 @@ impl Value {
         }
     }
     /// The string, if this is a string.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::from("hi").as_str(), Some("hi"));
+    /// ```
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::String(s) => Some(s),
@@ -101,6 +208,13 @@ impl Value {
         }
     }
     /// The value as a GML number, if it is one (real, int32, int64, bool).
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Int32(2).as_f64(), Some(2.0));
+    /// assert_eq!(Value::Bool(true).as_f64(), Some(1.0));
+    /// assert_eq!(Value::from("2").as_f64(), None);
+    /// ```
     pub fn as_f64(&self) -> Option<f64> {
         match *self {
             Value::Real(r) => Some(r),
@@ -110,8 +224,99 @@ impl Value {
             _ => None,
         }
     }
+
+    /// Struct member `key` or array element `i` (a strong handle for a container, see
+    /// [`Array::get`]); `None` if this is neither, or there is no such member or element.
+    /// A row of a legacy 2-D array comes back as a new array holding a copy of the row.
+    ///
+    /// The contents of arrays and structs sit behind shared handles (they are GML references),
+    /// so lookups return values (cheap: a container is a handle) rather than references, and
+    /// there is no `v["key"]` operator; [`Value::at`] is its equivalent.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let v = Value::from(Struct::new(vec![("items".into(), Value::from(vec![Value::from("key")]))]));
+    /// assert_eq!(v.get("items").and_then(|i| i.get(0)), Some(Value::from("key")));
+    /// assert_eq!(v.get("missing"), None);
+    /// assert_eq!(v.get(0), None); // not an array
+    /// ```
+    pub fn get<I: ValueIndex>(&self, index: I) -> Option<Value> {
+        index.get_in(self)
+    }
+
+    /// Like [`Value::get`], but `undefined` when there is no such member or element (like
+    /// serde_json's `v["key"]`, which gives `null`), so that lookups chain.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let save = Value::from(Struct::new(vec![(
+    ///     "player".into(),
+    ///     Value::from(Struct::new(vec![("inventory".into(), Value::from(vec![Value::from("sword")]))])),
+    /// )]));
+    /// assert_eq!(save.at("player").at("inventory").at(0).as_str(), Some("sword"));
+    /// assert!(save.at("player").at("gold").at(3).is_undefined());
+    /// ```
+    pub fn at<I: ValueIndex>(&self, index: I) -> Value {
+        self.get(index).unwrap_or_default()
+    }
+
+    /// Write access to struct member `key` or array element `i`, if present. The container
+    /// stays locked while the returned guard lives (do not read the same container through
+    /// another handle meanwhile: that would wait forever).
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let v = Value::from(Struct::new(vec![("hp".into(), Value::Real(3.0))]));
+    /// *v.get_mut("hp").unwrap() = Value::Real(10.0);
+    /// assert_eq!(v.at("hp"), Value::Real(10.0));
+    /// assert!(v.get_mut("mp").is_none());
+    /// ```
+    pub fn get_mut<I: ValueIndex>(&self, index: I) -> Option<ValueMut<'_>> {
+        index.get_mut_in(self)
+    }
+
+    /// The value a JSON Pointer (RFC 6901) names: `""` is this value, `"/a/0/b"` is member
+    /// `b` of element 0 of member `a` (`~1` stands for `/` and `~0` for `~` in names).
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let v = Value::from(Struct::new(vec![(
+    ///     "a".into(),
+    ///     Value::from(vec![Value::from(Struct::new(vec![("b".into(), Value::Int32(7))]))]),
+    /// )]));
+    /// assert_eq!(v.pointer("/a/0/b"), Some(Value::Int32(7)));
+    /// assert_eq!(v.pointer("/a/1/b"), None);
+    /// assert_eq!(v.pointer("a"), None); // must start with '/'
+    /// ```
+    pub fn pointer(&self, pointer: &str) -> Option<Value> {
+        if pointer.is_empty() {
+            return Some(self.to_strong());
+        }
+        let rest = pointer.strip_prefix('/')?;
+        let mut cur = self.to_strong();
+        for token in rest.split('/') {
+            let name = token.replace("~1", "/").replace("~0", "~");
+            cur = match &cur {
+                Value::Struct(s) => s.get(&name)?,
+                Value::Array(_) | Value::Array2d(_) => {
+                    let valid = name == "0" || (!name.starts_with('0') && !name.starts_with('+'));
+                    cur.get(name.parse::<usize>().ok().filter(|_| valid)?)?
+                }
+                _ => return None,
+            };
+        }
+        Some(cur)
+    }
+
     /// The same value with a container handle made strong (a weak back-reference whose target
     /// is alive becomes a strong handle to it); scalars are cloned.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let a = Array::new(vec![]);
+    /// let weak = Value::Array(a.downgrade());
+    /// assert!(!weak.to_strong().as_array().unwrap().is_weak());
+    /// ```
     pub fn to_strong(&self) -> Value {
         match self {
             Value::Array(a) => Value::Array(Array(a.0.strong())),
@@ -120,6 +325,13 @@ impl Value {
         }
     }
     /// The same value with a container handle made weak (a back-reference); scalars are cloned.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let v = Value::from(Array::new(vec![]));
+    /// assert!(v.downgrade().as_array().unwrap().is_weak());
+    /// assert_eq!(Value::Real(1.0).downgrade(), Value::Real(1.0));
+    /// ```
     pub fn downgrade(&self) -> Value {
         match self {
             Value::Array(a) => Value::Array(a.downgrade()),
@@ -128,6 +340,12 @@ impl Value {
         }
     }
     /// GML's `typeof` name of this value.
+    ///
+    /// ```
+    /// use gmkit_value::Value;
+    /// assert_eq!(Value::Real(1.0).type_name(), "number");
+    /// assert_eq!(Value::from("a").type_name(), "string");
+    /// ```
     pub fn type_name(&self) -> &'static str {
         match self {
             Value::Undefined => "undefined",
@@ -186,6 +404,106 @@ impl From<Array> for Value {
 impl From<Struct> for Value {
     fn from(v: Struct) -> Self {
         Value::Struct(v)
+    }
+}
+
+/// What [`Value::get`], [`Value::at`] and [`Value::get_mut`] accept: a member name (`&str`,
+/// `String`) or an element index (`usize`). Sealed.
+pub trait ValueIndex: private::Sealed {
+    #[doc(hidden)]
+    fn get_in(&self, v: &Value) -> Option<Value>;
+    #[doc(hidden)]
+    fn get_mut_in<'a>(&self, v: &'a Value) -> Option<ValueMut<'a>>;
+}
+
+mod private {
+    pub trait Sealed {}
+    impl Sealed for usize {}
+    impl Sealed for str {}
+    impl Sealed for String {}
+    impl<T: Sealed + ?Sized> Sealed for &T {}
+}
+
+impl ValueIndex for usize {
+    fn get_in(&self, v: &Value) -> Option<Value> {
+        match v {
+            Value::Array(a) => a.get(*self),
+            Value::Array2d(rows) => rows.get(*self).map(|r| Value::from(r.clone())),
+            _ => None,
+        }
+    }
+    fn get_mut_in<'a>(&self, v: &'a Value) -> Option<ValueMut<'a>> {
+        match v {
+            Value::Array(a) => {
+                let guard = a.write();
+                (*self < guard.len()).then(|| ValueMut(MutInner::Element(guard, *self)))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl ValueIndex for str {
+    fn get_in(&self, v: &Value) -> Option<Value> {
+        v.as_struct()?.get(self)
+    }
+    fn get_mut_in<'a>(&self, v: &'a Value) -> Option<ValueMut<'a>> {
+        let guard = v.as_struct()?.write();
+        let i = guard.fields.iter().position(|(k, _)| k == self)?;
+        Some(ValueMut(MutInner::Field(guard, i)))
+    }
+}
+
+impl ValueIndex for String {
+    fn get_in(&self, v: &Value) -> Option<Value> {
+        self.as_str().get_in(v)
+    }
+    fn get_mut_in<'a>(&self, v: &'a Value) -> Option<ValueMut<'a>> {
+        self.as_str().get_mut_in(v)
+    }
+}
+
+impl<T: ValueIndex + ?Sized> ValueIndex for &T {
+    fn get_in(&self, v: &Value) -> Option<Value> {
+        (**self).get_in(v)
+    }
+    fn get_mut_in<'a>(&self, v: &'a Value) -> Option<ValueMut<'a>> {
+        (**self).get_mut_in(v)
+    }
+}
+
+/// Write access to one element or member, from [`Value::get_mut`] (derefs to the [`Value`]);
+/// its container stays locked while this lives.
+pub struct ValueMut<'a>(MutInner<'a>);
+
+enum MutInner<'a> {
+    Element(WriteGuard<'a, Vec<Value>>, usize),
+    Field(WriteGuard<'a, StructData>, usize),
+}
+
+impl Deref for ValueMut<'_> {
+    type Target = Value;
+    fn deref(&self) -> &Value {
+        // The index was checked when the guard was taken, and the guard is exclusive.
+        match &self.0 {
+            MutInner::Element(g, i) => &g[*i],
+            MutInner::Field(g, i) => &g.fields[*i].1,
+        }
+    }
+}
+
+impl DerefMut for ValueMut<'_> {
+    fn deref_mut(&mut self) -> &mut Value {
+        match &mut self.0 {
+            MutInner::Element(g, i) => &mut g[*i],
+            MutInner::Field(g, i) => &mut g.fields[*i].1,
+        }
+    }
+}
+
+impl fmt::Debug for ValueMut<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
     }
 }
 
@@ -424,11 +742,54 @@ impl StructData {
     }
     /// Sets member `name`, replacing an existing one in place or appending a new one.
     pub fn set(&mut self, name: impl Into<String>, value: Value) {
+        self.insert(name, value);
+    }
+    /// Sets member `name` (in place, or appended if new); returns the previous value.
+    ///
+    /// ```
+    /// use gmkit_value::{StructData, Value};
+    /// let mut d = StructData::default();
+    /// assert_eq!(d.insert("hp", Value::Real(1.0)), None);
+    /// assert_eq!(d.insert("hp", Value::Real(2.0)), Some(Value::Real(1.0)));
+    /// ```
+    pub fn insert(&mut self, name: impl Into<String>, value: Value) -> Option<Value> {
         let name = name.into();
         match self.fields.iter_mut().find(|(k, _)| *k == name) {
-            Some(slot) => slot.1 = value,
-            None => self.fields.push((name, value)),
+            Some(slot) => Some(std::mem::replace(&mut slot.1, value)),
+            None => {
+                self.fields.push((name, value));
+                None
+            }
         }
+    }
+    /// Removes member `name` (the others keep their order); returns its value.
+    ///
+    /// ```
+    /// use gmkit_value::{StructData, Value};
+    /// let mut d = StructData::default();
+    /// d.insert("hp", Value::Real(1.0));
+    /// assert_eq!(d.remove("hp"), Some(Value::Real(1.0)));
+    /// assert_eq!(d.remove("hp"), None);
+    /// ```
+    pub fn remove(&mut self, name: &str) -> Option<Value> {
+        let i = self.fields.iter().position(|(k, _)| k == name)?;
+        Some(self.fields.remove(i).1)
+    }
+}
+
+/// `data["name"]`: the member, or `undefined` if there is none (like serde_json).
+///
+/// ```
+/// use gmkit_value::{Struct, Value};
+/// let s = Struct::new(vec![("hp".into(), Value::Real(3.0))]);
+/// assert_eq!(s.read()["hp"], Value::Real(3.0));
+/// assert!(s.read()["mp"].is_undefined());
+/// ```
+impl std::ops::Index<&str> for StructData {
+    type Output = Value;
+    fn index(&self, name: &str) -> &Value {
+        static UNDEFINED: Value = Value::Undefined;
+        self.get(name).unwrap_or(&UNDEFINED)
     }
 }
 
@@ -470,6 +831,76 @@ impl Struct {
     /// Sets member `name`.
     pub fn set(&self, name: impl Into<String>, value: Value) {
         self.write().set(name, value)
+    }
+    /// Sets member `name` (in place, or appended if new); returns the previous value.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![]);
+    /// assert_eq!(s.insert("hp", Value::Real(1.0)), None);
+    /// assert_eq!(s.insert("hp", Value::Real(2.0)), Some(Value::Real(1.0)));
+    /// ```
+    pub fn insert(&self, name: impl Into<String>, value: Value) -> Option<Value> {
+        self.write().insert(name, value)
+    }
+    /// Removes member `name`; returns its value.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("hp".into(), Value::Real(1.0))]);
+    /// assert_eq!(s.remove("hp"), Some(Value::Real(1.0)));
+    /// assert!(s.is_empty());
+    /// ```
+    pub fn remove(&self, name: &str) -> Option<Value> {
+        self.write().remove(name)
+    }
+    /// Whether member `name` exists.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("hp".into(), Value::Real(1.0))]);
+    /// assert!(s.contains_key("hp") && !s.contains_key("mp"));
+    /// ```
+    pub fn contains_key(&self, name: &str) -> bool {
+        self.read().get(name).is_some()
+    }
+    /// The member names, in order.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("a".into(), Value::Undefined), ("b".into(), Value::Undefined)]);
+    /// assert_eq!(s.keys(), ["a", "b"]);
+    /// ```
+    pub fn keys(&self) -> Vec<String> {
+        self.read().fields.iter().map(|(k, _)| k.clone()).collect()
+    }
+    /// Number of members.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// assert_eq!(Struct::new(vec![]).len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.read().fields.len()
+    }
+    /// Whether the struct has no members.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// assert!(Struct::default().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.read().fields.is_empty()
+    }
+    /// The constructor name (`instanceof`) of a constructed struct; `None` for a plain one.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// assert_eq!(Struct::constructed("Vec2", vec![]).constructor().as_deref(), Some("Vec2"));
+    /// assert_eq!(Struct::new(vec![]).constructor(), None);
+    /// ```
+    pub fn constructor(&self) -> Option<String> {
+        self.read().constructor.clone()
     }
     /// Shared read access (as stored: back-references stay weak).
     pub fn read(&self) -> ReadGuard<'_, StructData> {
@@ -651,6 +1082,100 @@ fn debug_rec(v: &Value, f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>) -> f
                 }
                 write!(f, "{k}: ")?;
                 debug_rec(item, f, stack)?;
+            }
+            stack.pop();
+            f.write_str("}")
+        }
+    }
+}
+
+/// A readable, JSON-like rendering: strings quoted and escaped as in JSON, numbers as Rust
+/// prints them (`1`, `1.5`, `NaN`, `inf`), `undefined`, `ptr(0x..)`, arrays `[a, b]`, structs
+/// `{"a": 1}` (a constructed struct prefixed with its constructor name), a reference back to an
+/// enclosing container as `<cycle>`.
+///
+/// ```
+/// use gmkit_value::{Struct, Value};
+/// let v = Value::from(Struct::constructed("Vec2", vec![
+///     ("x".into(), Value::Real(1.0)),
+///     ("tag".into(), Value::from("a\"b")),
+///     ("n".into(), Value::Int32(-3)),
+///     ("l".into(), Value::from(vec![Value::Undefined, Value::Bool(true)])),
+/// ]));
+/// assert_eq!(v.to_string(), r#"Vec2 {"x": 1, "tag": "a\"b", "n": -3, "l": [undefined, true]}"#);
+/// ```
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        display_rec(self, f, &mut Vec::new())
+    }
+}
+
+fn display_str(s: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match serde_json::to_string(s) {
+        Ok(q) => f.write_str(&q),
+        Err(_) => write!(f, "{s:?}"),
+    }
+}
+
+fn display_rec(v: &Value, f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>) -> fmt::Result {
+    match v {
+        Value::Undefined => f.write_str("undefined"),
+        Value::Bool(b) => write!(f, "{b}"),
+        Value::Real(r) => write!(f, "{r}"),
+        Value::Int32(i) => write!(f, "{i}"),
+        Value::Int64(i) => write!(f, "{i}"),
+        Value::Ptr(p) => write!(f, "ptr(0x{p:x})"),
+        Value::String(s) => display_str(s, f),
+        Value::Array2d(rows) => {
+            f.write_str("[")?;
+            for (i, r) in rows.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str("[")?;
+                for (j, item) in r.iter().enumerate() {
+                    if j > 0 {
+                        f.write_str(", ")?;
+                    }
+                    display_rec(item, f, stack)?;
+                }
+                f.write_str("]")?;
+            }
+            f.write_str("]")
+        }
+        Value::Array(a) => {
+            if stack.contains(&a.id()) {
+                return f.write_str("<cycle>");
+            }
+            stack.push(a.id());
+            let items = a.read().clone();
+            f.write_str("[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                display_rec(item, f, stack)?;
+            }
+            stack.pop();
+            f.write_str("]")
+        }
+        Value::Struct(s) => {
+            if stack.contains(&s.id()) {
+                return f.write_str("<cycle>");
+            }
+            stack.push(s.id());
+            let d = s.read().clone();
+            if let Some(c) = &d.constructor {
+                write!(f, "{c} ")?;
+            }
+            f.write_str("{")?;
+            for (i, (k, item)) in d.fields.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                display_str(k, f)?;
+                f.write_str(": ")?;
+                display_rec(item, f, stack)?;
             }
             stack.pop();
             f.write_str("}")

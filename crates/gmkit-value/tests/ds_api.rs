@@ -112,32 +112,49 @@ fn grid_accessors() {
     assert_eq!(g.column(1).unwrap().len(), 3);
     assert_eq!(g.cells()[5], Value::from("z"));
     assert!(Grid::from_cells(2, 2, vec![]).is_none());
-    let hex = ds::encode(&DsData::new(DsValue::Grid(g.clone())));
+    let hex = ds::encode(&DsData::new(DsValue::Grid(g.clone()))).unwrap();
     assert_eq!(ds::decode(&hex, None).unwrap().value, DsValue::Grid(g));
 }
 
 #[test]
 fn unsupported_values() {
     let s = Value::Struct(Struct::new(vec![("a".into(), Value::Real(1.0))]));
-    let d = DsData::new(DsValue::List(vec![s]));
-    assert_eq!(ds::encode(&d), "2F0100000100000006000000");
+    let d = DsData::new(DsValue::List(vec![s.clone()]));
+    // encode never writes what decode rejects: a struct is an error naming where it is ...
+    let e = ds::encode(&d).unwrap_err();
+    assert!(
+        matches!(&e, EncodeError::Struct { path } if path.starts_with("list[0]")),
+        "{e}"
+    );
     let html5 = EncodeOptions {
         html5: true,
         ..Default::default()
     };
-    assert_eq!(ds::encode_with(&d, &html5), "2F0100000100000005000000");
     assert!(matches!(
-        ds::try_encode(&d, &html5),
+        ds::encode_with(&d, &html5),
         Err(EncodeError::Struct { .. })
     ));
+    // ... also inside a map
+    let m = DsData::new(DsValue::Map(vec![(Value::from("k"), s)]));
+    assert!(matches!(ds::encode(&m), Err(EncodeError::Struct { .. })));
+    // ... and GameMaker's own (unreadable) form is still available, by name
+    assert_eq!(
+        ds::encode_lossy(&d, &Default::default()),
+        "2F0100000100000006000000"
+    );
+    assert!(ds::decode(&ds::encode_lossy(&d, &Default::default()), None).is_err());
+    assert_eq!(ds::encode_lossy(&d, &html5), "2F0100000100000005000000");
 
     let a = Array::new(vec![]);
     a.push(Value::Array(a.clone()));
     let d = DsData::new(DsValue::List(vec![Value::Array(a.clone())]));
-    // the cyclic reference is written as undefined
-    assert_eq!(ds::encode(&d), "2F01000001000000020000000100000005000000");
-    let e = ds::try_encode(&d, &EncodeOptions::default()).unwrap_err();
-    assert!(e.to_string().contains("cyclic"), "{e}");
+    // the lossy form writes the cyclic reference as undefined
+    assert_eq!(
+        ds::encode_lossy(&d, &Default::default()),
+        "2F01000001000000020000000100000005000000"
+    );
+    let e = ds::encode(&d).unwrap_err();
+    assert!(matches!(e, EncodeError::Cycle { .. }), "{e}");
     a.write().clear(); // break the cycle so the test does not leak
 }
 
@@ -158,7 +175,8 @@ fn generations_convert() {
             generation: Some(Generation::Current),
             ..Default::default()
         },
-    );
+    )
+    .unwrap();
     let d = ds::decode(&cur, None).unwrap();
     assert_eq!(d.generation, Generation::Current);
     let rows = d

@@ -25,12 +25,26 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
-/// Deserializes a ds_* string of any structure.
+/// Deserializes a ds_* string of any structure. Errors ([`SerdeError`]) name the field path.
+///
+/// ```
+/// let v: Vec<f64> = gmkit_value::ds::from_str("2F0100000100000000000000000000000000F03F")?;
+/// assert_eq!(v, [1.0]);
+/// # Ok::<(), gmkit_value::ds::SerdeError>(())
+/// ```
 pub fn from_str<T: DeserializeOwned>(s: &str) -> Result<T, SerdeError> {
     from_ds_value(decode(s, None)?.value)
 }
 
 /// Deserializes decoded contents.
+///
+/// ```
+/// use gmkit_value::{Value, ds::{self, DsValue}};
+/// let pairs = DsValue::Priority(vec![(Value::Real(1.0), Value::from("low"))]);
+/// let v: Vec<(f64, String)> = ds::from_ds_value(pairs)?;
+/// assert_eq!(v, [(1.0, "low".to_string())]);
+/// # Ok::<(), ds::SerdeError>(())
+/// ```
 pub fn from_ds_value<T: DeserializeOwned>(v: DsValue) -> Result<T, SerdeError> {
     let content = match v {
         DsValue::Map(p) => Content::Pairs(p),
@@ -67,7 +81,7 @@ impl From<Value> for Content {
 struct De(Content);
 
 fn err(expected: &str, found: &Value) -> SerdeError {
-    SerdeError(format!("expected {expected}, found {}", found.type_name()))
+    SerdeError::invalid(expected, found.type_name())
 }
 
 impl De {
@@ -88,11 +102,12 @@ impl De {
             Content::Value(Value::String(s)) => match decode(&s, Some(DsKind::Map)) {
                 Ok(d) => match d.value {
                     DsValue::Map(p) => Ok(p),
-                    _ => Err(SerdeError("expected a nested ds_map string".into())),
+                    _ => Err(SerdeError::invalid(
+                        "a nested ds_map string",
+                        "another ds_* string",
+                    )),
                 },
-                Err(e) => Err(SerdeError(format!(
-                    "expected a map (a nested ds_map string), found a string that is not one: {e}"
-                ))),
+                Err(e) => Err(SerdeError::from(e)),
             },
             Content::Value(v) => Err(err("a map", &v)),
         }
@@ -114,9 +129,7 @@ impl De {
                 let in_range =
                     r.fract() == 0.0 && (-9.223372036854776e18..1.8446744073709552e19).contains(&r);
                 if !in_range {
-                    return Err(SerdeError(format!(
-                        "expected an integer, found the real {r}"
-                    )));
+                    return Err(SerdeError::invalid("an integer", format!("the real {r}")));
                 }
                 if signed || r < 0.0 {
                     v.visit_i64(r as i64)
@@ -139,12 +152,10 @@ impl De {
                 Value::Int64(i) => v.visit_i64(i),
                 Value::Ptr(p) => v.visit_u64(p),
                 Value::String(s) => v.visit_string(s),
-                Value::Array(a) => v.visit_seq(Seq(a.read().clone().into_iter())),
-                Value::Array2d(rows) => v.visit_seq(Seq(rows
-                    .into_iter()
-                    .map(array::<Value>)
-                    .collect::<Vec<_>>()
-                    .into_iter())),
+                Value::Array(a) => v.visit_seq(Seq::new(a.read().clone())),
+                Value::Array2d(rows) => {
+                    v.visit_seq(Seq::new(rows.into_iter().map(array::<Value>).collect()))
+                }
                 s @ Value::Struct(_) => v.visit_map(Pairs::new(De::value(s).pairs()?)),
             },
         }
@@ -229,8 +240,9 @@ impl<'de> de::Deserializer<'de> for De {
             (Some((Value::String(variant), content)), true) => {
                 v.visit_enum(Enum { variant, content })
             }
-            _ => Err(SerdeError(
-                "expected an enum: a variant name or a map with one variant entry".into(),
+            _ => Err(SerdeError::invalid(
+                "an enum: a variant name or a map with one variant entry",
+                "a map with another number of entries",
             )),
         }
     }
@@ -241,7 +253,14 @@ impl<'de> de::Deserializer<'de> for De {
     }
 }
 
-struct Seq(std::vec::IntoIter<Value>);
+/// The elements of a sequence and the index of the next one (for error paths).
+struct Seq(std::vec::IntoIter<Value>, usize);
+
+impl Seq {
+    fn new(items: Vec<Value>) -> Self {
+        Seq(items.into_iter(), 0)
+    }
+}
 
 impl<'de> SeqAccess<'de> for Seq {
     type Error = SerdeError;
@@ -249,9 +268,11 @@ impl<'de> SeqAccess<'de> for Seq {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, SerdeError> {
+        let i = self.1;
+        self.1 += 1;
         self.0
             .next()
-            .map(|x| seed.deserialize(De::value(x)))
+            .map(|x| seed.deserialize(De::value(x)).map_err(|e| e.in_element(i)))
             .transpose()
     }
     fn size_hint(&self) -> Option<usize> {
@@ -262,6 +283,8 @@ impl<'de> SeqAccess<'de> for Seq {
 struct Pairs {
     iter: std::vec::IntoIter<(Value, Value)>,
     value: Option<Value>,
+    /// The key of `value` (for error paths).
+    key: Option<Value>,
 }
 
 impl Pairs {
@@ -269,6 +292,7 @@ impl Pairs {
         Pairs {
             iter: p.into_iter(),
             value: None,
+            key: None,
         }
     }
 }
@@ -283,6 +307,7 @@ impl<'de> MapAccess<'de> for Pairs {
             None => Ok(None),
             Some((k, v)) => {
                 self.value = Some(v);
+                self.key = Some(k.clone());
                 seed.deserialize(De::value(k)).map(Some)
             }
         }
@@ -294,8 +319,13 @@ impl<'de> MapAccess<'de> for Pairs {
         let v = self
             .value
             .take()
-            .ok_or_else(|| SerdeError("map value requested before its key".into()))?;
-        seed.deserialize(De::value(v))
+            .ok_or_else(|| SerdeError::msg("map value requested before its key"))?;
+        let key = self.key.take();
+        seed.deserialize(De::value(v)).map_err(|e| match key {
+            Some(Value::String(name)) => e.in_field(&name),
+            Some(other) => e.in_element(other),
+            None => e,
+        })
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.iter.len())

@@ -182,7 +182,7 @@ pub enum DsError {
     },
 }
 
-/// A value cannot be written as a ds_* record (see [`try_encode`](super::try_encode)).
+/// A value cannot be written as a ds_* record (see [`encode`](super::encode)).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EncodeError {

@@ -14,8 +14,8 @@
 //! let data = ds::decode("2F0100000100000000000000000000000000F03F", None)?;
 //! assert_eq!(data.value.kind(), DsKind::List);
 //! assert_eq!(data.value, DsValue::List(vec![Value::Real(1.0)]));
-//! assert_eq!(ds::encode(&data), "2F0100000100000000000000000000000000F03F");
-//! # Ok::<(), gmkit_value::ds::DsError>(())
+//! assert_eq!(ds::encode(&data)?, "2F0100000100000000000000000000000000F03F");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Nested maps: GameMaker cannot nest ds_* structures inside one string (a nested map is written
@@ -418,12 +418,12 @@ impl DecodeOptions {
     }
 }
 
-/// How [`encode_with`] writes.
+/// How [`encode_with`] (and [`encode_lossy`]) write.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EncodeOptions {
     /// Write the HTML5 runner's form: queues as `last = n, first = 0, slots = n`, characters
-    /// outside the BMP as CESU-8, unsupported values (structs) as kind 5 (undefined) instead of
-    /// the native runner's unreadable kind 6.
+    /// outside the BMP as CESU-8 (and, in [`encode_lossy`], structs as kind 5 (undefined)
+    /// instead of the native runner's unreadable kind 6).
     pub html5: bool,
     /// Force a generation instead of [`DsData::generation`].
     pub generation: Option<Generation>,
@@ -515,34 +515,74 @@ pub fn decode_bytes(
 
 /// Encodes with the default options (native form), in upper-case hex.
 ///
-/// Never fails: values the format cannot hold are written the way GameMaker writes them (see
-/// [`encode_with`]); use [`try_encode`] to reject them instead.
-pub fn encode(data: &DsData) -> String {
+/// Fails, instead of writing something [`decode`] rejects, on values a ds_* string cannot hold:
+/// a struct ([`EncodeError::Struct`]; GameMaker itself writes kind 6, which no runner reads
+/// back: store a nested ds_map string instead, as the serde support does), an array that
+/// contains itself, arrays nested deeper than 256 levels, counts over `u32`. Everything
+/// [`decode`] returns encodes.
+///
+/// ```
+/// use gmkit_value::ds::{self, DsData, DsValue, EncodeError};
+/// use gmkit_value::{Struct, Value};
+/// let data = ds::decode("2F0100000100000000000000000000000000F03F", None)?;
+/// assert_eq!(ds::encode(&data)?, "2F0100000100000000000000000000000000F03F");
+///
+/// let with_struct = DsData::new(DsValue::Map(vec![(Value::from("s"), Value::from(Struct::new(vec![])))]));
+/// assert!(matches!(ds::encode(&with_struct), Err(EncodeError::Struct { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn encode(data: &DsData) -> Result<String, EncodeError> {
     encode_with(data, &EncodeOptions::default())
 }
 
-/// Encodes in upper-case hex.
+/// Encodes in upper-case hex; fails like [`encode`] on values that cannot be read back.
 ///
-/// Structs are written as kind 6 with no payload (native runner; unreadable) or kind 5
-/// (`undefined`, HTML5 form); a cyclic array reference, or arrays nested deeper than 256 levels,
-/// as `undefined`.
-pub fn encode_with(data: &DsData, opts: &EncodeOptions) -> String {
-    hex::encode(&encode_bytes(data, opts))
+/// ```
+/// use gmkit_value::ds::{self, DsData, DsValue, EncodeOptions};
+/// use gmkit_value::Value;
+/// let data = DsData::new(DsValue::Queue(vec![Value::Real(1.0)]));
+/// let html5 = EncodeOptions { html5: true, ..Default::default() };
+/// let hex = ds::encode_with(&data, &html5)?;
+/// assert_eq!(ds::decode(&hex, None)?.value, data.value);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn encode_with(data: &DsData, opts: &EncodeOptions) -> Result<String, EncodeError> {
+    Ok(hex::encode(&encode_bytes(data, opts)?))
 }
 
-/// Encodes to the byte stream (before hex).
-pub fn encode_bytes(data: &DsData, opts: &EncodeOptions) -> Vec<u8> {
+/// Encodes to the byte stream (before hex); fails like [`encode`].
+///
+/// ```
+/// use gmkit_value::ds::{self, DsData, DsValue};
+/// let bytes = ds::encode_bytes(&DsData::new(DsValue::List(vec![])), &Default::default())?;
+/// assert_eq!(bytes, [0x2F, 1, 0, 0, 0, 0, 0, 0]);
+/// # Ok::<(), ds::EncodeError>(())
+/// ```
+pub fn encode_bytes(data: &DsData, opts: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+    let mut w = record::Writer::new(data, opts, true);
+    structure::write(&mut w, data)?;
+    Ok(w.into_bytes())
+}
+
+/// Encodes the way GameMaker does, never failing, **even where the result cannot be read
+/// back**: a struct is written as kind 6 with no payload (native runner; [`decode`] rejects it,
+/// like every runner) or kind 5 (`undefined`, HTML5 form); a cyclic array reference, or arrays
+/// nested deeper than 256 levels, as `undefined`. For reproducing a runner's output; use
+/// [`encode_with`] otherwise.
+///
+/// ```
+/// use gmkit_value::ds::{self, DsData, DsValue};
+/// use gmkit_value::{Struct, Value};
+/// let data = DsData::new(DsValue::List(vec![Value::from(Struct::new(vec![]))]));
+/// let hex = ds::encode_lossy(&data, &Default::default());
+/// assert_eq!(hex, "2F0100000100000006000000");
+/// assert!(ds::decode(&hex, None).is_err());
+/// ```
+pub fn encode_lossy(data: &DsData, opts: &EncodeOptions) -> String {
     let mut w = record::Writer::new(data, opts, false);
     // A lenient writer does not fail.
     let _ = structure::write(&mut w, data);
-    w.into_bytes()
-}
-
-/// Encodes, failing on values that cannot be read back (structs, cycles, too deep nesting).
-pub fn try_encode(data: &DsData, opts: &EncodeOptions) -> Result<String, EncodeError> {
-    let mut w = record::Writer::new(data, opts, true);
-    structure::write(&mut w, data)?;
-    Ok(hex::encode(&w.into_bytes()))
+    hex::encode(&w.into_bytes())
 }
 
 /// The structure a ds_* string holds, from its magic word (no full decode).

@@ -196,8 +196,8 @@ pub fn ds_value_from_tagged_json(j: &Json) -> Result<DsValue, TaggedJsonError> {
 /// let d = ds::decode(hex, None)?;
 /// let j = ds_data_to_tagged_json(&d);
 /// assert!(j.get("queue_slots").is_some());
-/// assert_eq!(ds::encode(&ds_data_from_tagged_json(&j).unwrap()), hex);
-/// # Ok::<(), ds::DsError>(())
+/// assert_eq!(ds::encode(&ds_data_from_tagged_json(&j).unwrap())?, hex);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn ds_data_from_tagged_json(j: &Json) -> Result<DsData, TaggedJsonError> {
     let (kind, body, m) = split(j)?;

@@ -37,11 +37,32 @@ static LEGACY_CODES: [u8; 256] = code_table(true);
 
 /// Deserializes a Rust value from an Elephant buffer (1.2.0 … 1.5.1; verbose constructed structs
 /// and plain structs only — see [`from_bytes_with`] for schema'd data).
+///
+/// Rust structs and maps read plain and constructed structs alike; map keys read as the key
+/// type (`HashMap<i32, _>` from members named `"1"`, `"2"`, ...). Type errors name the field
+/// path ([`Error::InvalidType`]).
+///
+/// ```
+/// use std::collections::HashMap;
+/// let bytes = gmkit_value::elephant::to_bytes(&HashMap::from([(7, "seven")]))?;
+/// let back: HashMap<i32, String> = gmkit_value::elephant::from_bytes(&bytes)?;
+/// assert_eq!(back[&7], "seven");
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn from_bytes<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, Error> {
     from_bytes_with(bytes, None)
 }
 
 /// [`from_bytes`] with a schema registry for non-verbose constructed structs.
+///
+/// ```
+/// use gmkit_value::elephant::{self, SchemaRegistry};
+/// let schemas = SchemaRegistry::new();
+/// let bytes = elephant::to_bytes(&vec![1.0, 2.0])?;
+/// let back: Vec<f64> = elephant::from_bytes_with(&bytes, Some(&schemas))?;
+/// assert_eq!(back, [1.0, 2.0]);
+/// # Ok::<(), elephant::Error>(())
+/// ```
 pub fn from_bytes_with<'de, T: Deserialize<'de>>(
     bytes: &'de [u8],
     schemas: Option<&SchemaRegistry>,
@@ -81,9 +102,57 @@ pub fn from_bytes_with<'de, T: Deserialize<'de>>(
 }
 
 /// Deserializes a Rust value from an Elephant export string.
+///
+/// ```
+/// let s = gmkit_value::elephant::to_export_string(&("a", 1.5))?;
+/// let back: (String, f64) = gmkit_value::elephant::from_export_string(&s)?;
+/// assert_eq!(back, ("a".to_string(), 1.5));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn from_export_string<T: DeserializeOwned>(s: &str) -> Result<T, Error> {
     let bytes = decompress(s, DEFAULT_MAX_DECOMPRESSED)?;
     from_bytes(&bytes)
+}
+
+/// Deserializes a Rust value from a [`Value`](crate::Value) graph (as [`super::write()`] then
+/// [`from_bytes`] would): plain and constructed structs read as Rust structs and maps.
+///
+/// ```
+/// use gmkit_value::{Struct, Value};
+/// #[derive(serde::Deserialize, Debug, PartialEq)]
+/// struct Player { name: String, hp: i32 }
+/// let v = Value::from(Struct::new(vec![
+///     ("name".into(), Value::from("Ada")),
+///     ("hp".into(), Value::Real(3.0)),
+/// ]));
+/// let p: Player = gmkit_value::elephant::from_value(&v)?;
+/// assert_eq!(p, Player { name: "Ada".into(), hp: 3 });
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
+pub fn from_value<T: DeserializeOwned>(value: &crate::Value) -> Result<T, Error> {
+    from_value_with(value, None)
+}
+
+/// [`from_value`] with a schema registry, for values holding non-verbose constructed structs
+/// (as read from schema'd data).
+///
+/// ```
+/// use gmkit_value::{Value, elephant::{self, SchemaRegistry}};
+/// let schemas = SchemaRegistry::new();
+/// let n: f64 = elephant::from_value_with(&Value::Real(2.5), Some(&schemas))?;
+/// assert_eq!(n, 2.5);
+/// # Ok::<(), elephant::Error>(())
+/// ```
+pub fn from_value_with<T: DeserializeOwned>(
+    value: &crate::Value,
+    schemas: Option<&SchemaRegistry>,
+) -> Result<T, Error> {
+    let opts = super::WriteOptions {
+        schemas,
+        ..Default::default()
+    };
+    let bytes = super::write_with(value, &opts, &mut super::NoCallbacks)?;
+    from_bytes_with(&bytes, schemas)
 }
 
 struct Deserializer<'de, 'r> {
@@ -297,6 +366,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             let v = visitor.visit_map(MapAcc {
                 de: &mut *self,
                 left: marker,
+                key: "",
             })?;
             Ok(v)
         }?;
@@ -360,6 +430,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
         // A container that has not ended before the reference encloses it.
         if end == 0 || end > at {
             return Err(Error::Message {
+                path: String::new(),
                 message: format!(
                     "circular reference to container {id} cannot be deserialized into Rust types \
                      (use elephant::read for cyclic data)"
@@ -397,6 +468,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             de: &mut *self,
             left: len,
             common,
+            index: 0,
         };
         let v = visitor.visit_seq(&mut acc)?;
         if acc.left != 0 {
@@ -487,6 +559,7 @@ impl<'de, 'r> Deserializer<'de, 'r> {
             Body::Verbose(n) => visitor.visit_map(MapAcc {
                 de: &mut *self,
                 left: n,
+                key: "",
             }),
             Body::Schema(fields, skip) => visitor.visit_map(SchemaAcc {
                 de: &mut *self,
@@ -507,6 +580,8 @@ struct SeqAcc<'a, 'de, 'r> {
     de: &'a mut Deserializer<'de, 'r>,
     left: u16,
     common: u8,
+    /// Index of the next element (for error paths).
+    index: usize,
 }
 
 impl<'de> de::SeqAccess<'de> for SeqAcc<'_, 'de, '_> {
@@ -533,7 +608,12 @@ impl<'de> de::SeqAccess<'de> for SeqAcc<'_, 'de, '_> {
         if self.common != ANY {
             self.de.pending = Some(self.common);
         }
-        seed.deserialize(&mut *self.de).map(Some)
+        let i = self.index;
+        self.index += 1;
+        match seed.deserialize(&mut *self.de) {
+            Ok(v) => Ok(Some(v)),
+            Err(e) => Err(e.in_element(i)),
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.left as usize)
@@ -543,6 +623,8 @@ impl<'de> de::SeqAccess<'de> for SeqAcc<'_, 'de, '_> {
 struct MapAcc<'a, 'de, 'r> {
     de: &'a mut Deserializer<'de, 'r>,
     left: u16,
+    /// The last key read (for error paths).
+    key: &'de str,
 }
 
 impl<'de> de::MapAccess<'de> for MapAcc<'_, 'de, '_> {
@@ -554,15 +636,81 @@ impl<'de> de::MapAccess<'de> for MapAcc<'_, 'de, '_> {
         }
         self.left -= 1;
         let k = self.de.str()?;
-        seed.deserialize(de::value::BorrowedStrDeserializer::new(k))
+        self.key = k;
+        seed.deserialize(KeyDeserializer(k))
             .map(Some)
+            .map_err(|e| e.in_field(k))
     }
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         seed.deserialize(&mut *self.de)
+            .map_err(|e| e.in_field(self.key))
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.left as usize)
+    }
+}
+
+/// A struct member name read as a map key: a string, or (for integer, real and bool keys,
+/// which the serializer writes as their decimal text) the number or bool it spells, so that
+/// `HashMap<i32, _>` round-trips.
+struct KeyDeserializer<'de>(&'de str);
+
+impl KeyDeserializer<'_> {
+    fn parse<T: std::str::FromStr>(&self, what: &'static str) -> Result<T> {
+        self.0.parse().map_err(|_| {
+            Error::InvalidType {
+                path: String::new(),
+                expected: format!("{what} (a member name holding one)"),
+                found: format!("member name {:?}", self.0),
+                offset: None,
+            }
+            .into()
+        })
+    }
+}
+
+macro_rules! key_parse {
+    ($($name:ident $visit:ident $t:ty;)*) => {$(
+        fn $name<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            visitor.$visit(self.parse::<$t>(stringify!($t))?)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for KeyDeserializer<'de> {
+    type Error = Boxed;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_borrowed_str(self.0)
+    }
+    key_parse! {
+        deserialize_i8 visit_i8 i8; deserialize_i16 visit_i16 i16; deserialize_i32 visit_i32 i32;
+        deserialize_i64 visit_i64 i64; deserialize_u8 visit_u8 u8; deserialize_u16 visit_u16 u16;
+        deserialize_u32 visit_u32 u32; deserialize_u64 visit_u64 u64; deserialize_i128 visit_i128 i128;
+        deserialize_u128 visit_u128 u128; deserialize_f32 visit_f32 f32; deserialize_f64 visit_f64 f64;
+        deserialize_bool visit_bool bool; deserialize_char visit_char char;
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_enum(self.0.into_deserializer())
+    }
+    serde::forward_to_deserialize_any! {
+        str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+        ignored_any
     }
 }
 
@@ -574,6 +722,8 @@ struct StructAcc<'a, 'de, 'r> {
     left: u16,
     fields: &'static [&'static str],
     next: usize,
+    /// The last member name read (for error paths).
+    key: &'de str,
 }
 
 impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
@@ -592,12 +742,14 @@ impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
             {
                 de.pos += n + 1;
                 self.next += 1;
+                self.key = f;
                 return seed
                     .deserialize(de::value::BorrowedStrDeserializer::new(f))
                     .map(Some);
             }
         }
         let k = de.str()?;
+        self.key = k;
         if let Some(i) = self.fields.iter().position(|f| *f == k) {
             self.next = i + 1;
         }
@@ -607,6 +759,7 @@ impl<'de> de::MapAccess<'de> for StructAcc<'_, 'de, '_> {
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         seed.deserialize(&mut *self.de)
+            .map_err(|e| e.in_field(self.key))
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.left as usize)
@@ -655,7 +808,8 @@ impl<'de> de::MapAccess<'de> for SchemaAcc<'_, 'de, '_> {
         }
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let dt = self.fields[self.i].1;
+        let (name, dt) = &self.fields[self.i];
+        let dt = *dt;
         self.i += 1;
         self.de.pending = match dt {
             Datatype::Any => None,
@@ -663,6 +817,7 @@ impl<'de> de::MapAccess<'de> for SchemaAcc<'_, 'de, '_> {
             d => Some(d.code()),
         };
         seed.deserialize(&mut *self.de)
+            .map_err(|e| e.in_field(name))
     }
 }
 
@@ -881,6 +1036,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                     left,
                     fields,
                     next: 0,
+                    key: "",
                 }),
                 Ok((_, body)) => self.visit_struct_body(body, visitor),
                 Err(e) => Err(e),
@@ -891,6 +1047,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'de, '_> {
                 left: marker,
                 fields,
                 next: 0,
+                key: "",
             })
         };
         self.depth -= 1;

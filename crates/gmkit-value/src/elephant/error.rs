@@ -288,9 +288,25 @@ pub enum Error {
         /// What was expected.
         message: String,
     },
-    /// A serde error (custom message from a `Serialize`/`Deserialize` impl, or a type mismatch).
-    #[error("{message}{}", offset.map(|o| format!(" at byte {o}")).unwrap_or_default())]
+    /// A value of the wrong type for the Rust type being deserialized (serde), e.g.
+    /// `player.inventory[3].count: expected i32, found string "x"`.
+    #[error("{}expected {expected}, found {found}{}", path_prefix(path), at_offset(*offset))]
+    InvalidType {
+        /// Where in the Rust value: field names and `[index]`es from the root (empty = the root).
+        path: String,
+        /// What the Rust type expects (serde's description).
+        expected: String,
+        /// What the data holds.
+        found: String,
+        /// Byte offset, when known.
+        offset: Option<usize>,
+    },
+    /// A serde error (custom message from a `Serialize`/`Deserialize` impl: missing field,
+    /// unknown variant, ...).
+    #[error("{}{message}{}", path_prefix(path), at_offset(*offset))]
     Message {
+        /// Where in the Rust value (see [`Error::InvalidType`]).
+        path: String,
         /// The message.
         message: String,
         /// Byte offset, when known.
@@ -298,27 +314,60 @@ pub enum Error {
     },
 }
 
+use crate::path::{prefix as path_prefix, prepend_field, prepend_index};
+
+fn at_offset(offset: Option<usize>) -> String {
+    offset.map(|o| format!(" at byte {o}")).unwrap_or_default()
+}
+
 impl Error {
     /// A message error without position.
     pub(crate) fn msg(m: impl fmt::Display) -> Self {
         Error::Message {
+            path: String::new(),
             message: m.to_string(),
             offset: None,
         }
     }
 
-    /// Attaches an offset to a [`Error::Message`] that has none.
-    pub(crate) fn at(self, pos: usize) -> Self {
+    /// The path of a serde error (field names and `[index]`es from the root), if this is one.
+    ///
+    /// ```
+    /// #[derive(serde::Serialize, serde::Deserialize, Debug)]
+    /// struct Item { count: i32 }
+    /// #[derive(serde::Serialize, serde::Deserialize)]
+    /// struct Bad { count: String }
+    /// #[derive(serde::Serialize, serde::Deserialize, Debug)]
+    /// struct Save<T> { items: Vec<T> }
+    /// use gmkit_value::elephant;
+    /// let bytes = elephant::to_bytes(&Save { items: vec![Bad { count: "x".into() }] })?;
+    /// let err = elephant::from_bytes::<Save<Item>>(&bytes).unwrap_err();
+    /// assert_eq!(err.path(), Some("items[0].count"));
+    /// assert!(matches!(err, elephant::Error::InvalidType { .. }));
+    /// # Ok::<(), elephant::Error>(())
+    /// ```
+    pub fn path(&self) -> Option<&str> {
         match self {
-            Error::Message {
-                message,
-                offset: None,
-            } => Error::Message {
-                message,
-                offset: Some(pos),
-            },
-            e => e,
+            Error::InvalidType { path, .. } | Error::Message { path, .. } => Some(path),
+            _ => None,
         }
+    }
+
+    fn path_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Error::InvalidType { path, .. } | Error::Message { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// Attaches an offset to a serde error that has none.
+    pub(crate) fn at(mut self, pos: usize) -> Self {
+        if let Error::InvalidType { offset, .. } | Error::Message { offset, .. } = &mut self
+            && offset.is_none()
+        {
+            *offset = Some(pos);
+        }
+        self
     }
 }
 
@@ -331,6 +380,14 @@ impl serde::ser::Error for Error {
 impl serde::de::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
         Error::msg(msg)
+    }
+    fn invalid_type(unexp: serde::de::Unexpected, exp: &dyn serde::de::Expected) -> Self {
+        Error::InvalidType {
+            path: String::new(),
+            expected: exp.to_string(),
+            found: unexp.to_string(),
+            offset: None,
+        }
     }
 }
 
@@ -377,5 +434,28 @@ impl serde::de::Error for Boxed {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
         Error::msg(msg).into()
+    }
+    #[cold]
+    fn invalid_type(unexp: serde::de::Unexpected, exp: &dyn serde::de::Expected) -> Self {
+        <Error as serde::de::Error>::invalid_type(unexp, exp).into()
+    }
+}
+
+impl Boxed {
+    /// The error happened inside field (or map key) `name`.
+    #[cold]
+    pub(crate) fn in_field(mut self, name: &str) -> Self {
+        if let Some(p) = self.0.path_mut() {
+            prepend_field(p, name);
+        }
+        self
+    }
+    /// The error happened inside element `i`.
+    #[cold]
+    pub(crate) fn in_element(mut self, i: usize) -> Self {
+        if let Some(p) = self.0.path_mut() {
+            prepend_index(p, i);
+        }
+        self
     }
 }

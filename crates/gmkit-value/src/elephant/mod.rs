@@ -9,7 +9,9 @@
 //! * [`to_json`] / [`from_json`] and [`duplicate`]: `ElephantToJSON`, `ElephantFromJSON`,
 //!   `ElephantDuplicate`;
 //! * [`to_bytes`] / [`from_bytes`] (and the export-string variants): serde, straight between
-//!   Rust types and bytes.
+//!   Rust types and bytes; [`to_value`] / [`from_value`] between Rust types and
+//!   [`Value`](crate::Value) graphs; [`Options`], [`Constructed`] and [`Plain`] choose plain or
+//!   constructed structs.
 //!
 //! # serde
 //!
@@ -20,8 +22,8 @@
 //! struct Player { name: String, hp: f64, inventory: Vec<String> }
 //!
 //! let p = Player { name: "Ada".into(), hp: 100.0, inventory: vec!["sword".into()] };
-//! // A string `ElephantImportString` accepts: a `Player` constructed struct (verbose, so the game
-//! // needs no schema, only a `function Player() constructor {}`).
+//! // A string `ElephantImportString` accepts: a plain struct (see [`Options`] and
+//! // [`Constructed`] for constructed structs).
 //! let s = gmkit_value::elephant::to_export_string(&p).unwrap();
 //! assert_eq!(gmkit_value::elephant::from_export_string::<Player>(&s).unwrap(), p);
 //! ```
@@ -38,9 +40,9 @@
 //! | `None`, `()`, unit structs | undefined (207) |
 //! | `Vec`, slices, tuples, tuple structs | array (205) with a common datatype when all elements share one |
 //! | `&[u8]` via `serialize_bytes` | array with common datatype u8 (1) |
-//! | named structs | constructed struct (206, `0xFFFE`), constructor = the serde name, verbose, version 0 |
-//! | maps | plain struct (206); keys written as strings |
-//! | struct enum variants | constructed struct named after the variant |
+//! | named structs | plain struct (206) by default; with [`Structs::Constructed`] or inside [`Constructed`]: constructed struct (206, `0xFFFE`), constructor = the serde name, verbose, version 0 |
+//! | maps | plain struct (206); keys written as strings (integer, real and bool keys as their text, read back as numbers / bools) |
+//! | struct enum variants | plain struct `{variant: {fields}}`; with [`Structs::Constructed`]: constructed struct named after the variant |
 //! | newtype / tuple enum variants | plain struct `{variant: value}` |
 //!
 //! Deserializing accepts anything GameMaker writes: any numeric datatype for any number,
@@ -63,7 +65,7 @@ pub mod write;
 
 pub use callbacks::{Callbacks, NoCallbacks};
 pub use datatype::{Datatype, datatype_of};
-pub use de::{from_bytes, from_bytes_with, from_export_string};
+pub use de::{from_bytes, from_bytes_with, from_export_string, from_value, from_value_with};
 pub use duplicate::{duplicate, duplicate_with};
 pub use error::{Error, Result};
 pub use export::{
@@ -76,7 +78,10 @@ pub use schema::{
     ConstructorSchema, FORCE_VERSION_KEY, SchemaRegistry, VERBOSE_EXCLUDE_KEY, VERSION_VERBOSE_KEY,
     VersionSchema,
 };
-pub use ser::{to_bytes, to_export_string};
+pub use ser::{
+    Constructed, Options, Plain, Structs, to_bytes, to_bytes_with, to_export_string,
+    to_export_string_with, to_value, to_value_with,
+};
 pub use write::{WriteOptions, write, write_with};
 
 /// The header word `0x454C4550` (bytes `50 45 4C 45`).

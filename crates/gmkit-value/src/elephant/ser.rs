@@ -14,15 +14,168 @@ const ARRAY: u8 = D::Array as u8;
 const STRUCT: u8 = D::Struct as u8;
 const UNDEFINED: u8 = D::Undefined as u8;
 
-/// Serializes `value` as an Elephant 1.5.1 buffer. See the [module docs](super) for the mapping
-/// of Rust types; named structs become verbose constructed structs named after the type.
+/// How [`to_bytes_with`] writes Rust structs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Structs {
+    /// Plain structs (`{ ... }`, datatype 206 with a member count), which every game reads back:
+    /// the default. Enum variants with fields become one-member plain structs
+    /// `{variant: content}`.
+    #[default]
+    Plain,
+    /// Verbose constructed structs (`new Name()`, `0xFFFE`), named after the serde name of the
+    /// type (`#[serde(rename = "...")]` sets it) or of the enum variant. The game must define a
+    /// constructor of that name, or `ElephantImportString` fails ("Could not resolve constructor
+    /// function").
+    Constructed,
+}
+
+/// How the serde serializer ([`to_bytes_with`], [`to_export_string_with`], [`to_value_with`])
+/// writes Rust types. Individual fields can override the choice with [`Plain`] and
+/// [`Constructed`].
+///
+/// ```
+/// use gmkit_value::elephant::{self, Options, Structs};
+/// #[derive(serde::Serialize)]
+/// struct Vec2 { x: f64, y: f64 }
+/// let plain = elephant::to_value(&Vec2 { x: 1.0, y: 2.0 })?;
+/// assert_eq!(plain.as_struct().unwrap().constructor(), None);
+/// let opts = Options { structs: Structs::Constructed };
+/// let made = elephant::to_value_with(&Vec2 { x: 1.0, y: 2.0 }, &opts)?;
+/// assert_eq!(made.as_struct().unwrap().constructor().as_deref(), Some("Vec2"));
+/// # Ok::<(), elephant::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Plain or constructed structs for Rust structs (default: plain).
+    pub structs: Structs,
+}
+
+impl Options {
+    /// Options writing Rust structs as `structs`.
+    ///
+    /// ```
+    /// use gmkit_value::elephant::{Options, Structs};
+    /// assert_eq!(Options::new(Structs::Plain), Options::default());
+    /// ```
+    pub fn new(structs: Structs) -> Self {
+        Options { structs }
+    }
+}
+
+/// The serde name [`Constructed`] serializes under (a newtype the Elephant serializer
+/// recognizes; other serializers see a transparent newtype).
+const CONSTRUCTED_TOKEN: &str = "$gmkit_value::elephant::Constructed";
+/// The serde name [`Plain`] serializes under.
+const PLAIN_TOKEN: &str = "$gmkit_value::elephant::Plain";
+
+/// Writes the struct inside as a verbose *constructed* struct named after its serde name,
+/// whatever [`Options::structs`] says (a field attribute-like override). Reading accepts
+/// either form; reading data written this way and writing it back keeps the form.
+///
+/// ```
+/// use gmkit_value::elephant::{self, Constructed};
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Vec2 { x: f64, y: f64 }
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Save { name: String, pos: Constructed<Vec2> }
+///
+/// let save = Save { name: "Ada".into(), pos: Constructed(Vec2 { x: 1.0, y: 2.0 }) };
+/// let bytes = elephant::to_bytes(&save)?;
+/// let v = elephant::read(&bytes)?;
+/// assert_eq!(v.as_struct().unwrap().constructor(), None); // Save: plain
+/// assert_eq!(v.at("pos").as_struct().unwrap().constructor().as_deref(), Some("Vec2"));
+/// let back: Save = elephant::from_bytes(&bytes)?;
+/// assert_eq!(back, save);
+/// assert_eq!(elephant::to_bytes(&back)?, bytes);
+/// # Ok::<(), elephant::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Constructed<T>(pub T);
+
+/// Writes the struct inside as a *plain* struct whatever [`Options::structs`] says.
+///
+/// ```
+/// use gmkit_value::elephant::{self, Options, Plain, Structs};
+/// #[derive(serde::Serialize)]
+/// struct Stats { hp: f64 }
+/// #[derive(serde::Serialize)]
+/// struct Player { stats: Plain<Stats> }
+/// let opts = Options::new(Structs::Constructed);
+/// let v = elephant::to_value_with(&Player { stats: Plain(Stats { hp: 3.0 }) }, &opts)?;
+/// assert_eq!(v.as_struct().unwrap().constructor().as_deref(), Some("Player"));
+/// assert_eq!(v.at("stats").as_struct().unwrap().constructor(), None);
+/// # Ok::<(), elephant::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Plain<T>(pub T);
+
+macro_rules! form_wrapper {
+    ($t:ident, $token:ident) => {
+        impl<T: Serialize> Serialize for $t<T> {
+            fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+                s.serialize_newtype_struct($token, &self.0)
+            }
+        }
+        impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for $t<T> {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                d: D,
+            ) -> std::result::Result<Self, D::Error> {
+                T::deserialize(d).map($t)
+            }
+        }
+        impl<T> std::ops::Deref for $t<T> {
+            type Target = T;
+            fn deref(&self) -> &T {
+                &self.0
+            }
+        }
+        impl<T> std::ops::DerefMut for $t<T> {
+            fn deref_mut(&mut self) -> &mut T {
+                &mut self.0
+            }
+        }
+    };
+}
+form_wrapper!(Constructed, CONSTRUCTED_TOKEN);
+form_wrapper!(Plain, PLAIN_TOKEN);
+
+/// Serializes `value` as an Elephant 1.5.1 buffer with the default [`Options`] (Rust structs
+/// as plain structs). See the [module docs](super) for the mapping of Rust types.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Player { name: String, hp: f64 }
+/// let p = Player { name: "Ada".into(), hp: 100.0 };
+/// let bytes = gmkit_value::elephant::to_bytes(&p)?;
+/// assert_eq!(gmkit_value::elephant::from_bytes::<Player>(&bytes)?, p);
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+    to_bytes_with(value, &Options::default())
+}
+
+/// Serializes `value` as an Elephant 1.5.1 buffer, writing Rust structs as `opts` says.
+///
+/// ```
+/// use gmkit_value::elephant::{self, Options, Structs};
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Player { hp: f64 }
+/// let bytes = elephant::to_bytes_with(&Player { hp: 1.0 }, &Options::new(Structs::Constructed))?;
+/// // The game needs `function Player() constructor {}` to import this.
+/// let v = elephant::read(&bytes)?;
+/// assert_eq!(v.as_struct().unwrap().constructor().as_deref(), Some("Player"));
+/// assert_eq!(elephant::from_bytes::<Player>(&bytes)?, Player { hp: 1.0 });
+/// # Ok::<(), elephant::Error>(())
+/// ```
+pub fn to_bytes_with<T: Serialize + ?Sized>(value: &T, opts: &Options) -> Result<Vec<u8>, Error> {
     let mut s = Serializer {
         out: Vec::with_capacity(1024),
         cur: ArrayCtx::default(),
         ctors: Vec::new(),
         recent: [(0, 0, 0); RECENT],
         depth: 0,
+        constructed: opts.structs == Structs::Constructed,
+        force: None,
     };
     s.out.extend_from_slice(&HEADER.to_le_bytes());
     s.out.extend_from_slice(&VERSION_1_5_1.to_le_bytes());
@@ -31,9 +184,66 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     Ok(s.out)
 }
 
-/// Serializes `value` as an Elephant export string (what `ElephantImportString` reads).
+/// Serializes `value` as an Elephant export string (what `ElephantImportString` reads), with
+/// the default [`Options`].
+///
+/// ```
+/// let s = gmkit_value::elephant::to_export_string(&vec![1.0, 2.0])?;
+/// assert_eq!(gmkit_value::elephant::from_export_string::<Vec<f64>>(&s)?, [1.0, 2.0]);
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn to_export_string<T: Serialize + ?Sized>(value: &T) -> Result<String, Error> {
-    Ok(compress(&to_bytes(value)?))
+    to_export_string_with(value, &Options::default())
+}
+
+/// [`to_export_string`] writing Rust structs as `opts` says.
+///
+/// ```
+/// use gmkit_value::elephant::{self, Options, Structs};
+/// #[derive(serde::Serialize)]
+/// struct Player { hp: f64 }
+/// let s = elephant::to_export_string_with(&Player { hp: 1.0 }, &Options::new(Structs::Constructed))?;
+/// let v = elephant::import_string(&s)?;
+/// assert_eq!(v.as_struct().unwrap().constructor().as_deref(), Some("Player"));
+/// # Ok::<(), elephant::Error>(())
+/// ```
+pub fn to_export_string_with<T: Serialize + ?Sized>(
+    value: &T,
+    opts: &Options,
+) -> Result<String, Error> {
+    Ok(compress(&to_bytes_with(value, opts)?))
+}
+
+/// Serializes `value` into a [`Value`](crate::Value) graph, exactly as [`to_bytes`] then
+/// [`read`](super::read()) would give (Rust structs as plain structs).
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Player { name: String, hp: i32 }
+/// let v = gmkit_value::elephant::to_value(&Player { name: "Ada".into(), hp: 3 })?;
+/// assert_eq!(v.at("name").as_str(), Some("Ada"));
+/// assert_eq!(v.at("hp").as_i32(), Some(3));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
+pub fn to_value<T: Serialize + ?Sized>(value: &T) -> Result<crate::Value, Error> {
+    to_value_with(value, &Options::default())
+}
+
+/// [`to_value`] writing Rust structs as `opts` says.
+///
+/// ```
+/// use gmkit_value::elephant::{self, Options, Structs};
+/// #[derive(serde::Serialize)]
+/// struct Player { hp: f64 }
+/// let v = elephant::to_value_with(&Player { hp: 1.0 }, &Options::new(Structs::Constructed))?;
+/// assert_eq!(v.as_struct().unwrap().constructor().as_deref(), Some("Player"));
+/// # Ok::<(), elephant::Error>(())
+/// ```
+pub fn to_value_with<T: Serialize + ?Sized>(
+    value: &T,
+    opts: &Options,
+) -> Result<crate::Value, Error> {
+    super::read(&to_bytes_with(value, opts)?)
 }
 
 const RECENT: usize = 16;
@@ -57,6 +267,11 @@ struct Serializer {
     /// A direct-mapped cache of [`Self::ctors`] by name address: (address, length, index).
     recent: [(usize, usize, u16); RECENT],
     depth: usize,
+    /// Rust structs are written constructed ([`Structs::Constructed`]).
+    constructed: bool,
+    /// A [`Plain`] / [`Constructed`] wrapper's choice for the struct that follows (taken by
+    /// the next container opened).
+    force: Option<bool>,
 }
 
 impl Serializer {
@@ -364,6 +579,8 @@ struct Compound<'a> {
     count_pos: usize,
     count: usize,
     limit: usize,
+    /// A struct variant inside its one-member `{variant: ...}` plain struct.
+    wrapped: bool,
 }
 
 /// An open array; `outer` is the enclosing array's state.
@@ -518,10 +735,21 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<()> {
-        value.serialize(self)
+        let force = if std::ptr::eq(name, CONSTRUCTED_TOKEN) || name == CONSTRUCTED_TOKEN {
+            Some(true)
+        } else if std::ptr::eq(name, PLAIN_TOKEN) || name == PLAIN_TOKEN {
+            Some(false)
+        } else {
+            return value.serialize(self);
+        };
+        let s = self.0;
+        s.force = force;
+        let r = value.serialize(Ser::<E>(&mut *s));
+        s.force = None;
+        r
     }
     #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -531,6 +759,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
+        self.0.force = None;
         let pos = self.0.open_plain(E)?;
         self.0.string(variant)?;
         value.serialize(Ser::<false>(&mut *self.0))?;
@@ -538,6 +767,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     }
     #[inline(always)]
     fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a>> {
+        self.0.force = None;
         let outer = self.0.open_array(E)?;
         let hint = len.filter(|&n| n >= RESERVE_MIN_LEN).unwrap_or(0);
         let start = self.0.out.len();
@@ -550,6 +780,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     }
     #[inline]
     fn serialize_tuple(self, _len: usize) -> Result<Seq<'a>> {
+        self.0.force = None;
         let outer = self.0.open_array(E)?;
         Ok(Seq {
             s: self.0,
@@ -560,6 +791,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     }
     #[inline]
     fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Seq<'a>> {
+        self.0.force = None;
         let outer = self.0.open_array(E)?;
         Ok(Seq {
             s: self.0,
@@ -576,6 +808,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
         variant: &'static str,
         _len: usize,
     ) -> Result<VariantSeq<'a>> {
+        self.0.force = None;
         let pos = self.0.open_plain(E)?;
         self.0.out[pos] = 1;
         self.0.string(variant)?;
@@ -591,22 +824,30 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
     }
     #[inline]
     fn serialize_map(self, _len: Option<usize>) -> Result<Compound<'a>> {
+        self.0.force = None;
         let count_pos = self.0.open_plain(E)?;
         Ok(Compound {
             s: self.0,
             count_pos,
             count: 0,
             limit: 0xFFFE,
+            wrapped: false,
         })
     }
     #[inline(always)]
     fn serialize_struct(self, name: &'static str, _len: usize) -> Result<Compound<'a>> {
-        let count_pos = self.0.open_constructed(E, name)?;
+        let constructed = self.0.force.take().unwrap_or(self.0.constructed);
+        let (count_pos, limit) = if constructed {
+            (self.0.open_constructed(E, name)?, 0x10000)
+        } else {
+            (self.0.open_plain(E)?, 0xFFFE)
+        };
         Ok(Compound {
             s: self.0,
             count_pos,
             count: 0,
-            limit: 0x10000,
+            limit,
+            wrapped: false,
         })
     }
     #[inline]
@@ -617,7 +858,22 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'a>> {
-        self.serialize_struct(variant, len)
+        if self.0.constructed {
+            return self.serialize_struct(variant, len);
+        }
+        // `{variant: {fields}}`, like the other variants with content.
+        self.0.force = None;
+        let pos = self.0.open_plain(E)?;
+        self.0.out[pos] = 1;
+        self.0.string(variant)?;
+        let count_pos = self.0.open_plain(false)?;
+        Ok(Compound {
+            s: self.0,
+            count_pos,
+            count: 0,
+            limit: 0xFFFE,
+            wrapped: true,
+        })
     }
 }
 
@@ -734,7 +990,12 @@ impl ser::SerializeStructVariant for Compound<'_> {
     }
     #[inline]
     fn end(self) -> Result<()> {
-        ser::SerializeStruct::end(self)
+        let (s, wrapped) = (&mut *self.s, self.wrapped);
+        s.close_struct(self.count_pos, self.count, self.limit)?;
+        if wrapped {
+            s.depth -= 1;
+        }
+        Ok(())
     }
 }
 

@@ -209,7 +209,7 @@ fn encode(a: EncodeArgs) -> u8 {
         html5: a.html5,
         ..Default::default()
     };
-    let hex = match ds::try_encode(&data, &opts) {
+    let hex = match ds::encode_with(&data, &opts) {
         Ok(h) => h,
         Err(e) => return fail("encode", exit::FAILED, &e.to_string()),
     };

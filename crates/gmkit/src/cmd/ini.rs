@@ -367,7 +367,7 @@ fn ds_text(line: &Json, dsj: &Json) -> Result<String, String> {
     {
         return Ok(orig.to_owned());
     }
-    let hex = ds::try_encode(&data, &Default::default()).map_err(|e| e.to_string())?;
+    let hex = ds::encode_with(&data, &Default::default()).map_err(|e| e.to_string())?;
     Ok(match line.get("hex_case").and_then(Json::as_str) {
         Some("lower") => hex.to_ascii_lowercase(),
         _ => hex,
