@@ -120,6 +120,15 @@ fn options_choose_the_form_and_reading_accepts_both() {
     assert_eq!(ctor(&v.at("items").at(0)).as_deref(), Some("Vec2"));
     assert_eq!(ctor(&v.at("state")).as_deref(), Some("Walking"));
 
+    // Plain<T> around a struct variant keeps it plain under Structs::Constructed, and
+    // Constructed<T> makes it constructed under the default.
+    let walk = State::Walking { speed: 1.0 };
+    let v = elephant::to_value_with(&Plain(walk.clone()), &constructed).unwrap();
+    assert_eq!(ctor(&v), None);
+    assert_eq!(v.pointer("/Walking/speed"), Some(Value::Real(1.0)));
+    let v = elephant::to_value(&Constructed(walk)).unwrap();
+    assert_eq!(ctor(&v).as_deref(), Some("Walking"));
+
     let plain = elephant::to_value(&p).unwrap();
     assert_eq!(ctor(&plain), None);
     assert_eq!(ctor(&plain.at("items").at(0)), None);

@@ -421,7 +421,9 @@ fn ds_typed<T: Serialize + DeserializeOwned>(d: &DsData) -> Result<String, Strin
 
 /// The typed model of a ds vector: a named struct where the vector is a known record, else
 /// the schemaless typed model of its structure.
-fn ds_model(name: &str, kind: DsKind) -> (&'static str, fn(&DsData) -> Result<String, String>) {
+type DsTyped = fn(&DsData) -> Result<String, String>;
+
+fn ds_model(name: &str, kind: DsKind) -> (&'static str, DsTyped) {
     match (name, kind) {
         ("cabin_map402_tower_2_0" | "cabin_map402_cabin_1_0", _) => {
             ("struct Tree", ds_typed::<Tree>)

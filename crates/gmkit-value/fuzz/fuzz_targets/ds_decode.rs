@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
     // the text layer
     if let Ok(text) = std::str::from_utf8(rest) {
         if let Ok(d) = ds::decode_with(text, kind, &opts) {
-            let hex = ds::encode(&d).unwrap();
+            let hex = ds::encode(&d).expect("decoded data encodes");
             if !opts.html5_compat {
                 let again = ds::decode(&hex, kind).expect("own output decodes");
                 assert_eq!(again, d);

@@ -858,11 +858,11 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'a>> {
-        if self.0.constructed {
+        if self.0.force.take().unwrap_or(self.0.constructed) {
+            self.0.force = Some(true);
             return self.serialize_struct(variant, len);
         }
         // `{variant: {fields}}`, like the other variants with content.
-        self.0.force = None;
         let pos = self.0.open_plain(E)?;
         self.0.out[pos] = 1;
         self.0.string(variant)?;
