@@ -649,58 +649,147 @@ impl Default for Array {
 
 impl Array {
     /// A new array holding `items`.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let a = Array::new(vec![Value::Real(1.0)]);
+    /// assert_eq!(a.len(), 1);
+    /// ```
     pub fn new(items: Vec<Value>) -> Self {
         Array(Link::new(items))
     }
     /// Number of elements.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// assert_eq!(Array::new(vec![Value::Undefined; 3]).len(), 3);
+    /// ```
     pub fn len(&self) -> usize {
         self.read().len()
     }
     /// Whether the array has no elements.
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// assert!(Array::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.read().is_empty()
     }
     /// Element `i`; a container element comes back as a strong handle
     /// ([`Value::to_strong`]), so it stays alive as long as the caller keeps it.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let a = Array::new(vec![Value::from("x")]);
+    /// assert_eq!(a.get(0), Some(Value::from("x")));
+    /// assert_eq!(a.get(1), None);
+    /// ```
     pub fn get(&self, i: usize) -> Option<Value> {
         self.read().get(i).map(Value::to_strong)
     }
     /// Appends an element.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let a = Array::default();
+    /// a.push(Value::Bool(true));
+    /// assert_eq!(a.get(0), Some(Value::Bool(true)));
+    /// ```
     pub fn push(&self, v: Value) {
         self.write().push(v)
     }
     /// Shared read access to the elements (as stored: back-references stay weak).
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let a = Array::new(vec![Value::Real(1.0), Value::Real(2.0)]);
+    /// let sum: f64 = a.read().iter().filter_map(Value::as_f64).sum();
+    /// assert_eq!(sum, 3.0);
+    /// ```
     pub fn read(&self) -> ReadGuard<'_, Vec<Value>> {
         self.0.read()
     }
     /// Exclusive write access to the elements.
+    ///
+    /// ```
+    /// use gmkit_value::{Array, Value};
+    /// let a = Array::new(vec![Value::Real(1.0)]);
+    /// a.write()[0] = Value::Real(5.0);
+    /// a.write().insert(0, Value::Undefined);
+    /// assert_eq!(a.get(1), Some(Value::Real(5.0)));
+    /// ```
     pub fn write(&self) -> WriteGuard<'_, Vec<Value>> {
         self.0.write()
     }
     /// Whether two handles refer to the same array (GML identity), strong or weak.
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// let a = Array::default();
+    /// assert!(a.ptr_eq(&a.clone()) && a.ptr_eq(&a.downgrade()));
+    /// assert!(!a.ptr_eq(&Array::default()));
+    /// ```
     pub fn ptr_eq(&self, other: &Array) -> bool {
         std::ptr::eq(self.0.ptr(), other.0.ptr())
     }
     /// A stable identity for this array while it is alive (for reference tables).
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// let a = Array::default();
+    /// assert_eq!(a.id(), a.clone().id());
+    /// ```
     pub fn id(&self) -> usize {
         self.0.ptr() as *const () as usize
     }
     /// A weak handle to the same array: it does not keep the array alive. Store one to
     /// close a cycle (a child referring back to an ancestor) so that the graph can be freed.
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// let a = Array::default();
+    /// let w = a.downgrade();
+    /// assert!(w.is_weak() && w.is_alive());
+    /// drop(a);
+    /// assert!(!w.is_alive());
+    /// ```
     pub fn downgrade(&self) -> Array {
         Array(self.0.downgrade())
     }
     /// A strong handle to the same array, or `None` if this is a weak handle whose array has
     /// been freed.
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// let a = Array::default();
+    /// let w = a.downgrade();
+    /// assert!(w.upgrade().is_some());
+    /// drop(a);
+    /// assert!(w.upgrade().is_none());
+    /// ```
     pub fn upgrade(&self) -> Option<Array> {
         self.0.upgrade().map(|a| Array(Link::Strong(a)))
     }
     /// Whether this handle is weak (a back-reference).
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// let a = Array::default();
+    /// assert!(!a.is_weak() && a.downgrade().is_weak());
+    /// ```
     pub fn is_weak(&self) -> bool {
         self.0.is_weak()
     }
     /// Whether the array is still alive (always true for a strong handle). A weak handle
     /// whose array was freed reads as an empty array.
+    ///
+    /// ```
+    /// use gmkit_value::Array;
+    /// let w = Array::default().downgrade(); // the only strong handle is gone
+    /// assert!(!w.is_alive());
+    /// assert_eq!(w.len(), 0); // reads as an empty array
+    /// ```
     pub fn is_alive(&self) -> bool {
         self.0.is_alive()
     }
@@ -737,10 +826,24 @@ impl PartialEq for StructMeta {
 
 impl StructData {
     /// The value of member `name`.
+    ///
+    /// ```
+    /// use gmkit_value::{StructData, Value};
+    /// let d = StructData { fields: vec![("a".into(), Value::Real(1.0))], ..Default::default() };
+    /// assert_eq!(d.get("a"), Some(&Value::Real(1.0)));
+    /// ```
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v)
     }
     /// Sets member `name`, replacing an existing one in place or appending a new one.
+    ///
+    /// ```
+    /// use gmkit_value::{StructData, Value};
+    /// let mut d = StructData::default();
+    /// d.set("a", Value::Real(1.0));
+    /// d.set("a", Value::Real(2.0));
+    /// assert_eq!(d.fields, [("a".to_string(), Value::Real(2.0))]);
+    /// ```
     pub fn set(&mut self, name: impl Into<String>, value: Value) {
         self.insert(name, value);
     }
@@ -806,6 +909,12 @@ impl Default for Struct {
 
 impl Struct {
     /// A new plain struct with these members.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("hp".into(), Value::Real(3.0))]);
+    /// assert_eq!(s.constructor(), None);
+    /// ```
     pub fn new(fields: Vec<(String, Value)>) -> Self {
         Struct::from_data(StructData {
             fields,
@@ -813,6 +922,12 @@ impl Struct {
         })
     }
     /// A new constructed struct (`new Constructor()`), with these members.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// let s = Struct::constructed("Vec2", vec![]);
+    /// assert_eq!(s.constructor().as_deref(), Some("Vec2"));
+    /// ```
     pub fn constructed(constructor: impl Into<String>, fields: Vec<(String, Value)>) -> Self {
         Struct::from_data(StructData {
             constructor: Some(constructor.into()),
@@ -821,14 +936,34 @@ impl Struct {
         })
     }
     /// Wraps struct contents in a new handle.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, StructData};
+    /// let s = Struct::from_data(StructData { constructor: Some("P".into()), ..Default::default() });
+    /// assert_eq!(s.constructor().as_deref(), Some("P"));
+    /// ```
     pub fn from_data(data: StructData) -> Self {
         Struct(Link::new(data))
     }
     /// Member `name`; a container comes back as a strong handle ([`Value::to_strong`]).
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("hp".into(), Value::Real(3.0))]);
+    /// assert_eq!(s.get("hp"), Some(Value::Real(3.0)));
+    /// assert_eq!(s.get("mp"), None);
+    /// ```
     pub fn get(&self, name: &str) -> Option<Value> {
         self.read().get(name).map(Value::to_strong)
     }
     /// Sets member `name`.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::default();
+    /// s.set("hp", Value::Real(1.0));
+    /// assert_eq!(s.get("hp"), Some(Value::Real(1.0)));
+    /// ```
     pub fn set(&self, name: impl Into<String>, value: Value) {
         self.write().set(name, value)
     }
@@ -903,37 +1038,89 @@ impl Struct {
         self.read().constructor.clone()
     }
     /// Shared read access (as stored: back-references stay weak).
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("a".into(), Value::Real(1.0))]);
+    /// assert_eq!(s.read().fields.len(), 1);
+    /// ```
     pub fn read(&self) -> ReadGuard<'_, StructData> {
         self.0.read()
     }
     /// Exclusive write access.
+    ///
+    /// ```
+    /// use gmkit_value::{Struct, Value};
+    /// let s = Struct::new(vec![("a".into(), Value::Real(1.0))]);
+    /// s.write().fields.reverse();
+    /// s.write().constructor = Some("Made".into());
+    /// assert_eq!(s.constructor().as_deref(), Some("Made"));
+    /// ```
     pub fn write(&self) -> WriteGuard<'_, StructData> {
         self.0.write()
     }
     /// Whether two handles refer to the same struct (GML identity), strong or weak.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// let s = Struct::default();
+    /// assert!(s.ptr_eq(&s.downgrade()) && !s.ptr_eq(&Struct::default()));
+    /// ```
     pub fn ptr_eq(&self, other: &Struct) -> bool {
         std::ptr::eq(self.0.ptr(), other.0.ptr())
     }
     /// A stable identity for this struct while it is alive (for reference tables).
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// let s = Struct::default();
+    /// assert_eq!(s.id(), s.downgrade().id());
+    /// ```
     pub fn id(&self) -> usize {
         self.0.ptr() as *const () as usize
     }
     /// A weak handle to the same struct: it does not keep the struct alive. Store one to close
     /// a cycle (a child referring back to an ancestor) so that the graph can be freed.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// let s = Struct::default();
+    /// let w = s.downgrade();
+    /// drop(s);
+    /// assert!(!w.is_alive());
+    /// ```
     pub fn downgrade(&self) -> Struct {
         Struct(self.0.downgrade())
     }
     /// A strong handle to the same struct, or `None` if this is a weak handle whose struct has
     /// been freed.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// let s = Struct::default();
+    /// assert!(s.downgrade().upgrade().is_some_and(|u| u.ptr_eq(&s)));
+    /// ```
     pub fn upgrade(&self) -> Option<Struct> {
         self.0.upgrade().map(|a| Struct(Link::Strong(a)))
     }
     /// Whether this handle is weak (a back-reference).
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// assert!(Struct::default().downgrade().is_weak());
+    /// ```
     pub fn is_weak(&self) -> bool {
         self.0.is_weak()
     }
     /// Whether the struct is still alive (always true for a strong handle). A weak handle
     /// whose struct was freed reads as an empty plain struct.
+    ///
+    /// ```
+    /// use gmkit_value::Struct;
+    /// assert!(Struct::default().is_alive());
+    /// let w = Struct::default().downgrade(); // the only strong handle is gone
+    /// assert!(!w.is_alive());
+    /// ```
     pub fn is_alive(&self) -> bool {
         self.0.is_alive()
     }

@@ -62,6 +62,23 @@ pub fn from_ds_value<T: DeserializeOwned>(v: DsValue) -> Result<T, SerdeError> {
     T::deserialize(De(content))
 }
 
+/// Deserializes one value, as found inside a ds_* structure (a string where a map or struct
+/// is expected is read as a nested ds_map string). The inverse of [`super::to_value`].
+///
+/// ```
+/// use gmkit_value::{Value, ds};
+/// #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+/// struct Door { x: f64, locked: bool }
+/// let v = ds::to_value(&Door { x: 4.0, locked: true })?; // a nested ds_map string
+/// assert!(v.as_str().is_some());
+/// assert_eq!(ds::from_value::<Door>(v)?, Door { x: 4.0, locked: true });
+/// assert_eq!(ds::from_value::<u8>(Value::Real(7.0))?, 7);
+/// # Ok::<(), ds::SerdeError>(())
+/// ```
+pub fn from_value<T: DeserializeOwned>(v: Value) -> Result<T, SerdeError> {
+    T::deserialize(De::value(v))
+}
+
 fn array<T: From<Value>>(v: Vec<Value>) -> T {
     T::from(Value::Array(Array::new(v)))
 }

@@ -35,7 +35,7 @@ mod ser;
 mod structure;
 mod tagged;
 
-pub use de::{from_ds_value, from_str};
+pub use de::{from_ds_value, from_str, from_value};
 pub use error::{DsError, EncodeError};
 pub use ser::{SerdeError, to_ds_value, to_string, to_value};
 pub use tagged::{
@@ -245,6 +245,45 @@ impl DsValue {
             _ => None,
         }
     }
+
+    /// Sets `key` in a map (the first pair with that key, in place, or a new pair at the end);
+    /// returns the previous value. `None` and no change if this is not a map.
+    ///
+    /// ```
+    /// use gmkit_value::{Value, ds::DsValue};
+    /// let mut m = DsValue::Map(vec![]);
+    /// assert_eq!(m.map_insert(Value::from("hp"), Value::Real(1.0)), None);
+    /// assert_eq!(m.map_insert(Value::from("hp"), Value::Real(2.0)), Some(Value::Real(1.0)));
+    /// assert_eq!(m.len(), 1);
+    /// ```
+    pub fn map_insert(&mut self, key: Value, value: Value) -> Option<Value> {
+        let DsValue::Map(pairs) = self else {
+            return None;
+        };
+        match pairs.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => Some(std::mem::replace(&mut slot.1, value)),
+            None => {
+                pairs.push((key, value));
+                None
+            }
+        }
+    }
+
+    /// Removes the first pair whose key equals `key` from a map; returns its value.
+    ///
+    /// ```
+    /// use gmkit_value::{Value, ds::DsValue};
+    /// let mut m = DsValue::Map(vec![(Value::Real(1.0), Value::from("one"))]);
+    /// assert_eq!(m.map_remove(&Value::Real(1.0)), Some(Value::from("one")));
+    /// assert!(m.is_empty());
+    /// ```
+    pub fn map_remove(&mut self, key: &Value) -> Option<Value> {
+        let DsValue::Map(pairs) = self else {
+            return None;
+        };
+        let i = pairs.iter().position(|(k, _)| k == key)?;
+        Some(pairs.remove(i).1)
+    }
 }
 
 /// A ds_grid: `width × height` cells, stored column-major as GameMaker writes them
@@ -433,6 +472,14 @@ pub struct EncodeOptions {
 ///
 /// `kind` restricts the accepted structure (like calling `ds_map_read`); `None` detects it from
 /// the magic word.
+///
+/// ```
+/// use gmkit_value::ds::{self, DsKind, DsValue};
+/// let d = ds::decode("9301000000000000", None)?;
+/// assert_eq!(d.value, DsValue::Map(vec![]));
+/// assert!(ds::decode("9301000000000000", Some(DsKind::List)).is_err());
+/// # Ok::<(), ds::DsError>(())
+/// ```
 pub fn decode(text: &str, kind: Option<DsKind>) -> Result<DsData, DsError> {
     decode_with(text, kind, &DecodeOptions::default())
 }
@@ -505,6 +552,13 @@ fn bad_character(text: &str, n: usize) -> Option<(char, usize)> {
 }
 
 /// Decodes the byte stream of a ds_* string (the hex text already decoded).
+///
+/// ```
+/// use gmkit_value::ds::{self, DsValue};
+/// let d = ds::decode_bytes(&[0x2F, 1, 0, 0, 0, 0, 0, 0], None, &Default::default())?;
+/// assert_eq!(d.value, DsValue::List(vec![]));
+/// # Ok::<(), ds::DsError>(())
+/// ```
 pub fn decode_bytes(
     bytes: &[u8],
     kind: Option<DsKind>,
