@@ -300,6 +300,10 @@ fn ds_type_errors_are_matchable_and_name_the_field_path() {
     // Not a ds string at all: the decode error, matchable.
     let e = ds::from_str::<Root<i32>>("zz").unwrap_err();
     assert!(matches!(e, ds::SerdeError::Decode { .. }), "{e:?}");
+    // Integer keys round-trip through ds too (written as real keys).
+    let m: BTreeMap<i32, String> = BTreeMap::from([(-1, "a".into()), (7, "b".into())]);
+    let hex = ds::to_string(&m).unwrap();
+    assert_eq!(ds::from_str::<BTreeMap<i32, String>>(&hex).unwrap(), m);
     // A number key shows as [key].
     let m = ds::DsValue::Map(vec![(Value::Real(4.0), Value::from("x"))]);
     let e = ds::from_ds_value::<HashMap<i32, f64>>(m).unwrap_err();
