@@ -501,6 +501,31 @@ impl<'g> Compiler<'g> {
         }
     }
 
+    /// A name that is neither a local nor one of the game's variables, as the number it
+    /// stands for (spec §8.2): a built-in constant (`c_red` → 255), or before 2023.8 an
+    /// asset's index (`spr_player` → 3; what the decompiler's names pass prints).
+    fn builtin_or_asset_value(&mut self, n: &str) -> Option<DataType> {
+        if self.locals.contains(n) || self.names.vars_by_name.contains_key(n) {
+            return None;
+        }
+        match crate::builtins::constant(n) {
+            Some(crate::builtins::ConstValue::Int(v)) => return Some(self.push_int(v)),
+            Some(crate::builtins::ConstValue::Real(v)) => {
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Double(v),
+                });
+                return Some(DataType::Double);
+            }
+            None => {}
+        }
+        if self.f().asset_refs() {
+            return None;
+        }
+        let &(_, index) = self.names.assets.get(n)?;
+        Some(self.push_int(index as i64))
+    }
+
     fn push_e1(&mut self) {
         self.emit(Instruction::Push {
             op: Opcode::Push,
@@ -1338,6 +1363,9 @@ impl<'g> Compiler<'g> {
                     return Ok(self.push_int(k as i64));
                 }
                 if let Some(t) = self.named_value(n)? {
+                    return Ok(t);
+                }
+                if let Some(t) = self.builtin_or_asset_value(n) {
                     return Ok(t);
                 }
                 let (vi, inst, op) = self.scope_of(n);

@@ -1,0 +1,390 @@
+//! Names for values: a pass over a decompiled entry that turns a literal into the name the
+//! source most likely wrote, where the value's kind is known ([`crate::builtins`]):
+//!
+//! - arguments of a built-in function, by its signature (`draw_set_colour(c_red)`,
+//!   `keyboard_check(vk_left)`, `instance_create(x, y, obj_enemy)`);
+//! - the value assigned to or compared with a built-in variable (`sprite_index = spr_player`,
+//!   `image_blend == c_red`), or compared with a built-in call's result
+//!   (`instance_exists(o) == true`), and the labels of a `switch` on such a value;
+//! - the kinds: constants of a family ([`crate::builtins::constant_for`]); assets by the game's
+//!   names before 2023.8 (later they are `pushref`s, named already); `noone`, `all` (and
+//!   `self`/`other` before 2.3) and objects where an instance goes; `true`/`false` where a
+//!   boolean goes, before 2.3.7 (from 2.3.7 a boolean is typed in the bytecode and the
+//!   decompiler reads it as one already).
+//!
+//! Only names that compile back to the same number are printed: a constant or an asset name
+//! that is also one of the game's variables or functions, a local of the entry, or (assets)
+//! the name of two assets stays a number.
+
+use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt};
+use crate::builtins::{self, Kind};
+use crate::game::{AssetKind, Game};
+use std::collections::{HashMap, HashSet};
+
+/// The game's names a printed name must not collide with, built once per game.
+#[derive(Debug, Default)]
+pub struct NameIndex {
+    /// Names of variables (VARI) and functions (FUNC, with and without `gml_Script_`).
+    taken: HashSet<String>,
+    /// How many assets have each name.
+    assets: HashMap<String, u32>,
+}
+
+impl NameIndex {
+    /// Collects the names of `game`.
+    pub fn new(game: &Game) -> Self {
+        let mut taken = HashSet::new();
+        let file = game.file;
+        if let Some(v) = file.variables.as_ref() {
+            for i in 0..v.variables.len() {
+                taken.insert(game.var_name(gmkit_data::Id::new(i as u32)).to_string());
+            }
+        }
+        if let Some(f) = file.functions.as_ref() {
+            for i in 0..f.functions.len() {
+                let n = game.func_name(gmkit_data::Id::new(i as u32));
+                taken.insert(super::stack::fn_short_name(n).to_string());
+                taken.insert(n.to_string());
+            }
+        }
+        let mut assets: HashMap<String, u32> = HashMap::new();
+        for (_, _, n) in game.assets() {
+            *assets.entry(n.to_string()).or_default() += 1;
+        }
+        NameIndex { taken, assets }
+    }
+}
+
+/// Names the values of `body` (see the module's documentation).
+pub(crate) fn name_values(game: &Game, body: &mut [Stmt]) {
+    let mut locals = HashSet::new();
+    for s in body.iter() {
+        collect_locals(s, &mut locals);
+    }
+    let n = Namer {
+        game,
+        index: game.name_index(),
+        locals,
+    };
+    n.stmts(body);
+}
+
+fn collect_locals(s: &Stmt, out: &mut HashSet<String>) {
+    crate::limits::deep(|| match s {
+        Stmt::Var(v) => out.extend(v.iter().map(|(n, _)| n.clone())),
+        Stmt::Static(v) => out.extend(v.iter().map(|(n, _)| n.clone())),
+        Stmt::Function(f) => collect_fn_locals(f, out),
+        Stmt::Try { catch, .. } => {
+            if let Some((n, _)) = catch {
+                out.insert(n.clone());
+            }
+            for_each_child(s, &mut |c| collect_locals(c, out));
+        }
+        _ => for_each_child(s, &mut |c| collect_locals(c, out)),
+    })
+}
+
+fn collect_fn_locals(f: &Function, out: &mut HashSet<String>) {
+    out.extend(f.params.iter().map(|(n, _)| n.clone()));
+    for s in &f.body {
+        collect_locals(s, out);
+    }
+}
+
+/// Calls `f` on each statement directly inside `s`.
+fn for_each_child(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
+    match s {
+        Stmt::If(_, a, b) => {
+            a.iter().for_each(&mut *f);
+            b.iter().flatten().for_each(f);
+        }
+        Stmt::While(_, b)
+        | Stmt::DoUntil(b, _)
+        | Stmt::Repeat(_, b)
+        | Stmt::With(_, b)
+        | Stmt::Block(b) => b.iter().for_each(f),
+        Stmt::For(i, _, st, b) => {
+            i.iter().map(|x| &**x).for_each(&mut *f);
+            st.iter().map(|x| &**x).for_each(&mut *f);
+            b.iter().for_each(f);
+        }
+        Stmt::Switch(_, cases) => cases.iter().flat_map(|c| &c.body).for_each(f),
+        Stmt::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            body.iter().for_each(&mut *f);
+            catch.iter().flat_map(|(_, b)| b).for_each(&mut *f);
+            finally.iter().flatten().for_each(f);
+        }
+        _ => {}
+    }
+}
+
+struct Namer<'a, 'g> {
+    game: &'a Game<'g>,
+    index: &'a NameIndex,
+    locals: HashSet<String>,
+}
+
+impl Namer<'_, '_> {
+    fn stmts(&self, body: &mut [Stmt]) {
+        for s in body {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&self, s: &mut Stmt) {
+        crate::limits::deep(|| self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&self, s: &mut Stmt) {
+        match s {
+            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.expr(e),
+            Stmt::Return(e) => e.iter_mut().for_each(|e| self.expr(e)),
+            Stmt::Assign { target, op, value } => {
+                self.expr(target);
+                self.expr(value);
+                if op.is_none() {
+                    let k = self.place_kind(target);
+                    self.name(value, k);
+                }
+            }
+            Stmt::Update { target, .. } => self.expr(target),
+            Stmt::Var(v) => v
+                .iter_mut()
+                .filter_map(|(_, e)| e.as_mut())
+                .for_each(|e| self.expr(e)),
+            Stmt::Static(v) => v.iter_mut().for_each(|(_, e)| self.expr(e)),
+            Stmt::GlobalVar(_) | Stmt::Break | Stmt::Continue | Stmt::Exit => {}
+            Stmt::Unstructured(_) => {}
+            Stmt::If(c, a, b) => {
+                self.expr(c);
+                self.stmts(a);
+                if let Some(b) = b {
+                    self.stmts(b);
+                }
+            }
+            Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+                self.expr(c);
+                self.stmts(b);
+            }
+            Stmt::DoUntil(b, c) => {
+                self.stmts(b);
+                self.expr(c);
+            }
+            Stmt::For(i, c, st, b) => {
+                if let Some(i) = i {
+                    self.stmt(i);
+                }
+                if let Some(c) = c {
+                    self.expr(c);
+                }
+                if let Some(st) = st {
+                    self.stmt(st);
+                }
+                self.stmts(b);
+            }
+            Stmt::Switch(e, cases) => {
+                self.expr(e);
+                let k = self.value_kind(e);
+                for Case { label, body } in cases.iter_mut() {
+                    if let Some(l) = label {
+                        self.expr(l);
+                        self.name(l, k);
+                    }
+                    self.stmts(body);
+                }
+            }
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                self.stmts(body);
+                if let Some((_, b)) = catch {
+                    self.stmts(b);
+                }
+                if let Some(b) = finally {
+                    self.stmts(b);
+                }
+            }
+            Stmt::Function(f) => self.function(f),
+            Stmt::Block(b) => self.stmts(b),
+        }
+    }
+
+    fn function(&self, f: &mut Function) {
+        for (_, d) in f.params.iter_mut() {
+            if let Some(d) = d {
+                self.expr(d);
+            }
+        }
+        if let Some((_, args)) = &mut f.inherits {
+            args.iter_mut().for_each(|a| self.expr(a));
+        }
+        self.stmts(&mut f.body);
+    }
+
+    fn expr(&self, e: &mut Expr) {
+        crate::limits::deep(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&self, e: &mut Expr) {
+        match e {
+            Expr::Lit(_) | Expr::Ident(_) => {}
+            Expr::Member(o, _) => self.expr(o),
+            Expr::Index(b, idx) => {
+                self.expr(b);
+                idx.iter_mut().for_each(|i| self.expr(i));
+            }
+            Expr::Call(callee, args) => {
+                self.expr(callee);
+                args.iter_mut().for_each(|a| self.expr(a));
+                if let Some(f) = self.builtin_function(callee) {
+                    for (i, a) in args.iter_mut().enumerate() {
+                        self.name(a, f.arg(i));
+                    }
+                }
+            }
+            Expr::New(callee, args) => {
+                self.expr(callee);
+                args.iter_mut().for_each(|a| self.expr(a));
+            }
+            Expr::Unary(_, x) | Expr::Paren(x) => self.expr(x),
+            Expr::Update { target, .. } => self.expr(target),
+            Expr::Binary(op, l, r) => {
+                self.expr(l);
+                self.expr(r);
+                if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+                    let (kl, kr) = (self.value_kind(l), self.value_kind(r));
+                    self.name(r, kl);
+                    self.name(l, kr);
+                }
+            }
+            Expr::Ternary(c, a, b) => {
+                self.expr(c);
+                self.expr(a);
+                self.expr(b);
+            }
+            Expr::Array(items) => items.iter_mut().for_each(|i| self.expr(i)),
+            Expr::Struct(fields) => fields.iter_mut().for_each(|(_, v)| self.expr(v)),
+            Expr::Function(f) => self.function(f),
+        }
+    }
+
+    /// The built-in function `callee` calls (not shadowed by a game script of that name).
+    fn builtin_function(&self, callee: &Expr) -> Option<&'static builtins::Function> {
+        let Expr::Ident(n) = callee else {
+            return None;
+        };
+        if self.locals.contains(n) {
+            return None;
+        }
+        builtins::function(n)
+    }
+
+    /// The kind of the built-in variable a place names (`image_blend`, `other.sprite_index`,
+    /// `alarm[0]`).
+    fn place_kind(&self, e: &Expr) -> Kind {
+        let name = match e {
+            Expr::Ident(n) if !self.locals.contains(n) => n,
+            Expr::Member(_, n) => n,
+            Expr::Index(b, _) => return self.place_kind(b),
+            _ => return Kind::Any,
+        };
+        builtins::variable(name).map_or(Kind::Any, |v| v.kind)
+    }
+
+    /// The kind of a value: a built-in variable's, or a built-in call's result.
+    fn value_kind(&self, e: &Expr) -> Kind {
+        match e {
+            Expr::Call(callee, _) => self
+                .builtin_function(callee)
+                .map_or(Kind::Any, |f| f.returns),
+            Expr::Paren(x) => self.value_kind(x),
+            e => self.place_kind(e),
+        }
+    }
+
+    /// Replaces the literal `e` with its name as a value of kind `k`, if it has one.
+    fn name(&self, e: &mut Expr, k: Kind) {
+        if !k.has_names() {
+            return;
+        }
+        let Expr::Lit(Literal::Int(v)) = *e else {
+            return;
+        };
+        if let Some(n) = self.name_of(k, v) {
+            *e = n;
+        }
+    }
+
+    fn name_of(&self, k: Kind, v: i64) -> Option<Expr> {
+        let f = &self.game.features;
+        let ident = |s: &str| Some(Expr::Ident(s.to_string()));
+        match k {
+            Kind::Bool if !f.typed_booleans() && (v == 0 || v == 1) => {
+                Some(Expr::Lit(Literal::Bool(v == 1)))
+            }
+            Kind::Bool => None,
+            Kind::Instance | Kind::Asset(AssetKind::Object) => match v {
+                -4 => ident("noone"),
+                -3 if k == Kind::Instance => ident("all"),
+                -1 if k == Kind::Instance && !f.gml_v2() => ident("self"),
+                -2 if k == Kind::Instance && !f.gml_v2() => ident("other"),
+                0..100_000 => self.asset(AssetKind::Object, v),
+                _ => None,
+            },
+            Kind::Asset(AssetKind::Script) => None,
+            Kind::Asset(a) if v >= 0 => self.asset(a, v),
+            Kind::Asset(_) => None,
+            k => {
+                let n = builtins::constant_for(k, v)?;
+                let ok = self.free(n) && !self.index.assets.contains_key(n);
+                ok.then(|| Expr::Ident(n.to_string()))
+            }
+        }
+    }
+
+    /// Whether `n` is free to print as a built-in or asset name: no local, variable or
+    /// function of the game has it.
+    fn free(&self, n: &str) -> bool {
+        !self.locals.contains(n) && !self.index.taken.contains(n)
+    }
+
+    /// The name of asset `index` of kind `a`, where the name reads back as that index: before
+    /// 2023.8, one asset of that name, and nothing else of the game named so.
+    fn asset(&self, a: AssetKind, index: i64) -> Option<Expr> {
+        if self.game.features.asset_refs() {
+            return None;
+        }
+        let n = self.game.asset_name(a, usize::try_from(index).ok()?)?;
+        let ok = self.index.assets.get(n) == Some(&1)
+            && self.free(n)
+            && builtins::constant(n).is_none()
+            && builtins::variable(n).is_none()
+            && builtins::function(n).is_none()
+            && !KEYWORDS.contains(&n)
+            && is_identifier(n);
+        ok.then(|| Expr::Ident(n.to_string()))
+    }
+}
+
+/// Words an asset name must not be printed as.
+const KEYWORDS: &[&str] = &[
+    "all", "and", "begin", "break", "case", "catch", "constructor", "continue", "default",
+    "delete", "div", "do", "else", "end", "enum", "exit", "false", "finally", "for", "function",
+    "global", "globalvar", "if", "mod", "new", "noone", "not", "or", "other", "repeat",
+    "return", "self", "static", "switch", "then", "throw", "true", "try", "undefined", "until",
+    "var", "while", "with", "xor",
+];
+
+/// Whether `n` lexes as one identifier.
+fn is_identifier(n: &str) -> bool {
+    let mut b = n.bytes();
+    b.next()
+        .is_some_and(|c| c == b'_' || c.is_ascii_alphabetic())
+        && b.all(|c| c == b'_' || c.is_ascii_alphanumeric())
+}
