@@ -28,6 +28,10 @@ pub struct NameIndex {
     taken: HashSet<String>,
     /// How many assets have each name.
     assets: HashMap<String, u32>,
+    /// Instance and global variables the game uses as booleans (before typed booleans).
+    bools: HashSet<String>,
+    /// Instance and global variables that hold an instance or `noone`.
+    instances: HashSet<String>,
 }
 
 impl NameIndex {
@@ -51,8 +55,183 @@ impl NameIndex {
         for (_, _, n) in game.assets() {
             *assets.entry(n.to_string()).or_default() += 1;
         }
-        NameIndex { taken, assets }
+        let (mut bools, instances) = variable_kinds(game);
+        if game.features.typed_booleans() {
+            bools.clear();
+        }
+        NameIndex {
+            taken,
+            assets,
+            bools,
+            instances,
+        }
     }
+}
+
+/// What the bytecode shows of how a variable is used.
+#[derive(Default, Clone, Copy)]
+struct Use {
+    /// Stores of a literal 0 or 1.
+    literal: u32,
+    /// Stores of -4 (`noone`).
+    noone: u32,
+    /// Stores of an instance (a built-in call returning one, `id`).
+    instance: u32,
+    /// Stores of a boolean expression (a comparison, `!`, a built-in returning a boolean).
+    boolean: u32,
+    /// Reads converted straight to a boolean (`if (v)`, `!v`).
+    condition: u32,
+    /// Reads compared with -4 (`v != noone`).
+    compared_noone: u32,
+    /// A store of anything else (a number, an expression).
+    other: bool,
+}
+
+impl Use {
+    fn add(&mut self, u: Use) {
+        self.literal += u.literal;
+        self.noone += u.noone;
+        self.instance += u.instance;
+        self.boolean += u.boolean;
+        self.condition += u.condition;
+        self.compared_noone += u.compared_noone;
+        self.other |= u.other;
+    }
+
+    /// Used as a boolean: every store is 0, 1 or a boolean expression (a literal among them),
+    /// and some read is a condition.
+    fn is_bool(&self) -> bool {
+        !self.other
+            && self.noone == 0
+            && self.instance == 0
+            && self.literal > 0
+            && self.condition > 0
+    }
+
+    /// Holds an instance or `noone`: stores of `noone` and no 0/1 or boolean, and either every
+    /// other store an instance (one seen) or some read compared with `noone`.
+    fn is_instance(&self) -> bool {
+        self.literal == 0
+            && self.boolean == 0
+            && self.noone > 0
+            && ((!self.other && self.instance > 0) || self.compared_noone > 0)
+    }
+}
+
+/// The instance and global variables used as booleans ([`Use::is_bool`]) and as instances
+/// ([`Use::is_instance`]), found in the bytecode of every root entry (one scan per game).
+fn variable_kinds(game: &Game) -> (HashSet<String>, HashSet<String>) {
+    use gmkit_data::chunks::code::{
+        DataType, InstanceType, Instruction, Opcode, PushValue, RefType,
+    };
+    let Some(code) = game.file.code.as_ref() else {
+        return Default::default();
+    };
+    let mut uses: HashMap<u32, Use> = HashMap::new();
+    for i in 0..code.entries.len() {
+        if !code.entries[i].body.is_root() {
+            continue;
+        }
+        let Ok(ins) = code.instructions(i) else {
+            continue;
+        };
+        for (j, x) in ins.iter().enumerate() {
+            match x {
+                Instruction::Pop { var, .. }
+                    if var.ref_type == RefType::NORMAL && var.instance != InstanceType::LOCAL =>
+                {
+                    let mut k = j;
+                    let mut prev = None;
+                    while k > 0 {
+                        k -= 1;
+                        match ins[k] {
+                            Instruction::Binary {
+                                op: Opcode::Conv, ..
+                            } => continue,
+                            p => {
+                                prev = Some(p);
+                                break;
+                            }
+                        }
+                    }
+                    let u = uses.entry(var.variable.0).or_default();
+                    let returns = |f| builtins::function(game.func_name(f)).map(|f| f.returns);
+                    match prev {
+                        Some(Instruction::Push {
+                            value: PushValue::Int16(0 | 1) | PushValue::Int32(0 | 1),
+                            ..
+                        }) => u.literal += 1,
+                        Some(Instruction::Push {
+                            value: PushValue::Int16(-4) | PushValue::Int32(-4),
+                            ..
+                        }) => u.noone += 1,
+                        Some(Instruction::Push {
+                            value: PushValue::Variable(v),
+                            ..
+                        }) if game.var_name(v.variable) == "id" => u.instance += 1,
+                        Some(Instruction::Compare { .. })
+                        | Some(Instruction::Unary {
+                            op: Opcode::Not, ..
+                        }) => u.boolean += 1,
+                        Some(Instruction::Call { function, .. }) => match returns(function) {
+                            Some(Kind::Bool) => u.boolean += 1,
+                            Some(Kind::Instance) => u.instance += 1,
+                            _ => u.other = true,
+                        },
+                        _ => u.other = true,
+                    }
+                }
+                Instruction::Push {
+                    value: PushValue::Variable(var),
+                    ..
+                } if var.instance != InstanceType::LOCAL
+                    && matches!(
+                        ins.get(j + 1),
+                        Some(Instruction::Binary {
+                            op: Opcode::Conv,
+                            t2: DataType::Boolean,
+                            ..
+                        })
+                    ) =>
+                {
+                    uses.entry(var.variable.0).or_default().condition += 1;
+                }
+                Instruction::Push {
+                    value: PushValue::Variable(var),
+                    ..
+                } if var.instance != InstanceType::LOCAL
+                    && matches!(
+                        ins.get(j + 1),
+                        Some(Instruction::Push {
+                            value: PushValue::Int16(-4),
+                            ..
+                        })
+                    )
+                    && matches!(ins.get(j + 2), Some(Instruction::Compare { .. })) =>
+                {
+                    uses.entry(var.variable.0).or_default().compared_noone += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut by_name: HashMap<&str, Use> = HashMap::new();
+    for (v, u) in uses {
+        let n = game.var_name(gmkit_data::Id::new(v));
+        by_name.entry(n).or_default().add(u);
+    }
+    let (mut bools, mut instances) = (HashSet::new(), HashSet::new());
+    for (n, u) in by_name {
+        if builtins::variable(n).is_some() {
+            continue;
+        }
+        if u.is_bool() {
+            bools.insert(n.to_string());
+        } else if u.is_instance() {
+            instances.insert(n.to_string());
+        }
+    }
+    (bools, instances)
 }
 
 /// Names the values of `body` (see the module's documentation).
@@ -67,6 +246,65 @@ pub(crate) fn name_values(game: &Game, body: &mut [Stmt]) {
         locals,
     };
     n.stmts(body);
+    if !game.features.typed_booleans() {
+        bool_returns(body);
+    }
+}
+
+/// A script whose every `return` gives 0 or 1, both of them, is a predicate: its returns read
+/// `true`/`false` (before typed booleans, where both compile alike).
+fn bool_returns(body: &mut [Stmt]) {
+    let mut seen = [false; 2];
+    let mut other = false;
+    each_return(body, &mut |r| match r {
+        Some(Expr::Lit(Literal::Int(v @ (0 | 1)))) => seen[*v as usize] = true,
+        Some(Expr::Lit(Literal::Bool(_))) => {}
+        _ => other = true,
+    });
+    if other || seen != [true, true] {
+        return;
+    }
+    each_return(body, &mut |r| {
+        if let Some(Expr::Lit(l @ Literal::Int(0 | 1))) = r {
+            *l = Literal::Bool(*l == Literal::Int(1));
+        }
+    });
+}
+
+/// Calls `f` on the value of each `return` of `body` (not those of nested functions).
+fn each_return(body: &mut [Stmt], f: &mut dyn FnMut(&mut Option<Expr>)) {
+    for s in body {
+        crate::limits::deep(|| match s {
+            Stmt::Return(e) => f(e),
+            Stmt::If(_, a, b) => {
+                each_return(a, f);
+                if let Some(b) = b {
+                    each_return(b, f);
+                }
+            }
+            Stmt::While(_, b)
+            | Stmt::DoUntil(b, _)
+            | Stmt::Repeat(_, b)
+            | Stmt::With(_, b)
+            | Stmt::Block(b)
+            | Stmt::For(_, _, _, b) => each_return(b, f),
+            Stmt::Switch(_, cases) => cases.iter_mut().for_each(|c| each_return(&mut c.body, f)),
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                each_return(body, f);
+                if let Some((_, b)) = catch {
+                    each_return(b, f);
+                }
+                if let Some(b) = finally {
+                    each_return(b, f);
+                }
+            }
+            _ => {}
+        })
+    }
 }
 
 fn collect_locals(s: &Stmt, out: &mut HashSet<String>) {
@@ -261,6 +499,9 @@ impl Namer<'_, '_> {
                     let (kl, kr) = (self.value_kind(l), self.value_kind(r));
                     self.name(r, kl);
                     self.name(l, kr);
+                    // `v == -4`: a variable compared with -4 holds an instance.
+                    self.noone(r, kl, l);
+                    self.noone(l, kr, r);
                 }
             }
             Expr::Ternary(c, a, b) => {
@@ -294,7 +535,12 @@ impl Namer<'_, '_> {
             Expr::Index(b, _) => return self.place_kind(b),
             _ => return Kind::Any,
         };
-        builtins::variable(name).map_or(Kind::Any, |v| v.kind)
+        match builtins::variable(name) {
+            Some(v) => v.kind,
+            None if self.index.bools.contains(name.as_str()) => Kind::Bool,
+            None if self.index.instances.contains(name.as_str()) => Kind::Instance,
+            None => Kind::Any,
+        }
     }
 
     /// The kind of a value: a built-in variable's, or a built-in call's result.
@@ -305,6 +551,14 @@ impl Namer<'_, '_> {
                 .map_or(Kind::Any, |f| f.returns),
             Expr::Paren(x) => self.value_kind(x),
             e => self.place_kind(e),
+        }
+    }
+
+    /// `-4` compared with a variable of no known kind (`other`) is `noone`.
+    fn noone(&self, e: &mut Expr, k: Kind, other: &Expr) {
+        let var = matches!(other, Expr::Ident(_) | Expr::Member(..) | Expr::Index(..));
+        if k == Kind::Any && var && *e == Expr::Lit(Literal::Int(-4)) {
+            *e = Expr::Ident("noone".into());
         }
     }
 
@@ -340,6 +594,16 @@ impl Namer<'_, '_> {
             Kind::Asset(AssetKind::Script) => None,
             Kind::Asset(a) if v >= 0 => self.asset(a, v),
             Kind::Asset(_) => None,
+            // A letter or digit key reads `ord("A")` (compiled to its code) where the game
+            // has no `ord` of its own.
+            Kind::Key
+                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v) && self.free("ord") =>
+            {
+                Some(Expr::Call(
+                    Box::new(Expr::Ident("ord".into())),
+                    vec![Expr::Lit(Literal::String((v as u8 as char).to_string()))],
+                ))
+            }
             k => {
                 let n = builtins::constant_for(k, v)?;
                 let ok = self.free(n) && !self.index.assets.contains_key(n);
@@ -374,11 +638,50 @@ impl Namer<'_, '_> {
 
 /// Words an asset name must not be printed as.
 const KEYWORDS: &[&str] = &[
-    "all", "and", "begin", "break", "case", "catch", "constructor", "continue", "default",
-    "delete", "div", "do", "else", "end", "enum", "exit", "false", "finally", "for", "function",
-    "global", "globalvar", "if", "mod", "new", "noone", "not", "or", "other", "repeat",
-    "return", "self", "static", "switch", "then", "throw", "true", "try", "undefined", "until",
-    "var", "while", "with", "xor",
+    "all",
+    "and",
+    "begin",
+    "break",
+    "case",
+    "catch",
+    "constructor",
+    "continue",
+    "default",
+    "delete",
+    "div",
+    "do",
+    "else",
+    "end",
+    "enum",
+    "exit",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "global",
+    "globalvar",
+    "if",
+    "mod",
+    "new",
+    "noone",
+    "not",
+    "or",
+    "other",
+    "repeat",
+    "return",
+    "self",
+    "static",
+    "switch",
+    "then",
+    "throw",
+    "true",
+    "try",
+    "undefined",
+    "until",
+    "var",
+    "while",
+    "with",
+    "xor",
 ];
 
 /// Whether `n` lexes as one identifier.
