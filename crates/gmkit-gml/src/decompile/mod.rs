@@ -148,7 +148,7 @@ fn decompile_entry_here(game: &Game, entry: usize) -> Result<Decompiled, Decompi
         });
     }
     let mut body = body;
-    names::name_values(game, &mut body);
+    names::name_values(game, Some(entry), &mut body);
     Ok(Decompiled {
         body,
         failures: d.failures,
@@ -173,7 +173,7 @@ fn decompile_instructions_here(game: &Game, ins: &[Instruction]) -> Decompiled {
         d.failures += 1;
         d.notes.push(what);
     } else {
-        names::name_values(game, &mut body);
+        names::name_values(game, None, &mut body);
     }
     Decompiled {
         body,

@@ -28,10 +28,8 @@ pub struct NameIndex {
     taken: HashSet<String>,
     /// How many assets have each name.
     assets: HashMap<String, u32>,
-    /// Instance and global variables the game uses as booleans (before typed booleans).
-    bools: HashSet<String>,
-    /// Instance and global variables that hold an instance or `noone`.
-    instances: HashSet<String>,
+    /// Kinds of the game's own instance and global variables and script parameters.
+    kinds: VariableKinds,
 }
 
 impl NameIndex {
@@ -55,15 +53,14 @@ impl NameIndex {
         for (_, _, n) in game.assets() {
             *assets.entry(n.to_string()).or_default() += 1;
         }
-        let (mut bools, instances) = variable_kinds(game);
+        let mut kinds = variable_kinds(game);
         if game.features.typed_booleans() {
-            bools.clear();
+            kinds.bools.clear();
         }
         NameIndex {
             taken,
             assets,
-            bools,
-            instances,
+            kinds,
         }
     }
 }
@@ -83,6 +80,8 @@ struct Use {
     condition: u32,
     /// Reads compared with -4 (`v != noone`).
     compared_noone: u32,
+    /// Reads passed where a built-in takes an object or an instance.
+    object_argument: u32,
     /// A store of anything else (a number, an expression).
     other: bool,
 }
@@ -95,6 +94,7 @@ impl Use {
         self.boolean += u.boolean;
         self.condition += u.condition;
         self.compared_noone += u.compared_noone;
+        self.object_argument += u.object_argument;
         self.other |= u.other;
     }
 
@@ -118,9 +118,53 @@ impl Use {
     }
 }
 
-/// The instance and global variables used as booleans ([`Use::is_bool`]) and as instances
-/// ([`Use::is_instance`]), found in the bytecode of every root entry (one scan per game).
-fn variable_kinds(game: &Game) -> (HashSet<String>, HashSet<String>) {
+/// What the bytecode of the game's code says of its variables and script parameters.
+#[derive(Debug, Default)]
+struct VariableKinds {
+    /// Used as booleans ([`Use::is_bool`]).
+    bools: HashSet<String>,
+    /// Holding instances ([`Use::is_instance`]).
+    instances: HashSet<String>,
+    /// Passed where a built-in takes an object or an instance (and neither of the above).
+    objects: HashSet<String>,
+    /// Script name → its parameters (`argumentN`) passed where a built-in takes an object.
+    params: HashMap<String, Vec<bool>>,
+}
+
+/// The values a `call` at `at` passes, when each is one push (and a `conv`): the push
+/// instructions, argument 0 first.
+fn simple_args(
+    ins: &[gmkit_data::chunks::code::Instruction],
+    at: usize,
+    argc: usize,
+) -> Vec<gmkit_data::chunks::code::Instruction> {
+    use gmkit_data::chunks::code::{Instruction, Opcode};
+    let mut out = Vec::new();
+    let mut k = at;
+    for _ in 0..argc {
+        if k > 0
+            && matches!(
+                ins[k - 1],
+                Instruction::Binary {
+                    op: Opcode::Conv,
+                    ..
+                }
+            )
+        {
+            k -= 1;
+        }
+        match k.checked_sub(1).map(|p| ins[p]) {
+            Some(p @ Instruction::Push { .. }) => out.push(p),
+            _ => break,
+        }
+        k -= 1;
+    }
+    out
+}
+
+/// Finds the kinds of [`VariableKinds`] in the bytecode of every root entry (one scan per
+/// game).
+fn variable_kinds(game: &Game) -> VariableKinds {
     use gmkit_data::chunks::code::{
         DataType, InstanceType, Instruction, Opcode, PushValue, RefType,
     };
@@ -128,6 +172,7 @@ fn variable_kinds(game: &Game) -> (HashSet<String>, HashSet<String>) {
         return Default::default();
     };
     let mut uses: HashMap<u32, Use> = HashMap::new();
+    let mut params: HashMap<String, Vec<bool>> = HashMap::new();
     for i in 0..code.entries.len() {
         if !code.entries[i].body.is_root() {
             continue;
@@ -135,8 +180,47 @@ fn variable_kinds(game: &Game) -> (HashSet<String>, HashSet<String>) {
         let Ok(ins) = code.instructions(i) else {
             continue;
         };
+        let script = game.code_name(i).strip_prefix("gml_Script_");
         for (j, x) in ins.iter().enumerate() {
             match x {
+                Instruction::Call { argc, function, .. } => {
+                    let Some(f) = builtins::function(game.func_name(*function)) else {
+                        continue;
+                    };
+                    let args = simple_args(&ins, j, *argc as usize);
+                    for (a, p) in args.iter().enumerate() {
+                        let Instruction::Push {
+                            value: PushValue::Variable(var),
+                            ..
+                        } = p
+                        else {
+                            continue;
+                        };
+                        if !matches!(f.arg(a), Kind::Instance | Kind::Asset(AssetKind::Object))
+                            || var.ref_type != RefType::NORMAL
+                            || var.instance == InstanceType::LOCAL
+                        {
+                            continue;
+                        }
+                        let n = game.var_name(var.variable);
+                        let param = n
+                            .strip_prefix("argument")
+                            .and_then(|d| d.parse::<usize>().ok());
+                        match (param, script) {
+                            (Some(k), Some(s)) if k < 16 => {
+                                let v = params.entry(s.to_string()).or_default();
+                                if v.len() <= k {
+                                    v.resize(k + 1, false);
+                                }
+                                v[k] = true;
+                            }
+                            (Some(_), _) => {}
+                            (None, _) => {
+                                uses.entry(var.variable.0).or_default().object_argument += 1
+                            }
+                        }
+                    }
+                }
                 Instruction::Pop { var, .. }
                     if var.ref_type == RefType::NORMAL && var.instance != InstanceType::LOCAL =>
                 {
@@ -220,28 +304,35 @@ fn variable_kinds(game: &Game) -> (HashSet<String>, HashSet<String>) {
         let n = game.var_name(gmkit_data::Id::new(v));
         by_name.entry(n).or_default().add(u);
     }
-    let (mut bools, mut instances) = (HashSet::new(), HashSet::new());
+    let mut kinds = VariableKinds {
+        params,
+        ..VariableKinds::default()
+    };
     for (n, u) in by_name {
         if builtins::variable(n).is_some() {
             continue;
         }
         if u.is_bool() {
-            bools.insert(n.to_string());
+            kinds.bools.insert(n.to_string());
         } else if u.is_instance() {
-            instances.insert(n.to_string());
+            kinds.instances.insert(n.to_string());
+        } else if u.object_argument > 0 && u.literal == 0 && u.boolean == 0 {
+            kinds.objects.insert(n.to_string());
         }
     }
-    (bools, instances)
+    kinds
 }
 
-/// Names the values of `body` (see the module's documentation).
-pub(crate) fn name_values(game: &Game, body: &mut [Stmt]) {
+/// Names the values of `body`, the code of entry `entry` if known (see the module's
+/// documentation).
+pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) {
     let mut locals = HashSet::new();
     for s in body.iter() {
         collect_locals(s, &mut locals);
     }
     let n = Namer {
         game,
+        script: entry.and_then(|e| game.code_name(e).strip_prefix("gml_Script_")),
         index: game.name_index(),
         locals,
     };
@@ -362,6 +453,8 @@ fn for_each_child(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
 
 struct Namer<'a, 'g> {
     game: &'a Game<'g>,
+    /// The script whose entry this is (`gml_Script_<name>`).
+    script: Option<&'a str>,
     index: &'a NameIndex,
     locals: HashSet<String>,
 }
@@ -484,6 +577,12 @@ impl Namer<'_, '_> {
                     for (i, a) in args.iter_mut().enumerate() {
                         self.name(a, f.arg(i));
                     }
+                } else if let Expr::Ident(s) = &**callee {
+                    for (i, a) in args.iter_mut().enumerate() {
+                        if self.script_param(s, i) {
+                            self.name(a, Kind::Asset(AssetKind::Object));
+                        }
+                    }
                 }
             }
             Expr::New(callee, args) => {
@@ -537,9 +636,12 @@ impl Namer<'_, '_> {
         };
         match builtins::variable(name) {
             Some(v) => v.kind,
-            None if self.index.bools.contains(name.as_str()) => Kind::Bool,
-            None if self.index.instances.contains(name.as_str()) => Kind::Instance,
-            None => Kind::Any,
+            None if self.index.kinds.bools.contains(name.as_str()) => Kind::Bool,
+            None if self.index.kinds.instances.contains(name.as_str()) => Kind::Instance,
+            None if self.index.kinds.objects.contains(name.as_str()) => {
+                Kind::Asset(AssetKind::Object)
+            }
+            None => self.param_kind(name),
         }
     }
 
@@ -552,6 +654,31 @@ impl Namer<'_, '_> {
             Expr::Paren(x) => self.value_kind(x),
             e => self.place_kind(e),
         }
+    }
+
+    /// The kind of `argumentN` in a script whose parameter N is passed as an object.
+    fn param_kind(&self, name: &str) -> Kind {
+        let k = name
+            .strip_prefix("argument")
+            .and_then(|d| d.parse::<usize>().ok());
+        let object = match (k, self.script) {
+            (Some(k), Some(s)) => self.script_param(s, k),
+            _ => false,
+        };
+        if object {
+            Kind::Asset(AssetKind::Object)
+        } else {
+            Kind::Any
+        }
+    }
+
+    /// Whether parameter `k` of script `s` is passed where a built-in takes an object.
+    fn script_param(&self, s: &str, k: usize) -> bool {
+        self.index
+            .kinds
+            .params
+            .get(s)
+            .is_some_and(|p| p.get(k) == Some(&true))
     }
 
     /// `-4` compared with a variable of no known kind (`other`) is `noone`.
