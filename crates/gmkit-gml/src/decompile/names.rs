@@ -131,33 +131,64 @@ struct VariableKinds {
     params: HashMap<String, Vec<bool>>,
 }
 
-/// The values a `call` at `at` passes, when each is one push (and a `conv`): the push
-/// instructions, argument 0 first.
-fn simple_args(
+/// The last instruction of each value a `call` at `at` passes, argument 0 first, as far as
+/// they are straight-line expressions (pushes, conversions, arithmetic, comparisons, calls).
+fn call_args(
     ins: &[gmkit_data::chunks::code::Instruction],
     at: usize,
     argc: usize,
 ) -> Vec<gmkit_data::chunks::code::Instruction> {
-    use gmkit_data::chunks::code::{Instruction, Opcode};
+    use gmkit_data::chunks::code::{Instruction, Opcode, PushValue, RefType};
+    // (values taken, values left) of an instruction, `None` for one that is not part of a
+    // straight-line expression.
+    let effect = |x: &Instruction| -> Option<(usize, usize)> {
+        Some(match *x {
+            Instruction::Push {
+                value: PushValue::Variable(v),
+                ..
+            } => match v.ref_type {
+                RefType::ARRAY => (2, 1),
+                RefType::STACKTOP => (1, 1),
+                RefType::NORMAL => (0, 1),
+                _ => return None,
+            },
+            Instruction::Push { .. } => (0, 1),
+            Instruction::Binary {
+                op: Opcode::Conv, ..
+            } => (1, 1),
+            Instruction::Binary { .. } | Instruction::Compare { .. } => (2, 1),
+            Instruction::Unary {
+                op: Opcode::Neg | Opcode::Not,
+                ..
+            } => (1, 1),
+            Instruction::Call { argc, .. } => (argc as usize, 1),
+            _ => return None,
+        })
+    };
     let mut out = Vec::new();
-    let mut k = at;
-    for _ in 0..argc {
-        if k > 0
-            && matches!(
-                ins[k - 1],
-                Instruction::Binary {
-                    op: Opcode::Conv,
-                    ..
-                }
-            )
-        {
+    let mut end = at;
+    for _ in 0..argc.min(64) {
+        let Some(last) = end.checked_sub(1) else {
+            break;
+        };
+        // Walk back to where this value's expression starts.
+        let mut need = 1usize;
+        let mut k = end;
+        while need > 0 && k > 0 {
             k -= 1;
+            let Some((take, leave)) = effect(&ins[k]) else {
+                return out;
+            };
+            need = need.saturating_sub(leave) + take;
+            if need > 64 {
+                return out;
+            }
         }
-        match k.checked_sub(1).map(|p| ins[p]) {
-            Some(p @ Instruction::Push { .. }) => out.push(p),
-            _ => break,
+        if need > 0 {
+            break;
         }
-        k -= 1;
+        out.push(ins[last]);
+        end = k;
     }
     out
 }
@@ -187,7 +218,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                     let Some(f) = builtins::function(game.func_name(*function)) else {
                         continue;
                     };
-                    let args = simple_args(&ins, j, *argc as usize);
+                    let args = call_args(&ins, j, *argc as usize);
                     for (a, p) in args.iter().enumerate() {
                         let Instruction::Push {
                             value: PushValue::Variable(var),
@@ -197,7 +228,6 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                             continue;
                         };
                         if !matches!(f.arg(a), Kind::Instance | Kind::Asset(AssetKind::Object))
-                            || var.ref_type != RefType::NORMAL
                             || var.instance == InstanceType::LOCAL
                         {
                             continue;
