@@ -21,6 +21,8 @@ pub struct Game<'a> {
     /// For each root entry index: the child entries sharing its blob, by execution offset.
     children: HashMap<usize, Vec<(u32, usize)>>,
     code_names: Vec<String>,
+    /// Names the decompiler must not print for a value, collected on first use.
+    name_index: std::sync::OnceLock<crate::decompile::names::NameIndex>,
 }
 
 fn lossy(s: Option<&GmStr>) -> String {
@@ -106,7 +108,14 @@ impl<'a> Game<'a> {
             assets,
             children,
             code_names,
+            name_index: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The game's names a decompiled value's name must not collide with (built once).
+    pub(crate) fn name_index(&self) -> &crate::decompile::names::NameIndex {
+        self.name_index
+            .get_or_init(|| crate::decompile::names::NameIndex::new(self))
     }
 
     /// A variable's name.

@@ -18,6 +18,8 @@
 //! `true`, `false`, `self`, `other`, `all`, `noone` and `global` are handled by the
 //! compiler itself (their code depends on the version).
 
+use super::Kind;
+
 /// A constant's value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ConstValue {
@@ -40,6 +42,87 @@ pub fn constant(name: &str) -> Option<ConstValue> {
         _ => None,
     })
 }
+
+/// The family (kind) of built-in constant `name`, for the names a decompiler may print:
+/// colours, keys, mouse buttons, alignments, event types, blend modes and factors, buffer data
+/// types, kinds and seek bases, ds types, cursors, primitive types, gamepad buttons and axes.
+/// `None` for a constant of no such family (`ev_step_normal`, an event number; `os_windows`)
+/// and for a name that is not a constant.
+pub fn constant_kind(name: &str) -> Option<Kind> {
+    constant(name)?;
+    let p = |prefix: &str| name.starts_with(prefix);
+    Some(match name {
+        "fa_left" | "fa_center" | "fa_right" => Kind::HAlign,
+        "fa_top" | "fa_middle" | "fa_bottom" => Kind::VAlign,
+        "bm_normal" | "bm_add" | "bm_max" | "bm_subtract" => Kind::BlendMode,
+        "buffer_fixed" | "buffer_grow" | "buffer_wrap" | "buffer_fast" | "buffer_vbuffer"
+        | "buffer_network" => Kind::BufferKind,
+        "ev_create" | "ev_destroy" | "ev_alarm" | "ev_step" | "ev_collision" | "ev_keyboard"
+        | "ev_mouse" | "ev_other" | "ev_draw" | "ev_keypress" | "ev_keyrelease" | "ev_trigger"
+        | "ev_cleanup" | "ev_gesture" => Kind::EventType,
+        _ if p("c_") => Kind::Colour,
+        _ if p("vk_") => Kind::Key,
+        _ if p("mb_") => Kind::MouseButton,
+        _ if p("bm_") => Kind::BlendFactor,
+        _ if p("buffer_seek_") => Kind::BufferSeek,
+        _ if p("buffer_") => Kind::BufferType,
+        _ if p("ds_type_") => Kind::DsType,
+        _ if p("cr_") => Kind::Cursor,
+        _ if p("pr_") => Kind::Primitive,
+        _ if p("gp_") => Kind::Gamepad,
+        _ => return None,
+    })
+}
+
+/// Other spellings of a value that has a preferred name in its family: the decompiler prints
+/// the manual's primary spelling (`c_gray`, `c_ltgray`, `vk_enter`, `bm_src_colour`).
+const ALTERNATES: &[&str] = &[
+    "bm_dest_color",
+    "bm_inv_dest_color",
+    "bm_inv_src_color",
+    "bm_src_color",
+    "c_dkgrey",
+    "c_grey",
+    "c_ltgrey",
+    "c_silver",
+    "vk_return",
+];
+
+/// The preferred name of `value` among the constants of family `kind` (`(Colour, 255)` →
+/// `c_red`, `(Key, 13)` → `vk_enter`); `None` when the family has no name for it. Every name
+/// returned gives `value` back through [`constant`].
+pub fn constant_for(kind: Kind, value: i64) -> Option<&'static str> {
+    if kind == Kind::Key {
+        if (112..=123).contains(&value) {
+            return VK_F.get((value - 112) as usize).copied();
+        }
+        if (96..=105).contains(&value) {
+            return VK_NUMPAD.get((value - 96) as usize).copied();
+        }
+    }
+    TABLE
+        .iter()
+        .filter(|(n, v)| *v == value && !ALTERNATES.contains(n))
+        .map(|(n, _)| *n)
+        .find(|n| constant_kind(n) == Some(kind))
+}
+
+const VK_F: [&str; 12] = [
+    "vk_f1", "vk_f2", "vk_f3", "vk_f4", "vk_f5", "vk_f6", "vk_f7", "vk_f8", "vk_f9", "vk_f10",
+    "vk_f11", "vk_f12",
+];
+const VK_NUMPAD: [&str; 10] = [
+    "vk_numpad0",
+    "vk_numpad1",
+    "vk_numpad2",
+    "vk_numpad3",
+    "vk_numpad4",
+    "vk_numpad5",
+    "vk_numpad6",
+    "vk_numpad7",
+    "vk_numpad8",
+    "vk_numpad9",
+];
 
 /// Families with a numbered pattern: `vk_f1`..`vk_f12`, `vk_numpad0`..9, `ev_user0`..15,
 /// `ev_alarm`-style numbered events are in the table.
@@ -316,5 +399,58 @@ mod tests {
         assert_eq!(constant("vk_f13"), None);
         assert_eq!(constant("ev_user3"), Some(ConstValue::Int(13)));
         assert_eq!(constant("player"), None);
+    }
+
+    #[test]
+    fn kinds_and_preferred_names() {
+        assert_eq!(constant_kind("c_red"), Some(Kind::Colour));
+        assert_eq!(constant_kind("vk_f3"), Some(Kind::Key));
+        assert_eq!(constant_kind("fa_center"), Some(Kind::HAlign));
+        assert_eq!(constant_kind("fa_middle"), Some(Kind::VAlign));
+        assert_eq!(constant_kind("bm_add"), Some(Kind::BlendMode));
+        assert_eq!(constant_kind("bm_zero"), Some(Kind::BlendFactor));
+        assert_eq!(constant_kind("buffer_grow"), Some(Kind::BufferKind));
+        assert_eq!(constant_kind("buffer_u8"), Some(Kind::BufferType));
+        assert_eq!(constant_kind("ev_step"), Some(Kind::EventType));
+        assert_eq!(constant_kind("ev_step_end"), None);
+        assert_eq!(constant_kind("c_nothing"), None);
+        assert_eq!(constant_for(Kind::Colour, 16777215), Some("c_white"));
+        assert_eq!(constant_for(Kind::Colour, 12632256), Some("c_ltgray"));
+        assert_eq!(constant_for(Kind::Colour, 8421504), Some("c_gray"));
+        assert_eq!(constant_for(Kind::Colour, 123456), None);
+        assert_eq!(constant_for(Kind::Key, 13), Some("vk_enter"));
+        assert_eq!(constant_for(Kind::Key, 115), Some("vk_f4"));
+        assert_eq!(constant_for(Kind::Key, 98), Some("vk_numpad2"));
+        assert_eq!(constant_for(Kind::HAlign, 1), Some("fa_center"));
+        assert_eq!(constant_for(Kind::VAlign, 1), Some("fa_middle"));
+        assert_eq!(constant_for(Kind::BlendMode, 1), Some("bm_add"));
+        assert_eq!(constant_for(Kind::BlendFactor, 1), Some("bm_zero"));
+        assert_eq!(constant_for(Kind::BlendFactor, 3), Some("bm_src_colour"));
+        assert_eq!(constant_for(Kind::Real, 1), None);
+    }
+
+    /// Every constant of a family: value → preferred name → the same value, and the name is
+    /// of the same family.
+    #[test]
+    fn every_kind_round_trips() {
+        let names = TABLE
+            .iter()
+            .map(|(n, _)| n.to_string())
+            .chain((1..=12).map(|k| format!("vk_f{k}")))
+            .chain((0..=9).map(|k| format!("vk_numpad{k}")));
+        let mut checked = 0;
+        for n in names {
+            let Some(kind) = constant_kind(&n) else {
+                continue;
+            };
+            let Some(ConstValue::Int(v)) = constant(&n) else {
+                panic!("{n} has a kind but no integer value");
+            };
+            let back = constant_for(kind, v).unwrap_or_else(|| panic!("{n}: no name for {v}"));
+            assert_eq!(constant(back), Some(ConstValue::Int(v)), "{n} -> {back}");
+            assert_eq!(constant_kind(back), Some(kind), "{n} -> {back}");
+            checked += 1;
+        }
+        assert!(checked > 150, "{checked}");
     }
 }

@@ -12,9 +12,11 @@
 //! data file. See each table module for its sources.
 
 mod constants;
+#[rustfmt::skip]
+mod generated;
 mod signatures;
 
-pub use constants::{ConstValue, constant};
+pub use constants::{ConstValue, constant, constant_for, constant_kind};
 pub use signatures::{Function, Scope, Variable, function, variable};
 
 use crate::game::AssetKind;
@@ -47,8 +49,10 @@ pub enum Kind {
     VAlign,
     /// An event type (`ev_create`, `ev_step`, ...).
     EventType,
-    /// A blend mode (`bm_*`).
+    /// A blend mode (`bm_normal`, `bm_add`, `bm_max`, `bm_subtract`).
     BlendMode,
+    /// A blend factor of an extended blend mode (`bm_zero`, `bm_src_alpha`, ...).
+    BlendFactor,
     /// A buffer's data type (`buffer_u8`, `buffer_string`, ...).
     BufferType,
     /// A buffer's kind (`buffer_fixed`, `buffer_grow`, ...).

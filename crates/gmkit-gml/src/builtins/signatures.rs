@@ -3,10 +3,10 @@
 //! Sources: the GameMaker manual's function pages (each lists a function's arguments with
 //! their types and its return type; `YoYoGames/GameMaker-Manual`), its pages on instance and
 //! global variables, and for GameMaker Studio 1.4 built-ins the corpus games with their own
-//! source (`../shared/sources`). Facts only: names and kinds, no text.
+//! source (`../shared/sources`). Facts only: names and kinds, no text. The tables are
+//! `generated.rs`, written by `scripts/builtins-from-manual.py` (its header says how).
 
 use super::Kind;
-use crate::game::AssetKind;
 
 /// A built-in function: what its arguments and its result are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,59 +72,13 @@ pub fn variable(name: &str) -> Option<&'static Variable> {
         .map(|i| &VARIABLES[i])
 }
 
-use AssetKind as A;
-use Kind::*;
-
-const fn f(name: &'static str, args: &'static [Kind], returns: Kind) -> Function {
-    Function {
-        name,
-        args,
-        variadic: false,
-        returns,
-    }
-}
-
-const fn v(name: &'static str, scope: Scope, kind: Kind) -> Variable {
-    Variable {
-        name,
-        scope,
-        kind,
-        read_only: false,
-        array: false,
-    }
-}
-
-/// Built-in functions, sorted by name (checked by a test). A seed to be completed from the
-/// manual.
-const FUNCTIONS: &[Function] = &[
-    f("draw_set_colour", &[Colour], Any),
-    f("draw_set_halign", &[HAlign], Any),
-    f("draw_set_valign", &[VAlign], Any),
-    f("draw_sprite", &[Asset(A::Sprite), Real, Real, Real], Any),
-    f("instance_create", &[Real, Real, Asset(A::Object)], Instance),
-    f("instance_exists", &[Instance], Bool),
-    f("keyboard_check", &[Key], Bool),
-    f("keyboard_check_pressed", &[Key], Bool),
-    f("ord", &[String], Key),
-    f("place_meeting", &[Real, Real, Instance], Bool),
-    f("room_goto", &[Asset(A::Room)], Any),
-];
-
-/// Built-in variables, sorted by name (checked by a test). A seed to be completed from the
-/// manual.
-const VARIABLES: &[Variable] = &[
-    v("image_angle", Scope::Instance, Real),
-    v("image_blend", Scope::Instance, Colour),
-    v("object_index", Scope::Instance, Asset(A::Object)),
-    v("room", Scope::Global, Asset(A::Room)),
-    v("sprite_index", Scope::Instance, Asset(A::Sprite)),
-    v("x", Scope::Instance, Real),
-    v("y", Scope::Instance, Real),
-];
+use super::generated::{FUNCTIONS, VARIABLES};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::AssetKind as A;
+    use Kind::*;
 
     #[test]
     fn tables_are_sorted_and_unique() {
@@ -144,5 +98,29 @@ mod tests {
         assert_eq!(variable("sprite_index").unwrap().kind, Asset(A::Sprite));
         assert_eq!(variable("room").unwrap().scope, Scope::Global);
         assert!(function("scr_player_move").is_none());
+        // From the manual's argument and result types.
+        let d = function("draw_set_colour").unwrap();
+        assert_eq!((d.arg(0), d.returns), (Colour, Any));
+        assert_eq!(function("draw_set_color").unwrap().args, d.args);
+        assert_eq!(function("instance_exists").unwrap().returns, Bool);
+        assert_eq!(function("place_meeting").unwrap().arg(2), Instance);
+        assert_eq!(function("draw_set_halign").unwrap().arg(0), HAlign);
+        let add = function("ds_list_add").unwrap();
+        assert!(add.variadic);
+        assert_eq!(add.arg(7), add.arg(2));
+        // GMS 1.4 built-ins the manual no longer lists.
+        assert_eq!(
+            function("instance_create").unwrap().arg(2),
+            Asset(A::Object)
+        );
+        assert_eq!(function("sound_play").unwrap().arg(0), Asset(A::Sound));
+        let xv = variable("view_xview").unwrap();
+        assert!(xv.array && xv.scope == Scope::Global);
+        assert_eq!(variable("image_blend").unwrap().kind, Colour);
+        assert_eq!(variable("keyboard_key").unwrap().kind, Key);
+        assert!(variable("mouse_x").unwrap().read_only);
+        assert!(!variable("x").unwrap().read_only);
+        assert_eq!(variable("object_index").unwrap().scope, Scope::Instance);
+        assert!(FUNCTIONS.len() > 2000 && VARIABLES.len() > 150);
     }
 }

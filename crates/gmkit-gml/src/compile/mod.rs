@@ -501,6 +501,47 @@ impl<'g> Compiler<'g> {
         }
     }
 
+    /// `ord("A")` of one character as its code (GameMaker folds it, spec §8), where the game
+    /// calls no `ord` at run time (it is not in FUNC); what the decompiler prints for a key.
+    fn ord_value(&mut self, n: &str, args: &[Expr]) -> Option<DataType> {
+        let [Expr::Lit(Literal::String(s))] = args else {
+            return None;
+        };
+        let mut c = s.chars();
+        let (Some(ch), None) = (c.next(), c.next()) else {
+            return None;
+        };
+        if n != "ord" || self.locals.contains(n) || self.names.funcs.contains_key(n) {
+            return None;
+        }
+        Some(self.push_int(ch as i64))
+    }
+
+    /// A name that is neither a local nor one of the game's variables, as the number it
+    /// stands for (spec §8.2): a built-in constant (`c_red` → 255), or before 2023.8 an
+    /// asset's index (`spr_player` → 3; what the decompiler's names pass prints).
+    fn builtin_or_asset_value(&mut self, n: &str) -> Option<DataType> {
+        if self.locals.contains(n) || self.names.vars_by_name.contains_key(n) {
+            return None;
+        }
+        match crate::builtins::constant(n) {
+            Some(crate::builtins::ConstValue::Int(v)) => return Some(self.push_int(v)),
+            Some(crate::builtins::ConstValue::Real(v)) => {
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Double(v),
+                });
+                return Some(DataType::Double);
+            }
+            None => {}
+        }
+        if self.f().asset_refs() {
+            return None;
+        }
+        let &(_, index) = self.names.assets.get(n)?;
+        Some(self.push_int(index as i64))
+    }
+
     fn push_e1(&mut self) {
         self.emit(Instruction::Push {
             op: Opcode::Push,
@@ -1340,6 +1381,9 @@ impl<'g> Compiler<'g> {
                 if let Some(t) = self.named_value(n)? {
                     return Ok(t);
                 }
+                if let Some(t) = self.builtin_or_asset_value(n) {
+                    return Ok(t);
+                }
                 let (vi, inst, op) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
@@ -1389,6 +1433,9 @@ impl<'g> Compiler<'g> {
                     return self.value_call(callee, args);
                 };
                 if let Some(t) = self.variable_hash(n, args)? {
+                    return Ok(t);
+                }
+                if let Some(t) = self.ord_value(n, args) {
                     return Ok(t);
                 }
                 for a in args.iter().rev() {

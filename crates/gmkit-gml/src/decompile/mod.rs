@@ -8,6 +8,7 @@
 //! recursively. What cannot be structured becomes a [`Stmt::Unstructured`] and is counted.
 
 mod cfg;
+pub(crate) mod names;
 mod stack;
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
@@ -146,6 +147,8 @@ fn decompile_entry_here(game: &Game, entry: usize) -> Result<Decompiled, Decompi
             what,
         });
     }
+    let mut body = body;
+    names::name_values(game, Some(entry), &mut body);
     Ok(Decompiled {
         body,
         failures: d.failures,
@@ -169,6 +172,8 @@ fn decompile_instructions_here(game: &Game, ins: &[Instruction]) -> Decompiled {
         body = vec![Stmt::Unstructured(what.clone())];
         d.failures += 1;
         d.notes.push(what);
+    } else {
+        names::name_values(game, None, &mut body);
     }
     Decompiled {
         body,

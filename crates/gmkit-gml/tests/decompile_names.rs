@@ -1,0 +1,322 @@
+//! The decompiler's names pass: a literal where the kind of value is known reads as its name
+//! (built-in constants, assets before 2023.8, `noone`/`all`/`self`/`other`, `true`/`false`,
+//! `ord("A")`), per kind and per version family; every case also compiles back to the very
+//! instructions it came from (the names are ones the compiler maps to the same numbers).
+
+mod common;
+use common::Asm;
+use gmkit_data::chunks::code::{CodeBody, CodeEntries, CodeEntry};
+use gmkit_data::chunks::object::{Object, Objects};
+use gmkit_data::chunks::sprite::{Sprite, Sprites};
+use gmkit_gml::compile::{Names, compile_entry};
+use gmkit_gml::{Game, decompile, parse, print};
+
+/// GMS 1.4 (bytecode 14), GMS 2.2 (bc 17, 2.0), 2.3 (bc 17, 2.3, before typed booleans),
+/// 2022 (typed booleans), 2023.8 (asset references).
+const GMS1: (u8, u16, u16) = (14, 1, 0);
+const V22: (u8, u16, u16) = (17, 2, 0);
+const V23: (u8, u16, u16) = (17, 2, 3);
+const V2022: (u8, u16, u16) = (17, 2022, 1);
+const V2023_8: (u8, u16, u16) = (17, 2023, 8);
+
+/// A file of version `v` with objects `obj_wall` (0), `obj_player` (1) and sprites
+/// `spr_player` (0), `spr_wall` (1).
+fn file(v: (u8, u16, u16)) -> Asm {
+    let mut a = Asm::new(v.0, v.1, v.2);
+    let mut s = |n: &str| a.file.strings.as_mut().unwrap().push(n);
+    let objects = ["obj_wall", "obj_player"].map(|n| {
+        Some(Object {
+            name: s(n),
+            ..Object::default()
+        })
+    });
+    let sprites = ["spr_player", "spr_wall"].map(|n| {
+        Some(Sprite {
+            name: s(n),
+            ..Sprite::default()
+        })
+    });
+    a.file.objects = Some(Objects {
+        objects: objects.to_vec(),
+    });
+    a.file.sprites = Some(Sprites {
+        sprites: sprites.to_vec(),
+    });
+    a
+}
+
+/// Decompiles `asm` for version `v`, checks the text, and compiles the text back to `asm`.
+#[track_caller]
+fn named(v: (u8, u16, u16), asm: &str, expected: &str) {
+    let mut a = file(v);
+    // GMS 1.4 has no `pushi`: its short integers are `push.e`.
+    let asm = if v.0 <= 14 {
+        asm.replace("pushi.e", "push.e")
+    } else {
+        asm.to_string()
+    };
+    let ins = a.asm(&asm);
+    let name = a
+        .file
+        .strings
+        .as_mut()
+        .unwrap()
+        .push("gml_Object_test_Create_0");
+    a.file.code = Some(CodeEntries {
+        entries: vec![CodeEntry {
+            name,
+            body: CodeBody::Instructions(ins.clone()),
+            locals_count: 1,
+            arguments_count: 0,
+            arguments_flag: false,
+            execution_offset: 0,
+        }],
+        empty_body: false,
+    });
+    let game = Game::new(&a.file);
+    let d = decompile::decompile_entry(&game, 0).expect("decompiles");
+    assert_eq!(d.failures, 0, "{:?}", d.failure_notes);
+    let text = print::print_stmts(&d.body);
+    assert_eq!(text, expected, "decompiling {asm:?} for {v:?}");
+    let tree = parse::parse(&text).expect("the text parses");
+    let names = Names::new(&game);
+    let got = compile_entry(&game, &names, 0, &tree).expect("the text compiles");
+    let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
+    assert_eq!(
+        dis.instructions(&got),
+        dis.instructions(&ins),
+        "compiling {text:?} back for {v:?}"
+    );
+}
+
+#[test]
+fn colours_alignments_and_blend_modes_by_argument() {
+    for v in [GMS1, V22, V23, V2022, V2023_8] {
+        named(
+            v,
+            "push.i 16777215 / conv.i.v / call.i draw_set_colour 1 / popz.v",
+            "draw_set_colour(c_white);",
+        );
+        named(
+            v,
+            "pushi.e 1 / conv.i.v / call.i draw_set_halign 1 / popz.v",
+            "draw_set_halign(fa_center);",
+        );
+        named(
+            v,
+            "pushi.e 1 / conv.i.v / call.i draw_set_valign 1 / popz.v",
+            "draw_set_valign(fa_middle);",
+        );
+    }
+    // An unnamed colour stays a number; a colour of the other spelling reads in the
+    // preferred one.
+    named(
+        V23,
+        "push.i 123456 / conv.i.v / call.i draw_set_colour 1 / popz.v",
+        "draw_set_colour(123456);",
+    );
+    named(
+        V23,
+        "push.i 12632256 / conv.i.v / call.i draw_set_color 1 / popz.v",
+        "draw_set_color(c_ltgray);",
+    );
+    named(
+        GMS1,
+        "pushi.e 1 / conv.i.v / call.i draw_set_blend_mode 1 / popz.v",
+        "draw_set_blend_mode(bm_add);",
+    );
+    named(
+        V23,
+        "pushi.e 6 / conv.i.v / pushi.e 5 / conv.i.v / call.i gpu_set_blendmode_ext 2 / popz.v",
+        "gpu_set_blendmode_ext(bm_src_alpha, bm_inv_src_alpha);",
+    );
+}
+
+#[test]
+fn keys_and_mouse_buttons() {
+    for v in [GMS1, V23, V2023_8] {
+        named(
+            v,
+            "pushi.e 37 / conv.i.v / call.i keyboard_check 1 / conv.v.b / bf L / \
+             pushi.e 1 / pop.v.i self.a / L:",
+            "if (keyboard_check(vk_left)) {\n    a = 1;\n}",
+        );
+        named(
+            v,
+            "pushi.e 1 / conv.i.v / call.i mouse_check_button 1 / pop.v.v self.m",
+            "m = mouse_check_button(mb_left);",
+        );
+    }
+    // Letters and digits read `ord("A")`; other keys `vk_*`.
+    named(
+        V23,
+        "pushi.e 90 / conv.i.v / call.i keyboard_check_pressed 1 / pop.v.v self.k",
+        "k = keyboard_check_pressed(ord(\"Z\"));",
+    );
+    named(
+        GMS1,
+        "pushi.e 50 / conv.i.v / call.i keyboard_check 1 / pop.v.v self.k",
+        "k = keyboard_check(ord(\"2\"));",
+    );
+    named(
+        V23,
+        "pushi.e 115 / conv.i.v / call.i keyboard_check 1 / pop.v.v self.k",
+        "k = keyboard_check(vk_f4);",
+    );
+    // A built-in variable of key kind, compared and switched on.
+    named(
+        V23,
+        "push.v self.keyboard_key / pushi.e 32 / cmp.i.v EQ / pop.v.b self.s",
+        "s = keyboard_key == vk_space;",
+    );
+}
+
+#[test]
+fn assets_before_references() {
+    for v in [GMS1, V22, V23, V2022] {
+        named(
+            v,
+            "pushi.e 1 / pop.v.i self.sprite_index",
+            "sprite_index = spr_wall;",
+        );
+        named(
+            v,
+            "pushi.e 0 / conv.i.v / push.v self.y / push.v self.x / \
+             call.i instance_create 3 / popz.v",
+            "instance_create(x, y, obj_wall);",
+        );
+    }
+    named(
+        V23,
+        "push.v self.y / push.v self.x / pushi.e 0 / conv.i.v / pushi.e 1 / conv.i.v / \
+         call.i draw_sprite 4 / popz.v",
+        "draw_sprite(spr_wall, 0, x, y);",
+    );
+    // An index with no asset stays a number.
+    named(
+        V23,
+        "pushi.e 7 / pop.v.i self.sprite_index",
+        "sprite_index = 7;",
+    );
+    // From 2023.8 an asset is a `pushref`; a plain number there stays one.
+    named(
+        V2023_8,
+        "pushi.e 1 / pop.v.i self.sprite_index",
+        "sprite_index = 1;",
+    );
+}
+
+#[test]
+fn instances_noone_all_self() {
+    for v in [GMS1, V23] {
+        named(
+            v,
+            "pushi.e 1 / conv.i.v / push.v self.y / push.v self.x / \
+             call.i place_meeting 3 / pop.v.v self.h",
+            "h = place_meeting(x, y, obj_player);",
+        );
+        named(
+            v,
+            "pushi.e -3 / conv.i.v / call.i instance_exists 1 / pop.v.v self.e",
+            "e = instance_exists(all);",
+        );
+        // -4 compared with a variable of no known kind is `noone`.
+        named(
+            v,
+            "push.v self.target / pushi.e -4 / cmp.i.v NEQ / pop.v.b self.t",
+            "t = target != noone;",
+        );
+    }
+    // `self` as a value: -1 before 2.3 (a call of `@@This@@` after).
+    named(
+        GMS1,
+        "pushi.e -1 / conv.i.v / call.i instance_exists 1 / pop.v.v self.e",
+        "e = instance_exists(self);",
+    );
+    named(
+        V23,
+        "pushi.e -1 / conv.i.v / call.i instance_exists 1 / pop.v.v self.e",
+        "e = instance_exists(-1);",
+    );
+}
+
+#[test]
+fn booleans_before_typed_booleans() {
+    // A boolean built-in compared with 1; a boolean built-in variable assigned 0.
+    for v in [GMS1, V22, V23] {
+        named(
+            v,
+            "pushi.e 1 / conv.i.v / call.i instance_exists 1 / pushi.e 1 / cmp.i.v EQ / \
+             pop.v.b self.e",
+            "e = instance_exists(obj_player) == true;",
+        );
+        named(v, "pushi.e 0 / pop.v.i self.visible", "visible = false;");
+    }
+    // From 2.3.7 a boolean is typed in the bytecode: an untyped 1 was written `1`.
+    named(V2022, "pushi.e 0 / pop.v.i self.visible", "visible = 0;");
+    named(
+        V2022,
+        "pushi.e 0 / pop.v.b self.visible",
+        "visible = false;",
+    );
+}
+
+#[test]
+fn variables_used_as_booleans_game_wide() {
+    // `flag` is stored only 0/1 and read as a condition: it is a boolean everywhere.
+    named(
+        GMS1,
+        "pushi.e 1 / pop.v.i self.flag / push.v self.flag / conv.v.b / bf L / \
+         pushi.e 0 / pop.v.i self.flag / L:",
+        "flag = true;\nif (flag) {\n    flag = false;\n}",
+    );
+    // `n` is also incremented: a number.
+    named(
+        GMS1,
+        "pushi.e 1 / pop.v.i self.n / push.v self.n / conv.v.b / bf L / \
+         push.v self.n / push.e 1 / add.i.v / pop.v.v self.n / L:",
+        "n = 1;\nif (n) {\n    n += 1;\n}",
+    );
+}
+
+#[test]
+fn predicate_scripts_return_booleans() {
+    named(
+        GMS1,
+        "push.v self.a / conv.v.b / bf L / pushi.e 1 / conv.i.v / ret.v / L: / \
+         pushi.e 0 / conv.i.v / ret.v",
+        "if (a) {\n    return true;\n}\nreturn false;",
+    );
+    // Returning 1 only: not a predicate.
+    named(GMS1, "pushi.e 1 / conv.i.v / ret.v", "return 1;");
+}
+
+#[test]
+fn names_the_game_uses_stay_numbers() {
+    // The game has a variable named like the constant: the number stays.
+    named(
+        V23,
+        "pushi.e 1 / pop.v.i self.c_red / pushi.e 255 / conv.i.v / \
+         call.i draw_set_colour 1 / popz.v",
+        "c_red = 1;\ndraw_set_colour(255);",
+    );
+    // A local named like an asset: the number stays.
+    named(
+        V23,
+        "pushi.e 0 / pop.v.i local.spr_wall / pushi.e 1 / pop.v.i self.sprite_index",
+        "var spr_wall;\nspr_wall = 0;\nsprite_index = 1;",
+    );
+}
+
+#[test]
+fn switch_labels_take_the_kind_of_the_value() {
+    named(
+        V23,
+        "push.v self.keyboard_key / dup.v 0 / pushi.e 37 / cmp.i.v EQ / bt A / \
+         dup.v 0 / pushi.e 39 / cmp.i.v EQ / bt B / b E / \
+         A: / pushi.e 1 / pop.v.i self.d / b E / B: / pushi.e 2 / pop.v.i self.d / b E / \
+         E: / popz.v",
+        "switch (keyboard_key) {\n    case vk_left:\n        d = 1;\n        break;\n    \
+         case vk_right:\n        d = 2;\n        break;\n}",
+    );
+}
