@@ -21,10 +21,17 @@ use std::collections::{HashMap, HashSet};
 mod assign;
 mod flow;
 mod function;
+mod grow;
+mod oracle;
 mod owner;
 mod refs;
+mod text;
 mod try_catch;
 pub use function::ChildEntry;
+pub use grow::{Additions, NewVariable};
+pub use oracle::{Recompiled, delete_recompile};
+use std::cell::RefCell;
+pub use text::{CodeError, compile_text, locate, prepare};
 
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -319,6 +326,11 @@ pub struct Compiler<'g> {
     own_vars: HashMap<(String, i32), u32>,
     /// Nested functions (child entries) of the entry.
     fnc: function::FnState,
+    /// Growing mode ([`compile_new`]): the names this compile adds; `None`: a name the file
+    /// does not have is an error.
+    grow: Option<RefCell<grow::Grow>>,
+    /// Names declared with `globalvar` (compiled as global variables).
+    globalvars: HashSet<String>,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -338,6 +350,42 @@ pub fn compile_entry_with_children(
     entry: usize,
     body: &[Stmt],
 ) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
+    compile_any(game, names, entry, body, false).map(|c| (c.instructions, c.children))
+}
+
+/// What [`compile_new`] produces: the entry's instructions, the headers of its nested
+/// functions' entries, and the names to add to the data file first.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The root entry's instructions (they refer to the added names by their new indices).
+    pub instructions: Vec<Instruction>,
+    /// Headers of the nested functions' child entries.
+    pub children: Vec<ChildEntry>,
+    /// Strings, VARI and FUNC entries and locals to append ([`Additions::apply`]).
+    pub additions: Additions,
+}
+
+/// Compiles code entry `entry` of `game` (its root statements), adding what the code needs
+/// and the file lacks, as GameMaker's compiler would: strings, instance, global, local and
+/// built-in variables (VARI entries with the version's instance type and variable id),
+/// built-in functions and scripts the game never called (FUNC entries), and the entry's new
+/// locals. Apply [`Compiled::additions`] to the same, unchanged file before putting the
+/// instructions in place: they refer to the new names by the indices they get there.
+///
+/// A function that is neither built-in ([`crate::builtins::function`]) nor a script of the
+/// game is an error ([`CompileError::UnknownName`], with a suggestion from the game's
+/// names). The entry must exist (a new entry is added to CODE first, with no code).
+pub fn compile_new(game: &Game, names: &Names, entry: usize, body: &[Stmt]) -> R<Compiled> {
+    compile_any(game, names, entry, body, true)
+}
+
+fn compile_any(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    growing: bool,
+) -> R<Compiled> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
@@ -388,10 +436,21 @@ pub fn compile_entry_with_children(
         locals: HashSet::new(),
         frames: Vec::new(),
         fnc: function::FnState::new(game, entry),
+        grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
+        globalvars: HashSet::new(),
     };
     c.block(body)?;
     let children = c.child_entries();
-    Ok((c.finish()?, children))
+    let additions = c
+        .grow
+        .take()
+        .map(|g| g.into_inner().add)
+        .unwrap_or_default();
+    Ok(Compiled {
+        instructions: c.finish()?,
+        children,
+        additions,
+    })
 }
 
 fn int_type(t: DataType) -> DataType {
@@ -509,6 +568,9 @@ impl<'g> Compiler<'g> {
     }
 
     fn string(&self, s: &str) -> R<StringRef> {
+        if let Some(g) = &self.grow {
+            return Ok(StringRef(g.borrow_mut().string(self.names, s)));
+        }
         self.names
             .strings
             .get(s)
@@ -528,10 +590,43 @@ impl<'g> Compiler<'g> {
             .map(|&i| Id::new(i))
             .or_else(|| self.declared_here(name))
             .or_else(|| self.names.funcs.get(name).map(|&i| Id::new(i)))
-            .ok_or_else(|| CompileError::UnknownName {
-                kind: "function",
-                name: name.into(),
-            })
+            .map_or_else(|| self.new_func(name), Ok)
+    }
+
+    /// A function the file has no FUNC entry for: added in growing mode when it is a
+    /// built-in, a compiler helper or a script of the game; an error otherwise.
+    fn new_func(&self, name: &str) -> R<Id<gmkit_data::chunks::function::Function>> {
+        let unknown = || CompileError::UnknownName {
+            kind: "function",
+            name: name.into(),
+        };
+        let Some(g) = &self.grow else {
+            return Err(unknown());
+        };
+        let full = if self.f().gml_v2() {
+            let full = format!("gml_Script_{name}");
+            (0..self.game.code_count())
+                .any(|i| self.game.code_name(i) == full)
+                .then_some(full)
+        } else {
+            self.game
+                .assets()
+                .any(|(k, _, n)| k == AssetKind::Script && n == name)
+                .then(|| name.to_string())
+        };
+        let full = match full {
+            Some(f) => f,
+            None if crate::builtins::function(name).is_some()
+                || (name.starts_with("@@") && name.ends_with("@@")) =>
+            {
+                name.to_string()
+            }
+            None => return Err(unknown()),
+        };
+        if let Some(&i) = self.names.funcs.get(&full) {
+            return Ok(Id::new(i));
+        }
+        Ok(Id::new(g.borrow_mut().func(self.names, &full)))
     }
 
     /// The VARI entry for `name` accessed with VARI instance type `inst`.
@@ -557,6 +652,9 @@ impl<'g> Compiler<'g> {
         if let Some(&i) = self.own_vars.get(&(name.to_string(), want)) {
             return Ok(Id::new(i));
         }
+        if let Some(g) = &self.grow {
+            return Ok(Id::new(self.grow_var(g, name, inst, want)));
+        }
         self.names
             .vars
             .get(&(name.to_string(), want))
@@ -566,6 +664,39 @@ impl<'g> Compiler<'g> {
                 kind: "variable",
                 name: name.into(),
             })
+    }
+
+    /// The VARI entry for `name` in growing mode: the file's (or this compile's) entry of
+    /// that kind, else a new one. Locals are the entry's own (GameMaker gives every code
+    /// entry its own local VARI entries).
+    fn grow_var(&self, g: &RefCell<grow::Grow>, name: &str, inst: i32, want: i32) -> u32 {
+        let old = !self.f().new_opcodes();
+        // Named parameters (`arg.argumentK`, -15) have VARI entries of type -6, id 0;
+        // built-ins (also reached as -6 in the instruction) entries of type self, id -6.
+        let builtin = !matches!(inst, -7 | -5 | -15 | -16)
+            && (is_global_builtin(name) || crate::builtins::variable(name).is_some());
+        let want = match (old, inst, builtin) {
+            (true, ..) => 0,
+            (_, -15, _) => -6,
+            (_, _, true) => -1,
+            _ => want,
+        };
+        if let Some(i) = g.borrow().added_var(name, want) {
+            return i;
+        }
+        if inst != -7 {
+            if let Some(&i) = self.names.vars.get(&(name.to_string(), want)) {
+                return i;
+            }
+            // A built-in's entry serves every way of reaching it; before bytecode 15 VARI
+            // entries have no kind.
+            if let Some(&i) = self.names.vars_by_name.get(name)
+                && (old || self.names.builtin.contains(name))
+            {
+                return i;
+            }
+        }
+        g.borrow_mut().add_var(self.names, name, want, builtin)
     }
 
     fn varref(
@@ -609,6 +740,23 @@ impl<'g> Compiler<'g> {
         }
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
+        }
+        if self.globalvars.contains(name) {
+            return (-5, -5, if new { Opcode::PushGlb } else { Opcode::Push });
+        }
+        // A built-in global the file never used (`room_speed`, `score`) in growing mode.
+        if self.grow.is_some()
+            && !self.names.vars_by_name.contains_key(name)
+            && (is_global_builtin(name)
+                || crate::builtins::variable(name)
+                    .is_some_and(|v| v.scope == crate::builtins::Scope::Global))
+        {
+            let inst = if self.f().builtin_globals_self() {
+                -1
+            } else {
+                -6
+            };
+            return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
         }
         if self.names.builtin.contains(name)
             && (is_global_builtin(name) || self.names.bltn_reads.contains(name))
@@ -911,6 +1059,8 @@ impl<'g> Compiler<'g> {
                 catch,
                 finally,
             } => self.try_catch(body, catch.as_ref(), finally.as_deref())?,
+            // `globalvar` emits nothing: the names compile as global variables from here on.
+            Stmt::GlobalVar(names) => self.globalvars.extend(names.iter().cloned()),
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1396,7 +1546,9 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 let argc = args.len() as u16;
-                let found = if self.by_name.contains(n.as_str()) {
+                let found = if self.by_name.contains(n.as_str())
+                    && !(self.grow.is_some() && self.names.funcs.contains_key(n.as_str()))
+                {
                     Err(CompileError::UnknownName {
                         kind: "function",
                         name: n.clone(),
@@ -1413,6 +1565,11 @@ impl<'g> Compiler<'g> {
                     // Calls on no FUNC chain name their callee by string (quirks: code of
                     // stripped objects).
                     Err(e) => {
+                        // Growing mode adds strings: only a callee the entry already called
+                        // by name stays one.
+                        if self.grow.is_some() && !self.by_name.contains(n.as_str()) {
+                            return Err(e);
+                        }
                         let name = self.string(n).map_err(|_| e)?;
                         self.emit(Instruction::CallByName {
                             t: DataType::Int32,
