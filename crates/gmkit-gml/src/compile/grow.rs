@@ -181,6 +181,9 @@ pub(super) struct Grow {
     funcs: HashMap<String, u32>,
     /// Next local slot of the entry (before 2.3).
     next_slot: u32,
+    /// Names that may get a FUNC entry beyond the built-ins: code entries (2.3+ functions)
+    /// and extension functions.
+    pub(super) callable: std::collections::HashSet<String>,
     /// VARI counters (bytecode 15+): (A, B).
     counts: (u32, u32),
     bytecode: u8,
@@ -215,6 +218,7 @@ impl Grow {
             vars: HashMap::new(),
             funcs: HashMap::new(),
             next_slot,
+            callable: callable(game),
             counts,
             bytecode: file.version.bytecode,
             gml_v2: game.features.gml_v2(),
@@ -233,6 +237,16 @@ impl Grow {
         self.add.strings.push(s.to_string());
         self.strings.insert(s.to_string(), i);
         i
+    }
+
+    /// The FUNC index this compile gave `name`, if any.
+    pub(super) fn added_func(&self, name: &str) -> Option<u32> {
+        self.funcs.get(name).copied()
+    }
+
+    /// Whether this compile added a VARI entry named `name` (of any kind).
+    pub(super) fn has_var(&self, name: &str) -> bool {
+        self.add.variables.iter().any(|v| v.name == name)
     }
 
     /// A VARI entry added earlier in this compile for (`name`, `inst`).
@@ -306,6 +320,23 @@ impl Grow {
         self.funcs.insert(name.to_string(), i);
         i
     }
+}
+
+/// Code entry names and extension function names of `game`.
+fn callable(game: &Game) -> std::collections::HashSet<String> {
+    let mut out: std::collections::HashSet<String> = (0..game.code_count())
+        .map(|i| game.code_name(i).to_string())
+        .collect();
+    if let Some(x) = game.file.extensions.as_ref() {
+        for e in x.extensions.iter().flatten() {
+            for f in &e.files {
+                for func in &f.functions {
+                    out.insert(game.string(func.name));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The names of `names` closest to `name` (edit distance at most a third of its length), for

@@ -600,33 +600,65 @@ impl<'g> Compiler<'g> {
             kind: "function",
             name: name.into(),
         };
-        let Some(g) = &self.grow else {
+        if self.grow.is_none() {
             return Err(unknown());
-        };
-        let full = if self.f().gml_v2() {
-            let full = format!("gml_Script_{name}");
-            (0..self.game.code_count())
-                .any(|i| self.game.code_name(i) == full)
-                .then_some(full)
-        } else {
-            self.game
+        }
+        let script = format!("gml_Script_{name}");
+        let full = if self.f().gml_v2() && self.known_func(&script) {
+            script
+        } else if !self.f().gml_v2()
+            && self
+                .game
                 .assets()
                 .any(|(k, _, n)| k == AssetKind::Script && n == name)
-                .then(|| name.to_string())
-        };
-        let full = match full {
-            Some(f) => f,
-            None if crate::builtins::function(name).is_some()
-                || (name.starts_with("@@") && name.ends_with("@@")) =>
-            {
-                name.to_string()
-            }
-            None => return Err(unknown()),
+        {
+            name.to_string()
+        } else if self.known_func(name) {
+            name.to_string()
+        } else {
+            return Err(unknown());
         };
         if let Some(&i) = self.names.funcs.get(&full) {
             return Ok(Id::new(i));
         }
+        let g = self.grow.as_ref().ok_or_else(unknown)?;
         Ok(Id::new(g.borrow_mut().func(self.names, &full)))
+    }
+
+    /// Whether the file (or, growing, this compile) has a VARI entry named `n`.
+    fn var_known(&self, n: &str) -> bool {
+        self.names.vars_by_name.contains_key(n)
+            || self.grow.as_ref().is_some_and(|g| g.borrow().has_var(n))
+    }
+
+    /// Whether `full` names a function: a FUNC entry of the file or, in growing mode, of this
+    /// compile, or one it may add (a built-in, a compiler helper `@@…@@`, a code entry, an
+    /// extension function).
+    fn known_func(&self, full: &str) -> bool {
+        if self.names.funcs.contains_key(full) {
+            return true;
+        }
+        let Some(g) = &self.grow else {
+            return false;
+        };
+        let g = g.borrow();
+        g.added_func(full).is_some()
+            || g.callable.contains(full)
+            || crate::builtins::function(full).is_some()
+            || (full.len() > 4 && full.starts_with("@@") && full.ends_with("@@"))
+    }
+
+    /// The FUNC entry named exactly `full`: the file's, else (growing mode, when
+    /// [`Self::known_func`]) a new one.
+    fn func_named(&self, full: &str) -> Option<Id<gmkit_data::chunks::function::Function>> {
+        if let Some(&i) = self.names.funcs.get(full) {
+            return Some(Id::new(i));
+        }
+        if !self.known_func(full) {
+            return None;
+        }
+        let g = self.grow.as_ref()?;
+        Some(Id::new(g.borrow_mut().func(self.names, full)))
     }
 
     /// The VARI entry for `name` accessed with VARI instance type `inst`.
@@ -1468,7 +1500,7 @@ impl<'g> Compiler<'g> {
                 }
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
-                    && !self.names.vars_by_name.contains_key(n)
+                    && !self.var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
                 {
                     self.emit(Instruction::Extended {
@@ -1482,7 +1514,7 @@ impl<'g> Compiler<'g> {
                     return Ok(DataType::Variable);
                 }
                 if !self.locals.contains(n)
-                    && !self.names.vars_by_name.contains_key(n)
+                    && !self.var_known(n)
                     && let Some(&k) = self.names.objects.get(n)
                 {
                     return Ok(self.push_int(k as i64));
@@ -1667,10 +1699,10 @@ impl<'g> Compiler<'g> {
     fn is_method_call(&self, callee: &Expr) -> bool {
         match callee {
             Expr::Ident(n) => {
-                !self.names.funcs.contains_key(n)
-                    && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                !self.known_func(n)
+                    && !self.known_func(&format!("gml_Script_{n}"))
                     && self.declared_here(n).is_none()
-                    && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
+                    && (self.var_known(n) || self.locals.contains(n))
             }
             Expr::Member(..) => true,
             _ => false,
