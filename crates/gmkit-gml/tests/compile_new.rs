@@ -268,3 +268,19 @@ fn additions_refuse_another_file() {
         "{e}"
     );
 }
+
+#[test]
+fn the_parser_takes_enums_out_and_inlines_their_values() {
+    use gmkit_gml::parse::parse;
+    let with = parse(
+        "enum Dir { Left, Right = 5, Up, Down = Dir.Up * 2 }\nenum Neg { A = -3, B }\nx = Dir.Up + Dir.Down;\ny = Neg.B;\nz = other.Dir;",
+    )
+    .expect("parses");
+    let want = parse("x = int64(6) + int64(12);\ny = int64(-2);\nz = other.Dir;").expect("parses");
+    assert_eq!(with, want);
+    // No declaration left behind as statements.
+    assert_eq!(with.len(), 3);
+    let e = parse("enum E { A = x + 1 }").expect_err("not a constant");
+    assert!(e.expected.contains("E.A"), "{e:?}");
+    assert_eq!((e.line, e.col), (1, 1));
+}
