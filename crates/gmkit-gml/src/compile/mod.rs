@@ -4,9 +4,11 @@
 //!
 //! A root code entry compiles with its nested functions, constructors, struct literals and
 //! `static` blocks in place (module `function`; the child entries' headers come from
-//! [`compile_entry_with_children`]). Names resolve against the data file's existing
-//! VARI/FUNC/STRG entries (a name the file does not have is reported, not added); what is not
-//! emitted yet reports [`CompileError::Unsupported`].
+//! [`compile_entry_with_children`]). [`compile_entry`] resolves names against the data file's
+//! existing VARI/FUNC/STRG entries (a name the file does not have is reported);
+//! [`compile_new`] and [`compile_text`] add what the code needs as GameMaker's compiler
+//! would ([`Additions`], module `grow`); [`delete_recompile`] is the oracle that checks it.
+//! What is not emitted yet reports [`CompileError::Unsupported`].
 
 use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::{AssetKind, Game};
@@ -39,8 +41,9 @@ pub enum CompileError {
     /// A construct this compiler does not emit yet.
     #[error("unsupported: {0}")]
     Unsupported(String),
-    /// A name the data file has no entry for.
-    #[error("unknown {kind} `{name}` (new names are not added yet)")]
+    /// A name the data file has no entry for ([`compile_entry`]), or, growing, a function
+    /// that is neither built-in nor a script of the game.
+    #[error("unknown {kind} `{name}`")]
     UnknownName {
         /// variable, function or string.
         kind: &'static str,
@@ -606,14 +609,13 @@ impl<'g> Compiler<'g> {
         let script = format!("gml_Script_{name}");
         let full = if self.f().gml_v2() && self.known_func(&script) {
             script
-        } else if !self.f().gml_v2()
+        } else if (!self.f().gml_v2()
             && self
                 .game
                 .assets()
-                .any(|(k, _, n)| k == AssetKind::Script && n == name)
+                .any(|(k, _, n)| k == AssetKind::Script && n == name))
+            || self.known_func(name)
         {
-            name.to_string()
-        } else if self.known_func(name) {
             name.to_string()
         } else {
             return Err(unknown());
