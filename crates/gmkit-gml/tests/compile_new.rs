@@ -284,3 +284,33 @@ fn the_parser_takes_enums_out_and_inlines_their_values() {
     assert!(e.expected.contains("E.A"), "{e:?}");
     assert_eq!((e.line, e.col), (1, 1));
 }
+
+#[test]
+fn template_strings_call_string_with_a_format() {
+    use gmkit_gml::parse::parse;
+    let t = parse("s = $\"hp {hp} of {max_hp + 1}!\";\nu = $\"plain\";").expect("parses");
+    let printed = gmkit_gml::print::print_stmts(&t);
+    assert!(printed.contains("\"hp {0} of {1}!\""), "{printed}");
+    assert!(printed.contains("max_hp + 1"), "{printed}");
+    assert!(printed.contains("u = \"plain\""), "{printed}");
+    assert!(
+        parse("s = $\"a {$\"b\"} c\";").is_err(),
+        "no template inside a field"
+    );
+    assert!(parse("s = $\"open {x\";").is_err());
+    // In a 2023+ game it compiles to `string(format, fields...)`; before 2023.4 it is refused.
+    for (name, ok) in [("longdog.win", true), ("acrandomizer.win", false)] {
+        let file = gmkit_testdata::need!(load(name));
+        let entry = target(&file);
+        let game = Game::new(&file);
+        let names = Names::new(&game);
+        let r = compile_text(&game, &names, entry, "s = $\"n={x}\";");
+        assert_eq!(r.is_ok(), ok, "{name}: {r:?}");
+        if let Ok(c) = r {
+            let strings = &c.additions.strings;
+            let has_fmt = strings.iter().any(|s| s == "n={0}")
+                || file.strings.as_ref().unwrap().find("n={0}").is_some();
+            assert!(has_fmt, "{name}: {strings:?}");
+        }
+    }
+}

@@ -585,6 +585,22 @@ impl<'g> Compiler<'g> {
     }
 
     fn func(&self, name: &str) -> R<Id<gmkit_data::chunks::function::Function>> {
+        let name = if name == crate::lex::TEMPLATE {
+            // Template strings (spec §6.5): `string(format, fields...)`, 2024.14+ `@@string@@`.
+            let v = &self.game.file.version;
+            if !v.non_lts_at_least(2023, 4) {
+                return Err(CompileError::Invalid(
+                    "template strings `$\"...\"` need GameMaker 2023.4 or later".into(),
+                ));
+            }
+            if v.non_lts_at_least(2024, 14) {
+                "@@string@@"
+            } else {
+                "string"
+            }
+        } else {
+            name
+        };
         let full = format!("gml_Script_{name}");
         self.names
             .funcs
