@@ -93,5 +93,8 @@ fn exact_projects_delete_and_recompile() {
     );
 }
 
-/// The measured share, rounded down (a floor against regressions; the bar is 95 %).
-const FLOOR: f64 = 0.0;
+/// The measured share, rounded down (a floor against regressions; the bar is 95 %): 85.3 %
+/// with the seed table of built-ins, where most misses are built-in functions the table does
+/// not list yet; 98.0 % measured with the manual's full table (branch `gmlnames`), when the
+/// floor should rise to 97.
+const FLOOR: f64 = 85.0;
