@@ -17,7 +17,9 @@ use crate::error::{Error, Result};
 use crate::folder::Folder;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::CodeBody;
-use gmkit_gml::compile::{ChildEntry, CompileError, Names, compile_entry_with_children};
+use gmkit_gml::compile::{
+    ChildEntry, CompileError, Names, compile_entry_with_children, compile_text,
+};
 use gmkit_gml::{Game, decompile, parse, print};
 use serde::{Deserialize, Serialize};
 
@@ -221,63 +223,46 @@ pub(crate) fn pending(
 /// Compiles the pending `.gml` files against `file` (whose code holds the assembled `.asm`
 /// texts) and puts the results in place: instructions of the root entry, execution offsets,
 /// argument and local counts of its nested functions' entries.
+///
+/// Text that compiles with the names the file has is compiled as it is (in parallel). Text
+/// that needs new names (a new variable, string, built-in function or script call; `enum`,
+/// `#macro`) is compiled afterwards one entry at a time with the growing compiler
+/// ([`gmkit_gml::compile::compile_text`]), each entry's additions appended to the file before
+/// the next entry compiles, so that two entries adding the same name share one entry.
 pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending]) -> Result<()> {
     if pending.is_empty() {
         return Ok(());
     }
     use rayon::prelude::*;
-    // String literals the file does not have yet are appended to the string table and the
-    // entries are compiled again. Every round adds each new string that any entry reported; a
-    // string reported again after it was added is an error, so the loop ends.
-    let mut added: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let results: Vec<Compiled> = loop {
-        let outcomes: Vec<std::result::Result<Compiled, Fail>> = {
-            let game = Game::new(file);
-            let names = Names::new(&game);
-            pending
-                .par_iter()
-                .map(|p| compile_one(folder, &game, &names, p))
-                .collect()
-        };
-        let mut new: Vec<String> = Vec::new();
-        let mut done = Vec::with_capacity(outcomes.len());
-        for o in outcomes {
-            match o {
-                Ok(c) => done.push(c),
-                Err(Fail::Error(e)) => return Err(e),
-                Err(Fail::NewString(text)) if added.contains(&text) => {
-                    return Err(Error::new(
-                        "code",
-                        "",
-                        one_line(&format!(
-                            "expected the compiler to find the added string `{text}`, found it missing again"
-                        )),
-                    ));
-                }
-                Err(Fail::NewString(text)) => {
-                    if !new.contains(&text) {
-                        new.push(text);
-                    }
-                }
-            }
-        }
-        if new.is_empty() {
-            break done;
-        }
-        let Some(table) = file.strings.as_mut() else {
-            return Err(Error::new(
-                "code",
-                "",
-                "expected a string table (STRG) to add a new string to, found none",
-            ));
-        };
-        for text in new {
-            table.push(text.as_str());
-            added.insert(text);
-        }
+    let outcomes: Vec<std::result::Result<Option<Compiled>, Error>> = {
+        let game = Game::new(file);
+        let names = Names::new(&game);
+        pending
+            .par_iter()
+            .map(|p| compile_existing(folder, &game, &names, p))
+            .collect()
     };
+    let mut grow = Vec::new();
+    let mut done = Vec::with_capacity(outcomes.len());
+    for (o, p) in outcomes.into_iter().zip(pending) {
+        match o? {
+            Some(c) => done.push(c),
+            None => grow.push(p),
+        }
+    }
+    // The growing compiles only append to STRG, VARI and FUNC: the indices of `done` stay.
+    for p in grow {
+        let text = pending_text(folder, p)?;
+        let c = compile_into(file, p.entry, &p.path, &text)?;
+        done.push(c);
+    }
+    put_in_place(file, done);
+    Ok(())
+}
+
+fn put_in_place(file: &mut DataFile, results: Vec<Compiled>) {
     let Some(code) = file.code.as_mut() else {
-        return Ok(());
+        return;
     };
     for (entry, ins, children) in results {
         code.entries[entry].body = CodeBody::Instructions(ins);
@@ -288,7 +273,41 @@ pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending])
             e.locals_count = h.locals;
         }
     }
+}
+
+/// Compiles GML `text` into root entry `entry` of `file` with the growing compiler and puts
+/// the result in place: the names it needs are appended first (strings, VARI and FUNC
+/// entries, the entry's locals), then the entry's instructions and its nested functions'
+/// headers replace the old ones. `label` names the text in errors (a file path).
+pub fn compile_gml_into(file: &mut DataFile, entry: usize, label: &str, text: &str) -> Result<()> {
+    let c = compile_into(file, entry, label, text)?;
+    put_in_place(file, vec![c]);
     Ok(())
+}
+
+fn compile_into(file: &mut DataFile, entry: usize, label: &str, text: &str) -> Result<Compiled> {
+    let (compiled, children) = {
+        let game = Game::new(file);
+        let names = Names::new(&game);
+        let c = compile_text(&game, &names, entry, text).map_err(|e| {
+            Error::new(
+                label,
+                if e.line > 0 {
+                    format!("line {}, column {}", e.line, e.col)
+                } else {
+                    String::new()
+                },
+                one_line(&e.message),
+            )
+        })?;
+        let children = match_children(&game, label, entry, c.children.clone())?;
+        (c, children)
+    };
+    compiled
+        .additions
+        .apply(file)
+        .map_err(|e| Error::new(label, "", one_line(&e.to_string())))?;
+    Ok((entry, compiled.instructions, children))
 }
 
 type Compiled = (
@@ -297,53 +316,50 @@ type Compiled = (
     Vec<(usize, ChildEntry)>,
 );
 
-/// Why one `.gml` did not compile: an error to report, or a string to add first.
-enum Fail {
-    Error(Error),
-    NewString(String),
+fn pending_text(folder: &Folder, p: &Pending) -> Result<String> {
+    let bytes = folder.get(&p.path).unwrap_or_default();
+    std::str::from_utf8(bytes)
+        .map(str::to_owned)
+        .map_err(|e| Error::new(&p.path, "", format!("expected UTF-8 text: {e}")))
 }
 
-impl From<Error> for Fail {
-    fn from(e: Error) -> Self {
-        Fail::Error(e)
-    }
-}
-
-fn compile_one(
+/// Compiles one `.gml` with the names the file has (`None`: it needs new ones, or
+/// preprocessing: compile it with the growing compiler).
+fn compile_existing(
     folder: &Folder,
     game: &Game,
     names: &Names,
     p: &Pending,
-) -> std::result::Result<Compiled, Fail> {
-    let bytes = folder.get(&p.path).unwrap_or_default();
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| Error::new(&p.path, "", format!("expected UTF-8 text: {e}")))?;
-    let tree = parse::parse(text).map_err(|e| {
-        Error::new(
-            &p.path,
-            format!("line {}, column {}", e.line, e.col),
-            one_line(&format!("expected {}, found {}", e.expected, e.found)),
-        )
-    })?;
-    let (ins, children) =
-        compile_entry_with_children(game, names, p.entry, &tree).map_err(|e| match e {
-            CompileError::UnknownName { kind: "string", name } => Fail::NewString(name),
-            CompileError::UnknownName { kind, name } => Fail::Error(Error::new(
-                &p.path,
-                "",
-                one_line(&format!(
-                    "expected a {kind} the data file has, found `{name}` (new {kind}s are not added yet)"
-                )),
-            )),
-            e => Fail::Error(Error::new(&p.path, "", one_line(&e.to_string()))),
-        })?;
-    // Nested functions: each names one of the root's child entries.
+) -> std::result::Result<Option<Compiled>, Error> {
+    let text = pending_text(folder, p)?;
+    let Ok(tree) = parse::parse(&text) else {
+        // `enum`, `#macro` or a syntax error: the growing compile reports where.
+        return Ok(None);
+    };
+    let (ins, children) = match compile_entry_with_children(game, names, p.entry, &tree) {
+        Ok(r) => r,
+        Err(CompileError::UnknownName { .. }) => return Ok(None),
+        Err(e) => return Err(Error::new(&p.path, "", one_line(&e.to_string()))),
+    };
+    let out = match_children(game, &p.path, p.entry, children)?;
+    Ok(Some((p.entry, ins, out)))
+}
+
+/// Pairs the compiled nested functions with the root's child entries (by name).
+fn match_children(
+    game: &Game,
+    label: &str,
+    entry: usize,
+    children: Vec<ChildEntry>,
+) -> Result<Vec<(usize, ChildEntry)>> {
     let code = game.file.code.as_ref();
     let kids: Vec<usize> = code.map_or(Vec::new(), |c| {
         c.entries
             .iter()
             .enumerate()
-            .filter(|(_, e)| matches!(e.body, CodeBody::Shared { parent } if parent as usize == p.entry))
+            .filter(
+                |(_, e)| matches!(e.body, CodeBody::Shared { parent } if parent as usize == entry),
+            )
             .map(|(k, _)| k)
             .collect()
     });
@@ -353,28 +369,26 @@ fn compile_one(
         let Some(j) = (0..kids.len()).find(|&j| !taken[j] && game.code_name(kids[j]) == h.name)
         else {
             return Err(Error::new(
-                &p.path,
+                label,
                 "",
                 format!(
                     "expected the nested functions the entry has, found a new one ({}; adding code entries is not supported yet)",
                     h.name
                 ),
-            )
-            .into());
+            ));
         };
         taken[j] = true;
         out.push((kids[j], h));
     }
     if let Some(j) = taken.iter().position(|t| !t) {
         return Err(Error::new(
-            &p.path,
+            label,
             "",
             format!(
                 "expected every nested function of the entry, missing {} (removing code entries is not supported yet)",
                 game.code_name(kids[j])
             ),
-        )
-        .into());
+        ));
     }
-    Ok((p.entry, ins, out))
+    Ok(out)
 }

@@ -122,7 +122,10 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
 /// Replaces the instructions of the root code entry named `name` with assembly text (the
 /// syntax of [`gmkit_data::chunks::code::asm`], as `gmkit unpack` writes `code/*.asm`); strings,
 /// variables and functions the text names that the file lacks are added, and child entries
-/// marked with `.entry NAME` lines take their new execution offsets. On error nothing changes.
+/// marked with `.entry NAME` lines take their new execution offsets. A `label` ending in
+/// `.gml` makes `text` GML source instead, compiled by [`crate::gml::compile_gml_into`] (new
+/// variables, strings, built-in functions and scripts are added as GameMaker adds them).
+/// On error nothing changes.
 pub fn code(file: &mut DataFile, name: &str, label: &str, text: &str) -> Result<()> {
     use gmkit_data::chunks::code::CodeBody;
     use gmkit_data::chunks::code::asm::Assembler;
@@ -154,6 +157,11 @@ pub fn code(file: &mut DataFile, name: &str, label: &str, text: &str) -> Result<
                 "expected a root code entry, found {name:?} (a child entry: import its root's text)"
             ),
         ));
+    }
+    if label.ends_with(".gml") {
+        // GML text: compiled with the growing compiler (new names are added as GameMaker
+        // adds them).
+        return crate::gml::compile_gml_into(file, entry, label, text);
     }
     let assembled = Assembler::new(file).assemble(text).map_err(|e| {
         Error::new(

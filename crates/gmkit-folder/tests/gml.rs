@@ -193,3 +193,87 @@ fn a_new_string_literal_is_added_to_the_string_table() {
         "the diff names the new string: {d:?}"
     );
 }
+
+#[test]
+fn new_variables_and_built_ins_in_a_gml_are_added() {
+    let (_, folder) = need!(load(GAME));
+    let (path, text) = gml_files(&folder)
+        .into_iter()
+        .find(|(p, _)| p.contains("gml_Object_"))
+        .expect("an object event");
+    let mut edited = folder.clone();
+    let added = "my_new_counter = 0;\nglobal.my_new_global = 2;\nvar tmp_new = my_new_counter + 1;\nimage_angle = tmp_new;\ndraw_set_halign(fa_center);\n";
+    edited.insert(&path, format!("{text}{added}").into_bytes());
+    let game = pack(&edited).unwrap_or_else(|e| panic!("pack: {e}"));
+    let bytes = gmkit_data::build_bytes(&game.data).expect("builds (validates)");
+    let again = gmkit_data::parse_bytes(bytes).expect("re-parses");
+    let strings = again.strings.as_ref().expect("a string table");
+    let vari = &again.variables.as_ref().expect("VARI").variables;
+    for (name, inst) in [
+        ("my_new_counter", -1),
+        ("my_new_global", -5),
+        ("tmp_new", -7),
+    ] {
+        assert!(
+            vari.iter().any(
+                |v| strings.get(v.name).is_some_and(|s| *s == *name) && v.instance_type == inst
+            ),
+            "VARI has {name} ({inst})"
+        );
+    }
+    let back = unpack(&Game {
+        data: again,
+        audio_groups: Vec::new(),
+    })
+    .expect("unpacks again");
+    let (_, text) = gml_files(&back)
+        .into_iter()
+        .find(|(p, _)| *p == path)
+        .expect("the entry still gets a .gml");
+    for w in [
+        "my_new_counter",
+        "global.my_new_global",
+        "tmp_new",
+        "draw_set_halign",
+    ] {
+        assert!(text.contains(w), "{w} in\n{text}");
+    }
+}
+
+#[test]
+fn an_unknown_function_names_line_column_and_a_suggestion() {
+    let (bytes, folder) = need!(load(GAME));
+    // A built-in function the game calls, misspelled by one letter.
+    let data = gmkit_data::parse_bytes(bytes).expect("parses");
+    let strings = data.strings.as_ref().expect("strings");
+    let known = data
+        .functions
+        .as_ref()
+        .expect("FUNC")
+        .functions
+        .iter()
+        .filter_map(|f| {
+            strings
+                .get(f.name)
+                .map(|s| s.to_string_lossy().into_owned())
+        })
+        .find(|n| n.len() > 8 && !n.starts_with("@@") && !n.starts_with("gml_"))
+        .expect("a built-in the game calls");
+    let typo = format!("{}{}", &known[..3], &known[4..]);
+    let (path, text) = gml_files(&folder)
+        .into_iter()
+        .find(|(p, _)| p.contains("gml_Object_"))
+        .expect("an object event");
+    let mut edited = folder.clone();
+    let text = text.trim_end();
+    edited.insert(&path, format!("{text}\nx = {typo}(1);\n").into_bytes());
+    let e = pack(&edited).unwrap_err();
+    assert_eq!(e.file, path);
+    let line = text.lines().count() + 1;
+    assert_eq!(e.field, format!("line {line}, column 5"), "{e}");
+    assert!(e.message.contains(&typo), "{e}");
+    assert!(
+        e.message.contains(&format!("did you mean `{known}`?")),
+        "{e}"
+    );
+}

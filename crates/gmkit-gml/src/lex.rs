@@ -66,6 +66,67 @@ const PUNCT: &[&str] = &[
     ";", ":", ".", "?",
 ];
 
+/// Callee name of a template string `$"a{x}"` with fields, lexed as
+/// `@@template@@("a{0}", (x))`: the compiler calls `string` (2023.4+) or `@@string@@`
+/// (2024.14+) with the format string and the fields (spec §6.5).
+pub const TEMPLATE: &str = "@@template@@";
+
+/// Reads the rest of a template string after `$"` from `*i`: the format string (each field
+/// replaced by `{k}`) and the fields' source text. A field may hold strings and braces; a
+/// template inside a field is refused (no unbounded nesting).
+fn template(chars: &[char], i: &mut usize, escapes: bool) -> Result<(String, Vec<String>), String> {
+    let mut fmt = String::new();
+    let mut fields = Vec::new();
+    loop {
+        let Some(&c) = chars.get(*i) else {
+            return Err("the end of the text".into());
+        };
+        *i += 1;
+        match c {
+            '"' => return Ok((fmt, fields)),
+            '\\' if escapes => {
+                let Some(&e) = chars.get(*i) else {
+                    return Err("the end of the text".into());
+                };
+                *i += 1;
+                fmt.push(match e {
+                    'n' => '\n',
+                    't' => '\t',
+                    'r' => '\r',
+                    other => other,
+                });
+            }
+            '{' => {
+                let start = *i;
+                let mut depth = 1usize;
+                let mut quote: Option<char> = None;
+                while depth > 0 {
+                    let Some(&d) = chars.get(*i) else {
+                        return Err("the end of the text inside a field".into());
+                    };
+                    *i += 1;
+                    match (quote, d) {
+                        (Some(q), d) if d == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, '"' | '\'') => {
+                            if d == '"' && chars.get(*i - 2) == Some(&'$') {
+                                return Err("a template string inside a field".into());
+                            }
+                            quote = Some(d);
+                        }
+                        (None, '{') => depth += 1,
+                        (None, '}') => depth -= 1,
+                        _ => {}
+                    }
+                }
+                fmt.push_str(&format!("{{{}}}", fields.len()));
+                fields.push(chars[start..*i - 1].iter().collect());
+            }
+            c => fmt.push(c),
+        }
+    }
+}
+
 /// Splits `src` into tokens (the last is [`Tok::Eof`]).
 pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
     lex_with(src, true)
@@ -140,6 +201,54 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
                 line: l0,
                 col: c0,
             });
+            continue;
+        }
+        if c == '$' && chars.get(i + 1) == Some(&'"') {
+            adv(&mut i, &mut line, &mut col, 2);
+            let s0 = i;
+            let (fmt, fields) = template(&chars, &mut i, escapes)
+                .map_err(|what| err(l0, c0, "a template string ending in `\"`", what))?;
+            // Line and column of what follows the template.
+            for &ch in &chars[s0..i] {
+                if ch == '\n' {
+                    line += 1;
+                    col = 1;
+                } else {
+                    col += 1;
+                }
+            }
+            let t = |tok| Token {
+                tok,
+                line: l0,
+                col: c0,
+            };
+            if fields.is_empty() {
+                out.push(t(Tok::Str(fmt)));
+                continue;
+            }
+            out.push(t(Tok::Ident(TEMPLATE.into())));
+            out.push(t(Tok::Punct("(")));
+            out.push(t(Tok::Str(fmt)));
+            for f in fields {
+                let mut inner = lex_with(&f, escapes).map_err(|e| {
+                    err(
+                        l0,
+                        c0,
+                        &format!("a field of a template string: {}", e.expected),
+                        e.found,
+                    )
+                })?;
+                inner.pop(); // Eof
+                out.push(t(Tok::Punct(",")));
+                out.push(t(Tok::Punct("(")));
+                out.extend(inner.into_iter().map(|mut x| {
+                    x.line = l0;
+                    x.col = c0;
+                    x
+                }));
+                out.push(t(Tok::Punct(")")));
+            }
+            out.push(t(Tok::Punct(")")));
             continue;
         }
         let hex_start = if c == '$' && chars.get(i + 1).is_some_and(|d| d.is_ascii_hexdigit()) {

@@ -4,6 +4,7 @@
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::lex::{Tok, Token, lex};
 use crate::limits::{MAX_TREE_DEPTH, deep};
+use std::collections::HashMap;
 
 /// A syntax error.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -35,10 +36,90 @@ pub fn parse_tokens(mut toks: Vec<Token>) -> Result<Vec<Stmt>, ParseError> {
             col,
         });
     }
+    let toks = inline_enums(toks)?;
     let mut p = Parser::new(toks);
     let mut out = Vec::new();
     while p.peek() != &Tok::Eof {
         out.push(p.stmt()?);
+    }
+    Ok(out)
+}
+
+/// Takes `enum NAME { A, B = expr, ... }` declarations out of `toks` and writes each use
+/// `NAME.MEMBER` as the member's value, `int64(v)` (spec §5.11: enums produce no code, members
+/// are int64 constants). A member's value may use earlier members and other enums of the
+/// text; one that is not a constant is an error at the declaration. Project-wide enums (other
+/// files) go through [`crate::source`] instead.
+fn inline_enums(toks: Vec<Token>) -> Result<Vec<Token>, ParseError> {
+    let has_enum = toks.windows(3).any(|w| {
+        matches!(&w[0].tok, Tok::Ident(e) if e == "enum")
+            && matches!(w[1].tok, Tok::Ident(_))
+            && w[2].tok == Tok::Punct("{")
+    });
+    if !has_enum {
+        return Ok(toks);
+    }
+    let at = toks
+        .iter()
+        .find(|t| matches!(&t.tok, Tok::Ident(e) if e == "enum"))
+        .map_or((1, 1), |t| (t.line, t.col));
+    let mut defs = crate::macros::Definitions::default();
+    let toks = defs.take_enums(toks)?;
+    let mut names = crate::fold::ConstNames {
+        enum_int64: true,
+        ..Default::default()
+    };
+    for (name, members) in std::mem::take(&mut defs.enum_decls) {
+        let mut values = HashMap::new();
+        let mut next = 0i64;
+        for (m, value) in members {
+            if !value.is_empty() {
+                let mut e = parse_expr_tokens(value)?;
+                let mut local = names.clone();
+                local.enums.insert(name.clone(), values.clone());
+                next = match crate::fold::const_value(&mut e, &local) {
+                    Some(Literal::Int(v) | Literal::Int64(v)) => v,
+                    Some(Literal::Real(v)) => v as i64,
+                    Some(Literal::Bool(b)) => i64::from(b),
+                    _ => {
+                        return Err(ParseError {
+                            line: at.0,
+                            col: at.1,
+                            expected: format!("a constant value for enum member {name}.{m}"),
+                            found: "an expression that is not constant".into(),
+                        });
+                    }
+                };
+            }
+            values.insert(m, next);
+            next = next.wrapping_add(1);
+        }
+        names.enums.insert(name, values);
+    }
+    let mut out = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        if let (Tok::Ident(e), Some(Tok::Punct(".")), Some(Tok::Ident(m))) = (
+            &toks[i].tok,
+            toks.get(i + 1).map(|t| &t.tok),
+            toks.get(i + 2).map(|t| &t.tok),
+        ) && let Some(&v) = names.enums.get(e).and_then(|ms| ms.get(m))
+            && !(i > 0 && toks[i - 1].tok == Tok::Punct("."))
+        {
+            let (line, col) = (toks[i].line, toks[i].col);
+            let t = |tok| Token { tok, line, col };
+            out.push(t(Tok::Ident("int64".into())));
+            out.push(t(Tok::Punct("(")));
+            if v < 0 {
+                out.push(t(Tok::Punct("-")));
+            }
+            out.push(t(Tok::Int(v.unsigned_abs().min(i64::MAX as u64) as i64)));
+            out.push(t(Tok::Punct(")")));
+            i += 3;
+            continue;
+        }
+        out.push(toks[i].clone());
+        i += 1;
     }
     Ok(out)
 }

@@ -90,7 +90,7 @@ impl Compiler<'_> {
             Expr::Ident(n) => {
                 matches!(n.as_str(), "noone" | "all" | "pi")
                     || (!self.locals.contains(n)
-                        && !self.names.vars_by_name.contains_key(n)
+                        && !self.var_known(n)
                         && (self.names.assets.contains_key(n)
                             || self.names.objects.contains_key(n)))
             }
@@ -110,10 +110,7 @@ impl Compiler<'_> {
 
     /// The FUNC entry named exactly `name`.
     fn func_exact(&self, name: &str) -> R<FunctionId> {
-        self.names
-            .funcs
-            .get(name)
-            .map(|&i| Id::new(i))
+        self.func_named(name)
             .ok_or_else(|| CompileError::UnknownName {
                 kind: "function",
                 name: name.into(),
@@ -537,8 +534,7 @@ impl Compiler<'_> {
         }
         match callee {
             Expr::Ident(n)
-                if !self.locals.contains(n)
-                    && self.names.funcs.contains_key(&format!("gml_Script_{n}")) =>
+                if !self.locals.contains(n) && self.known_func(&format!("gml_Script_{n}")) =>
             {
                 let f = self.func(n)?;
                 self.push_function(f);
@@ -580,18 +576,15 @@ impl Compiler<'_> {
 
     fn function_ref(&mut self, name: &str) -> Option<DataType> {
         let script = format!("gml_Script_{name}");
-        let id = match self.names.funcs.get(&script) {
-            Some(&i) => i,
-            None if !self.names.vars_by_name.contains_key(name)
-                && !name.starts_with("@@")
-                && name != "undefined" =>
-            {
-                *self.names.funcs.get(name)?
+        let is_script = self.known_func(&script);
+        let function = match self.func_named(&script) {
+            Some(f) => f,
+            None if !self.var_known(name) && !name.starts_with("@@") && name != "undefined" => {
+                self.func_named(name)?
             }
             None => return None,
         };
-        let function = Id::new(id);
-        if self.f().declaration_stores_self() && self.names.funcs.contains_key(&script) {
+        if self.f().declaration_stores_self() && is_script {
             let asset_type = self
                 .game
                 .pushref_type(crate::game::AssetKind::Script)
@@ -657,7 +650,7 @@ impl Compiler<'_> {
             return None;
         }
         let full = format!("gml_Script_{name}@{}", self.fnc.entry);
-        self.names.funcs.get(&full).map(|&i| Id::new(i))
+        self.func_named(&full)
     }
 
     /// Where a bare name lives inside a function: arguments and statics (`None`: elsewhere).

@@ -4,9 +4,11 @@
 //!
 //! A root code entry compiles with its nested functions, constructors, struct literals and
 //! `static` blocks in place (module `function`; the child entries' headers come from
-//! [`compile_entry_with_children`]). Names resolve against the data file's existing
-//! VARI/FUNC/STRG entries (a name the file does not have is reported, not added); what is not
-//! emitted yet reports [`CompileError::Unsupported`].
+//! [`compile_entry_with_children`]). [`compile_entry`] resolves names against the data file's
+//! existing VARI/FUNC/STRG entries (a name the file does not have is reported);
+//! [`compile_new`] and [`compile_text`] add what the code needs as GameMaker's compiler
+//! would ([`Additions`], module `grow`); [`delete_recompile`] is the oracle that checks it.
+//! What is not emitted yet reports [`CompileError::Unsupported`].
 
 use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp, UpdateOp};
 use crate::game::{AssetKind, Game};
@@ -21,10 +23,17 @@ use std::collections::{HashMap, HashSet};
 mod assign;
 mod flow;
 mod function;
+mod grow;
+mod oracle;
 mod owner;
 mod refs;
+mod text;
 mod try_catch;
 pub use function::ChildEntry;
+pub use grow::{Additions, NewVariable};
+pub use oracle::{Recompiled, delete_recompile};
+use std::cell::RefCell;
+pub use text::{CodeError, compile_text, locate, prepare};
 
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -32,8 +41,9 @@ pub enum CompileError {
     /// A construct this compiler does not emit yet.
     #[error("unsupported: {0}")]
     Unsupported(String),
-    /// A name the data file has no entry for.
-    #[error("unknown {kind} `{name}` (new names are not added yet)")]
+    /// A name the data file has no entry for ([`compile_entry`]), or, growing, a function
+    /// that is neither built-in nor a script of the game.
+    #[error("unknown {kind} `{name}`")]
     UnknownName {
         /// variable, function or string.
         kind: &'static str,
@@ -319,6 +329,11 @@ pub struct Compiler<'g> {
     own_vars: HashMap<(String, i32), u32>,
     /// Nested functions (child entries) of the entry.
     fnc: function::FnState,
+    /// Growing mode ([`compile_new`]): the names this compile adds; `None`: a name the file
+    /// does not have is an error.
+    grow: Option<RefCell<grow::Grow>>,
+    /// Names declared with `globalvar` (compiled as global variables).
+    globalvars: HashSet<String>,
 }
 
 /// Compiles the root code of code entry `entry` (its statements) into instructions.
@@ -338,6 +353,42 @@ pub fn compile_entry_with_children(
     entry: usize,
     body: &[Stmt],
 ) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
+    compile_any(game, names, entry, body, false).map(|c| (c.instructions, c.children))
+}
+
+/// What [`compile_new`] produces: the entry's instructions, the headers of its nested
+/// functions' entries, and the names to add to the data file first.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The root entry's instructions (they refer to the added names by their new indices).
+    pub instructions: Vec<Instruction>,
+    /// Headers of the nested functions' child entries.
+    pub children: Vec<ChildEntry>,
+    /// Strings, VARI and FUNC entries and locals to append ([`Additions::apply`]).
+    pub additions: Additions,
+}
+
+/// Compiles code entry `entry` of `game` (its root statements), adding what the code needs
+/// and the file lacks, as GameMaker's compiler would: strings, instance, global, local and
+/// built-in variables (VARI entries with the version's instance type and variable id),
+/// built-in functions and scripts the game never called (FUNC entries), and the entry's new
+/// locals. Apply [`Compiled::additions`] to the same, unchanged file before putting the
+/// instructions in place: they refer to the new names by the indices they get there.
+///
+/// A function that is neither built-in ([`crate::builtins::function`]) nor a script of the
+/// game is an error ([`CompileError::UnknownName`], with a suggestion from the game's
+/// names). The entry must exist (a new entry is added to CODE first, with no code).
+pub fn compile_new(game: &Game, names: &Names, entry: usize, body: &[Stmt]) -> R<Compiled> {
+    compile_any(game, names, entry, body, true)
+}
+
+fn compile_any(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    growing: bool,
+) -> R<Compiled> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
@@ -388,10 +439,21 @@ pub fn compile_entry_with_children(
         locals: HashSet::new(),
         frames: Vec::new(),
         fnc: function::FnState::new(game, entry),
+        grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
+        globalvars: HashSet::new(),
     };
     c.block(body)?;
     let children = c.child_entries();
-    Ok((c.finish()?, children))
+    let additions = c
+        .grow
+        .take()
+        .map(|g| g.into_inner().add)
+        .unwrap_or_default();
+    Ok(Compiled {
+        instructions: c.finish()?,
+        children,
+        additions,
+    })
 }
 
 fn int_type(t: DataType) -> DataType {
@@ -550,6 +612,9 @@ impl<'g> Compiler<'g> {
     }
 
     fn string(&self, s: &str) -> R<StringRef> {
+        if let Some(g) = &self.grow {
+            return Ok(StringRef(g.borrow_mut().string(self.names, s)));
+        }
         self.names
             .strings
             .get(s)
@@ -561,6 +626,22 @@ impl<'g> Compiler<'g> {
     }
 
     fn func(&self, name: &str) -> R<Id<gmkit_data::chunks::function::Function>> {
+        let name = if name == crate::lex::TEMPLATE {
+            // Template strings (spec §6.5): `string(format, fields...)`, 2024.14+ `@@string@@`.
+            let v = &self.game.file.version;
+            if !v.non_lts_at_least(2023, 4) {
+                return Err(CompileError::Invalid(
+                    "template strings `$\"...\"` need GameMaker 2023.4 or later".into(),
+                ));
+            }
+            if v.non_lts_at_least(2024, 14) {
+                "@@string@@"
+            } else {
+                "string"
+            }
+        } else {
+            name
+        };
         let full = format!("gml_Script_{name}");
         self.names
             .funcs
@@ -569,10 +650,74 @@ impl<'g> Compiler<'g> {
             .map(|&i| Id::new(i))
             .or_else(|| self.declared_here(name))
             .or_else(|| self.names.funcs.get(name).map(|&i| Id::new(i)))
-            .ok_or_else(|| CompileError::UnknownName {
-                kind: "function",
-                name: name.into(),
-            })
+            .map_or_else(|| self.new_func(name), Ok)
+    }
+
+    /// A function the file has no FUNC entry for: added in growing mode when it is a
+    /// built-in, a compiler helper or a script of the game; an error otherwise.
+    fn new_func(&self, name: &str) -> R<Id<gmkit_data::chunks::function::Function>> {
+        let unknown = || CompileError::UnknownName {
+            kind: "function",
+            name: name.into(),
+        };
+        if self.grow.is_none() {
+            return Err(unknown());
+        }
+        let script = format!("gml_Script_{name}");
+        let full = if self.f().gml_v2() && self.known_func(&script) {
+            script
+        } else if (!self.f().gml_v2()
+            && self
+                .game
+                .assets()
+                .any(|(k, _, n)| k == AssetKind::Script && n == name))
+            || self.known_func(name)
+        {
+            name.to_string()
+        } else {
+            return Err(unknown());
+        };
+        if let Some(&i) = self.names.funcs.get(&full) {
+            return Ok(Id::new(i));
+        }
+        let g = self.grow.as_ref().ok_or_else(unknown)?;
+        Ok(Id::new(g.borrow_mut().func(self.names, &full)))
+    }
+
+    /// Whether the file (or, growing, this compile) has a VARI entry named `n`.
+    fn var_known(&self, n: &str) -> bool {
+        self.names.vars_by_name.contains_key(n)
+            || self.grow.as_ref().is_some_and(|g| g.borrow().has_var(n))
+    }
+
+    /// Whether `full` names a function: a FUNC entry of the file or, in growing mode, of this
+    /// compile, or one it may add (a built-in, a compiler helper `@@…@@`, a code entry, an
+    /// extension function).
+    fn known_func(&self, full: &str) -> bool {
+        if self.names.funcs.contains_key(full) {
+            return true;
+        }
+        let Some(g) = &self.grow else {
+            return false;
+        };
+        let g = g.borrow();
+        g.added_func(full).is_some()
+            || g.callable.contains(full)
+            || crate::builtins::function(full).is_some()
+            || (full.len() > 4 && full.starts_with("@@") && full.ends_with("@@"))
+    }
+
+    /// The FUNC entry named exactly `full`: the file's, else (growing mode, when
+    /// [`Self::known_func`]) a new one.
+    fn func_named(&self, full: &str) -> Option<Id<gmkit_data::chunks::function::Function>> {
+        if let Some(&i) = self.names.funcs.get(full) {
+            return Some(Id::new(i));
+        }
+        if !self.known_func(full) {
+            return None;
+        }
+        let g = self.grow.as_ref()?;
+        Some(Id::new(g.borrow_mut().func(self.names, full)))
     }
 
     /// The VARI entry for `name` accessed with VARI instance type `inst`.
@@ -598,6 +743,9 @@ impl<'g> Compiler<'g> {
         if let Some(&i) = self.own_vars.get(&(name.to_string(), want)) {
             return Ok(Id::new(i));
         }
+        if let Some(g) = &self.grow {
+            return Ok(Id::new(self.grow_var(g, name, inst, want)));
+        }
         self.names
             .vars
             .get(&(name.to_string(), want))
@@ -607,6 +755,39 @@ impl<'g> Compiler<'g> {
                 kind: "variable",
                 name: name.into(),
             })
+    }
+
+    /// The VARI entry for `name` in growing mode: the file's (or this compile's) entry of
+    /// that kind, else a new one. Locals are the entry's own (GameMaker gives every code
+    /// entry its own local VARI entries).
+    fn grow_var(&self, g: &RefCell<grow::Grow>, name: &str, inst: i32, want: i32) -> u32 {
+        let old = !self.f().new_opcodes();
+        // Named parameters (`arg.argumentK`, -15) have VARI entries of type -6, id 0;
+        // built-ins (also reached as -6 in the instruction) entries of type self, id -6.
+        let builtin = !matches!(inst, -7 | -5 | -15 | -16)
+            && (is_global_builtin(name) || crate::builtins::variable(name).is_some());
+        let want = match (old, inst, builtin) {
+            (true, ..) => 0,
+            (_, -15, _) => -6,
+            (_, _, true) => -1,
+            _ => want,
+        };
+        if let Some(i) = g.borrow().added_var(name, want) {
+            return i;
+        }
+        if inst != -7 {
+            if let Some(&i) = self.names.vars.get(&(name.to_string(), want)) {
+                return i;
+            }
+            // A built-in's entry serves every way of reaching it; before bytecode 15 VARI
+            // entries have no kind.
+            if let Some(&i) = self.names.vars_by_name.get(name)
+                && (old || self.names.builtin.contains(name))
+            {
+                return i;
+            }
+        }
+        g.borrow_mut().add_var(self.names, name, want, builtin)
     }
 
     fn varref(
@@ -650,6 +831,23 @@ impl<'g> Compiler<'g> {
         }
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
+        }
+        if self.globalvars.contains(name) {
+            return (-5, -5, if new { Opcode::PushGlb } else { Opcode::Push });
+        }
+        // A built-in global the file never used (`room_speed`, `score`) in growing mode.
+        if self.grow.is_some()
+            && !self.names.vars_by_name.contains_key(name)
+            && (is_global_builtin(name)
+                || crate::builtins::variable(name)
+                    .is_some_and(|v| v.scope == crate::builtins::Scope::Global))
+        {
+            let inst = if self.f().builtin_globals_self() {
+                -1
+            } else {
+                -6
+            };
+            return (-6, inst, if new { Opcode::PushBltn } else { Opcode::Push });
         }
         if self.names.builtin.contains(name)
             && (is_global_builtin(name) || self.names.bltn_reads.contains(name))
@@ -952,6 +1150,8 @@ impl<'g> Compiler<'g> {
                 catch,
                 finally,
             } => self.try_catch(body, catch.as_ref(), finally.as_deref())?,
+            // `globalvar` emits nothing: the names compile as global variables from here on.
+            Stmt::GlobalVar(names) => self.globalvars.extend(names.iter().cloned()),
             other => {
                 return Err(CompileError::Unsupported(
                     match other {
@@ -1359,7 +1559,7 @@ impl<'g> Compiler<'g> {
                 }
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
-                    && !self.names.vars_by_name.contains_key(n)
+                    && !self.var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
                 {
                     self.emit(Instruction::Extended {
@@ -1373,7 +1573,7 @@ impl<'g> Compiler<'g> {
                     return Ok(DataType::Variable);
                 }
                 if !self.locals.contains(n)
-                    && !self.names.vars_by_name.contains_key(n)
+                    && !self.var_known(n)
                     && let Some(&k) = self.names.objects.get(n)
                 {
                     return Ok(self.push_int(k as i64));
@@ -1443,7 +1643,9 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 let argc = args.len() as u16;
-                let found = if self.by_name.contains(n.as_str()) {
+                let found = if self.by_name.contains(n.as_str())
+                    && !(self.grow.is_some() && self.names.funcs.contains_key(n.as_str()))
+                {
                     Err(CompileError::UnknownName {
                         kind: "function",
                         name: n.clone(),
@@ -1460,6 +1662,11 @@ impl<'g> Compiler<'g> {
                     // Calls on no FUNC chain name their callee by string (quirks: code of
                     // stripped objects).
                     Err(e) => {
+                        // Growing mode adds strings: only a callee the entry already called
+                        // by name stays one.
+                        if self.grow.is_some() && !self.by_name.contains(n.as_str()) {
+                            return Err(e);
+                        }
                         let name = self.string(n).map_err(|_| e)?;
                         self.emit(Instruction::CallByName {
                             t: DataType::Int32,
@@ -1557,10 +1764,10 @@ impl<'g> Compiler<'g> {
     fn is_method_call(&self, callee: &Expr) -> bool {
         match callee {
             Expr::Ident(n) => {
-                !self.names.funcs.contains_key(n)
-                    && !self.names.funcs.contains_key(&format!("gml_Script_{n}"))
+                !self.known_func(n)
+                    && !self.known_func(&format!("gml_Script_{n}"))
                     && self.declared_here(n).is_none()
-                    && (self.names.vars_by_name.contains_key(n) || self.locals.contains(n))
+                    && (self.var_known(n) || self.locals.contains(n))
             }
             Expr::Member(..) => true,
             _ => false,

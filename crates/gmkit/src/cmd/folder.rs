@@ -324,7 +324,7 @@ pub fn export(a: ExportArgs) -> u8 {
 /// Arguments of `gmkit import`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n  gmkit import data.win --code gml_Script_scr_move=scr_move.asm -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed."
+    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n  gmkit import data.win --code gml_Script_scr_move=scr_move.asm -o out.win\n  gmkit import data.win --code gml_Object_obj_player_Step_0=step.gml -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed."
 )]
 pub struct ImportArgs {
     /// The data file to change

@@ -1,0 +1,130 @@
+//! GML text to a compile that grows the file's names: the text goes through GameMaker's
+//! preprocessing (`#macro`, `enum`, built-in constants, asset names, folding: as a one-unit
+//! project, [`crate::source`]), then [`super::compile_new`]; an error names the line and
+//! column and, for an unknown name, suggests one of the game's names.
+
+use super::{CompileError, Compiled, Names, compile_new};
+use crate::ast::Stmt;
+use crate::game::Game;
+use crate::lex::{Tok, lex};
+use crate::project::{CodeUnit, Format, Project};
+use crate::source::Sources;
+use std::path::PathBuf;
+
+/// Why GML text did not compile: where in the text and what was expected and found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {col}: {message}")]
+pub struct CodeError {
+    /// Line (1-based; 0 when the error has no place in the text).
+    pub line: u32,
+    /// Column (1-based).
+    pub col: u32,
+    /// What was expected and what was found.
+    pub message: String,
+    /// For an unknown name: a name of the game or a built-in it may have meant.
+    pub suggestion: Option<String>,
+}
+
+/// Parses GML text of `game` ready to compile: `#macro` and `enum` declarations of the text
+/// itself are applied, built-in constants (`c_red`, `vk_space`) become their values and asset
+/// names their index where the version pushes numbers (before 2023.8).
+pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
+    let gms1 = game.file.version.ide[0] < 2;
+    let project = Project {
+        format: Some(if gms1 {
+            Format::Gmx
+        } else if game.features.gml_v2() {
+            Format::Yy23
+        } else {
+            Format::Yy2
+        }),
+        units: vec![CodeUnit {
+            entry: String::new(),
+            file: PathBuf::new(),
+            line: 1,
+            text: text.to_string(),
+            unsupported: None,
+        }],
+        ..Project::default()
+    };
+    let sources = Sources::new(&project, game);
+    if let Some(p) = sources.problems.first() {
+        return Err(CodeError {
+            line: 0,
+            col: 0,
+            message: p.trim_start_matches(": ").to_string(),
+            suggestion: None,
+        });
+    }
+    sources.tree(&project, 0).map_err(|e| CodeError {
+        line: e.line,
+        col: e.col,
+        message: format!("expected {}, found {}", e.expected, e.found),
+        suggestion: None,
+    })
+}
+
+/// Compiles GML `text` as code entry `entry` of `game` ([`prepare`], then
+/// [`compile_new`]); apply the result's additions to the file before its instructions.
+pub fn compile_text(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    text: &str,
+) -> Result<Compiled, CodeError> {
+    let tree = prepare(game, text)?;
+    compile_new(game, names, entry, &tree).map_err(|e| located(game, names, text, e))
+}
+
+/// A compile error placed in `text`: an unknown name at its first use, with a suggestion.
+fn located(game: &Game, names: &Names, text: &str, e: CompileError) -> CodeError {
+    let CompileError::UnknownName { kind, name } = &e else {
+        return CodeError {
+            line: 0,
+            col: 0,
+            message: e.to_string(),
+            suggestion: None,
+        };
+    };
+    let (line, col) = locate(text, name, *kind == "function").unwrap_or((0, 0));
+    let mut candidates: Vec<&str> = names
+        .funcs
+        .keys()
+        .map(|f| f.strip_prefix("gml_Script_").unwrap_or(f))
+        .collect();
+    candidates.extend(game.assets().map(|(_, _, n)| n));
+    if *kind != "function" {
+        candidates.extend(names.vars_by_name.keys().map(String::as_str));
+    }
+    let suggestion = super::grow::suggest(name, candidates.into_iter());
+    let what = if *kind == "function" {
+        "a built-in function or a script of the game"
+    } else {
+        "a name of the game"
+    };
+    let mut message = format!("expected {what}, found {kind} `{name}`");
+    if let Some(s) = &suggestion {
+        message.push_str(&format!(" (did you mean `{s}`?)"));
+    }
+    CodeError {
+        line,
+        col,
+        message,
+        suggestion,
+    }
+}
+
+/// Line and column of the first use of `name` in `text` (followed by `(` for a call).
+pub fn locate(text: &str, name: &str, call: bool) -> Option<(u32, u32)> {
+    let toks = lex(text).ok()?;
+    toks.windows(2)
+        .find(|w| {
+            matches!(&w[0].tok, Tok::Ident(n) if n == name)
+                && (!call || w[1].tok == Tok::Punct("("))
+        })
+        .or_else(|| {
+            toks.windows(2)
+                .find(|w| matches!(&w[0].tok, Tok::Ident(n) if n == name))
+        })
+        .map(|w| (w[0].line, w[0].col))
+}
