@@ -100,6 +100,14 @@ pub fn add_entry_tree(
     let root = work.add_code_entry(target)?;
     let mut declared = Declared::default();
     declared.block(body, 0);
+    let mut local_names = vec!["arguments".to_string()];
+    for n in &declared.all_vars {
+        if !local_names.contains(n) {
+            local_names.push(n.clone());
+        }
+    }
+    let mut seeded = seed_locals(&mut work, root.entry, &local_names, None)?;
+    let mut reseeds = 0;
     // Names the entry defines, added when the compiler reports them missing (each once).
     let mut added: HashSet<(&'static str, String)> = HashSet::new();
     let (ins, children) = loop {
@@ -109,7 +117,20 @@ pub fn add_entry_tree(
             crate::limits::deep(|| compile_entry_with_children(&game, &names, root.entry, body))
         };
         let (kind, name) = match result {
-            Ok(r) => break r,
+            // The entry's locals in the order its code first uses them (temporaries such as
+            // `$$$$temp$$$$` included), as GameMaker numbers them: seeded again and compiled
+            // once more when that differs from the guess.
+            Ok(r) => {
+                let Some(range) = seeded.clone() else { break r };
+                let used = first_use_locals(&work, &r.0);
+                if used == local_names || reseeds >= 2 {
+                    break r;
+                }
+                reseeds += 1;
+                local_names = used;
+                seeded = seed_locals(&mut work, root.entry, &local_names, Some(range))?;
+                continue;
+            }
             Err(CompileError::UnknownName { kind, name }) => (kind, name),
             Err(e) => return Err(AddEntryError::Compile(e)),
         };
@@ -179,6 +200,106 @@ pub fn add_entry_tree(
         root,
         children: kids,
     })
+}
+
+/// Gives the new root its own local VARI entries, as GameMaker does for every code entry in
+/// the files that show it (a local `arguments` entry beside the others'): `names` in order,
+/// numbered by slot (before 2.3) or by the name's string index (2.3+), in place of the entries
+/// of an earlier `seeded` range. The compiler takes the local entries an entry's current code
+/// uses, so the root's placeholder code refers to them until it is compiled. Returns the range
+/// of VARI entries they occupy (`None` when the file does not keep per-entry locals).
+fn seed_locals(
+    file: &mut DataFile,
+    entry: usize,
+    names: &[String],
+    seeded: Option<std::ops::Range<usize>>,
+) -> Result<Option<std::ops::Range<usize>>, AddEntryError> {
+    let per_entry = seeded.is_some()
+        || file.variables.as_ref().is_some_and(|v| {
+            file.strings
+                .as_ref()
+                .and_then(|s| s.find("arguments"))
+                .is_some_and(|a| {
+                    v.variables
+                        .iter()
+                        .any(|x| x.instance_type == -7 && x.name == a)
+                })
+        });
+    if !per_entry {
+        return Ok(None);
+    }
+    let by_string = file.version.at_least(2, 3);
+    let mut fresh = Vec::with_capacity(names.len());
+    for (slot, n) in names.iter().enumerate() {
+        let r = file.intern(n)?;
+        fresh.push(Variable {
+            name: r,
+            instance_type: -7,
+            variable_id: if by_string { r.0 as i32 } else { slot as i32 },
+        });
+    }
+    let vars = file.variables.as_mut().expect("checked");
+    let start = match seeded {
+        Some(range) => {
+            let start = range.start;
+            vars.variables.splice(range, fresh);
+            start
+        }
+        None => {
+            let start = vars.variables.len();
+            vars.variables.extend(fresh);
+            start
+        }
+    };
+    let mut placeholder = Vec::with_capacity(names.len());
+    for index in start..start + names.len() {
+        let index = u32::try_from(index).map_err(|_| {
+            AddEntryError::Compile(CompileError::Invalid("too many variables".into()))
+        })?;
+        placeholder.push(Instruction::Push {
+            op: gmkit_data::chunks::code::Opcode::Push,
+            value: PushValue::Variable(gmkit_data::chunks::code::VariableRef {
+                variable: gmkit_data::Id::new(index),
+                instance: InstanceType::LOCAL,
+                ref_type: gmkit_data::chunks::code::RefType::NORMAL,
+            }),
+        });
+    }
+    if let Some(code) = file.code.as_mut() {
+        code.entries[entry].body = CodeBody::Instructions(placeholder);
+    }
+    Ok(Some(start..start + names.len()))
+}
+
+/// `arguments`, then the local variables `ins` uses, in order of first use, by name.
+fn first_use_locals(file: &DataFile, ins: &[Instruction]) -> Vec<String> {
+    let mut out = vec!["arguments".to_string()];
+    let (Some(vars), Some(strings)) = (file.variables.as_ref(), file.strings.as_ref()) else {
+        return out;
+    };
+    for i in ins {
+        let var = match i {
+            Instruction::Pop { var, .. } => var,
+            Instruction::Push {
+                value: PushValue::Variable(var),
+                ..
+            } => var,
+            _ => continue,
+        };
+        if var.instance != InstanceType::LOCAL {
+            continue;
+        }
+        if let Some(v) = vars.variables.get(var.variable.index()) {
+            let n = strings
+                .get(v.name)
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
 }
 
 /// Adds a self (instance) variable `name`, numbered as the file numbers its instance and
@@ -283,6 +404,8 @@ fn code_locals(
 struct Declared {
     functions: HashMap<String, bool>,
     root_vars: Vec<String>,
+    /// Every `var`, functions included, in order.
+    all_vars: Vec<String>,
 }
 
 impl Declared {
@@ -313,6 +436,9 @@ impl Declared {
                 for (n, v) in list {
                     if depth == 0 && !self.root_vars.contains(n) {
                         self.root_vars.push(n.clone());
+                    }
+                    if !self.all_vars.contains(n) {
+                        self.all_vars.push(n.clone());
                     }
                     if let Some(v) = v {
                         self.expr(v);
