@@ -421,7 +421,7 @@ impl DataFile {
                 format!("\"{name}\""),
             ));
         }
-        let v = self.version.clone();
+        let v = self.version;
         let types = self
             .objects
             .as_ref()

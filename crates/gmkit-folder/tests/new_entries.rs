@@ -385,7 +385,7 @@ fn refusals_are_one_line_and_write_nothing() {
     // An unrecognised name: the accepted ones are listed.
     let mut f = folder.clone();
     f.insert("code/my_new_code.gml", b"x = 1;\n".to_vec());
-    let e = pack(&f).err().expect("refused").to_string();
+    let e = pack(&f).expect_err("refused").to_string();
     assert!(!e.contains('\n'), "{e}");
     assert!(
         e.contains("code/my_new_code.gml") && e.contains("gml_GlobalScript_SCRIPT"),
@@ -397,7 +397,7 @@ fn refusals_are_one_line_and_write_nothing() {
         "code/gml_Object_obj_nowhere_Step_0.gml",
         b"x = 1;\n".to_vec(),
     );
-    let e = pack(&f).err().expect("refused").to_string();
+    let e = pack(&f).expect_err("refused").to_string();
     assert!(e.contains("gml_Object_obj_nowhere_Step_0"), "{e}");
     // An event the object has already.
     let id: Id<Object> = data.find_asset("obj_button").unwrap();
@@ -419,8 +419,7 @@ fn refusals_are_one_line_and_write_nothing() {
         },
         "x = 1;\n",
     )
-    .err()
-    .expect("refused")
+    .expect_err("refused")
     .to_string();
     assert!(err.contains("does not have yet"), "{err}");
     assert_eq!(copy, data, "nothing changed");
@@ -433,8 +432,7 @@ fn refusals_are_one_line_and_write_nothing() {
         },
         "x = ;\n",
     )
-    .err()
-    .expect("refused")
+    .expect_err("refused")
     .to_string();
     assert!(err.starts_with("line 1, column 5"), "{err}");
     assert_eq!(copy, data, "nothing changed");
@@ -579,7 +577,6 @@ fn a_global_script_added_again_matches_the_one_gamemaker_built() {
                     );
                 }
             }
-            let wcode = work.code.as_ref().unwrap();
             let header = |f: &DataFile, e: usize| {
                 let x = &f.code.as_ref().unwrap().entries[e];
                 (x.locals_count, x.arguments_count, x.execution_offset)
@@ -601,7 +598,6 @@ fn a_global_script_added_again_matches_the_one_gamemaker_built() {
                     "{file}: {}",
                     name_of(&data, o)
                 );
-                let _ = wcode;
             }
             if let (Some(wl), Some(ol)) = (
                 work.functions.as_ref().and_then(|f| f.code_locals.as_ref()),
