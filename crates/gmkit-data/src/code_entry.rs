@@ -20,9 +20,10 @@
 //! | room creation code | `gml_Room_<room>_Create` | the same |
 //! | instance creation code | `gml_RoomCC_<room>_<n>_Create` | the same |
 //!
-//! Event types and their names are one table, [`EventType`]. An object's events of one type
+//! Event types and their names are one table, [`EventType`]. A GMS1 object's events of one type
 //! are stored in descending subtype order (every corpus file), and a new event joins that
-//! order; its action record copies the shape of an existing action of the same file (the
+//! order; GMS2 files keep the project's order (both orders occur in the corpus), and a new
+//! event goes last, where the IDE appends it; its action record copies the shape of an existing action of the same file (the
 //! "execute code" action differs between versions: an empty action name and one argument, or
 //! no name and no argument), with its code id set.
 //!
@@ -614,13 +615,18 @@ impl DataFile {
                 subtype,
             } => {
                 let action = self.code_action(entry)?;
+                let gms2 = self.version.is_gms2();
                 let o = self.asset_mut(*object).expect("checked");
                 let list = &mut o.events[event.number() as usize];
-                // Stored in descending subtype order.
-                let at = list
-                    .iter()
-                    .position(|e| e.subtype < *subtype)
-                    .unwrap_or(list.len());
+                // GMS1 stores them in descending subtype order; GMS2 in the order of the
+                // project's event list, where the IDE appends a new event.
+                let at = if gms2 {
+                    list.len()
+                } else {
+                    list.iter()
+                        .position(|e| e.subtype < *subtype)
+                        .unwrap_or(list.len())
+                };
                 list.insert(
                     at,
                     Event {

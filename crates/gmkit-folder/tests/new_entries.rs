@@ -176,6 +176,10 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
             b"x = 2;\n".to_vec(),
         );
         f.insert(
+            format!("code/gml_Object_{obj}_Alarm_1.gml"),
+            b"x = 4;\n".to_vec(),
+        );
+        f.insert(
             format!("code/gml_Object_{obj}_Draw_64.gml"),
             b"x = 3;\n".to_vec(),
         );
@@ -279,6 +283,14 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
                 c.file
             );
         }
+        // Two alarms added (files in path order: Alarm_1, then Alarm_3): GMS1 stores an
+        // event type's events by descending subtype, GMS2 in the order they were added.
+        let id: Id<Object> = out.find_asset(obj).unwrap();
+        let alarms: Vec<u32> = out.asset(id).unwrap().events[2]
+            .iter()
+            .map(|e| e.subtype)
+            .collect();
+        assert_eq!(alarms, if gms2 { [1, 3] } else { [3, 1] }, "{}", c.file);
         // Room creation code.
         let room: Id<Room> = out.find_asset(c.room).expect("room");
         let rc = out.asset(room).unwrap().creation_code;
