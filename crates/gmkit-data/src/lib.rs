@@ -22,6 +22,7 @@
 
 mod chunk;
 pub mod chunks;
+pub mod code_entry;
 mod container;
 mod edit;
 mod error;

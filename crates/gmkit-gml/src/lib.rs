@@ -15,6 +15,7 @@ pub mod builtins;
 pub mod check;
 pub mod compile;
 pub mod decompile;
+pub mod entries;
 pub mod features;
 pub mod fold;
 pub mod game;
