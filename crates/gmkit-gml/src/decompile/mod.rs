@@ -9,6 +9,7 @@
 
 mod cfg;
 mod stack;
+mod tidy;
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::game::Game;
@@ -359,22 +360,20 @@ impl<'g, 'i> Dec<'g, 'i> {
         matches!(self.ins.get(i), Some(Instruction::Branch { op: o, .. }) if *o == op)
     }
 
-    /// Prepends `var` declarations of the scope's locals and closes the scope.
+    /// Declares the scope's locals (at their first assignment, or at the top), recovers `for`
+    /// loops and closes the scope.
     fn finish_scope(&mut self, mut body: Vec<Stmt>, function: bool) -> Vec<Stmt> {
         let scope = self.scopes.pop().unwrap_or_default();
         if function && matches!(body.last(), Some(Stmt::Exit)) {
             body.pop();
         }
-        let locals: Vec<(String, Option<Expr>)> = scope
+        tidy::for_loops(&mut body);
+        let locals: Vec<String> = scope
             .locals
             .into_iter()
             .filter(|n| n != "$$$$temp$$$$" && n != "arguments")
-            .map(|n| (n, None))
             .collect();
-        if !locals.is_empty() {
-            body.insert(0, Stmt::Var(locals));
-        }
-        body
+        tidy::place_vars(body, locals)
     }
 
     /// The end of the function body starting at `start`: the target of the jump-over branch
@@ -532,12 +531,18 @@ impl<'g, 'i> Dec<'g, 'i> {
             let mut steps = self.region(step, latch, &mut st2, ctx);
             ctx.pop();
             self.scope().for_steps.remove(&head);
-            let step_stmt = if steps.len() == 1 {
-                steps.pop().map(Box::new)
-            } else {
-                Some(Box::new(Stmt::Block(steps)))
-            };
-            out.push(Stmt::For(None, Some(cond), step_stmt, body));
+            // A `for` header holds one simple statement as its step (never `exit;` or a block).
+            match steps.as_slice() {
+                [Stmt::Assign { .. } | Stmt::Update { .. } | Stmt::Expr(_)] => {
+                    let step_stmt = steps.pop().map(Box::new);
+                    out.push(Stmt::For(None, Some(cond), step_stmt, body));
+                }
+                _ => out.push(self.fail(
+                    "a loop whose continue target is not one simple statement",
+                    head,
+                    after,
+                )),
+            }
         } else {
             out.push(Stmt::While(cond, body));
         }
@@ -1329,8 +1334,10 @@ fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)
         (0..args).map(|k| (format!("_arg{k}"), None)).collect();
     let mut rest = Vec::with_capacity(body.len());
     let mut it = body.into_iter().peekable();
-    // `var` declarations stay first.
-    if let Some(Stmt::Var(_)) = it.peek() {
+    // Hoisted `var` declarations (no code of their own) stay first.
+    if let Some(Stmt::Var(v)) = it.peek()
+        && v.iter().all(|(_, e)| e.is_none())
+    {
         rest.extend(it.next());
     }
     while let Some(Stmt::If(Expr::Binary(BinaryOp::Eq, l, r), then, None)) = it.peek() {
