@@ -64,3 +64,61 @@ fn explore() {
         eprintln!("=== {s}\n{r:?}");
     }
 }
+
+#[test]
+fn explore_asm() {
+    for s in [
+        "switch (a) { default: }",
+        "switch (a) { case 1: f(); default: }",
+        "switch (a) { case 1: default: f(); }",
+        "switch (true) { case true: f(); break; }",
+    ] {
+        let mut a = Asm::new(17, 2023, 1);
+        a.asm("push.v self.a / popz.v / call.i f 0 / popz.v");
+        let game = gmkit_gml::Game::new(&a.file);
+        let names = gmkit_gml::compile::Names::new(&game);
+        let tree = gmkit_gml::parse::parse(s).expect("parses");
+        let ins = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+        let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
+        eprintln!("=== {s}\n{}", dis.instructions(&ins));
+    }
+}
+
+#[test]
+fn finally_runs_before_exit_once() {
+    // try { f(); exit; } finally { g(); } (spec §5.9: the finally body is inlined before the
+    // `exit`, with an unpopped `@@try_unhook@@`).
+    let text = "push.i 72 / conv.i.v / push.i -1 / conv.i.v / call.i @@try_hook@@ 2 / popz.v / \
+        call.i f 0 / popz.v / call.i g 0 / popz.v / call.i @@try_unhook@@ 0 / exit.i / \
+        call.i @@try_unhook@@ 0 / popz.v / call.i g 0 / popz.v / \
+        call.i @@finish_finally@@ 0 / popz.v / b L / L:";
+    assert_eq!(
+        common::gml(17, 2023, 1, text),
+        "try {\n    f();\n    exit;\n} finally {\n    g();\n}"
+    );
+}
+
+#[test]
+fn explore2() {
+    for (bc, maj, min) in [(16u8, 2u16, 0u16), (14, 1, 0), (17, 2023, 1)] {
+        for s in [
+            "d = ++a.b;",
+            "d = a.b--;",
+            "d = ++m[1];",
+            "d = m[2]++;",
+            "d = ++m[1, 2];",
+            "m[1, 2] += 3;",
+            "m[i][j] += 3;",
+            "with (other) { f(); }",
+            "with (other.id) { f(); }",
+            "a = 100005;",
+            "a = (100005).b;",
+            "a = (140000).b;",
+            "a = (40000).b;",
+            "a = (165000).b;",
+        ] {
+            let r = std::panic::catch_unwind(|| back(bc, maj, min, "a b c d i j m id f() g()", s));
+            eprintln!("=== {bc} {s}\n{r:?}");
+        }
+    }
+}

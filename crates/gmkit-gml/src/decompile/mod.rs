@@ -631,6 +631,9 @@ impl<'g, 'i> Dec<'g, 'i> {
                             self.functions.insert(name, (f, size));
                             return t;
                         }
+                        if let Some(next) = self.empty_switch(i, t, stack, out) {
+                            return next;
+                        }
                         match self.jump(i, t, ctx) {
                             Some(Stmt::Block(b)) if b.is_empty() => {}
                             Some(s) => {
@@ -768,6 +771,18 @@ impl<'g, 'i> Dec<'g, 'i> {
             }
         }
         let cond = if op == Opcode::Bt { negate(cond) } else { cond };
+        // `if (c) continue;` / `if (c) break;`: the then-arm is one jump of the enclosing loop
+        // (the same code as an empty then-arm with an else that runs to the loop's end).
+        if t == i + 2
+            && t <= end
+            && self.is_branch(i + 1, Opcode::B)
+            && let Some(m) = self.target(i + 1)
+            && m > i + 1
+            && let Some(s) = self.break_or_continue(m, ctx)
+        {
+            out.push(Stmt::If(cond, vec![s], None));
+            return t;
+        }
         if t > end {
             // A conditional exit from the region: `if (!c) break;` style.
             if let Some(s) = self.jump(i, t, ctx) {
@@ -909,7 +924,7 @@ impl<'g, 'i> Dec<'g, 'i> {
         // `b default` lands before `b end`'s target; otherwise the second jump is the first
         // statement of a body (a `continue`/`break` as a case's only statement).
         if let [d, e] = jumps.as_slice()
-            && d >= e
+            && d > e
         {
             jumps.pop();
             p -= 1;
@@ -997,7 +1012,18 @@ impl<'g, 'i> Dec<'g, 'i> {
                 });
             }
         }
-        out.push(Stmt::Switch(value.e, cases));
+        // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) { case
+        // true: }` pushes `true` as `pushi.e 1`.
+        let mut value = value.e;
+        if t == DataType::Boolean {
+            as_bool(&mut value);
+            for c in &mut cases {
+                if let Some(l) = &mut c.label {
+                    as_bool(l);
+                }
+            }
+        }
+        out.push(Stmt::Switch(value, cases));
         // Skip the `popz` that drops the switch value.
         let mut next = brk;
         if matches!(
@@ -1010,6 +1036,42 @@ impl<'g, 'i> Dec<'g, 'i> {
             next += 1;
         }
         Some(next)
+    }
+
+    /// A `switch` without cases: `<v> b L; L: popz` (`switch (v) {}`) or `<v> b L; b L; L:
+    /// popz` (`switch (v) { default: }`).
+    fn empty_switch(
+        &mut self,
+        i: usize,
+        t: usize,
+        stack: &mut Vec<Val>,
+        out: &mut Vec<Stmt>,
+    ) -> Option<usize> {
+        let popz = |k: usize| {
+            matches!(
+                self.ins.get(k),
+                Some(Instruction::Unary {
+                    op: Opcode::Popz,
+                    ..
+                })
+            )
+        };
+        if stack.is_empty() || !popz(t) {
+            return None;
+        }
+        let cases = if t == i + 1 {
+            Vec::new()
+        } else if t == i + 2 && self.is_branch(i + 1, Opcode::B) && self.target(i + 1) == Some(t) {
+            vec![Case {
+                label: None,
+                body: Vec::new(),
+            }]
+        } else {
+            return None;
+        };
+        let v = stack.pop()?;
+        out.push(Stmt::Switch(v.e, cases));
+        Some(t + 1)
     }
 
     /// `repeat`: `<n> dup.i 0; push 0; cmp.i.i LTE; bt end; body; <decrement> bt body; end: popz.i`.
@@ -1092,7 +1154,18 @@ impl<'g, 'i> Dec<'g, 'i> {
         ctx: &mut Vec<Ctx>,
         out: &mut Vec<Stmt>,
     ) -> usize {
-        let target = self.instance_operand(stack, i);
+        let mut target = self.instance_operand(stack, i);
+        // bc 15 – 2.2 compile `other` as a value to `other.id`: the same code as `with (other)`,
+        // the usual spelling.
+        let f = &self.game.features;
+        if f.new_opcodes()
+            && !f.gml_v2()
+            && let Expr::Member(o, n) = &target
+            && n == "id"
+            && matches!(&**o, Expr::Ident(x) if x == "other")
+        {
+            target = Expr::Ident("other".into());
+        }
         if t <= i || !self.is_branch(t, Opcode::PopEnv) {
             out.push(self.fail("pushenv without its popenv", i, i + 1));
             return i + 1;
@@ -1227,6 +1300,15 @@ impl<'g, 'i> Dec<'g, 'i> {
             }
             if self.is_branch(next, Opcode::B) && self.target(next) == Some(next + 1) {
                 next += 1;
+            }
+        }
+        // GameMaker runs the finally block before each `exit`/`return`/`break`/`continue`
+        // that leaves the try: that copy is the finally block's, not the body's.
+        let (mut body, mut catch) = (body, catch);
+        if let Some(f) = finally.as_deref().filter(|f| !f.is_empty()) {
+            tidy::drop_finally_copies(&mut body, f);
+            if let Some((_, c)) = &mut catch {
+                tidy::drop_finally_copies(c, f);
             }
         }
         out.push(Stmt::Try {
@@ -1368,6 +1450,13 @@ fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)
     }
     rest.extend(it);
     (params, rest)
+}
+
+/// A `0`/`1` literal compared as a boolean becomes `false`/`true`.
+fn as_bool(e: &mut Expr) {
+    if let Expr::Lit(Literal::Int(v @ (0 | 1))) = e {
+        *e = Expr::Lit(Literal::Bool(*v == 1));
+    }
 }
 
 fn lit_int(e: &Expr) -> Option<i64> {

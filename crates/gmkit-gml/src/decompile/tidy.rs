@@ -332,3 +332,31 @@ fn expr_mentions_here(e: &Expr, x: &str) -> bool {
         Expr::Struct(v) => v.iter().any(|(_, v)| m(v)),
     }
 }
+
+/// Removes the copies of a `finally` block `f` that GameMaker puts before each statement
+/// leaving the protected block (`exit`, `return`, `break`, `continue`), at every level of
+/// `body` but nested `try` statements and functions.
+pub(super) fn drop_finally_copies(body: &mut Vec<Stmt>, f: &[Stmt]) {
+    crate::limits::deep(|| {
+        for s in body.iter_mut() {
+            if !matches!(s, Stmt::Try { .. }) {
+                for b in child_blocks(s) {
+                    drop_finally_copies(b, f);
+                }
+            }
+        }
+        let mut k = 0;
+        while k < body.len() {
+            if matches!(
+                body[k],
+                Stmt::Exit | Stmt::Return(_) | Stmt::Break | Stmt::Continue
+            ) && k >= f.len()
+                && body[k - f.len()..k] == *f
+            {
+                body.drain(k - f.len()..k);
+                k -= f.len();
+            }
+            k += 1;
+        }
+    })
+}
