@@ -595,6 +595,50 @@ impl<'g, 'i> Dec<'g, 'i> {
         None
     }
 
+    /// [`Self::break_or_continue`] for a jump that is surely one: to a loop's or switch's
+    /// exit or continue target, or to a loop step or do-until condition (straight code up to
+    /// the latch), not into the middle of its body.
+    fn plain_break_or_continue(&mut self, t: usize, ctx: &[Ctx]) -> Option<Stmt> {
+        let straight = |d: &Self, from: usize, to: usize| {
+            to.saturating_sub(from) <= 16
+                && (from..to).all(|k| !matches!(d.ins.get(k), Some(Instruction::Branch { .. })))
+        };
+        for c in ctx.iter().rev() {
+            match *c {
+                Ctx::Switch { brk, cont } => {
+                    if t == brk {
+                        return Some(Stmt::Break);
+                    }
+                    if Some(t) == cont {
+                        return Some(Stmt::Continue);
+                    }
+                }
+                Ctx::Loop {
+                    head,
+                    latch,
+                    brk,
+                    cont,
+                } => {
+                    if t == brk {
+                        return Some(Stmt::Break);
+                    }
+                    return match cont {
+                        Some(c) if t == c => Some(Stmt::Continue),
+                        Some(c) if c == head && t > head && t <= latch && straight(self, t, latch) => {
+                            self.scope().for_steps.insert(head, t);
+                            Some(Stmt::Continue)
+                        }
+                        None if t >= head && t <= latch && straight(self, t, latch) => {
+                            Some(Stmt::Continue)
+                        }
+                        _ => None,
+                    };
+                }
+            }
+        }
+        None
+    }
+
     /// One instruction (or one construct starting at it). Returns the next index.
     fn step(
         &mut self,
@@ -778,7 +822,7 @@ impl<'g, 'i> Dec<'g, 'i> {
             && self.is_branch(i + 1, Opcode::B)
             && let Some(m) = self.target(i + 1)
             && m > i + 1
-            && let Some(s) = self.break_or_continue(m, ctx)
+            && let Some(s) = self.plain_break_or_continue(m, ctx)
         {
             out.push(Stmt::If(cond, vec![s], None));
             return t;
