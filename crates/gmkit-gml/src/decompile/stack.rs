@@ -310,12 +310,15 @@ impl Dec<'_, '_> {
                 let inner = self.pop(stack, at);
                 member(inner.e, name)
             }
+            // A 2.3 function's parameter read as an array is the parameter (`_arg1[i]`, as
+            // in its plain reads).
+            Some(-6) if name.starts_with("argument") => self.argument(name),
             Some(-1) | Some(-6) | Some(-16) => ident(name),
             Some(-7) => {
                 self.local(name);
                 ident(name)
             }
-            Some(-15) => ident(name),
+            Some(-15) => self.argument(name),
             Some(k) => member(self.instance_expr(k), name),
             None => member(owner.e, name),
         }
