@@ -60,7 +60,6 @@ fn finally_runs_before_exit_once() {
     );
 }
 
-
 /// The versions of the cases: GMS 1.4 (bc 14), GMS 2.0 (bc 16), 2.3 and 2023.
 const FAMILIES: [(u8, u16, u16); 4] = [(14, 1, 0), (16, 2, 0), (17, 2, 3), (17, 2023, 1)];
 
@@ -92,7 +91,13 @@ fn for_loops() {
     same_everywhere(NAMES, "for (;;) {\n    f();\n}");
     same_from_bc15(NAMES, "for (var i = 0; i < n; i++) {\n    f();\n}");
     assert_eq!(
-        back(14, 1, 0, NAMES, "for (var i = 0; i < n; i++) {\n    f();\n}"),
+        back(
+            14,
+            1,
+            0,
+            NAMES,
+            "for (var i = 0; i < n; i++) {\n    f();\n}"
+        ),
         "for (var i = 0; i < n; i += 1) {\n    f();\n}"
     );
     same_everywhere(NAMES, "for (i = n; i > 0; i -= 2) {\n    f();\n}");
@@ -118,9 +123,15 @@ fn for_loops() {
 
 #[test]
 fn var_at_first_assignment() {
-    same_everywhere(NAMES, "var t = 0;\nif (a) {\n    var u = t + 1;\n    b = u;\n}");
+    same_everywhere(
+        NAMES,
+        "var t = 0;\nif (a) {\n    var u = t + 1;\n    b = u;\n}",
+    );
     // Mentioned after the block of its first assignment: declared at the top.
-    same_everywhere(NAMES, "var t;\nif (a) {\n    t = 1;\n} else {\n    t = 2;\n}\nb = t;");
+    same_everywhere(
+        NAMES,
+        "var t;\nif (a) {\n    t = 1;\n} else {\n    t = 2;\n}\nb = t;",
+    );
     // Read before it is assigned (or by its own first value): declared at the top.
     same_from_bc15(NAMES, "var t;\nt = t + 1;");
     same_everywhere(NAMES, "var t;\nb = t;\nt = 2;");
@@ -140,14 +151,20 @@ fn switch_shapes() {
     }
     // Typed booleans (2.3.7+ / 2022+): the switch compares booleans.
     assert_eq!(
-        v2023(NAMES, "switch (true) {\n    case true:\n        f();\n        break;\n}"),
+        v2023(
+            NAMES,
+            "switch (true) {\n    case true:\n        f();\n        break;\n}"
+        ),
         "switch (true) {\n    case true:\n        f();\n        break;\n}"
     );
 }
 
 #[test]
 fn continue_and_break_in_with() {
-    same_everywhere(NAMES, "with (a) {\n    if (b) {\n        continue;\n    }\n    f();\n}");
+    same_everywhere(
+        NAMES,
+        "with (a) {\n    if (b) {\n        continue;\n    }\n    f();\n}",
+    );
     same_everywhere(
         NAMES,
         "while (a) {\n    with (b) {\n        if (c) {\n            break;\n        }\n        f();\n    }\n}",
@@ -175,7 +192,10 @@ fn increments_as_values() {
     }
     // 2.3+ multi-dimensional element.
     assert_eq!(v2023(NAMES, "m[i][j] += 3;"), "m[i][j] += 3;");
-    assert_eq!(v2023(NAMES, "m[i][j] = m[i][j] + 3;"), "m[i][j] = m[i][j] + 3;");
+    assert_eq!(
+        v2023(NAMES, "m[i][j] = m[i][j] + 3;"),
+        "m[i][j] = m[i][j] + 3;"
+    );
 }
 
 #[test]
@@ -194,7 +214,10 @@ fn instance_numbers() {
         common::gml(16, 2, 0, "push.v [instance]-25536.b / pop.v.v self.a"),
         "a = (140000).b;"
     );
-    assert_eq!(common::gml(16, 2, 0, "push.v -25536.b / pop.v.v self.a"), "a = (40000).b;");
+    assert_eq!(
+        common::gml(16, 2, 0, "push.v -25536.b / pop.v.v self.a"),
+        "a = (40000).b;"
+    );
 }
 
 #[test]

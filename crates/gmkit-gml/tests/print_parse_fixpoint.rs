@@ -7,8 +7,10 @@ use gmkit_gml::{parse, print};
 use proptest::prelude::*;
 
 fn name() -> impl Strategy<Value = String> {
-    prop::sample::select(vec!["a", "b", "hp", "_x", "i", "self", "other", "global", "obj_a"])
-        .prop_map(str::to_string)
+    prop::sample::select(vec![
+        "a", "b", "hp", "_x", "i", "self", "other", "global", "obj_a",
+    ])
+    .prop_map(str::to_string)
 }
 
 fn field() -> impl Strategy<Value = String> {
@@ -37,11 +39,17 @@ fn literal() -> impl Strategy<Value = Literal> {
 fn place(e: impl Strategy<Value = Expr> + Clone) -> impl Strategy<Value = Expr> {
     prop_oneof![
         name()
-            .prop_filter("assignable", |n| !matches!(n.as_str(), "self" | "other" | "global"))
+            .prop_filter("assignable", |n| !matches!(
+                n.as_str(),
+                "self" | "other" | "global"
+            ))
             .prop_map(Expr::Ident),
         (name(), field()).prop_map(|(o, f)| Expr::Member(Box::new(Expr::Ident(o)), f)),
         (name(), prop::collection::vec(e, 1..3))
-            .prop_filter("assignable", |(n, _)| !matches!(n.as_str(), "self" | "other" | "global"))
+            .prop_filter("assignable", |(n, _)| !matches!(
+                n.as_str(),
+                "self" | "other" | "global"
+            ))
             .prop_map(|(n, i)| Expr::Index(Box::new(Expr::Ident(n)), i)),
     ]
 }
@@ -60,8 +68,11 @@ fn expr() -> impl Strategy<Value = Expr> + Clone {
                 e.clone()
             )
                 .prop_map(|(o, x)| Expr::Unary(o, Box::new(x))),
-            (binary(), e.clone(), e.clone())
-                .prop_map(|(o, l, r)| Expr::Binary(o, Box::new(l), Box::new(r))),
+            (binary(), e.clone(), e.clone()).prop_map(|(o, l, r)| Expr::Binary(
+                o,
+                Box::new(l),
+                Box::new(r)
+            )),
             (e.clone(), e.clone(), e.clone()).prop_map(|(c, a, b)| Expr::Ternary(
                 Box::new(c),
                 Box::new(a),
@@ -118,7 +129,10 @@ fn stmt() -> impl Strategy<Value = Stmt> {
         Just(Stmt::Exit),
         prop::option::of(expr()).prop_map(Stmt::Return),
         (name(), prop::option::of(expr()))
-            .prop_filter("a local", |(n, _)| !matches!(n.as_str(), "self" | "other" | "global"))
+            .prop_filter("a local", |(n, _)| !matches!(
+                n.as_str(),
+                "self" | "other" | "global"
+            ))
             .prop_map(|(n, v)| Stmt::Var(vec![(n, v)])),
     ];
     leaf.prop_recursive(3, 24, 3, |s| {
@@ -133,7 +147,12 @@ fn stmt() -> impl Strategy<Value = Stmt> {
                 prop::option::of(simple()),
                 body.clone()
             )
-                .prop_map(|(i, c, st, b)| Stmt::For(i.map(Box::new), c, st.map(Box::new), b)),
+                .prop_map(|(i, c, st, b)| Stmt::For(
+                    i.map(Box::new),
+                    c,
+                    st.map(Box::new),
+                    b
+                )),
             (body.clone(), expr()).prop_map(|(b, c)| Stmt::DoUntil(b, c)),
             (expr(), body.clone()).prop_map(|(c, b)| Stmt::Repeat(c, b)),
             (expr(), body.clone()).prop_map(|(c, b)| Stmt::With(c, b)),

@@ -624,7 +624,9 @@ impl<'g, 'i> Dec<'g, 'i> {
                     }
                     return match cont {
                         Some(c) if t == c => Some(Stmt::Continue),
-                        Some(c) if c == head && t > head && t <= latch && straight(self, t, latch) => {
+                        Some(c)
+                            if c == head && t > head && t <= latch && straight(self, t, latch) =>
+                        {
                             self.scope().for_steps.insert(head, t);
                             Some(Stmt::Continue)
                         }

@@ -275,7 +275,7 @@ fn stmt_mentions_here(s: &Stmt, x: &str) -> bool {
         Stmt::Update { target, .. } => e(target),
         Stmt::Var(v) => v
             .iter()
-            .any(|(n, v)| n == x || v.as_ref().is_some_and(|v| e(v))),
+            .any(|(n, v)| n == x || v.as_ref().is_some_and(&e)),
         Stmt::Static(v) => v.iter().any(|(n, v)| n == x || e(v)),
         Stmt::GlobalVar(v) => v.iter().any(|n| n == x),
         Stmt::If(c, a, o) => e(c) || b(a) || o.as_deref().is_some_and(b),
@@ -288,10 +288,9 @@ fn stmt_mentions_here(s: &Stmt, x: &str) -> bool {
                 || b(body)
         }
         Stmt::Switch(v, cases) => {
-            e(v)
-                || cases
-                    .iter()
-                    .any(|c| c.label.as_ref().is_some_and(e) || b(&c.body))
+            e(v) || cases
+                .iter()
+                .any(|c| c.label.as_ref().is_some_and(e) || b(&c.body))
         }
         Stmt::Try {
             body,
