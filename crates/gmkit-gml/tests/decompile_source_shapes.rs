@@ -135,6 +135,11 @@ fn var_at_first_assignment() {
     // Read before it is assigned (or by its own first value): declared at the top.
     same_from_bc15(NAMES, "var t;\nt = t + 1;");
     same_everywhere(NAMES, "var t;\nb = t;\nt = 2;");
+    // A later loop over the same local declares it again, as sources do.
+    same_from_bc15(
+        NAMES,
+        "for (var i = 0; i < n; i++) {\n    f();\n}\nfor (var i = 1; i < n; i++) {\n    g();\n}",
+    );
     // The loop variable reused after the loop, in the same block.
     same_from_bc15(NAMES, "for (var i = 0; i < n; i++) {\n    f();\n}\nb = i;");
 }

@@ -185,10 +185,48 @@ pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> 
             hoisted.push((n, None));
         }
     }
+    // Loop variables declared in a `for` header are declared again in the headers of later
+    // loops that start them afresh, as sources do (`for (var i = 0; …)` twice): a `var`
+    // emits no code of its own.
+    let mut in_headers = Vec::new();
+    crate::limits::deep(|| header_vars(&mut body, &mut in_headers, false));
+    if !in_headers.is_empty() {
+        crate::limits::deep(|| header_vars(&mut body, &mut in_headers, true));
+    }
     if !hoisted.is_empty() {
         body.insert(0, Stmt::Var(hoisted));
     }
     body
+}
+
+/// Collects the locals declared in `for` headers (`redeclare` false), or declares those
+/// locals in the headers of the loops that assign them plainly (`redeclare` true).
+fn header_vars(body: &mut [Stmt], names: &mut Vec<String>, redeclare: bool) {
+    for s in body.iter_mut() {
+        if let Stmt::For(Some(init), ..) = s {
+            match &mut **init {
+                Stmt::Var(v) if !redeclare => {
+                    if let [(x, Some(_))] = v.as_slice()
+                        && !names.contains(x)
+                    {
+                        names.push(x.clone());
+                    }
+                }
+                Stmt::Assign {
+                    target: Expr::Ident(x),
+                    op: None,
+                    value,
+                } if redeclare && names.contains(x) && !expr_mentions(value, x) => {
+                    let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                    **init = Stmt::Var(vec![(x.clone(), Some(value))]);
+                }
+                _ => {}
+            }
+        }
+        for b in child_blocks(s) {
+            crate::limits::deep(|| header_vars(b, names, redeclare));
+        }
+    }
 }
 
 /// Declares `x` at its first mention in `list` if that is a plain assignment of it and every
@@ -273,9 +311,7 @@ fn stmt_mentions_here(s: &Stmt, x: &str) -> bool {
         Stmt::Expr(v) | Stmt::Throw(v) | Stmt::Delete(v) | Stmt::Return(Some(v)) => e(v),
         Stmt::Assign { target, value, .. } => e(target) || e(value),
         Stmt::Update { target, .. } => e(target),
-        Stmt::Var(v) => v
-            .iter()
-            .any(|(n, v)| n == x || v.as_ref().is_some_and(&e)),
+        Stmt::Var(v) => v.iter().any(|(n, v)| n == x || v.as_ref().is_some_and(&e)),
         Stmt::Static(v) => v.iter().any(|(n, v)| n == x || e(v)),
         Stmt::GlobalVar(v) => v.iter().any(|n| n == x),
         Stmt::If(c, a, o) => e(c) || b(a) || o.as_deref().is_some_and(b),
