@@ -120,10 +120,12 @@ impl<'a> Decompiler<'a> {
                 .position(|(a, b)| a != b)
                 .unwrap_or(ins.len().min(orig.len()));
             return Err(match (orig.get(k), ins.get(k)) {
-                // Same opcode, other operands: show both.
-                (Some(o), Some(n)) if o.opcode() == n.opcode() => {
-                    format!("compiled code differs at instruction {k}: expected {o:?}, got {n:?}")
-                }
+                // Same opcode, other operands: show both, as assembly (`push.v self.a`).
+                (Some(o), Some(n)) if o.opcode() == n.opcode() => one_line(&format!(
+                    "compiled code differs at instruction {k}: expected `{}`, got `{}`",
+                    o.display(game.file),
+                    n.display(game.file)
+                )),
                 (Some(o), Some(n)) => format!(
                     "compiled code differs at instruction {k}: expected {}, got {}",
                     o.opcode().mnemonic(),

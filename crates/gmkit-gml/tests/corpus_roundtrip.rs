@@ -103,6 +103,9 @@ fn decompile_compile_round_trip() {
                         (Some(_), None) => "differs: compiled code too short".into(),
                         _ => "differs: compiled code too long".into(),
                     };
+                    if std::env::var_os("GMKIT_SHOW_DIFFERS").is_some() {
+                        println!("{name} {}: {kind} at instruction {k}", game.code_name(i));
+                    }
                     *kinds.entry(kind).or_default() += 1;
                 }
                 Err(CompileError::Unsupported(w)) => {
