@@ -30,6 +30,7 @@ mod options;
 mod read;
 mod refs;
 mod sample;
+mod source;
 #[cfg(feature = "serde")]
 pub mod serde_support;
 mod string;
@@ -50,6 +51,7 @@ pub use options::ParseOptions;
 pub use read::Warning;
 pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
 pub use sample::sample;
+pub use source::Source;
 pub use string::{GmStr, GmString};
 pub use version::{EvidenceSource, FormatVersion, Version, VersionEvidence, VersionReport};
 pub use walk::AssetKind;
@@ -58,47 +60,189 @@ pub use write::{Built, MAX_ALIGN};
 use bytes::Bytes;
 use std::path::Path;
 
+/// Bytes a data file can be parsed from: owned buffers ([`Bytes`], `Vec<u8>`, `Box<[u8]>`)
+/// are shared with the model without copying; borrowed ones (`&[u8]`, `&Vec<u8>`, `&[u8; N]`)
+/// are copied once, since the model outlives the borrow.
+///
+/// ```
+/// let bytes: Vec<u8> = gmkit_data::build_bytes(&gmkit_data::sample()).unwrap();
+/// let borrowed = gmkit_data::parse_bytes(&bytes).unwrap();
+/// let sliced = gmkit_data::parse_bytes(&bytes[..]).unwrap();
+/// let owned = gmkit_data::parse_bytes(bytes).unwrap();
+/// assert_eq!(borrowed, owned);
+/// assert_eq!(sliced, owned);
+/// ```
+pub trait DataInput {
+    /// The bytes, as a shared buffer.
+    fn into_data(self) -> Bytes;
+}
+
+impl DataInput for Bytes {
+    fn into_data(self) -> Bytes {
+        self
+    }
+}
+impl DataInput for &Bytes {
+    fn into_data(self) -> Bytes {
+        self.clone()
+    }
+}
+impl DataInput for Vec<u8> {
+    fn into_data(self) -> Bytes {
+        Bytes::from(self)
+    }
+}
+impl DataInput for Box<[u8]> {
+    fn into_data(self) -> Bytes {
+        Bytes::from(self)
+    }
+}
+impl DataInput for &Vec<u8> {
+    fn into_data(self) -> Bytes {
+        Bytes::copy_from_slice(self)
+    }
+}
+impl DataInput for &[u8] {
+    fn into_data(self) -> Bytes {
+        Bytes::copy_from_slice(self)
+    }
+}
+impl<const N: usize> DataInput for &[u8; N] {
+    fn into_data(self) -> Bytes {
+        Bytes::copy_from_slice(self)
+    }
+}
+
 /// Parses a data file from memory (strict mode).
 ///
-/// Accepts anything that converts into [`Bytes`] (`Vec<u8>`, `Bytes`, `&'static [u8]`); the
-/// model shares the buffer instead of copying payloads.
-pub fn parse_bytes(data: impl Into<Bytes>) -> Result<DataFile> {
+/// Accepts any [`DataInput`]: an owned buffer (`Vec<u8>`, `Bytes`) is shared with the model
+/// instead of copying payloads; a borrowed slice is copied.
+///
+/// ```
+/// let bytes = gmkit_data::build_bytes(&gmkit_data::sample()).unwrap();
+/// let data = gmkit_data::parse_bytes(&bytes).unwrap();
+/// assert_eq!(data.general.as_ref().unwrap().bytecode_version, 17);
+/// ```
+pub fn parse_bytes(data: impl DataInput) -> Result<DataFile> {
     parse_bytes_with(data, &ParseOptions::default()).map(|(f, _)| f)
 }
 
 /// Parses a data file from memory with options, returning the model and a [`ParseReport`].
+///
+/// ```
+/// let bytes = gmkit_data::build_bytes(&gmkit_data::sample()).unwrap();
+/// let options = gmkit_data::ParseOptions { lenient: true, ..Default::default() };
+/// let (data, report) = gmkit_data::parse_bytes_with(bytes, &options).unwrap();
+/// assert!(report.warnings.is_empty());
+/// assert!(data.strings.is_some());
+/// ```
 pub fn parse_bytes_with(
-    data: impl Into<Bytes>,
+    data: impl DataInput,
     options: &ParseOptions,
 ) -> Result<(DataFile, ParseReport)> {
-    let data = data.into();
+    let data = data.into_data();
     container::parse(&data, options)
 }
 
-/// Parses a data file from disk (memory-mapped, so payloads are never copied).
+/// Parses a data file from disk, without copying its payloads, safely.
+///
+/// The model's payloads (texture pages, audio) and strings stay views of the file, so that a
+/// 1 GB game parses in a fraction of a second with a small resident set. What happens to the
+/// file while the model lives cannot corrupt anything:
+///
+/// - On Linux the file is memory-mapped under a guard: should another process truncate it, a
+///   read past the new end sees zeros instead of killing the process with `SIGBUS` (the guard
+///   is a `SIGBUS` handler installed once, which passes every other fault to the handler that
+///   was there before).
+/// - The file's size, inode and modification time are noted when it is opened:
+///   [`build_bytes`], [`build`] (and [`Built::write_to`]), [`build_file`] and [`stage_file`]
+///   check them before and after reading the payloads, and fail with
+///   [`ErrorKind::SourceChanged`] once the file was truncated, rewritten in place (e.g. by
+///   `std::fs::write(path, ..)`) or otherwise modified: parse it again. Replacing the file by a
+///   rename, as [`build_file`] does, does not touch the file the model views, so a model can
+///   be written back to the path it came from any number of times.
+/// - Elsewhere than on Linux, the file is read into memory.
+///
+/// [`parse_file_mapped`] is the unguarded map, for a caller that can promise the file stays as
+/// it is.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("gmkit-doc-parse-{}.win", std::process::id()));
+/// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+/// let data = gmkit_data::parse_file(&path).unwrap();
+/// gmkit_data::build_file(&data, &path).unwrap(); // written back in place: fine
+/// std::fs::write(&path, b"FORM").unwrap(); // rewritten in place under the model
+/// let e = gmkit_data::build_bytes(&data).unwrap_err();
+/// assert!(matches!(e.kind, gmkit_data::ErrorKind::SourceChanged(_)), "{e}");
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
 pub fn parse_file(path: impl AsRef<Path>) -> Result<DataFile> {
     parse_file_with(path, &ParseOptions::default()).map(|(f, _)| f)
 }
 
-/// Parses a data file from disk with options.
+/// [`parse_file`] with options.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("gmkit-doc-parse-with-{}.win", std::process::id()));
+/// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+/// let options = gmkit_data::ParseOptions { track_coverage: true, ..Default::default() };
+/// let (_, report) = gmkit_data::parse_file_with(&path, &options).unwrap();
+/// assert_eq!(report.unexplained, Some(vec![]));
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
 pub fn parse_file_with(
     path: impl AsRef<Path>,
     options: &ParseOptions,
 ) -> Result<(DataFile, ParseReport)> {
-    let file = std::fs::File::open(path.as_ref())?;
-    // SAFETY: as in `map_file`.
-    let map = unsafe { memmap2::Mmap::map(&file)? };
-    container::parse_from(&Bytes::from_owner(map), options, Some(file))
+    let (bytes, source, reader) = source::open_guarded(path.as_ref())?;
+    let parsed = container::parse_from(&bytes, options, Some(reader));
+    // A change during the parse makes what was read meaningless.
+    source.check()?;
+    let (mut model, report) = parsed?;
+    model.layout.source = Some(std::sync::Arc::new(source));
+    Ok((model, report))
 }
 
-/// A file's bytes, memory-mapped (pages are read from disk only when touched, and a parsed
-/// model's payloads stay views of the map).
+/// Parses a data file from disk through a plain memory map, with no guard and no check of the
+/// file afterwards (the fastest way, on every platform).
+///
+/// # Safety
+/// The file must not be truncated, nor modified in place, while the model or any bytes taken
+/// from it (payloads, strings, clones of the model) live: a truncation makes the next read of
+/// a lost page raise `SIGBUS`, which ends the process, and a modification changes bytes that
+/// Rust code holds as immutable. Replacing the file by a rename (as [`build_file`] does) is
+/// fine. Use [`parse_file`] unless you can promise this.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("gmkit-doc-mapped-{}.win", std::process::id()));
+/// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+/// // SAFETY: nothing else touches this temporary file.
+/// let data = unsafe { gmkit_data::parse_file_mapped(&path) }.unwrap();
+/// assert_eq!(data, gmkit_data::sample());
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
+pub unsafe fn parse_file_mapped(path: impl AsRef<Path>) -> Result<DataFile> {
+    // SAFETY: the caller's promise.
+    let (bytes, file) = unsafe { source::map_unguarded(path.as_ref())? };
+    container::parse_from(&bytes, &ParseOptions::default(), Some(file)).map(|(f, _)| f)
+}
+
+/// A file's bytes without copying: memory-mapped under the guard of [`parse_file`] on Linux
+/// (pages are read from disk only when touched; should the file be truncated, the lost pages
+/// read as zeros instead of crashing), read into memory elsewhere. Nothing notices a change of
+/// the file afterwards: use [`parse_file`] for a model.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("gmkit-doc-map-{}.win", std::process::id()));
+/// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+/// let bytes = gmkit_data::map_file(&path).unwrap();
+/// assert_eq!(&bytes[..4], b"FORM");
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
 pub fn map_file(path: impl AsRef<Path>) -> std::io::Result<Bytes> {
-    let file = std::fs::File::open(path.as_ref())?;
-    // SAFETY: the map is read-only; like every reader of memory-mapped files, we rely on the file
-    // not being truncated by another process while it is mapped.
-    let map = unsafe { memmap2::Mmap::map(&file)? };
-    Ok(Bytes::from_owner(map))
+    source::open_guarded(path.as_ref())
+        .map(|(bytes, _, _)| bytes)
+        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 /// Detects the layout version of a data file without parsing its chunks, with the evidence
@@ -169,7 +313,8 @@ impl Staged {
 
     /// Renames the temporary file over the target.
     pub fn commit(mut self) -> Result<()> {
-        std::fs::rename(&self.tmp, &self.target)?;
+        std::fs::rename(&self.tmp, &self.target)
+            .map_err(|e| source::io_error(&self.target, e))?;
         self.committed = true;
         Ok(())
     }
@@ -204,17 +349,20 @@ pub fn stage_file(file: &DataFile, path: impl AsRef<Path>) -> Result<Staged> {
         committed: false,
     };
     let tmp = &staged.tmp;
-    let f = std::fs::File::create(tmp)?;
+    let io = |e| source::io_error(tmp, e);
+    let f = std::fs::File::create(tmp).map_err(io)?;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, f);
-    built.write_to(&mut out)?;
-    out.flush()?;
-    let f = out.into_inner().map_err(|e| e.into_error())?;
-    f.sync_all()?;
+    built
+        .write_to(&mut out)
+        .map_err(|e| file.layout.check_source().err().unwrap_or_else(|| io(e)))?;
+    out.flush().map_err(io)?;
+    let f = out.into_inner().map_err(|e| io(e.into_error()))?;
+    f.sync_all().map_err(io)?;
     drop(f);
     // Refuse to replace the target with something that does not read back.
-    let back = std::fs::File::open(tmp)?;
+    let back = std::fs::File::open(tmp).map_err(io)?;
     // SAFETY: read-only map of the file just written, private to this process's temp name.
-    let map = unsafe { memmap2::Mmap::map(&back)? };
+    let map = unsafe { memmap2::Mmap::map(&back) }.map_err(io)?;
     if !built.eq_bytes(&map) {
         return Err(Error::at(
             0,
@@ -223,5 +371,7 @@ pub fn stage_file(file: &DataFile, path: impl AsRef<Path>) -> Result<Staged> {
     }
     drop(built);
     parse_bytes(Bytes::from_owner(map))?;
+    // What was written came from the model's source as it was parsed.
+    file.layout.check_source()?;
     Ok(staged)
 }
