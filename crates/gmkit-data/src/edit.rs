@@ -46,6 +46,10 @@ pub trait Asset: Sized {
     fn table_mut(file: &mut DataFile) -> Option<&mut Vec<Option<Self>>>;
     /// The asset's name, where it has one.
     fn name(&self) -> Option<StringRef>;
+    /// The asset's name field, where it has one (see [`DataFile::set_name`]).
+    fn name_mut(&mut self) -> Option<&mut StringRef> {
+        None
+    }
 }
 
 /// One reference to an asset: what it points at and where it sits.

@@ -26,6 +26,7 @@ mod container;
 mod edit;
 mod error;
 mod model;
+mod navigate;
 mod options;
 mod read;
 mod refs;
