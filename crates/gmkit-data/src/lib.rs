@@ -18,6 +18,39 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+//!
+//! Renaming the game (the README's example, run here on the sample game; `tests/readme.rs`
+//! keeps the two the same):
+//!
+//! ```rust,standalone_crate
+//! # let dir = std::env::temp_dir().join(format!("gmkit-readme-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
+//! # std::env::set_current_dir(&dir).unwrap();
+//! # gmkit_data::build_file(&gmkit_data::sample(), "data.win").unwrap();
+//! # let shared = gmkit_data::parse_file("data.win").unwrap();
+//! # let mut shared_names = shared.clone();
+//! # let g = shared_names.general.as_mut().unwrap();
+//! # g.display_name = g.name; // as in games whose display name shares GEN8's name entry
+//! # gmkit_data::build_file(&shared_names, "data.win").unwrap();
+//! # (|| -> gmkit_data::Result<()> {
+//! let mut data = gmkit_data::parse_file("data.win")?;
+//! println!("{}", data.version); // e.g. "2024.13 (bytecode 17, IDE 2.0.0.0)"
+//!
+//! // Rename the game: point its display name at an entry of its own. Strings are shared entries
+//! // of the STRG table (in some games the display name's entry is also GEN8's `name` and
+//! // `file_name`, which decide the save directory): `Strings::set` changes every field using it.
+//! let title = data.intern("My mod");
+//! data.general.as_mut().unwrap().display_name = title;
+//!
+//! gmkit_data::build_file(&data, "data.win")?; // written to a temporary file, then renamed
+//! # Ok(()) })().unwrap();
+//! # let back = gmkit_data::parse_file("data.win").unwrap();
+//! # let g = back.general.as_ref().unwrap();
+//! # assert_eq!(back.string(g.display_name).unwrap(), "My mod");
+//! # assert_eq!(back.string(g.name).unwrap(), "gmkit sample");
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
 #![warn(missing_docs)]
 
 mod chunk;
