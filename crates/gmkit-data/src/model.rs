@@ -184,6 +184,12 @@ macro_rules! chunk_list {
 
             /// The model field (`objects`) that holds the chunk named `name` (`OBJT`); `None`
             /// for a chunk the model does not know.
+            ///
+            /// ```
+            /// use gmkit_data::{ChunkName, DataFile};
+            /// assert_eq!(DataFile::chunk_field(ChunkName(*b"OBJT")), Some("objects"));
+            /// assert_eq!(DataFile::chunk_field(ChunkName(*b"ZZZZ")), None);
+            /// ```
             pub fn chunk_field(name: crate::chunk::ChunkName) -> Option<&'static str> {
                 match &name.0 {
                     $($name => Some(stringify!($field)),)*
@@ -201,6 +207,10 @@ macro_rules! chunk_list {
 
             /// Names of the chunks whose model still carries uninterpreted bytes (unknown chunks
             /// included). Empty when every chunk is fully typed.
+            ///
+            /// ```
+            /// assert!(gmkit_data::sample().opaque_chunks().is_empty());
+            /// ```
             pub fn opaque_chunks(&self) -> Vec<crate::chunk::ChunkName> {
                 let mut v = Vec::new();
                 $(if self.$field.as_ref().is_some_and(crate::chunk::Chunk::is_opaque) {

@@ -75,7 +75,9 @@ impl DataFile {
     /// let data = gmkit_data::sample();
     /// assert_eq!(data.assets::<TexturePageItem>().count(), 0);
     /// ```
-    pub fn assets<T: Asset + 'static>(&self) -> impl Iterator<Item = (Id<T>, &T, Option<&GmStr>)> + '_ {
+    pub fn assets<T: Asset + 'static>(
+        &self,
+    ) -> impl Iterator<Item = (Id<T>, &T, Option<&GmStr>)> + '_ {
         T::table(self)
             .into_iter()
             .flatten()

@@ -62,6 +62,14 @@ pub struct Source {
 
 impl Source {
     /// The path the file was opened at.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("gmkit-doc-source-path-{}.win", std::process::id()));
+    /// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+    /// let data = gmkit_data::parse_file(&path).unwrap();
+    /// assert_eq!(data.layout.source.as_ref().unwrap().path(), path.as_path());
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -70,6 +78,17 @@ impl Source {
     /// time (a write or truncation sets it; not the change time, which unlinking the file by a
     /// rename over it also sets), and no read of the map past its end. Otherwise an [`ErrorKind::SourceChanged`]
     /// naming the file and what changed.
+    ///
+    /// ```
+    /// let path = std::env::temp_dir().join(format!("gmkit-doc-source-check-{}.win", std::process::id()));
+    /// gmkit_data::build_file(&gmkit_data::sample(), &path).unwrap();
+    /// let data = gmkit_data::parse_file(&path).unwrap();
+    /// let source = data.layout.source.as_ref().unwrap();
+    /// assert!(source.check().is_ok());
+    /// std::fs::write(&path, b"changed").unwrap();
+    /// assert!(source.check().is_err());
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
     pub fn check(&self) -> Result<()> {
         #[cfg(target_os = "linux")]
         if self.region.as_ref().is_some_and(|r| r.faulted()) {

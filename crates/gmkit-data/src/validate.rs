@@ -36,6 +36,15 @@ impl DataFile {
     }
 
     /// Every problem [`DataFile::validate`] would report (at most 1,000), in model order.
+    ///
+    /// ```
+    /// let mut data = gmkit_data::sample();
+    /// assert!(data.problems().is_empty());
+    /// let g = data.general.as_mut().unwrap();
+    /// g.name = gmkit_data::StringRef(9_999_999);
+    /// g.display_name = gmkit_data::StringRef(9_999_998);
+    /// assert_eq!(data.problems().len(), 2);
+    /// ```
     pub fn problems(&self) -> Vec<Error> {
         check(self, MAX_PROBLEMS)
     }
@@ -318,7 +327,12 @@ fn object_sentinels(file: &DataFile, found: &mut Vec<Error>) {
         let Some(o) = o else { continue };
         let fields = [
             ("sprite", o.sprite, -1, "-1 (no sprite) or a sprite index"),
-            ("mask_sprite", o.mask_sprite, -1, "-1 (no mask) or a sprite index"),
+            (
+                "mask_sprite",
+                o.mask_sprite,
+                -1,
+                "-1 (no mask) or a sprite index",
+            ),
             (
                 "parent",
                 o.parent,
@@ -410,9 +424,8 @@ fn child_code_offsets(file: &DataFile, found: &mut Vec<Error>) {
         };
         let off = e.execution_offset;
         let bad = match &p.body {
-            CodeBody::Encoded(blob) => {
-                (off as usize > blob.len()).then(|| format!("at most {} (the parent's size)", blob.len()))
-            }
+            CodeBody::Encoded(blob) => (off as usize > blob.len())
+                .then(|| format!("at most {} (the parent's size)", blob.len())),
             CodeBody::Instructions(v) => {
                 let (at, end) = starts.entry(parent).or_insert_with(|| {
                     let mut at = Vec::with_capacity(v.len());

@@ -19,7 +19,10 @@ fn iterators_and_lookups_agree_with_the_tables() {
         let expected = table.iter().filter(|s| s.is_some()).count();
         assert_eq!(f.sprites().count(), expected, "{name}");
         for (id, s, n) in f.sprites() {
-            assert!(std::ptr::eq(s, table[id.index()].as_ref().unwrap()), "{name}");
+            assert!(
+                std::ptr::eq(s, table[id.index()].as_ref().unwrap()),
+                "{name}"
+            );
             let n = n.unwrap().to_str().unwrap();
             let (first, _) = f.sprite(n).unwrap();
             assert!(first <= id, "{name}: {n}");
@@ -34,14 +37,20 @@ fn iterators_and_lookups_agree_with_the_tables() {
         assert_eq!(f.code_entries().count(), code_len, "{name}");
         for (i, _, n) in f.code_entries().step_by(7) {
             let n = n.unwrap().to_str().unwrap();
-            assert!(f.code_entry(n).is_some_and(|(first, _)| first <= i), "{name}");
+            assert!(
+                f.code_entry(n).is_some_and(|(first, _)| first <= i),
+                "{name}"
+            );
         }
         for (_, _, n) in f.scripts() {
             assert!(f.script(n.unwrap().to_str().unwrap()).is_some(), "{name}");
         }
         for (r, s) in f.strings().step_by(11) {
             if let Ok(text) = s.to_str() {
-                assert!(f.find_string(text).is_some_and(|first| first <= r), "{name}");
+                assert!(
+                    f.find_string(text).is_some_and(|first| first <= r),
+                    "{name}"
+                );
             }
         }
     }
@@ -57,7 +66,10 @@ fn instructions_of_an_unknown_entry_fail_both_ways() {
     let shared = code.instructions(n + 9999).unwrap_err().to_string();
     let mutable = code.instructions_mut(n + 9999).unwrap_err().to_string();
     assert_eq!(shared, mutable);
-    assert!(shared.contains(&format!("an entry index below {n}")), "{shared}");
+    assert!(
+        shared.contains(&format!("an entry index below {n}")),
+        "{shared}"
+    );
 }
 
 /// `parse_bytes` takes borrowed bytes too.
@@ -92,7 +104,11 @@ fn renaming_the_game_leaves_name_and_file_name() {
         let g = back.general.as_ref().unwrap();
         assert_eq!(back.string(g.display_name).unwrap(), "My mod", "{name}");
         assert_eq!(back.string(g.name).unwrap().to_string(), old_name, "{name}");
-        assert_eq!(back.string(g.file_name).unwrap().to_string(), old_file, "{name}");
+        assert_eq!(
+            back.string(g.file_name).unwrap().to_string(),
+            old_file,
+            "{name}"
+        );
     }
     assert!(shared > 0, "no corpus game shares its display name's entry");
     eprintln!("{shared} corpus games share GEN8's display name entry");

@@ -28,7 +28,10 @@ fn rewriting_in_place_then_saving_again_is_refused() {
     let mut data = parse_file(&path).unwrap();
     let first = build_bytes(&data).unwrap();
     std::fs::write(&path, &first).unwrap();
-    data.strings.as_mut().unwrap().push("added after the rewrite");
+    data.strings
+        .as_mut()
+        .unwrap()
+        .push("added after the rewrite");
     let e = build_bytes(&data).expect_err("the source was rewritten under the model");
     assert!(is_source_changed(&e), "{e}");
     let shown = e.to_string();
@@ -38,7 +41,11 @@ fn rewriting_in_place_then_saving_again_is_refused() {
     assert!(is_source_changed(&e), "{e}");
     let e = gmkit_data::build(&data).expect_err("and building in parts");
     assert!(is_source_changed(&e), "{e}");
-    assert_eq!(std::fs::read(&path).unwrap(), first, "the file is untouched");
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        first,
+        "the file is untouched"
+    );
     // Parsed again, the model builds.
     let again = parse_file(&path).unwrap();
     assert_eq!(build_bytes(&again).unwrap(), first);

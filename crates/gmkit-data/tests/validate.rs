@@ -559,7 +559,10 @@ fn items_outside_a_shrunk_page_fail_the_build() {
     let (element, field, expected, found, shown) = build_error(&f);
     assert!(element.starts_with("texture page item #"), "{shown}");
     assert_eq!(field, "source");
-    assert_eq!(expected, format!("a rectangle inside texture page {page} (1×1)"));
+    assert_eq!(
+        expected,
+        format!("a rectangle inside texture page {page} (1×1)")
+    );
     assert!(found.starts_with('x'), "{shown}");
 }
 
@@ -592,7 +595,10 @@ fn child_code_entries_outside_or_inside_an_instruction_fail_the_build() {
     let mut past = f.clone();
     past.code.as_mut().unwrap().entries[child].execution_offset = size + 4;
     let (element, field, expected, found, shown) = build_error(&past);
-    assert!(element.starts_with(&format!("code entry #{child} ")), "{shown}");
+    assert!(
+        element.starts_with(&format!("code entry #{child} ")),
+        "{shown}"
+    );
     assert_eq!(field, "execution_offset");
     assert_eq!(expected, format!("at most {size} (the parent's size)"));
     assert_eq!(found, (size + 4).to_string());
@@ -609,7 +615,10 @@ fn child_code_entries_outside_or_inside_an_instruction_fail_the_build() {
         at += i.size() as u32;
     }
     let inside = inside.expect("an instruction with an operand");
-    assert!(gmkit_data::build_bytes(&f).is_ok(), "decoded, it still builds");
+    assert!(
+        gmkit_data::build_bytes(&f).is_ok(),
+        "decoded, it still builds"
+    );
     f.code.as_mut().unwrap().entries[child].execution_offset = inside;
     let (_, field, expected, found, shown) = build_error(&f);
     assert_eq!(field, "execution_offset", "{shown}");
@@ -623,7 +632,12 @@ fn child_code_entries_outside_or_inside_an_instruction_fail_the_build() {
 fn object_sentinels_other_than_none_fail_the_build() {
     let f = need!(load(PRE_2024_11));
     let i = first_object_with_sprite(&f);
-    for (field, none) in [("sprite", -1), ("mask_sprite", -1), ("parent", -100), ("parent", -1)] {
+    for (field, none) in [
+        ("sprite", -1),
+        ("mask_sprite", -1),
+        ("parent", -100),
+        ("parent", -1),
+    ] {
         let mut ok = f.clone();
         let mut bad = f.clone();
         for (m, v) in [(&mut ok, none), (&mut bad, -5)] {

@@ -280,7 +280,13 @@ fn pages_of_frames(
     let mut pages = HashSet::new();
     let json = |bytes: Option<&[u8]>| bytes.and_then(|j| serde_json::from_slice::<Value>(j).ok());
     for side in [0, 1] {
-        let get = |p: &str| if side == 0 { a.get(p).copied() } else { b.get(p) };
+        let get = |p: &str| {
+            if side == 0 {
+                a.get(p).copied()
+            } else {
+                b.get(p)
+            }
+        };
         let Some(items) = json(get(TEXTURE_PAGE_ITEMS)) else {
             continue;
         };
@@ -312,7 +318,9 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         let name = |f: Option<&[u8]>, stem: &str| {
             let v = f.and_then(|j| serde_json::from_slice::<Value>(j).ok());
             let shown = label(&format!("{stem}.json"), v.as_ref());
-            shown.split_once(' ').map_or(shown.clone(), |s| s.1.to_owned())
+            shown
+                .split_once(' ')
+                .map_or(shown.clone(), |s| s.1.to_owned())
         };
         let was = name(a.get(&format!("{old}.json")), old);
         let now = name(b.get(&format!("{new}.json")), new);

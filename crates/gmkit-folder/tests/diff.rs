@@ -103,7 +103,8 @@ fn a_page_change_shows_beside_an_added_frame() {
     edited.insert(&page_path, gmkit_media::encode_png(&img).unwrap());
     let d = shown(&diff(&base, &edited));
     assert!(
-        d.iter().any(|l| l.ends_with(&format!("frame {frames}: added"))),
+        d.iter()
+            .any(|l| l.ends_with(&format!("frame {frames}: added"))),
         "{d:#?}"
     );
     assert!(
