@@ -46,6 +46,10 @@ pub trait Asset: Sized {
     fn table_mut(file: &mut DataFile) -> Option<&mut Vec<Option<Self>>>;
     /// The asset's name, where it has one.
     fn name(&self) -> Option<StringRef>;
+    /// The asset's name field, where it has one (see [`DataFile::set_name`]).
+    fn name_mut(&mut self) -> Option<&mut StringRef> {
+        None
+    }
 }
 
 /// One reference to an asset: what it points at and where it sits.
@@ -65,16 +69,46 @@ pub struct Reference {
 
 impl DataFile {
     /// The asset `id`, if it exists (not a null slot).
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id: Id<Path> = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(data.asset(id).unwrap().name, name);
+    /// assert!(data.asset(Id::<Path>::new(7)).is_none());
+    /// ```
     pub fn asset<T: Asset>(&self, id: Id<T>) -> Option<&T> {
         T::table(self)?.get(id.index())?.as_ref()
     }
 
     /// The asset `id`, mutably.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// data.asset_mut(id).unwrap().smooth = true;
+    /// assert!(data.asset(id).unwrap().smooth);
+    /// ```
     pub fn asset_mut<T: Asset>(&mut self, id: Id<T>) -> Option<&mut T> {
         T::table_mut(self)?.get_mut(id.index())?.as_mut()
     }
 
     /// The first asset of kind `T` named `name`.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(data.find_asset::<Path>("path_a"), Some(id));
+    /// assert_eq!(data.find_asset::<Path>("path_b"), None);
+    /// ```
     pub fn find_asset<T: Asset>(&self, name: &str) -> Option<Id<T>> {
         let strings = self.strings.as_ref()?;
         let i = T::table(self)?.iter().position(|a| {
@@ -87,6 +121,15 @@ impl DataFile {
     }
 
     /// The name of asset `id`, as text.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(data.asset_name(id).as_deref(), Some("path_a"));
+    /// ```
     pub fn asset_name<T: Asset>(&self, id: Id<T>) -> Option<String> {
         let n = self.asset(id)?.name()?;
         Some(
@@ -100,6 +143,16 @@ impl DataFile {
 
     /// Appends an asset to its table and returns its id. A new room is also appended to the
     /// room order (every room must be listed there). Fails when the file has no such chunk.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(id, Id::new(0));
+    /// gmkit_data::build_bytes(&data).unwrap();
+    /// ```
     pub fn add_asset<T: Asset>(&mut self, asset: T) -> Result<Id<T>> {
         let Some(table) = T::table_mut(self) else {
             return Err(no_table(T::KIND));
@@ -128,6 +181,14 @@ impl DataFile {
     /// Every typed reference to entry `index` of `kind` (membership lists such as the room
     /// order included). Bytecode operands count in decoded code entries only (see
     /// [`crate::chunks::code::CodeEntries::decode_all`]).
+    ///
+    /// ```
+    /// use gmkit_data::AssetKind;
+    /// let data = gmkit_data::sample();
+    /// let name = data.general.as_ref().unwrap().name;
+    /// let users = data.references_to(AssetKind::String, name.index());
+    /// assert!(users.iter().any(|r| r.field == "name"), "{users:?}");
+    /// ```
     pub fn references_to(&self, kind: AssetKind, index: usize) -> Vec<Reference> {
         let mut f = Finder {
             file: self,
@@ -142,6 +203,12 @@ impl DataFile {
 
     /// Every typed reference of the model, in model order (membership lists included; slots
     /// that refer to nothing left out).
+    ///
+    /// ```
+    /// let data = gmkit_data::sample();
+    /// let all = data.references();
+    /// assert!(all.iter().all(|r| r.chunk.to_string() == "GEN8"), "{all:?}");
+    /// ```
     pub fn references(&self) -> Vec<Reference> {
         let mut f = Finder {
             file: self,
@@ -161,7 +228,22 @@ impl DataFile {
     /// names the first referrer. Returns the removed asset (`None` for a null slot).
     ///
     /// In files with typed `pushref` operands (2023.8+) the code is decoded first, so that
-    /// those operands are renumbered too.
+    /// those operands are renumbered too. **Before 2023.8** bytecode pushes asset indices as
+    /// plain integers (`sprite_index = 2;`), which are no typed references: they are neither
+    /// renumbered nor counted as users, so removing an asset from such a file shifts every
+    /// later asset of its kind under the code. Check the code yourself (or leave the asset in
+    /// place) in those files.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// let removed = data.remove_asset(id).unwrap().unwrap();
+    /// assert_eq!(removed.name, name);
+    /// assert!(data.paths().next().is_none());
+    /// ```
     pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
         let kind = T::KIND;
         let i = id.index();
@@ -222,6 +304,16 @@ impl DataFile {
     /// references to the slot stay valid). Only files whose version allows null slots
     /// ([`crate::Version::allows_null_slots`], 2024.11+) can hold one; use
     /// [`DataFile::remove_asset`] for older files.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// // The sample is a 2.0 file: no null slots before 2024.11.
+    /// assert!(data.strip_asset(id).is_err());
+    /// ```
     pub fn strip_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
         let kind = T::KIND;
         if !self.version.allows_null_slots() {
