@@ -239,14 +239,6 @@ impl DataFile {
         })
     }
 
-    /// The string `text`'s reference, added to the string table when missing.
-    pub fn intern(&mut self, text: &str) -> Result<StringRef> {
-        let Some(strings) = self.strings.as_mut() else {
-            return Err(refuse("the file", "a string table (STRG)", "none"));
-        };
-        Ok(strings.find(text).unwrap_or_else(|| strings.push(text)))
-    }
-
     fn object_name(&self, id: Id<Object>) -> Result<String> {
         let o = self.asset(id).ok_or_else(|| {
             refuse(
@@ -396,7 +388,7 @@ impl DataFile {
                     is_question: false,
                     apply_to_usable: old,
                     exe_type: 2,
-                    action_name: if old { Some(self.intern("")?) } else { None },
+                    action_name: if old { Some(self.intern("")) } else { None },
                     code_id: -1,
                     argument_count: u32::from(old),
                     who: -1,
@@ -435,7 +427,7 @@ impl DataFile {
             } else {
                 13
             });
-        let name = self.intern(name)?;
+        let name = self.intern(name);
         let object = Object {
             name,
             sprite: -1,
@@ -563,8 +555,8 @@ impl DataFile {
                 format!("\"{name}\""),
             ));
         }
-        let name_ref = self.intern(&name)?;
-        let args_ref = self.intern("arguments")?;
+        let name_ref = self.intern(&name);
+        let args_ref = self.intern("arguments");
         let code = self.code.as_mut().expect("checked");
         let entry = code.entries.len();
         let code_id =
@@ -597,7 +589,7 @@ impl DataFile {
         }
         match target {
             EntryTarget::Script { name } => {
-                let sname = self.intern(name)?;
+                let sname = self.intern(name);
                 self.add_asset(Script {
                     name: sname,
                     code_id,
@@ -659,7 +651,7 @@ impl DataFile {
         locals: u16,
         script_function: Option<bool>,
     ) -> Result<usize> {
-        let name_ref = self.intern(name)?;
+        let name_ref = self.intern(name);
         let Some(code) = self.code.as_mut() else {
             return Err(refuse("the file", "code entries (CODE)", "none"));
         };

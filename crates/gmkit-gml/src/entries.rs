@@ -142,7 +142,7 @@ pub fn add_entry_tree(
         }
         match kind {
             "string" => {
-                work.intern(&name)?;
+                work.intern(&name);
             }
             // A function declaration binds its body with `method` (a built-in the game's
             // other code may never have called).
@@ -150,7 +150,7 @@ pub fn add_entry_tree(
                 if (name.starts_with("gml_Script_") && declared.owns_function(&name))
                     || (name == "method" && !declared.functions.is_empty()) =>
             {
-                let r = work.intern(&name)?;
+                let r = work.intern(&name);
                 if let Some(f) = work.functions.as_mut() {
                     f.functions.push(Function::new(r));
                 } else {
@@ -231,7 +231,7 @@ fn seed_locals(
     let by_string = file.version.at_least(2, 3);
     let mut fresh = Vec::with_capacity(names.len());
     for (slot, n) in names.iter().enumerate() {
-        let r = file.intern(n)?;
+        let r = file.intern(n);
         fresh.push(Variable {
             name: r,
             instance_type: -7,
@@ -305,7 +305,7 @@ fn first_use_locals(file: &DataFile, ins: &[Instruction]) -> Vec<String> {
 /// Adds a self (instance) variable `name`, numbered as the file numbers its instance and
 /// global variables (the next id, the header's counts grown by one).
 fn add_self_variable(file: &mut DataFile, name: &str) -> Result<(), AddEntryError> {
-    let r = file.intern(name)?;
+    let r = file.intern(name);
     let Some(vars) = file.variables.as_mut() else {
         return Err(AddEntryError::Compile(CompileError::UnknownName {
             kind: "variable",
