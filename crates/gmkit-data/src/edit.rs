@@ -24,7 +24,9 @@
 //!
 //! What is not a typed reference is not renumbered: an asset index that bytecode pushes as a
 //! plain integer constant (before 2023.8; later files use typed `pushref` operands, which are
-//! renumbered), and the packed asset ids of TAGS.
+//! renumbered), and the packed asset ids of TAGS. For code before 2023.8, remove assets with
+//! `gmkit_gml::assets::remove_asset`, which finds those integers by where they go (the built-in
+//! signature tables) and renumbers them or refuses.
 
 use crate::chunk::ChunkName;
 use crate::chunks::DataFile;
@@ -161,7 +163,8 @@ impl DataFile {
     /// names the first referrer. Returns the removed asset (`None` for a null slot).
     ///
     /// In files with typed `pushref` operands (2023.8+) the code is decoded first, so that
-    /// those operands are renumbered too.
+    /// those operands are renumbered too. Before 2023.8 the code's plain integer asset indices
+    /// are not seen here: `gmkit_gml::assets::remove_asset` renumbers them (or refuses).
     pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
         let kind = T::KIND;
         let i = id.index();

@@ -194,6 +194,23 @@ fn object_as_instance_field_and_with() {
             Err(RemoveError::InUse { users, .. }) if users.len() == 2
         ));
     }
+    // 2.3+ `obj.method()`: the object goes through `@@GetInstance@@`.
+    for v in [V23, V2022] {
+        let f = file(
+            v,
+            "pushi.e 2 / conv.i.v / call.i @@GetInstance@@ 1 / popz.v",
+        );
+        let mut g = f.clone();
+        let r = remove_asset(&mut g, Id::<Object>::new(1)).expect("removed");
+        let got: Vec<(usize, u32)> = r
+            .renumbered
+            .iter()
+            .map(|o| (o.instruction, o.index))
+            .collect();
+        assert_eq!(got, [(0, 2)], "{v:?}");
+        let mut g = f.clone();
+        assert!(remove_asset(&mut g, Id::<Object>::new(2)).is_err());
+    }
     for v in [GMS1, V22, V23, V2022] {
         case(
             v,

@@ -530,6 +530,14 @@ impl<'a, 'g> Sim<'a, 'g> {
         let index = self.game.name_index();
         for a in 0..argc as usize {
             let v = Self::pop(stack);
+            if short == "@@GetInstance@@" {
+                // 2.3+ `obj.method()`: the compiler's own call turning an object into the
+                // instance the method is called on.
+                self.goes(&v, Kind::Instance, || {
+                    "the instance of a method call".to_string()
+                });
+                continue;
+            }
             match builtin {
                 Some(f) => {
                     let k = f.arg(a);
