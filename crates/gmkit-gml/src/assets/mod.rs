@@ -20,11 +20,19 @@
 //!   is not empty.
 //!
 //! ```
-//! use gmkit_data::{Id, chunks::sprite::Sprite};
+//! use gmkit_data::{Id, chunks::path::Path};
+//! use gmkit_gml::assets::{RemoveError, remove_asset};
 //! let mut data = gmkit_data::sample();
-//! // The sample's sprite is used by its object: removing it is refused.
-//! let err = gmkit_gml::assets::remove_asset(&mut data, Id::<Sprite>::new(0)).unwrap_err();
-//! assert!(err.to_string().contains("sprite"));
+//! data.paths.get_or_insert_with(Default::default);
+//! let name = data.strings.as_mut().unwrap().push("path_unused");
+//! let id: Id<Path> = data.add_asset(Path { name, ..Default::default() })?;
+//! match remove_asset(&mut data, id) {
+//!     Ok(r) => println!("{} code operands renumbered, {} unsure", r.renumbered.len(), r.unsure.len()),
+//!     Err(RemoveError::InUse { users, .. }) => users.iter().for_each(|u| println!("used by {u}")),
+//!     Err(e) => println!("refused: {e}"),
+//! }
+//! assert_eq!(data.find_asset::<Path>("path_unused"), None);
+//! # Ok::<(), gmkit_data::Error>(())
 //! ```
 
 pub mod operands;
