@@ -554,3 +554,30 @@ fn corpus_removals_keep_every_reference() {
         "some removals happen"
     );
 }
+
+/// Shapes no compiler writes (a deep stack kept across many branches, calls taking more
+/// arguments than the stack holds, `dup`s of everything) are followed within bounds and
+/// still find the operand they end in.
+#[test]
+fn hostile_shapes_stay_bounded() {
+    let mut asm = String::new();
+    for _ in 0..2000 {
+        asm.push_str("pushi.e 2 / ");
+    }
+    for k in 0..2000 {
+        asm.push_str(&format!("push.v self.a / bt L{k} / dup.v 255 / "));
+    }
+    asm.push_str("callv.v 65535 / call.i draw_sprite 65535 / ");
+    for k in 0..2000 {
+        asm.push_str(&format!("L{k}: / "));
+    }
+    asm.push_str("pushi.e 2 / pop.v.i self.sprite_index");
+    let f = file(V22, &asm);
+    let mut g = f.clone();
+    let r = remove_asset(&mut g, Id::<Sprite>::new(1)).expect("removed");
+    assert!(
+        r.renumbered
+            .iter()
+            .any(|o| o.context.contains("sprite_index"))
+    );
+}

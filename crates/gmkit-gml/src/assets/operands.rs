@@ -146,8 +146,12 @@ impl Slot {
     }
 }
 
-/// Most instructions followed per entry and values kept per merge (bounds on hostile input).
+/// Most integer pushes one value may be (kept per merge): a bound on hostile input.
 const MAX_PUSHES: usize = 64;
+
+/// Deepest stack followed (real code stays far below; a deeper one is forgotten, so hostile
+/// input cannot make the simulation keep many large copies at branch targets).
+const MAX_DEPTH: usize = 256;
 
 struct Sim<'a, 'g> {
     game: &'a Game<'g>,
@@ -188,6 +192,9 @@ impl<'a, 'g> Sim<'a, 'g> {
     }
 
     fn record(&mut self, target: usize, stack: &[Slot]) {
+        if stack.len() > MAX_DEPTH {
+            return;
+        }
         match self.pending.get_mut(&target) {
             Some(s) => merge(s, stack),
             None => {
@@ -211,7 +218,7 @@ impl<'a, 'g> Sim<'a, 'g> {
             }
             live = true;
             self.step(i, &mut stack, &mut live);
-            if stack.len() > 4096 {
+            if stack.len() > MAX_DEPTH {
                 // Nothing real grows so deep: stop following rather than grow.
                 stack.clear();
             }
@@ -462,7 +469,8 @@ impl<'a, 'g> Sim<'a, 'g> {
             Instruction::CallV { argc, .. } => {
                 Self::pop(stack);
                 Self::pop(stack);
-                for a in 0..argc as usize {
+                // Arguments beyond the simulated stack are unknown (bounds the loop).
+                for a in 0..(argc as usize).min(stack.len()) {
                     let v = Self::pop(stack);
                     self.unsure(&v, || format!("argument {a} of a method call"));
                 }
@@ -528,7 +536,8 @@ impl<'a, 'g> Sim<'a, 'g> {
         let short = crate::decompile::names::fn_short_name(name).to_string();
         let builtin = builtins::function(&short);
         let index = self.game.name_index();
-        for a in 0..argc as usize {
+        // Arguments beyond the simulated stack are unknown (bounds the loop).
+        for a in 0..(argc as usize).min(stack.len()) {
             let v = Self::pop(stack);
             if short == "@@GetInstance@@" {
                 // 2.3+ `obj.method()`: the compiler's own call turning an object into the
