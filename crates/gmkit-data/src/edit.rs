@@ -24,7 +24,9 @@
 //!
 //! What is not a typed reference is not renumbered: an asset index that bytecode pushes as a
 //! plain integer constant (before 2023.8; later files use typed `pushref` operands, which are
-//! renumbered), and the packed asset ids of TAGS.
+//! renumbered), and the packed asset ids of TAGS. For code before 2023.8, remove assets with
+//! `gmkit_gml::assets::remove_asset`, which finds those integers by where they go (the built-in
+//! signature tables) and renumbers them or refuses.
 
 use crate::chunk::ChunkName;
 use crate::chunks::DataFile;
@@ -229,10 +231,13 @@ impl DataFile {
     ///
     /// In files with typed `pushref` operands (2023.8+) the code is decoded first, so that
     /// those operands are renumbered too. **Before 2023.8** bytecode pushes asset indices as
-    /// plain integers (`sprite_index = 2;`), which are no typed references: they are neither
-    /// renumbered nor counted as users, so removing an asset from such a file shifts every
-    /// later asset of its kind under the code. Check the code yourself (or leave the asset in
-    /// place) in those files.
+    /// plain integers (`sprite_index = 2;`), which no typed field shows: removing an asset there
+    /// would shift every later asset of its kind under the code. So in such a file with code,
+    /// removing an asset of a kind code can name is refused, pointing to
+    /// `gmkit_gml::assets::remove_asset`, which finds those integers by where they go and
+    /// renumbers them (or refuses, naming the code that uses the asset).
+    /// [`DataFile::remove_asset_ignoring_code`] is the same removal without that check, for
+    /// callers that deal with the code themselves.
     ///
     /// ```
     /// use gmkit_data::{Id, chunks::path::Path};
@@ -245,6 +250,41 @@ impl DataFile {
     /// assert!(data.paths().next().is_none());
     /// ```
     pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
+        let kind = T::KIND;
+        let entries = self.code.as_ref().map_or(0, |c| c.entries.len());
+        if !self.version.at_least(2023, 8) && entries > 0 && code_can_name(kind) {
+            return Err(Error::at(
+                0,
+                ErrorKind::Invalid {
+                    what: "asset removal",
+                    expected: format!(
+                        "a 2023.8+ file (whose code names assets by typed reference); in older \
+                         files gmkit_gml::assets::remove_asset renumbers the {} indices the \
+                         bytecode pushes as plain integers",
+                        kind.name()
+                    ),
+                    found: format!("a {} file with {entries} code entries", self.version),
+                },
+            )
+            .in_chunk(kind.chunk()));
+        }
+        self.remove_asset_ignoring_code(id)
+    }
+
+    /// [`DataFile::remove_asset`] without its check for old bytecode: renumbers the model's
+    /// typed references (and 2023.8+ `pushref` operands) only. Before 2023.8 the plain integer
+    /// asset indices in code are left as they are, so the caller must renumber them (as
+    /// `gmkit_gml::assets::remove_asset` does) or know the code does not use the kind.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert!(data.remove_asset_ignoring_code(id).unwrap().is_some());
+    /// ```
+    pub fn remove_asset_ignoring_code<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
         let kind = T::KIND;
         let i = id.index();
         let len = T::table(self).ok_or_else(|| no_table(kind))?.len();
@@ -334,6 +374,20 @@ impl DataFile {
             None => Err(no_such(kind, id.index(), len)),
         }
     }
+}
+
+/// Whether bytecode can name an asset of `kind` by its index (a plain integer before 2023.8).
+fn code_can_name(kind: AssetKind) -> bool {
+    !matches!(
+        kind,
+        AssetKind::String
+            | AssetKind::TexturePageItem
+            | AssetKind::TexturePage
+            | AssetKind::Code
+            | AssetKind::Variable
+            | AssetKind::Function
+            | AssetKind::ParticleEmitter
+    )
 }
 
 fn no_table(kind: AssetKind) -> Error {

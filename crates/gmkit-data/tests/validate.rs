@@ -302,7 +302,9 @@ fn remove_first_unreferenced<T: Asset>(f: &mut DataFile, file: &str) -> bool {
         })
         .cloned()
         .collect();
-    let removed = f.remove_asset(Id::<T>::new(i as u32)).unwrap();
+    let removed = f
+        .remove_asset_ignoring_code(Id::<T>::new(i as u32))
+        .unwrap();
     assert!(removed.is_some());
     let after = resolved(f);
     same(
@@ -377,7 +379,7 @@ fn remove_refuses_a_referenced_asset_and_leaves_the_model_unchanged() {
         .unwrap()
         .sprite;
     let e = f
-        .remove_asset(Id::<Sprite>::new(sprite as u32))
+        .remove_asset_ignoring_code(Id::<Sprite>::new(sprite as u32))
         .expect_err("a sprite in use");
     let shown = e.to_string();
     assert!(shown.contains("which is being removed"), "{shown}");
@@ -407,7 +409,8 @@ fn remove_renumbers_later_references() {
         return;
     };
     let name = f.asset_name(Id::<Sprite>::new(s as u32));
-    f.remove_asset(Id::<Sprite>::new(unused as u32)).unwrap();
+    f.remove_asset_ignoring_code(Id::<Sprite>::new(unused as u32))
+        .unwrap();
     let now = f.objects.as_ref().unwrap().objects[i]
         .as_ref()
         .unwrap()
@@ -473,16 +476,16 @@ fn add_then_remove_gives_the_file_back() {
             assert!(back.general.as_ref().unwrap().room_order.contains(&r));
         }
         if let Some(id) = script {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         if let Some(id) = path {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         if let Some(id) = room {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         if let Some(id) = obj {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         f.strings.as_mut().unwrap().truncate(strings_before);
         let rebuilt = build_bytes(&f).unwrap();
@@ -653,4 +656,34 @@ fn object_sentinels_other_than_none_fail_the_build() {
         assert!(element.starts_with(&format!("object #{i} ")), "{shown}");
         assert_eq!((got.as_str(), found.as_str()), (field, "-5"), "{shown}");
     }
+}
+
+/// Before 2023.8, bytecode pushes asset indices as plain integers that no typed field shows:
+/// `remove_asset` refuses there (pointing to `gmkit_gml::assets::remove_asset`) instead of
+/// shifting every later asset under the code, and leaves the model unchanged.
+#[test]
+fn remove_refuses_in_old_files_with_code() {
+    let corpus = need!(gmkit_testdata::corpus_all());
+    let mut seen = 0;
+    for (name, bytes) in corpus {
+        let Ok(mut f) = gmkit_data::parse_bytes(bytes.to_vec()) else {
+            continue;
+        };
+        let has_code = f.code.as_ref().is_some_and(|c| !c.entries.is_empty());
+        let sprites = f.sprites.as_ref().map_or(0, |s| s.sprites.len());
+        if f.version.at_least(2023, 8) || !has_code || sprites == 0 {
+            continue;
+        }
+        seen += 1;
+        let before = gmkit_data::build_bytes(&f).unwrap();
+        let e = f
+            .remove_asset(Id::<Sprite>::new(0))
+            .expect_err("refused in a pre-2023.8 file with code");
+        assert!(
+            e.to_string().contains("gmkit_gml::assets::remove_asset"),
+            "{name}: {e}"
+        );
+        assert!(gmkit_data::build_bytes(&f).unwrap() == before, "{name}");
+    }
+    assert!(seen > 0, "no pre-2023.8 corpus file with code and sprites");
 }

@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod assets;
 pub mod ast;
 pub mod builtins;
 pub mod check;
