@@ -257,6 +257,14 @@ fn call_args(
     out
 }
 
+/// Where a local's one value comes from.
+enum Src {
+    /// Parameter N of the script (`argumentN`).
+    Param(usize),
+    /// The result of a call of this script.
+    Ret(String),
+}
+
 /// Finds the kinds of [`VariableKinds`] in the bytecode of every root entry (one scan per
 /// game).
 fn variable_kinds(game: &Game) -> VariableKinds {
@@ -304,6 +312,40 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             continue;
         };
         let script = game.code_name(i).strip_prefix("gml_Script_");
+        // Locals of this entry holding one script parameter or one script's result.
+        let mut local_src: HashMap<u32, Option<Src>> = HashMap::new();
+        for (j, x) in ins.iter().enumerate() {
+            if let Instruction::Pop { var, .. } = x
+                && var.instance == InstanceType::LOCAL
+            {
+                let prev = ins[..j].iter().rev().find(|p| {
+                    !matches!(
+                        p,
+                        Instruction::Binary {
+                            op: Opcode::Conv,
+                            ..
+                        }
+                    )
+                });
+                let src = match prev {
+                    Some(Instruction::Push {
+                        value: PushValue::Variable(v),
+                        ..
+                    }) if v.instance != InstanceType::LOCAL => game
+                        .var_name(v.variable)
+                        .strip_prefix("argument")
+                        .and_then(|d| d.parse::<usize>().ok())
+                        .filter(|k| *k < 16 && script.is_some())
+                        .map(Src::Param),
+                    Some(p) => script_of(p).map(|s| Src::Ret(s.to_string())),
+                    None => None,
+                };
+                local_src
+                    .entry(var.variable.0)
+                    .and_modify(|e| *e = None)
+                    .or_insert(src);
+            }
+        }
         for (j, x) in ins.iter().enumerate() {
             match x {
                 Instruction::Call { argc, function, .. } => {
@@ -339,8 +381,26 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                         else {
                             continue;
                         };
-                        if !k.has_names() || k == Kind::Bool || var.instance == InstanceType::LOCAL
-                        {
+                        if !k.has_names() || k == Kind::Bool {
+                            continue;
+                        }
+                        if var.instance == InstanceType::LOCAL {
+                            // A local holding a parameter or a script's result.
+                            match local_src.get(&var.variable.0) {
+                                Some(Some(Src::Param(p))) => {
+                                    if let Some(s) = script {
+                                        let v = params.entry(s.to_string()).or_default();
+                                        if v.len() <= *p {
+                                            v.resize(p + 1, Ev::None);
+                                        }
+                                        v[*p].used_as(k);
+                                    }
+                                }
+                                Some(Some(Src::Ret(s))) => {
+                                    returns.entry(s.clone()).or_default().used_as(k)
+                                }
+                                _ => {}
+                            }
                             continue;
                         }
                         let n = game.var_name(var.variable);
@@ -541,21 +601,25 @@ pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) 
     }
     n.stmts(body);
     if !game.features.typed_booleans() {
-        bool_returns(body);
+        bool_returns(body, &|e| n.stored_kind(e) == Kind::Bool);
     }
 }
 
-/// A script whose every `return` gives 0 or 1, both of them, is a predicate: its returns read
-/// `true`/`false` (before typed booleans, where both compile alike).
-fn bool_returns(body: &mut [Stmt]) {
+/// A script whose every `return` gives 0, 1 or a boolean (`is_bool`), with both 0 and 1 or
+/// a boolean and a literal among them, is a predicate: its returns read `true`/`false` (before
+/// typed booleans, where both compile alike).
+fn bool_returns(body: &mut [Stmt], is_bool: &dyn Fn(&Expr) -> bool) {
     let mut seen = [false; 2];
     let mut other = false;
+    let mut boolean = false;
     each_return(body, &mut |r| match r {
         Some(Expr::Lit(Literal::Int(v @ (0 | 1)))) => seen[*v as usize] = true,
         Some(Expr::Lit(Literal::Bool(_))) => {}
+        Some(e) if is_bool(e) => boolean = true,
         _ => other = true,
     });
-    if other || seen != [true, true] {
+    let literal = seen[0] || seen[1];
+    if other || !(seen == [true, true] || (boolean && literal)) {
         return;
     }
     each_return(body, &mut |r| {
