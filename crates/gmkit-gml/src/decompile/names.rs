@@ -257,6 +257,57 @@ fn call_args(
     out
 }
 
+/// Notes script `s` (its root entry's instructions `ins`) among `out` if it is a predicate:
+/// every `ret` gives 0, 1 or a comparison, and both 0 and 1 or a comparison and a literal are
+/// among them.
+fn predicate_returns(
+    ins: &[gmkit_data::chunks::code::Instruction],
+    s: &str,
+    out: &mut HashSet<String>,
+) {
+    use gmkit_data::chunks::code::{Instruction, Opcode, PushValue};
+    let mut seen = [false; 2];
+    let mut boolean = false;
+    for (j, x) in ins.iter().enumerate() {
+        if !matches!(
+            x,
+            Instruction::Unary {
+                op: Opcode::Ret,
+                ..
+            }
+        ) {
+            continue;
+        }
+        let prev = ins[..j].iter().rev().find(|p| {
+            !matches!(
+                p,
+                Instruction::Binary {
+                    op: Opcode::Conv,
+                    ..
+                }
+            )
+        });
+        match prev {
+            Some(Instruction::Push {
+                value: PushValue::Int16(v @ (0 | 1)),
+                ..
+            }) => seen[*v as usize] = true,
+            Some(Instruction::Push {
+                value: PushValue::Int32(v @ (0 | 1)),
+                ..
+            }) => seen[*v as usize] = true,
+            Some(Instruction::Compare { .. }) => boolean = true,
+            Some(Instruction::Unary {
+                op: Opcode::Not, ..
+            }) => boolean = true,
+            _ => return,
+        }
+    }
+    if seen == [true, true] || (boolean && (seen[0] || seen[1])) {
+        out.insert(s.to_string());
+    }
+}
+
 /// Where a local's one value comes from.
 enum Src {
     /// Parameter N of the script (`argumentN`).
@@ -277,6 +328,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
     let mut uses: HashMap<u32, Use> = HashMap::new();
     let mut params: HashMap<String, Vec<Ev>> = HashMap::new();
     let mut returns: HashMap<String, Ev> = HashMap::new();
+    let mut predicates: HashSet<String> = HashSet::new();
     // The kind of the value an instruction leaves: a built-in variable's or a built-in call's.
     let kind_of = |x: &Instruction| -> Kind {
         match *x {
@@ -312,6 +364,9 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             continue;
         };
         let script = game.code_name(i).strip_prefix("gml_Script_");
+        if let Some(s) = script {
+            predicate_returns(&ins, s, &mut predicates);
+        }
         // Locals of this entry holding one script parameter or one script's result.
         let mut local_src: HashMap<u32, Option<Src>> = HashMap::new();
         for (j, x) in ins.iter().enumerate() {
@@ -381,7 +436,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                         else {
                             continue;
                         };
-                        if !k.has_names() || k == Kind::Bool {
+                        if !k.has_names() {
                             continue;
                         }
                         if var.instance == InstanceType::LOCAL {
@@ -396,7 +451,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                                         v[*p].used_as(k);
                                     }
                                 }
-                                Some(Some(Src::Ret(s))) => {
+                                Some(Some(Src::Ret(s))) if k != Kind::Bool => {
                                     returns.entry(s.clone()).or_default().used_as(k)
                                 }
                                 _ => {}
@@ -416,6 +471,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                                 v[p].used_as(k);
                             }
                             (Some(_), _) => {}
+                            (None, _) if k == Kind::Bool => {}
                             (None, _) => {
                                 let u = uses.entry(var.variable.0).or_default();
                                 u.ev.used_as(k);
@@ -505,17 +561,38 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                 Instruction::Push {
                     value: PushValue::Variable(var),
                     ..
-                } if var.instance != InstanceType::LOCAL
-                    && matches!(
-                        ins.get(j + 1),
-                        Some(Instruction::Binary {
-                            op: Opcode::Conv,
-                            t2: DataType::Boolean,
-                            ..
-                        })
-                    ) =>
+                } if matches!(
+                    ins.get(j + 1),
+                    Some(Instruction::Binary {
+                        op: Opcode::Conv,
+                        t2: DataType::Boolean,
+                        ..
+                    })
+                ) =>
                 {
-                    uses.entry(var.variable.0).or_default().condition += 1;
+                    let n = game.var_name(var.variable);
+                    let param = n
+                        .strip_prefix("argument")
+                        .and_then(|d| d.parse::<usize>().ok())
+                        .filter(|p| *p < 16);
+                    // A parameter read as a condition is a boolean.
+                    let param = match (var.instance == InstanceType::LOCAL, param) {
+                        (true, _) => match local_src.get(&var.variable.0) {
+                            Some(Some(Src::Param(p))) => Some(*p),
+                            _ => None,
+                        },
+                        (false, p) => p,
+                    };
+                    if let (Some(p), Some(s)) = (param, script) {
+                        let v = params.entry(s.to_string()).or_default();
+                        if v.len() <= p {
+                            v.resize(p + 1, Ev::None);
+                        }
+                        v[p].used_as(Kind::Bool);
+                    }
+                    if var.instance != InstanceType::LOCAL {
+                        uses.entry(var.variable.0).or_default().condition += 1;
+                    }
                 }
                 Instruction::Push {
                     value: PushValue::Variable(var),
@@ -552,6 +629,11 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             .collect(),
         ..VariableKinds::default()
     };
+    for s in predicates {
+        if !kinds.returns.contains_key(&s) {
+            kinds.returns.insert(s, Kind::Bool);
+        }
+    }
     for (n, u) in by_name {
         if builtins::variable(n).is_some() {
             continue;
@@ -566,7 +648,11 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             && (u.literal == 0 || (u.condition == 0 && objectish))
         {
             kinds.objects.insert(n.to_string());
-        } else if u.boolean == 0 && u.ev.kind().has_names() && !objectish {
+        } else if u.boolean == 0
+            && u.ev.kind().has_names()
+            && u.ev.kind() != Kind::Bool
+            && !objectish
+        {
             kinds.named.insert(n.to_string(), u.ev.kind());
         }
     }
