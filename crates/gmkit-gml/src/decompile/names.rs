@@ -356,6 +356,19 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             _ => None,
         }
     };
+    // From 2.3 a script's functions are child entries (`gml_Script_<name>`) starting inside
+    // their root's code: root → (start address, name).
+    let mut children: HashMap<usize, Vec<(u32, &str)>> = HashMap::new();
+    for (i, e) in code.entries.iter().enumerate() {
+        if let gmkit_data::chunks::code::CodeBody::Shared { parent } = e.body
+            && let Some(n) = game.code_name(i).strip_prefix("gml_Script_")
+        {
+            children
+                .entry(parent as usize)
+                .or_default()
+                .push((e.execution_offset, n));
+        }
+    }
     for i in 0..code.entries.len() {
         if !code.entries[i].body.is_root() {
             continue;
@@ -363,13 +376,31 @@ fn variable_kinds(game: &Game) -> VariableKinds {
         let Ok(ins) = code.instructions(i) else {
             continue;
         };
-        let script = game.code_name(i).strip_prefix("gml_Script_");
-        if let Some(s) = script {
+        // The script each instruction belongs to: the entry's own name, or from each child's
+        // start on, that child's function (up to the next child's start).
+        let own = game.code_name(i).strip_prefix("gml_Script_");
+        let mut owner: Vec<Option<&str>> = vec![own; ins.len()];
+        if let Some(kids) = children.get_mut(&i) {
+            kids.sort_unstable();
+            let cfg = super::cfg::Cfg::new(&ins);
+            let starts: Vec<(usize, &str)> = kids
+                .iter()
+                .filter_map(|&(a, n)| Some((cfg.index_of(a)?, n)))
+                .collect();
+            for (k, &(start, n)) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).map_or(ins.len(), |s| s.0);
+                owner[start..end.max(start)]
+                    .iter_mut()
+                    .for_each(|o| *o = Some(n));
+                predicate_returns(&ins[start..end.max(start)], n, &mut predicates);
+            }
+        } else if let Some(s) = own {
             predicate_returns(&ins, s, &mut predicates);
         }
         // Locals of this entry holding one script parameter or one script's result.
         let mut local_src: HashMap<u32, Option<Src>> = HashMap::new();
         for (j, x) in ins.iter().enumerate() {
+            let script = owner[j];
             if let Instruction::Pop { var, .. } = x
                 && var.instance == InstanceType::LOCAL
             {
@@ -402,6 +433,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             }
         }
         for (j, x) in ins.iter().enumerate() {
+            let script = owner[j];
             match x {
                 Instruction::Call { argc, function, .. } => {
                     let n = game.func_name(*function);
@@ -545,6 +577,8 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                                 u.instance += 1;
                                 u.ev.stored(Kind::Instance);
                             }
+                            // A number from a built-in (`ini_read_real`) may be of any kind.
+                            Some(Kind::Real) => u.other = true,
                             Some(k) => {
                                 u.ev.stored(k);
                                 u.other = true;
@@ -1092,7 +1126,11 @@ impl Namer<'_, '_> {
             Expr::Array(_) => Kind::Array,
             Expr::Struct(_) => Kind::Struct,
             Expr::Function(_) => Kind::Method,
-            e => self.value_kind(e),
+            // A number from a built-in (`ini_read_real`) may be of any kind.
+            e => match self.value_kind(e) {
+                Kind::Real => Kind::Any,
+                k => k,
+            },
         }
     }
 
@@ -1378,7 +1416,10 @@ impl Namer<'_, '_> {
             // A letter or digit key reads `ord("A")` (compiled to its code) where the game
             // has no `ord` of its own.
             Kind::Key
-                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v) && self.free("ord") =>
+                // `ord` is a built-in (no script can have its name), compiled away for a
+                // literal: only a local of that name hides it.
+                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v)
+                    && !self.locals.contains("ord") =>
             {
                 Some(Expr::Call(
                     Box::new(Expr::Ident("ord".into())),
