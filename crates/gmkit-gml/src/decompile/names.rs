@@ -907,19 +907,23 @@ impl Namer<'_, '_> {
             Stmt::GlobalVar(_) | Stmt::Break | Stmt::Continue | Stmt::Exit => {}
             Stmt::Unstructured(_) => {}
             Stmt::If(c, a, b) => {
-                self.expr(c);
+                self.cond(c);
                 self.stmts(a);
                 if let Some(b) = b {
                     self.stmts(b);
                 }
             }
-            Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+            Stmt::While(c, b) => {
+                self.cond(c);
+                self.stmts(b);
+            }
+            Stmt::Repeat(c, b) | Stmt::With(c, b) => {
                 self.expr(c);
                 self.stmts(b);
             }
             Stmt::DoUntil(b, c) => {
                 self.stmts(b);
-                self.expr(c);
+                self.cond(c);
             }
             Stmt::For(i, c, st, b) => {
                 if let Some(i) = i {
@@ -960,6 +964,12 @@ impl Namer<'_, '_> {
             Stmt::Function(f) => self.function(f),
             Stmt::Block(b) => self.stmts(b),
         }
+    }
+
+    /// A condition: a literal 0 or 1 there is a boolean (`while (true)`).
+    fn cond(&self, c: &mut Expr) {
+        self.expr(c);
+        self.name(c, Kind::Bool);
     }
 
     fn function(&self, f: &mut Function) {
