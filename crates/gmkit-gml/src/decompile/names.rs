@@ -682,6 +682,9 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             && (u.literal == 0 || (u.condition == 0 && objectish))
         {
             kinds.objects.insert(n.to_string());
+        } else if objectish && u.boolean == 0 && u.condition == 0 && u.noone == 0 {
+            // Stored an object (`object_index`) or an instance and never read as a condition.
+            kinds.objects.insert(n.to_string());
         } else if u.boolean == 0
             && u.ev.kind().has_names()
             && u.ev.kind() != Kind::Bool
