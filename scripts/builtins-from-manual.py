@@ -197,6 +197,12 @@ def kind_of(cell):
         # An object or an instance (or a tilemap, an array of them...): a number there is
         # an object index or an instance id.
         return "Instance"
+    assets = [k for k in kinds if k.startswith("Asset(")]
+    others = [r for r in refs if not KEYREF.get(r, "").startswith("Asset(")]
+    if len(assets) == 1 and all(r.startswith("Type_ID_") for r in others):
+        # An asset or a runtime handle of it (a sound asset or a playing sound's id): a
+        # literal there is the asset.
+        return assets[0]
     return "Any"
 
 

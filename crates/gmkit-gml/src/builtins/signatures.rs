@@ -124,6 +124,11 @@ mod tests {
         assert!(!variable("keyboard_string").unwrap().read_only);
         assert!(!variable("mouse_button").unwrap().read_only);
         assert_eq!(variable("alarm").unwrap().kind, Real);
+        // "Sound Asset or Sound Instance ID": a literal there is the asset.
+        assert_eq!(
+            function("audio_play_sound").unwrap().arg(0),
+            Asset(A::Sound)
+        );
         assert_eq!(variable("object_index").unwrap().scope, Scope::Instance);
         assert!(FUNCTIONS.len() > 2000 && VARIABLES.len() > 150);
     }

@@ -1429,10 +1429,9 @@ impl Namer<'_, '_> {
             // A letter or digit key reads `ord("A")` (compiled to its code) where the game
             // has no `ord` of its own.
             Kind::Key
-                // `ord` is a built-in (no script can have its name), compiled away for a
-                // literal: only a local of that name hides it.
-                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v)
-                    && !self.locals.contains("ord") =>
+                // Only where the game never calls `ord` itself: then a call of it compiles to
+                // a call, not to the key's code.
+                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v) && self.free("ord") =>
             {
                 Some(Expr::Call(
                     Box::new(Expr::Ident("ord".into())),
