@@ -12,6 +12,23 @@
 //!   boolean goes, before 2.3.7 (from 2.3.7 a boolean is typed in the bytecode and the
 //!   decompiler reads it as one already).
 //!
+//! Kinds also flow through the code ([`Ev`]: a value gets a kind only when every piece of
+//! evidence agrees; arithmetic on it, or a plain number, string or array stored in it, says
+//! "no kind"):
+//!
+//! - the entry's locals: from the values stored in them (`var c = image_blend`), the built-in
+//!   places they go (`instance_create(x, y, o)`), what they are compared with, and conditions
+//!   (a boolean); literals stored in or compared with them, and `switch (local)` labels, read
+//!   by that kind;
+//! - the game's own instance and global variables, game-wide from the bytecode (one scan per
+//!   game, cached on [`Game`]): the built-in arguments they are passed as and the values of
+//!   known kind stored in them;
+//! - scripts (and from 2.3 their functions, the child entries): a parameter's kind from where
+//!   the script passes it (directly or through a local holding it), from the conditions it
+//!   is read in, and from what its callers pass; a result's kind from where callers pass it
+//!   (directly or through a local); a script returning only 0/1 or comparisons is a
+//!   predicate. Literal arguments of calls and literal `return` values read by those kinds.
+//!
 //! Only names that compile back to the same number are printed: a constant or an asset name
 //! that is also one of the game's variables or functions, a local of the entry, or (assets)
 //! the name of two assets stays a number.
@@ -664,9 +681,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
         ..VariableKinds::default()
     };
     for s in predicates {
-        if !kinds.returns.contains_key(&s) {
-            kinds.returns.insert(s, Kind::Bool);
-        }
+        kinds.returns.entry(s).or_insert(Kind::Bool);
     }
     for (n, u) in by_name {
         if builtins::variable(n).is_some() {
