@@ -161,6 +161,14 @@ LEGACY_VARS = {
 }
 
 
+# Variables the manual calls read-only that the corpus games assign (and GameMaker's runtime
+# accepts): the manual's word loses to what real files do.
+WRITABLE = {"mouse_button": False}
+# Variables whose page has no "Returns:" type the kinds table can read; the kind the manual's
+# text gives (an alarm's value is a number of steps).
+KIND_FIXES = {"alarm": "Real"}
+
+
 def git(repo, *args):
     return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True,
                           text=True, errors="replace").stdout
@@ -189,6 +197,12 @@ def kind_of(cell):
         # An object or an instance (or a tilemap, an array of them...): a number there is
         # an object index or an instance id.
         return "Instance"
+    assets = [k for k in kinds if k.startswith("Asset(")]
+    others = [r for r in refs if not KEYREF.get(r, "").startswith("Asset(")]
+    if len(assets) == 1 and all(r.startswith("Type_ID_") for r in others):
+        # An asset or a runtime handle of it (a sound asset or a playing sound's id): a
+        # literal there is the asset.
+        return assets[0]
     return "Any"
 
 
@@ -234,8 +248,10 @@ def parse_page(path, page, funcs, vars_):
             # "not a read-only variable" and "read-only during Draw events" are not.
             first = re.search(r"<p>(.*?)</p>", page[page.find("<h1"):], re.S)
             first = text(first.group(1)).lower() if first else ""
-            ro = bool(re.search(r"read[- ]only", first)) and "not a read" not in first
-            vars_[name] = (scope, ret, ro, m.group(2) is not None)
+            ro = bool(re.search(r"read[- ]only", first)) \
+                and not re.search(r"not (a )?read[- ]only", first)
+            ro = WRITABLE.get(name, ro)
+            vars_[name] = (scope, KIND_FIXES.get(name, ret), ro, m.group(2) is not None)
 
 
 def gms1_calls(sources):

@@ -48,45 +48,57 @@ fn file(v: (u8, u16, u16)) -> Asm {
 /// Decompiles `asm` for version `v`, checks the text, and compiles the text back to `asm`.
 #[track_caller]
 fn named(v: (u8, u16, u16), asm: &str, expected: &str) {
+    named_in(v, &[("gml_Object_test_Create_0", asm, expected)]);
+}
+
+/// Builds a file of version `v` with one code entry per `(name, asm, expected)`, decompiles
+/// each, checks its text, and compiles the text back to its instructions.
+#[track_caller]
+fn named_in(v: (u8, u16, u16), entries: &[(&str, &str, &str)]) {
     let mut a = file(v);
-    // GMS 1.4 has no `pushi`: its short integers are `push.e`.
-    let asm = if v.0 <= 14 {
-        asm.replace("pushi.e", "push.e")
-    } else {
-        asm.to_string()
-    };
-    let ins = a.asm(&asm);
-    let name = a
-        .file
-        .strings
-        .as_mut()
-        .unwrap()
-        .push("gml_Object_test_Create_0");
-    a.file.code = Some(CodeEntries {
-        entries: vec![CodeEntry {
+    let mut code = Vec::new();
+    for (name, asm, _) in entries {
+        // GMS 1.4 has no `pushi` nor `pushloc`: its short integers are `push.e`, its locals
+        // read with `push.v`.
+        let asm = if v.0 <= 14 {
+            asm.replace("pushi.e", "push.e")
+        } else {
+            asm.replace("push.v local.", "pushloc.v local.")
+        };
+        let ins = a.asm(&asm);
+        let name = a.file.strings.as_mut().unwrap().push(*name);
+        code.push(CodeEntry {
             name,
-            body: CodeBody::Instructions(ins.clone()),
+            body: CodeBody::Instructions(ins),
             locals_count: 1,
             arguments_count: 0,
             arguments_flag: false,
             execution_offset: 0,
-        }],
+        });
+    }
+    a.file.code = Some(CodeEntries {
+        entries: code,
         empty_body: false,
     });
     let game = Game::new(&a.file);
-    let d = decompile::decompile_entry(&game, 0).expect("decompiles");
-    assert_eq!(d.failures, 0, "{:?}", d.failure_notes);
-    let text = print::print_stmts(&d.body);
-    assert_eq!(text, expected, "decompiling {asm:?} for {v:?}");
-    let tree = parse::parse(&text).expect("the text parses");
     let names = Names::new(&game);
-    let got = compile_entry(&game, &names, 0, &tree).expect("the text compiles");
     let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
-    assert_eq!(
-        dis.instructions(&got),
-        dis.instructions(&ins),
-        "compiling {text:?} back for {v:?}"
-    );
+    for (i, (_, asm, expected)) in entries.iter().enumerate() {
+        let d = decompile::decompile_entry(&game, i).expect("decompiles");
+        assert_eq!(d.failures, 0, "{:?}", d.failure_notes);
+        let text = print::print_stmts(&d.body);
+        assert_eq!(text, *expected, "decompiling {asm:?} for {v:?}");
+        let tree = parse::parse(&text).expect("the text parses");
+        let got = compile_entry(&game, &names, i, &tree).expect("the text compiles");
+        let CodeBody::Instructions(ins) = &a.file.code.as_ref().unwrap().entries[i].body else {
+            unreachable!("built above")
+        };
+        assert_eq!(
+            dis.instructions(&got),
+            dis.instructions(ins),
+            "compiling {text:?} back for {v:?}"
+        );
+    }
 }
 
 #[test]
@@ -318,5 +330,135 @@ fn switch_labels_take_the_kind_of_the_value() {
          E: / popz.v",
         "switch (keyboard_key) {\n    case vk_left:\n        d = 1;\n        break;\n    \
          case vk_right:\n        d = 2;\n        break;\n}",
+    );
+}
+
+#[test]
+fn kinds_through_locals() {
+    for v in [GMS1, V22, V23] {
+        // A local stored a value of known kind: the literals stored in it take that kind.
+        named(
+            v,
+            "push.v self.image_blend / pop.v.v local.c / pushi.e 255 / pop.v.i local.c / \
+             push.v local.c / call.i draw_set_colour 1 / popz.v",
+            "var c = image_blend;\nc = c_red;\ndraw_set_colour(c);",
+        );
+        // A local passed where an object goes.
+        named(
+            v,
+            "pushi.e 1 / pop.v.i local.o / push.v local.o / push.v self.y / push.v self.x / \
+             call.i instance_create 3 / popz.v",
+            "var o = obj_player;\ninstance_create(x, y, o);",
+        );
+        // Also used in arithmetic: a number, the literal stays.
+        named(
+            v,
+            "pushi.e 1 / pop.v.i local.o / push.v local.o / push.v self.y / push.v self.x / \
+             call.i instance_create 3 / popz.v / push.v local.o / pushi.e 2 / mul.i.v / \
+             pop.v.v self.z",
+            "var o = 1;\ninstance_create(x, y, o);\nz = o * 2;",
+        );
+    }
+    // A `switch` on a local of key kind.
+    named(
+        V23,
+        "push.v self.keyboard_key / pop.v.v local.k / push.v local.k / dup.v 0 / \
+         pushi.e 37 / cmp.i.v EQ / bt A / b E / A: / pushi.e 1 / pop.v.i self.d / b E / \
+         E: / popz.v",
+        "var k = keyboard_key;\nswitch (k) {\n    case vk_left:\n        d = 1;\n        \
+         break;\n}",
+    );
+    // A local read as a condition and stored 0/1: a boolean (before typed booleans).
+    named(
+        GMS1,
+        "pushi.e 0 / pop.v.i local.f / push.v self.a / conv.v.b / bf L / pushi.e 1 / \
+         pop.v.i local.f / L: / push.v local.f / conv.v.b / bf M / pushi.e 1 / \
+         pop.v.i self.b / M:",
+        "var f = false;\nif (a) {\n    f = true;\n}\nif (f) {\n    b = 1;\n}",
+    );
+}
+
+#[test]
+fn game_variables_of_any_named_kind() {
+    // `key_fire` is passed to `keyboard_check` somewhere: its stores read as keys.
+    named_in(
+        GMS1,
+        &[
+            (
+                "gml_Object_a_Create_0",
+                "pushi.e 32 / pop.v.i self.key_fire",
+                "key_fire = vk_space;",
+            ),
+            (
+                "gml_Object_a_Step_0",
+                "push.v self.key_fire / call.i keyboard_check 1 / pop.v.v self.k",
+                "k = keyboard_check(key_fire);",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn script_parameters_and_results() {
+    named_in(
+        GMS1,
+        &[
+            // Parameter 0 goes where an object goes: callers pass objects.
+            (
+                "gml_Script_scr_spawn",
+                "push.v self.argument0 / push.v self.y / push.v self.x / \
+                 call.i instance_create 3 / popz.v",
+                "instance_create(x, y, argument0);",
+            ),
+            (
+                "gml_Object_a_Create_0",
+                "pushi.e 1 / conv.i.v / call.i scr_spawn 1 / popz.v",
+                "scr_spawn(obj_player);",
+            ),
+            // The result goes where an object goes: its returns are objects.
+            (
+                "gml_Script_scr_pick",
+                "pushi.e 0 / conv.i.v / ret.v",
+                "return obj_wall;",
+            ),
+            (
+                "gml_Object_a_Step_0",
+                "call.i scr_pick 0 / push.v self.y / push.v self.x / \
+                 call.i instance_create 3 / popz.v",
+                "instance_create(x, y, scr_pick());",
+            ),
+            // A parameter read as a condition: callers pass booleans.
+            (
+                "gml_Script_scr_flag",
+                "push.v self.argument0 / conv.v.b / bf L / pushi.e 1 / pop.v.i self.b / L:",
+                "if (argument0) {\n    b = 1;\n}",
+            ),
+            (
+                "gml_Object_a_Draw_0",
+                "pushi.e 0 / conv.i.v / call.i scr_flag 1 / popz.v",
+                "scr_flag(false);",
+            ),
+            // A predicate script (returns 0 and 1): its result compared with 1 is `true`.
+            (
+                "gml_Script_scr_ok",
+                "push.v self.a / conv.v.b / bf L / pushi.e 1 / conv.i.v / ret.v / L: / \
+                 pushi.e 0 / conv.i.v / ret.v",
+                "if (a) {\n    return true;\n}\nreturn false;",
+            ),
+            (
+                "gml_Object_a_Alarm_0",
+                "call.i scr_ok 0 / pushi.e 1 / cmp.i.v EQ / pop.v.b self.e",
+                "e = scr_ok() == true;",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn literal_conditions_are_booleans() {
+    named(
+        GMS1,
+        "L: / pushi.e 1 / conv.i.b / bf E / pushi.e 1 / pop.v.i self.a / b L / E:",
+        "while (true) {\n    a = 1;\n}",
     );
 }

@@ -120,6 +120,15 @@ mod tests {
         assert_eq!(variable("keyboard_key").unwrap().kind, Key);
         assert!(variable("mouse_x").unwrap().read_only);
         assert!(!variable("x").unwrap().read_only);
+        // The manual says "not read only"; the corpus games write `mouse_button`.
+        assert!(!variable("keyboard_string").unwrap().read_only);
+        assert!(!variable("mouse_button").unwrap().read_only);
+        assert_eq!(variable("alarm").unwrap().kind, Real);
+        // "Sound Asset or Sound Instance ID": a literal there is the asset.
+        assert_eq!(
+            function("audio_play_sound").unwrap().arg(0),
+            Asset(A::Sound)
+        );
         assert_eq!(variable("object_index").unwrap().scope, Scope::Instance);
         assert!(FUNCTIONS.len() > 2000 && VARIABLES.len() > 150);
     }

@@ -12,6 +12,23 @@
 //!   boolean goes, before 2.3.7 (from 2.3.7 a boolean is typed in the bytecode and the
 //!   decompiler reads it as one already).
 //!
+//! Kinds also flow through the code ([`Ev`]: a value gets a kind only when every piece of
+//! evidence agrees; arithmetic on it, or a plain number, string or array stored in it, says
+//! "no kind"):
+//!
+//! - the entry's locals: from the values stored in them (`var c = image_blend`), the built-in
+//!   places they go (`instance_create(x, y, o)`), what they are compared with, and conditions
+//!   (a boolean); literals stored in or compared with them, and `switch (local)` labels, read
+//!   by that kind;
+//! - the game's own instance and global variables, game-wide from the bytecode (one scan per
+//!   game, cached on [`Game`]): the built-in arguments they are passed as and the values of
+//!   known kind stored in them;
+//! - scripts (and from 2.3 their functions, the child entries): a parameter's kind from where
+//!   the script passes it (directly or through a local holding it), from the conditions it
+//!   is read in, and from what its callers pass; a result's kind from where callers pass it
+//!   (directly or through a local); a script returning only 0/1 or comparisons is a
+//!   predicate. Literal arguments of calls and literal `return` values read by those kinds.
+//!
 //! Only names that compile back to the same number are printed: a constant or an asset name
 //! that is also one of the game's variables or functions, a local of the entry, or (assets)
 //! the name of two assets stays a number.
@@ -20,8 +37,6 @@ use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt};
 use crate::builtins::{self, Kind};
 use crate::game::{AssetKind, Game};
 use std::collections::{HashMap, HashSet};
-
-pub(crate) use super::stack::fn_short_name;
 
 /// The game's names a printed name must not collide with, built once per game.
 #[derive(Debug, Default)]
@@ -67,25 +82,58 @@ impl NameIndex {
     }
 }
 
-impl NameIndex {
-    /// The kind the game's code gives its own (non-built-in) variable `name`: holding an
-    /// instance, or passed where a built-in takes an object ([`Kind::Any`] otherwise).
-    pub(crate) fn game_variable_kind(&self, name: &str) -> Kind {
-        if self.kinds.instances.contains(name) {
-            Kind::Instance
-        } else if self.kinds.objects.contains(name) {
-            Kind::Asset(AssetKind::Object)
-        } else {
-            Kind::Any
+/// The evidence of a value's kind: none yet, one kind every piece agrees on, or pieces that
+/// disagree.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Ev {
+    /// No evidence.
+    #[default]
+    None,
+    /// Every piece says this kind.
+    Kind(Kind),
+    /// Pieces disagree (or one says "a plain number").
+    Conflict,
+}
+
+impl Ev {
+    /// Evidence from a place the value goes (an argument, a comparison): a kind with names
+    /// counts, any other kind says nothing.
+    fn used_as(&mut self, k: Kind) {
+        if k.has_names() {
+            self.join(Ev::Kind(k));
         }
     }
 
-    /// Whether parameter `k` of script `script` is passed where a built-in takes an object.
-    pub(crate) fn object_param(&self, script: &str, k: usize) -> bool {
-        self.kinds
-            .params
-            .get(script)
-            .is_some_and(|p| p.get(k) == Some(&true))
+    /// Evidence from a value stored: a kind with names counts, a plain number, string, array
+    /// or function disagrees with every kind, an unknown kind says nothing.
+    fn stored(&mut self, k: Kind) {
+        match k {
+            Kind::Any => {}
+            k if k.has_names() => self.join(Ev::Kind(k)),
+            _ => *self = Ev::Conflict,
+        }
+    }
+
+    fn join(&mut self, o: Ev) {
+        *self = match (*self, o) {
+            (a, Ev::None) => a,
+            (Ev::None, b) => b,
+            (Ev::Kind(a), Ev::Kind(b)) if a == b => Ev::Kind(a),
+            // An object index and an instance id name alike.
+            (Ev::Kind(Kind::Instance), Ev::Kind(Kind::Asset(AssetKind::Object)))
+            | (Ev::Kind(Kind::Asset(AssetKind::Object)), Ev::Kind(Kind::Instance)) => {
+                Ev::Kind(Kind::Instance)
+            }
+            _ => Ev::Conflict,
+        }
+    }
+
+    /// The agreed kind, [`Kind::Any`] without one.
+    fn kind(self) -> Kind {
+        match self {
+            Ev::Kind(k) => k,
+            _ => Kind::Any,
+        }
     }
 }
 
@@ -108,6 +156,8 @@ struct Use {
     object_argument: u32,
     /// A store of anything else (a number, an expression).
     other: bool,
+    /// The kinds of the built-in places it is passed to and of the values stored in it.
+    ev: Ev,
 }
 
 impl Use {
@@ -120,6 +170,7 @@ impl Use {
         self.compared_noone += u.compared_noone;
         self.object_argument += u.object_argument;
         self.other |= u.other;
+        self.ev.join(u.ev);
     }
 
     /// Used as a boolean: every store is 0, 1 or a boolean expression (a literal among them),
@@ -142,6 +193,34 @@ impl Use {
     }
 }
 
+impl NameIndex {
+    /// The kind the game's code gives its own (non-built-in) variable `name`: holding an
+    /// instance, or passed where a built-in takes an object ([`Kind::Any`] otherwise). Used by
+    /// [`crate::assets`] to find asset operands.
+    pub(crate) fn game_variable_kind(&self, name: &str) -> Kind {
+        if self.kinds.instances.contains(name) {
+            Kind::Instance
+        } else if self.kinds.objects.contains(name) {
+            Kind::Asset(AssetKind::Object)
+        } else {
+            Kind::Any
+        }
+    }
+
+    /// Whether parameter `k` of script `script` takes objects or instances (from the built-in
+    /// places the script passes it to and the values its callers pass).
+    pub(crate) fn object_param(&self, script: &str, k: usize) -> bool {
+        self.kinds.params.get(script).is_some_and(|p| {
+            matches!(
+                p.get(k),
+                Some(Kind::Instance | Kind::Asset(AssetKind::Object))
+            )
+        })
+    }
+}
+
+pub(crate) use super::stack::fn_short_name;
+
 /// What the bytecode of the game's code says of its variables and script parameters.
 #[derive(Debug, Default)]
 struct VariableKinds {
@@ -151,8 +230,14 @@ struct VariableKinds {
     instances: HashSet<String>,
     /// Passed where a built-in takes an object or an instance (and neither of the above).
     objects: HashSet<String>,
-    /// Script name → its parameters (`argumentN`) passed where a built-in takes an object.
-    params: HashMap<String, Vec<bool>>,
+    /// Other kinds with names: every built-in place the variable is passed to and every value
+    /// of known kind stored in it agree ([`Ev`]).
+    named: HashMap<String, Kind>,
+    /// Script name → the kinds of its parameters (`argumentN`): of the built-in places the
+    /// script passes them to and of the values its callers pass.
+    params: HashMap<String, Vec<Kind>>,
+    /// Script name → the kind of its result, from the built-in places its callers pass it to.
+    returns: HashMap<String, Kind>,
 }
 
 /// The last instruction of each value a `call` at `at` passes, argument 0 first, as far as
@@ -217,6 +302,65 @@ fn call_args(
     out
 }
 
+/// Notes script `s` (its root entry's instructions `ins`) among `out` if it is a predicate:
+/// every `ret` gives 0, 1 or a comparison, and both 0 and 1 or a comparison and a literal are
+/// among them.
+fn predicate_returns(
+    ins: &[gmkit_data::chunks::code::Instruction],
+    s: &str,
+    out: &mut HashSet<String>,
+) {
+    use gmkit_data::chunks::code::{Instruction, Opcode, PushValue};
+    let mut seen = [false; 2];
+    let mut boolean = false;
+    for (j, x) in ins.iter().enumerate() {
+        if !matches!(
+            x,
+            Instruction::Unary {
+                op: Opcode::Ret,
+                ..
+            }
+        ) {
+            continue;
+        }
+        let prev = ins[..j].iter().rev().find(|p| {
+            !matches!(
+                p,
+                Instruction::Binary {
+                    op: Opcode::Conv,
+                    ..
+                }
+            )
+        });
+        match prev {
+            Some(Instruction::Push {
+                value: PushValue::Int16(v @ (0 | 1)),
+                ..
+            }) => seen[*v as usize] = true,
+            Some(Instruction::Push {
+                value: PushValue::Int32(v @ (0 | 1)),
+                ..
+            }) => seen[*v as usize] = true,
+            Some(Instruction::Compare { .. }) => boolean = true,
+            Some(Instruction::Unary {
+                op: Opcode::Not, ..
+            }) => boolean = true,
+            _ => return,
+        }
+    }
+    if seen == [true, true] || (boolean && (seen[0] || seen[1])) {
+        out.insert(s.to_string());
+    }
+}
+
+/// Where a local's one value comes from.
+enum Src {
+    /// Parameter N of the script (`argumentN`).
+    Param(usize),
+    /// The result of a call of this script.
+    Ret(String),
+}
+
 /// Finds the kinds of [`VariableKinds`] in the bytecode of every root entry (one scan per
 /// game).
 fn variable_kinds(game: &Game) -> VariableKinds {
@@ -227,7 +371,49 @@ fn variable_kinds(game: &Game) -> VariableKinds {
         return Default::default();
     };
     let mut uses: HashMap<u32, Use> = HashMap::new();
-    let mut params: HashMap<String, Vec<bool>> = HashMap::new();
+    let mut params: HashMap<String, Vec<Ev>> = HashMap::new();
+    let mut returns: HashMap<String, Ev> = HashMap::new();
+    let mut predicates: HashSet<String> = HashSet::new();
+    // The kind of the value an instruction leaves: a built-in variable's or a built-in call's.
+    let kind_of = |x: &Instruction| -> Kind {
+        match *x {
+            Instruction::Push {
+                value: PushValue::Variable(v),
+                ..
+            } if v.instance != InstanceType::LOCAL => {
+                builtins::variable(game.var_name(v.variable)).map_or(Kind::Any, |b| b.kind)
+            }
+            Instruction::Call { function, .. } => {
+                builtins::function(game.func_name(function)).map_or(Kind::Any, |f| f.returns)
+            }
+            _ => Kind::Any,
+        }
+    };
+    // The script a call calls, if not a built-in.
+    let script_of = |x: &Instruction| -> Option<&str> {
+        match *x {
+            Instruction::Call { function, .. } => {
+                let n = game.func_name(function);
+                builtins::function(n)
+                    .is_none()
+                    .then(|| super::stack::fn_short_name(n))
+            }
+            _ => None,
+        }
+    };
+    // From 2.3 a script's functions are child entries (`gml_Script_<name>`) starting inside
+    // their root's code: root → (start address, name).
+    let mut children: HashMap<usize, Vec<(u32, &str)>> = HashMap::new();
+    for (i, e) in code.entries.iter().enumerate() {
+        if let gmkit_data::chunks::code::CodeBody::Shared { parent } = e.body
+            && let Some(n) = game.code_name(i).strip_prefix("gml_Script_")
+        {
+            children
+                .entry(parent as usize)
+                .or_default()
+                .push((e.execution_offset, n));
+        }
+    }
     for i in 0..code.entries.len() {
         if !code.entries[i].body.is_root() {
             continue;
@@ -235,15 +421,91 @@ fn variable_kinds(game: &Game) -> VariableKinds {
         let Ok(ins) = code.instructions(i) else {
             continue;
         };
-        let script = game.code_name(i).strip_prefix("gml_Script_");
+        // The script each instruction belongs to: the entry's own name, or from each child's
+        // start on, that child's function (up to the next child's start).
+        let own = game.code_name(i).strip_prefix("gml_Script_");
+        let mut owner: Vec<Option<&str>> = vec![own; ins.len()];
+        if let Some(kids) = children.get_mut(&i) {
+            kids.sort_unstable();
+            let cfg = super::cfg::Cfg::new(&ins);
+            let starts: Vec<(usize, &str)> = kids
+                .iter()
+                .filter_map(|&(a, n)| Some((cfg.index_of(a)?, n)))
+                .collect();
+            for (k, &(start, n)) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).map_or(ins.len(), |s| s.0);
+                owner[start..end.max(start)]
+                    .iter_mut()
+                    .for_each(|o| *o = Some(n));
+                predicate_returns(&ins[start..end.max(start)], n, &mut predicates);
+            }
+        } else if let Some(s) = own {
+            predicate_returns(&ins, s, &mut predicates);
+        }
+        // Locals of this entry holding one script parameter or one script's result.
+        let mut local_src: HashMap<u32, Option<Src>> = HashMap::new();
         for (j, x) in ins.iter().enumerate() {
+            let script = owner[j];
+            if let Instruction::Pop { var, .. } = x
+                && var.instance == InstanceType::LOCAL
+            {
+                let prev = ins[..j].iter().rev().find(|p| {
+                    !matches!(
+                        p,
+                        Instruction::Binary {
+                            op: Opcode::Conv,
+                            ..
+                        }
+                    )
+                });
+                let src = match prev {
+                    Some(Instruction::Push {
+                        value: PushValue::Variable(v),
+                        ..
+                    }) if v.instance != InstanceType::LOCAL => game
+                        .var_name(v.variable)
+                        .strip_prefix("argument")
+                        .and_then(|d| d.parse::<usize>().ok())
+                        .filter(|k| *k < 16 && script.is_some())
+                        .map(Src::Param),
+                    Some(p) => script_of(p).map(|s| Src::Ret(s.to_string())),
+                    None => None,
+                };
+                local_src
+                    .entry(var.variable.0)
+                    .and_modify(|e| *e = None)
+                    .or_insert(src);
+            }
+        }
+        for (j, x) in ins.iter().enumerate() {
+            let script = owner[j];
             match x {
                 Instruction::Call { argc, function, .. } => {
-                    let Some(f) = builtins::function(game.func_name(*function)) else {
+                    let n = game.func_name(*function);
+                    let args = call_args(&ins, j, *argc as usize);
+                    let Some(f) = builtins::function(n) else {
+                        // A script: the kinds of the values its callers pass.
+                        let s = super::stack::fn_short_name(n);
+                        for (a, p) in args.iter().enumerate().take(16) {
+                            let k = kind_of(p);
+                            if k.has_names() && k != Kind::Bool {
+                                let v = params.entry(s.to_string()).or_default();
+                                if v.len() <= a {
+                                    v.resize(a + 1, Ev::None);
+                                }
+                                v[a].used_as(k);
+                            }
+                        }
                         continue;
                     };
-                    let args = call_args(&ins, j, *argc as usize);
                     for (a, p) in args.iter().enumerate() {
+                        let k = f.arg(a);
+                        if let Some(s) = script_of(p)
+                            && k.has_names()
+                            && k != Kind::Bool
+                        {
+                            returns.entry(s.to_string()).or_default().used_as(k);
+                        }
                         let Instruction::Push {
                             value: PushValue::Variable(var),
                             ..
@@ -251,9 +513,26 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                         else {
                             continue;
                         };
-                        if !matches!(f.arg(a), Kind::Instance | Kind::Asset(AssetKind::Object))
-                            || var.instance == InstanceType::LOCAL
-                        {
+                        if !k.has_names() {
+                            continue;
+                        }
+                        if var.instance == InstanceType::LOCAL {
+                            // A local holding a parameter or a script's result.
+                            match local_src.get(&var.variable.0) {
+                                Some(Some(Src::Param(p))) => {
+                                    if let Some(s) = script {
+                                        let v = params.entry(s.to_string()).or_default();
+                                        if v.len() <= *p {
+                                            v.resize(p + 1, Ev::None);
+                                        }
+                                        v[*p].used_as(k);
+                                    }
+                                }
+                                Some(Some(Src::Ret(s))) if k != Kind::Bool => {
+                                    returns.entry(s.clone()).or_default().used_as(k)
+                                }
+                                _ => {}
+                            }
                             continue;
                         }
                         let n = game.var_name(var.variable);
@@ -261,16 +540,21 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                             .strip_prefix("argument")
                             .and_then(|d| d.parse::<usize>().ok());
                         match (param, script) {
-                            (Some(k), Some(s)) if k < 16 => {
+                            (Some(p), Some(s)) if p < 16 => {
                                 let v = params.entry(s.to_string()).or_default();
-                                if v.len() <= k {
-                                    v.resize(k + 1, false);
+                                if v.len() <= p {
+                                    v.resize(p + 1, Ev::None);
                                 }
-                                v[k] = true;
+                                v[p].used_as(k);
                             }
                             (Some(_), _) => {}
+                            (None, _) if k == Kind::Bool => {}
                             (None, _) => {
-                                uses.entry(var.variable.0).or_default().object_argument += 1
+                                let u = uses.entry(var.variable.0).or_default();
+                                u.ev.used_as(k);
+                                if matches!(k, Kind::Instance | Kind::Asset(AssetKind::Object)) {
+                                    u.object_argument += 1;
+                                }
                             }
                         }
                     }
@@ -292,6 +576,14 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                             }
                         }
                     }
+                    // A script's result stored in a built-in variable.
+                    let target = builtins::variable(game.var_name(var.variable));
+                    if let (Some(s), Some(t)) = (prev.as_ref().and_then(script_of), target)
+                        && t.kind.has_names()
+                        && t.kind != Kind::Bool
+                    {
+                        returns.entry(s.to_string()).or_default().used_as(t.kind);
+                    }
                     let u = uses.entry(var.variable.0).or_default();
                     let returns = |f| builtins::function(game.func_name(f)).map(|f| f.returns);
                     match prev {
@@ -304,35 +596,82 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                             ..
                         }) => u.noone += 1,
                         Some(Instruction::Push {
+                            value: PushValue::Int16(_) | PushValue::Int32(_),
+                            ..
+                        }) => u.other = true,
+                        Some(Instruction::Push {
                             value: PushValue::Variable(v),
                             ..
                         }) if game.var_name(v.variable) == "id" => u.instance += 1,
+                        Some(
+                            p @ Instruction::Push {
+                                value: PushValue::Variable(_),
+                                ..
+                            },
+                        ) => {
+                            u.ev.stored(kind_of(&p));
+                            u.other = true;
+                        }
                         Some(Instruction::Compare { .. })
                         | Some(Instruction::Unary {
                             op: Opcode::Not, ..
                         }) => u.boolean += 1,
                         Some(Instruction::Call { function, .. }) => match returns(function) {
                             Some(Kind::Bool) => u.boolean += 1,
-                            Some(Kind::Instance) => u.instance += 1,
-                            _ => u.other = true,
+                            Some(Kind::Instance) => {
+                                u.instance += 1;
+                                u.ev.stored(Kind::Instance);
+                            }
+                            // A number from a built-in (`ini_read_real`) may be of any kind.
+                            Some(Kind::Real) => u.other = true,
+                            Some(k) => {
+                                u.ev.stored(k);
+                                u.other = true;
+                            }
+                            None => u.other = true,
                         },
+                        Some(Instruction::Binary { .. } | Instruction::Unary { .. }) => {
+                            u.ev = Ev::Conflict;
+                            u.other = true;
+                        }
                         _ => u.other = true,
                     }
                 }
                 Instruction::Push {
                     value: PushValue::Variable(var),
                     ..
-                } if var.instance != InstanceType::LOCAL
-                    && matches!(
-                        ins.get(j + 1),
-                        Some(Instruction::Binary {
-                            op: Opcode::Conv,
-                            t2: DataType::Boolean,
-                            ..
-                        })
-                    ) =>
+                } if matches!(
+                    ins.get(j + 1),
+                    Some(Instruction::Binary {
+                        op: Opcode::Conv,
+                        t2: DataType::Boolean,
+                        ..
+                    })
+                ) =>
                 {
-                    uses.entry(var.variable.0).or_default().condition += 1;
+                    let n = game.var_name(var.variable);
+                    let param = n
+                        .strip_prefix("argument")
+                        .and_then(|d| d.parse::<usize>().ok())
+                        .filter(|p| *p < 16);
+                    // A parameter read as a condition is a boolean.
+                    let param = match (var.instance == InstanceType::LOCAL, param) {
+                        (true, _) => match local_src.get(&var.variable.0) {
+                            Some(Some(Src::Param(p))) => Some(*p),
+                            _ => None,
+                        },
+                        (false, p) => p,
+                    };
+                    if let (Some(p), Some(s)) = (param, script) {
+                        let v = params.entry(s.to_string()).or_default();
+                        if v.len() <= p {
+                            v.resize(p + 1, Ev::None);
+                        }
+                        v[p].used_as(Kind::Bool);
+                    }
+                    if var.instance != InstanceType::LOCAL {
+                        uses.entry(var.variable.0).or_default().condition += 1;
+                    }
                 }
                 Instruction::Push {
                     value: PushValue::Variable(var),
@@ -359,19 +698,42 @@ fn variable_kinds(game: &Game) -> VariableKinds {
         by_name.entry(n).or_default().add(u);
     }
     let mut kinds = VariableKinds {
-        params,
+        params: params
+            .into_iter()
+            .map(|(s, v)| (s, v.into_iter().map(Ev::kind).collect()))
+            .collect(),
+        returns: returns
+            .into_iter()
+            .filter_map(|(s, e)| Some((s, e.kind())).filter(|(_, k)| *k != Kind::Any))
+            .collect(),
         ..VariableKinds::default()
     };
+    for s in predicates {
+        kinds.returns.entry(s).or_insert(Kind::Bool);
+    }
     for (n, u) in by_name {
         if builtins::variable(n).is_some() {
             continue;
         }
+        let objectish = matches!(u.ev.kind(), Kind::Instance | Kind::Asset(AssetKind::Object));
         if u.is_bool() {
             kinds.bools.insert(n.to_string());
         } else if u.is_instance() {
             kinds.instances.insert(n.to_string());
-        } else if u.object_argument > 0 && u.literal == 0 && u.boolean == 0 {
+        } else if u.object_argument > 0
+            && u.boolean == 0
+            && (u.literal == 0 || (u.condition == 0 && objectish))
+        {
             kinds.objects.insert(n.to_string());
+        } else if objectish && u.boolean == 0 && u.condition == 0 && u.noone == 0 {
+            // Stored an object (`object_index`) or an instance and never read as a condition.
+            kinds.objects.insert(n.to_string());
+        } else if u.boolean == 0
+            && u.ev.kind().has_names()
+            && u.ev.kind() != Kind::Bool
+            && !objectish
+        {
+            kinds.named.insert(n.to_string(), u.ev.kind());
         }
     }
     kinds
@@ -384,29 +746,46 @@ pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) 
     for s in body.iter() {
         collect_locals(s, &mut locals);
     }
-    let n = Namer {
+    let script = entry.and_then(|e| game.code_name(e).strip_prefix("gml_Script_"));
+    let index = game.name_index();
+    let mut n = Namer {
         game,
-        script: entry.and_then(|e| game.code_name(e).strip_prefix("gml_Script_")),
-        index: game.name_index(),
+        script,
+        index,
         locals,
+        local_kinds: HashMap::new(),
+        ret: std::cell::Cell::new(script.map_or(Kind::Any, |s| index.kinds.ret(s))),
     };
+    // Kinds of the entry's locals, twice so that a local copied from another gets its kind.
+    for _ in 0..2 {
+        let mut ev = HashMap::new();
+        n.ev_stmts(body, &mut ev);
+        n.local_kinds = ev
+            .into_iter()
+            .filter_map(|(v, e): (String, Ev)| Some((v, e.kind())).filter(|(_, k)| *k != Kind::Any))
+            .collect();
+    }
     n.stmts(body);
     if !game.features.typed_booleans() {
-        bool_returns(body);
+        bool_returns(body, &|e| n.stored_kind(e) == Kind::Bool);
     }
 }
 
-/// A script whose every `return` gives 0 or 1, both of them, is a predicate: its returns read
-/// `true`/`false` (before typed booleans, where both compile alike).
-fn bool_returns(body: &mut [Stmt]) {
+/// A script whose every `return` gives 0, 1 or a boolean (`is_bool`), with both 0 and 1 or
+/// a boolean and a literal among them, is a predicate: its returns read `true`/`false` (before
+/// typed booleans, where both compile alike).
+fn bool_returns(body: &mut [Stmt], is_bool: &dyn Fn(&Expr) -> bool) {
     let mut seen = [false; 2];
     let mut other = false;
+    let mut boolean = false;
     each_return(body, &mut |r| match r {
         Some(Expr::Lit(Literal::Int(v @ (0 | 1)))) => seen[*v as usize] = true,
         Some(Expr::Lit(Literal::Bool(_))) => {}
+        Some(e) if is_bool(e) => boolean = true,
         _ => other = true,
     });
-    if other || seen != [true, true] {
+    let literal = seen[0] || seen[1];
+    if other || !(seen == [true, true] || (boolean && literal)) {
         return;
     }
     each_return(body, &mut |r| {
@@ -511,6 +890,25 @@ struct Namer<'a, 'g> {
     script: Option<&'a str>,
     index: &'a NameIndex,
     locals: HashSet<String>,
+    /// Kinds of the entry's locals from their stores and uses ([`Ev`]).
+    local_kinds: HashMap<String, Kind>,
+    /// The kind of the result of the function being named.
+    ret: std::cell::Cell<Kind>,
+}
+
+impl VariableKinds {
+    /// The kind of the result of script `s`.
+    fn ret(&self, s: &str) -> Kind {
+        self.returns.get(s).copied().unwrap_or(Kind::Any)
+    }
+
+    /// The kind of parameter `k` of script `s`.
+    fn param(&self, s: &str, k: usize) -> Kind {
+        self.params
+            .get(s)
+            .and_then(|p| p.get(k).copied())
+            .unwrap_or(Kind::Any)
+    }
 }
 
 impl Namer<'_, '_> {
@@ -527,7 +925,12 @@ impl Namer<'_, '_> {
     fn stmt_inner(&self, s: &mut Stmt) {
         match s {
             Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.expr(e),
-            Stmt::Return(e) => e.iter_mut().for_each(|e| self.expr(e)),
+            Stmt::Return(e) => {
+                if let Some(e) = e {
+                    self.expr(e);
+                    self.name(e, self.ret.get());
+                }
+            }
             Stmt::Assign { target, op, value } => {
                 self.expr(target);
                 self.expr(value);
@@ -537,27 +940,36 @@ impl Namer<'_, '_> {
                 }
             }
             Stmt::Update { target, .. } => self.expr(target),
-            Stmt::Var(v) => v
-                .iter_mut()
-                .filter_map(|(_, e)| e.as_mut())
-                .for_each(|e| self.expr(e)),
+            Stmt::Var(v) => {
+                for (n, e) in v.iter_mut() {
+                    if let Some(e) = e {
+                        self.expr(e);
+                        let k = self.local_kinds.get(n).copied().unwrap_or(Kind::Any);
+                        self.name(e, k);
+                    }
+                }
+            }
             Stmt::Static(v) => v.iter_mut().for_each(|(_, e)| self.expr(e)),
             Stmt::GlobalVar(_) | Stmt::Break | Stmt::Continue | Stmt::Exit => {}
             Stmt::Unstructured(_) => {}
             Stmt::If(c, a, b) => {
-                self.expr(c);
+                self.cond(c);
                 self.stmts(a);
                 if let Some(b) = b {
                     self.stmts(b);
                 }
             }
-            Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+            Stmt::While(c, b) => {
+                self.cond(c);
+                self.stmts(b);
+            }
+            Stmt::Repeat(c, b) | Stmt::With(c, b) => {
                 self.expr(c);
                 self.stmts(b);
             }
             Stmt::DoUntil(b, c) => {
                 self.stmts(b);
-                self.expr(c);
+                self.cond(c);
             }
             Stmt::For(i, c, st, b) => {
                 if let Some(i) = i {
@@ -600,7 +1012,23 @@ impl Namer<'_, '_> {
         }
     }
 
+    /// A condition: a literal 0 or 1 there is a boolean (`while (true)`).
+    fn cond(&self, c: &mut Expr) {
+        self.expr(c);
+        self.name(c, Kind::Bool);
+    }
+
     fn function(&self, f: &mut Function) {
+        let outer = self.ret.replace(
+            f.name
+                .as_deref()
+                .map_or(Kind::Any, |n| self.index.kinds.ret(n)),
+        );
+        self.function_inner(f);
+        self.ret.set(outer);
+    }
+
+    fn function_inner(&self, f: &mut Function) {
         for (_, d) in f.params.iter_mut() {
             if let Some(d) = d {
                 self.expr(d);
@@ -633,9 +1061,7 @@ impl Namer<'_, '_> {
                     }
                 } else if let Expr::Ident(s) = &**callee {
                     for (i, a) in args.iter_mut().enumerate() {
-                        if self.script_param(s, i) {
-                            self.name(a, Kind::Asset(AssetKind::Object));
-                        }
+                        self.name(a, self.index.kinds.param(s, i));
                     }
                 }
             }
@@ -683,7 +1109,10 @@ impl Namer<'_, '_> {
     /// `alarm[0]`).
     fn place_kind(&self, e: &Expr) -> Kind {
         let name = match e {
-            Expr::Ident(n) if !self.locals.contains(n) => n,
+            Expr::Ident(n) if self.locals.contains(n) => {
+                return self.local_kinds.get(n).copied().unwrap_or(Kind::Any);
+            }
+            Expr::Ident(n) => n,
             Expr::Member(_, n) => n,
             Expr::Index(b, _) => return self.place_kind(b),
             _ => return Kind::Any,
@@ -695,44 +1124,309 @@ impl Namer<'_, '_> {
             None if self.index.kinds.objects.contains(name.as_str()) => {
                 Kind::Asset(AssetKind::Object)
             }
-            None => self.param_kind(name),
+            None => match self.index.kinds.named.get(name.as_str()) {
+                Some(k) => *k,
+                None => self.param_kind(name),
+            },
         }
     }
 
     /// The kind of a value: a built-in variable's, or a built-in call's result.
     fn value_kind(&self, e: &Expr) -> Kind {
         match e {
-            Expr::Call(callee, _) => self
-                .builtin_function(callee)
-                .map_or(Kind::Any, |f| f.returns),
+            Expr::Call(callee, _) => match (self.builtin_function(callee), &**callee) {
+                (Some(f), _) => f.returns,
+                (None, Expr::Ident(s)) => self.index.kinds.ret(s),
+                _ => Kind::Any,
+            },
             Expr::Paren(x) => self.value_kind(x),
             e => self.place_kind(e),
         }
     }
 
-    /// The kind of `argumentN` in a script whose parameter N is passed as an object.
+    /// The kind of `argumentN` in a script, from where it and its callers pass it.
     fn param_kind(&self, name: &str) -> Kind {
         let k = name
             .strip_prefix("argument")
             .and_then(|d| d.parse::<usize>().ok());
-        let object = match (k, self.script) {
-            (Some(k), Some(s)) => self.script_param(s, k),
-            _ => false,
-        };
-        if object {
-            Kind::Asset(AssetKind::Object)
-        } else {
-            Kind::Any
+        match (k, self.script) {
+            (Some(k), Some(s)) => self.index.kinds.param(s, k),
+            _ => Kind::Any,
         }
     }
 
-    /// Whether parameter `k` of script `s` is passed where a built-in takes an object.
-    fn script_param(&self, s: &str, k: usize) -> bool {
-        self.index
-            .kinds
-            .params
-            .get(s)
-            .is_some_and(|p| p.get(k) == Some(&true))
+    /// The kind a value stored in a variable says the variable has: its own kind, or a plain
+    /// number for arithmetic, a boolean for a comparison; an integer literal says nothing.
+    fn stored_kind(&self, e: &Expr) -> Kind {
+        match e {
+            Expr::Lit(Literal::Int(_)) => Kind::Any,
+            Expr::Lit(Literal::Bool(_)) => Kind::Bool,
+            Expr::Lit(Literal::String(_)) => Kind::String,
+            Expr::Lit(_) => Kind::Real,
+            Expr::Paren(x) => self.stored_kind(x),
+            Expr::Unary(crate::ast::UnaryOp::Not, _) => Kind::Bool,
+            Expr::Unary(..) => Kind::Real,
+            Expr::Binary(op, ..) => match op {
+                BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Ge
+                | BinaryOp::Gt
+                | BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Xor => Kind::Bool,
+                BinaryOp::Nullish => Kind::Any,
+                _ => Kind::Real,
+            },
+            Expr::Array(_) => Kind::Array,
+            Expr::Struct(_) => Kind::Struct,
+            Expr::Function(_) => Kind::Method,
+            // A number from a built-in (`ini_read_real`) may be of any kind.
+            e => match self.value_kind(e) {
+                Kind::Real => Kind::Any,
+                k => k,
+            },
+        }
+    }
+
+    /// The local `e` names, if it is one.
+    fn local<'e>(&self, e: &'e Expr) -> Option<&'e str> {
+        match e {
+            Expr::Ident(n) if self.locals.contains(n) => Some(n),
+            Expr::Paren(x) => self.local(x),
+            _ => None,
+        }
+    }
+
+    /// Collects the evidence of the kinds of the entry's locals in `body`.
+    fn ev_stmts(&self, body: &[Stmt], ev: &mut HashMap<String, Ev>) {
+        for s in body {
+            crate::limits::deep(|| self.ev_stmt(s, ev));
+        }
+    }
+
+    fn ev_stmt(&self, s: &Stmt, ev: &mut HashMap<String, Ev>) {
+        let store = |n: &str, value: &Expr, ev: &mut HashMap<String, Ev>| {
+            if self.locals.contains(n) {
+                ev.entry(n.to_string())
+                    .or_default()
+                    .stored(self.stored_kind(value));
+            }
+        };
+        match s {
+            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.ev_expr(e, ev),
+            Stmt::Return(e) => {
+                if let Some(e) = e {
+                    self.ev_expr(e, ev);
+                    if let Some(n) = self.local(e) {
+                        ev.entry(n.to_string()).or_default().used_as(self.ret.get());
+                    }
+                }
+            }
+            Stmt::Assign { target, op, value } => {
+                self.ev_expr(target, ev);
+                self.ev_expr(value, ev);
+                match (op, target) {
+                    (None, Expr::Ident(n)) => store(n, value, ev),
+                    (Some(_), Expr::Ident(n)) if self.locals.contains(n) => {
+                        ev.insert(n.clone(), Ev::Conflict);
+                    }
+                    _ => {}
+                }
+                if op.is_none()
+                    && let Some(n) = self.local(value)
+                {
+                    let k = self.place_kind(target);
+                    ev.entry(n.to_string()).or_default().used_as(k);
+                }
+            }
+            Stmt::Update { target, .. } => {
+                self.ev_expr(target, ev);
+                if let Some(n) = self.local(target) {
+                    ev.insert(n.to_string(), Ev::Conflict);
+                }
+            }
+            Stmt::Var(v) => {
+                for (n, e) in v {
+                    if let Some(e) = e {
+                        self.ev_expr(e, ev);
+                        store(n, e, ev);
+                    }
+                }
+            }
+            Stmt::Static(v) => v.iter().for_each(|(_, e)| self.ev_expr(e, ev)),
+            Stmt::GlobalVar(_)
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Exit
+            | Stmt::Unstructured(_) => {}
+            Stmt::If(c, a, b) => {
+                self.ev_cond(c, ev);
+                self.ev_stmts(a, ev);
+                if let Some(b) = b {
+                    self.ev_stmts(b, ev);
+                }
+            }
+            Stmt::While(c, b) => {
+                self.ev_cond(c, ev);
+                self.ev_stmts(b, ev);
+            }
+            Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+                self.ev_expr(c, ev);
+                self.ev_stmts(b, ev);
+            }
+            Stmt::DoUntil(b, c) => {
+                self.ev_stmts(b, ev);
+                self.ev_cond(c, ev);
+            }
+            Stmt::For(i, c, st, b) => {
+                if let Some(i) = i {
+                    self.ev_stmt(i, ev);
+                }
+                if let Some(c) = c {
+                    self.ev_cond(c, ev);
+                }
+                if let Some(st) = st {
+                    self.ev_stmt(st, ev);
+                }
+                self.ev_stmts(b, ev);
+            }
+            Stmt::Switch(e, cases) => {
+                self.ev_expr(e, ev);
+                for c in cases {
+                    if let Some(l) = &c.label {
+                        self.ev_expr(l, ev);
+                    }
+                    self.ev_stmts(&c.body, ev);
+                }
+            }
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                self.ev_stmts(body, ev);
+                if let Some((_, b)) = catch {
+                    self.ev_stmts(b, ev);
+                }
+                if let Some(b) = finally {
+                    self.ev_stmts(b, ev);
+                }
+            }
+            Stmt::Function(f) => {
+                let outer = self.ret.replace(
+                    f.name
+                        .as_deref()
+                        .map_or(Kind::Any, |n| self.index.kinds.ret(n)),
+                );
+                if let Some(name) = &f.name {
+                    for (i, (p, _)) in f.params.iter().enumerate() {
+                        let k = self.index.kinds.param(name, i);
+                        ev.entry(p.clone()).or_default().used_as(k);
+                    }
+                }
+                self.ev_stmts(&f.body, ev);
+                self.ret.set(outer);
+            }
+            Stmt::Block(b) => self.ev_stmts(b, ev),
+        }
+    }
+
+    /// A condition: a local read as one is a boolean (weak evidence, as any use).
+    fn ev_cond(&self, c: &Expr, ev: &mut HashMap<String, Ev>) {
+        self.ev_expr(c, ev);
+        if let Some(n) = self.local(c) {
+            ev.entry(n.to_string()).or_default().used_as(Kind::Bool);
+        }
+    }
+
+    fn ev_expr(&self, e: &Expr, ev: &mut HashMap<String, Ev>) {
+        crate::limits::deep(|| self.ev_expr_inner(e, ev))
+    }
+
+    fn ev_expr_inner(&self, e: &Expr, ev: &mut HashMap<String, Ev>) {
+        let uses = |e: &Expr, k: Kind, ev: &mut HashMap<String, Ev>| {
+            if let Some(n) = self.local(e) {
+                ev.entry(n.to_string()).or_default().used_as(k);
+            }
+        };
+        match e {
+            Expr::Lit(_) | Expr::Ident(_) => {}
+            Expr::Member(o, _) => self.ev_expr(o, ev),
+            Expr::Index(b, idx) => {
+                self.ev_expr(b, ev);
+                idx.iter().for_each(|i| self.ev_expr(i, ev));
+            }
+            Expr::Call(callee, args) => {
+                self.ev_expr(callee, ev);
+                args.iter().for_each(|a| self.ev_expr(a, ev));
+                if let Some(f) = self.builtin_function(callee) {
+                    for (i, a) in args.iter().enumerate() {
+                        uses(a, f.arg(i), ev);
+                    }
+                } else if let Expr::Ident(s) = &**callee {
+                    for (i, a) in args.iter().enumerate() {
+                        uses(a, self.index.kinds.param(s, i), ev);
+                    }
+                }
+            }
+            Expr::New(callee, args) => {
+                self.ev_expr(callee, ev);
+                args.iter().for_each(|a| self.ev_expr(a, ev));
+            }
+            Expr::Unary(op, x) => {
+                self.ev_expr(x, ev);
+                if let Some(n) = self.local(x) {
+                    if *op == crate::ast::UnaryOp::Not {
+                        uses(x, Kind::Bool, ev);
+                    } else {
+                        ev.insert(n.to_string(), Ev::Conflict);
+                    }
+                }
+            }
+            Expr::Paren(x) => self.ev_expr(x, ev),
+            Expr::Update { target, .. } => {
+                self.ev_expr(target, ev);
+                if let Some(n) = self.local(target) {
+                    ev.insert(n.to_string(), Ev::Conflict);
+                }
+            }
+            Expr::Binary(op, l, r) => {
+                self.ev_expr(l, ev);
+                self.ev_expr(r, ev);
+                match op {
+                    BinaryOp::Eq | BinaryOp::Ne => {
+                        uses(l, self.value_kind(r), ev);
+                        uses(r, self.value_kind(l), ev);
+                    }
+                    BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                        uses(l, Kind::Bool, ev);
+                        uses(r, Kind::Bool, ev);
+                    }
+                    BinaryOp::Lt
+                    | BinaryOp::Le
+                    | BinaryOp::Ge
+                    | BinaryOp::Gt
+                    | BinaryOp::Nullish => {}
+                    _ => {
+                        for x in [l, r] {
+                            if let Some(n) = self.local(x) {
+                                ev.insert(n.to_string(), Ev::Conflict);
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Ternary(c, a, b) => {
+                self.ev_expr(c, ev);
+                self.ev_expr(a, ev);
+                self.ev_expr(b, ev);
+            }
+            Expr::Array(items) => items.iter().for_each(|i| self.ev_expr(i, ev)),
+            Expr::Struct(fields) => fields.iter().for_each(|(_, v)| self.ev_expr(v, ev)),
+            Expr::Function(f) => self.ev_stmts(&f.body, ev),
+        }
     }
 
     /// `-4` compared with a variable of no known kind (`other`) is `noone`.
@@ -778,6 +1472,8 @@ impl Namer<'_, '_> {
             // A letter or digit key reads `ord("A")` (compiled to its code) where the game
             // has no `ord` of its own.
             Kind::Key
+                // Only where the game never calls `ord` itself: then a call of it compiles to
+                // a call, not to the key's code.
                 if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v) && self.free("ord") =>
             {
                 Some(Expr::Call(
