@@ -162,6 +162,17 @@ impl Features {
         self.version.non_lts_at_least(2024, 11)
     }
 
+    /// 2024.11+: only `break`/`continue` that leave a `try` are rewritten through the
+    /// `__yy_breakExN` locals (before: every one inside it but directly in a `switch`).
+    pub fn try_break_escaping_only(&self) -> bool {
+        self.version.non_lts_at_least(2024, 11)
+    }
+
+    /// Before 2024.6: `throw` inside a try with `finally` inlines the finally body first.
+    pub fn finally_before_throw(&self) -> bool {
+        !self.version.non_lts_at_least(2024, 6)
+    }
+
     /// 2024.11+: default-argument code reads and writes `builtin.argumentK`.
     pub fn builtin_default_arguments(&self) -> bool {
         self.version.non_lts_at_least(2024, 11)

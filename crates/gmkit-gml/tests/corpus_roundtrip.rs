@@ -18,6 +18,9 @@ fn decompile_compile_round_trip() {
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = Count::default();
     let mut heads = Count::default();
+    // GMKIT_SHOW_MISSES=1 prints every missed entry: file, entry name, kind, and around the
+    // first differing instruction.
+    let show = std::env::var_os("GMKIT_SHOW_MISSES").is_some();
     for (name, bytes) in corpus {
         let Ok(file) = gmkit_data::parse_bytes(bytes) else {
             continue;
@@ -46,12 +49,19 @@ fn decompile_compile_round_trip() {
             };
             let tree = match parse::parse(&text) {
                 Ok(t) => t,
-                Err(_) => {
+                Err(e) => {
+                    if show {
+                        println!("MISS {name} {}: text does not parse: {e}", game.code_name(i));
+                    }
                     *kinds.entry("text does not parse".into()).or_default() += 1;
                     continue;
                 }
             };
-            match compile_entry_with_children(&game, &names, i, &tree) {
+            let compiled = compile_entry_with_children(&game, &names, i, &tree);
+            if let (true, Err(e)) = (show, &compiled) {
+                println!("MISS {name} {}: {e}", game.code_name(i));
+            }
+            match compiled {
                 Ok((ins, children)) if ins.as_slice() == orig.as_ref() => {
                     c.identical += 1;
                     // The nested functions' code entry headers, against the file's.
@@ -103,6 +113,17 @@ fn decompile_compile_round_trip() {
                         (Some(_), None) => "differs: compiled code too short".into(),
                         _ => "differs: compiled code too long".into(),
                     };
+                    if show {
+                        println!("MISS {name} {}: {kind} at {k}", game.code_name(i));
+                        let lo = k.saturating_sub(4);
+                        for j in lo..(k + 4) {
+                            println!(
+                                "    {j:5} {:50} | {}",
+                                orig.get(j).map(|x| format!("{x:?}")).unwrap_or_default(),
+                                ins.get(j).map(|x| format!("{x:?}")).unwrap_or_default()
+                            );
+                        }
+                    }
                     *kinds.entry(kind).or_default() += 1;
                 }
                 Err(CompileError::Unsupported(w)) => {

@@ -48,6 +48,8 @@ pub(super) struct FnState {
     entry: String,
     /// Enclosing try (`false`) and catch (`true`) blocks of the current function.
     pub(super) tries: Vec<bool>,
+    /// Try statements rewritten so far in this entry (`__yy_breakExN`).
+    pub(super) try_count: u32,
     /// The child name of the function being compiled (its entry name without `gml_Script_`).
     current: Option<String>,
 }
@@ -212,6 +214,10 @@ impl Compiler<'_> {
         let mut body = f.body.clone();
         for s in &mut body {
             rename_stmt(s, &map);
+        }
+        if super::try_lower::has_try(&body) {
+            let f = self.f();
+            body = super::try_lower::Lower::new(f, &mut self.fnc.try_count).body(&body)?;
         }
         // Default arguments, in parameter order.
         for (k, (_, d)) in f.params.iter().enumerate() {

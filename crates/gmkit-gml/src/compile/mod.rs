@@ -29,6 +29,7 @@ mod owner;
 mod refs;
 mod text;
 mod try_catch;
+mod try_lower;
 pub use function::ChildEntry;
 pub use grow::{Additions, NewVariable};
 pub use oracle::{Recompiled, delete_recompile};
@@ -442,7 +443,13 @@ fn compile_any(
         grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
         globalvars: HashSet::new(),
     };
-    c.block(body)?;
+    if try_lower::has_try(body) {
+        let f = c.f();
+        let body = try_lower::Lower::new(f, &mut c.fnc.try_count).body(body)?;
+        c.block(&body)?;
+    } else {
+        c.block(body)?;
+    }
     let children = c.child_entries();
     let additions = c
         .grow
