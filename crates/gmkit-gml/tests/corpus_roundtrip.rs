@@ -3,6 +3,7 @@
 
 use gmkit_gml::compile::{CompileError, Names, compile_entry_with_children};
 use gmkit_gml::{Family, Game, decompile, parse, print};
+use gmkit_data::chunks::code::Instruction;
 use std::collections::BTreeMap;
 
 #[derive(Default)]
@@ -113,7 +114,31 @@ fn decompile_compile_round_trip() {
                         (Some(_), None) => "differs: compiled code too short".into(),
                         _ => "differs: compiled code too long".into(),
                     };
+                    // GMKIT_SHOW_ENTRY=<entry name>: both listings in full, side by side.
+                    if std::env::var("GMKIT_SHOW_ENTRY").is_ok_and(|e| e == game.code_name(i)) {
+                        let dis = gmkit_data::chunks::code::asm::Disassembler::new(&file);
+                        let (a, b) = (dis.instructions(&orig), dis.instructions(&ins));
+                        println!("TEXT\n{text}");
+                        for (n, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+                            let mark = if x == y { ' ' } else { '*' };
+                            println!("{mark}{n:5} {x:60} | {y}");
+                        }
+                    }
                     if show {
+                        // The first difference other than a branch distance (a branch around
+                        // a function body differs when something inside it does).
+                        let same = |a: &Instruction, b: &Instruction| match (a, b) {
+                            (
+                                Instruction::Branch { op: x, .. },
+                                Instruction::Branch { op: y, .. },
+                            ) => x == y,
+                            _ => a == b,
+                        };
+                        let k = ins
+                            .iter()
+                            .zip(orig.iter())
+                            .position(|(a, b)| !same(a, b))
+                            .unwrap_or(k);
                         println!("MISS {name} {}: {kind} at {k}", game.code_name(i));
                         let lo = k.saturating_sub(4);
                         for j in lo..(k + 4) {

@@ -155,10 +155,7 @@ impl Owners {
             return None;
         }
         // FNV-1a of the name, in the per-variable part.
-        let mut h: u32 = 0x811c_9dc5;
-        for b in key.bytes() {
-            h = (h ^ b as u32).wrapping_mul(0x0100_0193);
-        }
+        let h = fnv(key);
         let base = self.base.get(&self.context).copied().unwrap_or(0);
         Some(base | (h & 0xFFFF) as i64)
     }
@@ -239,6 +236,15 @@ fn makes_array_inner(e: &Expr) -> bool {
     }
 }
 
+/// FNV-1a of `s`.
+fn fnv(s: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in s.bytes() {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
 impl Compiler<'_> {
     /// Emits `setowner.e` before statement `s` when it writes an array and the file uses
     /// copy-on-write.
@@ -265,10 +271,18 @@ impl Compiler<'_> {
         let Some(id) = self.owners.id(&key) else {
             return;
         };
-        if self.owners.last == Some(id) && !self.owners.repeats {
+        // The path's last owner as GameMaker compares it: a call statement's owner (its
+        // per-variable part is 0) is told apart from another function's and from a
+        // variable's of the same id (corpus: `array_create` then `array_set` in a loop
+        // both emit it).
+        let tag = match key.strip_prefix("call:") {
+            Some(f) => id ^ (i64::from(fnv(f)) << 32),
+            None => id,
+        };
+        if self.owners.last == Some(tag) && !self.owners.repeats {
             return;
         }
-        self.owners.last = Some(id);
+        self.owners.last = Some(tag);
         self.push_int(id);
         self.ext(ExtendedKind::SETOWNER);
     }
