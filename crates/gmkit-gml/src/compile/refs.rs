@@ -54,7 +54,7 @@ impl Compiler<'_> {
     pub(super) fn owner_by_call(&self, o: &Expr) -> bool {
         match o {
             Expr::Ident(n) if n == "global" => self.f().global_as_call(),
-            Expr::Ident(n) if n == "self" || n == "other" => self.f().self_to_builtin(),
+            Expr::Ident(n) if n == "self" || n == "other" => self.f().gml_v2(),
             _ => false,
         }
     }
