@@ -626,8 +626,9 @@ impl Compiler<'_> {
             let t = self.expr(a)?;
             self.conv(t, DataType::Variable);
         }
-        let own = !matches!(callee, Expr::Index(b, _)
-            if matches!(&**b, Expr::Member(o, _) if self.instance_number_in(o, true).is_none()));
+        // `a[0](1)`: `@@This@@` is the call's self; an element of a qualified array
+        // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0](1)`) is its own self (`dup.v 0`).
+        let own = !matches!(callee, Expr::Index(b, _) if matches!(&**b, Expr::Member(..)));
         if own {
             self.call_named("@@This@@", 0)?;
         }
