@@ -1285,10 +1285,17 @@ impl<'g> Compiler<'g> {
             breaks: Vec::new(),
             continues: Vec::new(),
         });
+        // Every case starts from the owner known before the switch; after it the owner is
+        // known only if no case changed it (corpus: a case repeats the previous case's id).
+        let entry = self.owners.last;
+        let mut changed = false;
         for (c, l) in cases.iter().zip(&targets) {
             self.place(*l);
+            self.owners.last = entry;
             self.block(&c.body)?;
+            changed |= self.owners.last != entry;
         }
+        self.owners.last = if changed { None } else { entry };
         let fr = self.frames.pop().expect("pushed");
         if !fr.continues.is_empty() {
             // `b end / Lk: popz.T / <continue of the enclosing construct>`.
