@@ -21,36 +21,33 @@ fn chain_on_a_variable_is_instance_first() {
     );
 }
 
-/// A chain that starts with a call: from 2022.1 to before 2024.14.4 every argument of the
+/// A chain that starts with a call: in 2024.4 (corpus: ooo-kaizo) every argument of the
 /// chain is pushed first (the right-most call's deepest), then the inner call, `dup.v 0`,
-/// `pushi.e -9`, `push.v [stacktop]self.m`; before (2.3.2), instance-first.
+/// `pushi.e -9`, `push.v [stacktop]self.m`; in 2.3 and 2023.8 (corpus: gml-simpledraw's
+/// `variable_struct_get(brushes, brush).draw(…)`) instance-first.
 #[test]
 fn chain_on_a_call_by_version() {
     compiles_to(
         17,
-        2023,
-        1,
+        2024,
+        4,
         "f(1).m(2);",
         "pushi.e 2 / conv.i.v / pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 / pushi.e -9 / \
          push.v [stacktop]0.m / callv.v 1 / popz.v",
     );
     compiles_to(
         17,
-        2023,
-        1,
+        2024,
+        4,
         "f(1).m(2).n(3);",
         "pushi.e 3 / conv.i.v / pushi.e 2 / conv.i.v / pushi.e 1 / conv.i.v / call.i f 1 / \
          dup.v 0 / pushi.e -9 / push.v [stacktop]0.m / callv.v 1 / \
          dup.v 0 / pushi.e -9 / push.v [stacktop]0.n / callv.v 1 / popz.v",
     );
-    compiles_to(
-        17,
-        2,
-        3,
-        "f(1).m(2);",
-        "pushi.e 1 / conv.i.v / call.i f 1 / pushi.e 2 / conv.i.v / dup.v 1 1 / dup.v 0 / \
-         push.v stacktop.m / callv.v 1 / popz.v",
-    );
+    let instance_first = "pushi.e 1 / conv.i.v / call.i f 1 / pushi.e 2 / conv.i.v / \
+                          dup.v 1 1 / dup.v 0 / push.v stacktop.m / callv.v 1 / popz.v";
+    compiles_to(17, 2023, 8, "f(1).m(2);", instance_first);
+    compiles_to(17, 2, 3, "f(1).m(2);", instance_first);
 }
 
 /// Calling an array element: a bare array's call has `@@This@@` as its self; an element of a
