@@ -197,23 +197,24 @@ impl Compiler<'_> {
     }
 
     fn function_inner(&mut self, f: &Function, kind: Kind) -> R<()> {
-        // A `var` of the same name shadows a parameter.
-        let mut declared = HashSet::new();
-        for s in &f.body {
-            if let Stmt::Var(v) = s {
-                declared.extend(v.iter().map(|(n, _)| n.clone()));
-            }
-        }
         let map: HashMap<String, String> = f
             .params
             .iter()
             .enumerate()
-            .filter(|(_, (p, _))| !declared.contains(p))
             .map(|(k, (p, _))| (p.clone(), format!("argument{k}")))
             .collect();
+        // A `var` of the same name shadows a parameter from that statement on; before it and
+        // in its own initializer the name is the argument (corpus: tebak-lagu's
+        // `var t = 2 * t / d;` reads `arg.argument0`, then stores `local.t`).
         let mut body = f.body.clone();
+        let mut shadowed = map.clone();
         for s in &mut body {
-            rename_stmt(s, &map);
+            rename_stmt(s, &shadowed);
+            if let Stmt::Var(v) = s {
+                for (n, _) in v.iter() {
+                    shadowed.remove(n);
+                }
+            }
         }
         if super::try_lower::has_try(&body) {
             let f = self.f();
