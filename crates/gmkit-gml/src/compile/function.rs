@@ -546,6 +546,21 @@ impl Compiler<'_> {
                 let f = self.func(n)?;
                 self.push_function(f);
             }
+            // A constructor held in an instance variable is read like a called variable:
+            // `push.v builtin.C` (corpus 2.3.2: `new Configuration(c)` in a method).
+            Expr::Ident(n)
+                if self.f().gml_v2()
+                    && !self.locals.contains(n)
+                    && self.function_scope_of(n).is_none()
+                    && !self.globalvars.contains(n)
+                    && self.scope_of(n).0 == -1 =>
+            {
+                let var = self.varref(n, -1, -6, RefType::NORMAL)?;
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Variable(var),
+                });
+            }
             e => {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
