@@ -207,6 +207,16 @@ impl Compiler<'_> {
         // in its own initializer the name is the argument (corpus: tebak-lagu's
         // `var t = 2 * t / d;` reads `arg.argument0`, then stores `local.t`).
         let mut body = f.body.clone();
+        // With named parameters, a written `argumentN` is not the argument (see
+        // `EXPLICIT_ARGUMENT`).
+        if !f.params.is_empty() {
+            let explicit: HashMap<String, String> = (0..16)
+                .map(|k| (format!("argument{k}"), format!("argument{k}{EXPLICIT_ARGUMENT}")))
+                .collect();
+            for s in &mut body {
+                rename_stmt(s, &explicit);
+            }
+        }
         let mut shadowed = map.clone();
         for s in &mut body {
             rename_stmt(s, &shadowed);
@@ -681,6 +691,15 @@ impl Compiler<'_> {
         if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {
             return None;
         }
+        // A written `argumentN` in a function with named parameters: a self variable of that
+        // name before 2023 (corpus 2.3.2: `push.v self.argument0`), a builtin one after.
+        if name.ends_with(EXPLICIT_ARGUMENT) {
+            return Some(if self.f().version().non_lts_at_least(2023, 1) {
+                (-6, -6, Opcode::PushBltn)
+            } else {
+                (-1, -1, Opcode::Push)
+            });
+        }
         // Early 2.3 builds read `argument[i]` like a global built-in (owner -1).
         if name == "argument" && self.f().builtin_globals_self() {
             return None;
@@ -732,6 +751,10 @@ fn struct_name(entry: &str) -> String {
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     format!("___struct___{digits}")
 }
+
+/// Marks a written `argumentN` inside a function with named parameters (stripped when the
+/// VARI entry is looked up).
+pub(super) const EXPLICIT_ARGUMENT: char = '\u{1}';
 
 /// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
 /// are their own).

@@ -729,6 +729,9 @@ impl<'g> Compiler<'g> {
 
     /// The VARI entry for `name` accessed with VARI instance type `inst`.
     fn var(&self, name: &str, inst: i32) -> R<Id<gmkit_data::chunks::variable::Variable>> {
+        let name = name
+            .strip_suffix(function::EXPLICIT_ARGUMENT)
+            .unwrap_or(name);
         let want = if self.f().new_opcodes() { inst } else { 0 };
         if inst == -7
             && let Some(&i) = self.own_locals.get(name)
@@ -1439,6 +1442,12 @@ impl<'g> Compiler<'g> {
         let dot_owner = std::mem::take(&mut self.dot_owner);
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
+                // `argumentN[i]` is the argument's array even with named parameters (the
+                // decompiler writes a parameter's array that way).
+                let n = &n
+                    .strip_suffix(function::EXPLICIT_ARGUMENT)
+                    .unwrap_or(n)
+                    .to_string();
                 let (vi, mut inst, _) = self.scope_of(n);
                 if dot_owner && inst == -6 && vi == -1 {
                     inst = -1;
