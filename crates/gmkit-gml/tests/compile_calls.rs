@@ -99,3 +99,16 @@ fn calling_array_elements() {
          dup.v 0 / push.v stacktop.b / callv.v 1 / popz.v",
     );
 }
+
+/// `new C(..)` where `C` is an instance variable holding a constructor: read as a builtin
+/// variable, like a called variable (corpus 2.3.2: vendaval's `new Configuration(c)`).
+#[test]
+fn new_on_an_instance_variable() {
+    compiles_to(
+        17,
+        2,
+        3,
+        "v = new C(1);",
+        "pushi.e 1 / conv.i.v / push.v builtin.C / call.i @@NewGMLObject@@ 2 / pop.v.v self.v",
+    );
+}

@@ -205,11 +205,21 @@ fn decompile_compile_round_trip() {
     }
     // An entry whose code is identical but whose nested functions' headers differ is a miss
     // (listed by kind above); GMKIT_SHOW_HEADERS=1 shows them.
-    // Floor at the measured rate, so that it cannot regress.
+    // Floors at the measured rates (99.6 % in all; 98.7 % in 2.3-2022, the lowest family),
+    // so that they cannot regress.
     assert!(
         pct >= FLOOR,
         "round-trip rate {pct:.1} % fell below {FLOOR} %"
     );
+    for (f, c) in &fam {
+        let p = 100.0 * c.identical as f64 / c.entries.max(1) as f64;
+        assert!(
+            p >= FAMILY_FLOOR,
+            "round-trip rate of {} {p:.1} % fell below {FAMILY_FLOOR} %",
+            f.label()
+        );
+    }
 }
 
-const FLOOR: f64 = 98.0;
+const FLOOR: f64 = 99.5;
+const FAMILY_FLOOR: f64 = 98.5;
