@@ -317,6 +317,7 @@ fn read_chunks(
             trailing: src.slice(form_end..),
             size_hint: src.len(),
             code_chains: Default::default(),
+            source: None,
         },
         ..Default::default()
     };
@@ -634,16 +635,22 @@ fn chunk_tail(
 
 /// Writes a model back to bytes.
 pub(crate) fn build(file: &DataFile) -> Result<Vec<u8>> {
-    build_with(file, false)?.finish()
+    let out = build_with(file, false)?.finish()?;
+    // The payloads were copied from the source: they are what was read if it is unchanged.
+    file.layout.check_source()?;
+    Ok(out)
 }
 
 /// Builds the file in parts, large payloads kept as views (see [`crate::Built`]).
 pub(crate) fn build_parts(file: &DataFile) -> Result<crate::Built> {
-    build_with(file, true)?.finish_parts()
+    let mut built = build_with(file, true)?.finish_parts()?;
+    built.source = file.layout.source.clone();
+    Ok(built)
 }
 
 /// Writes every chunk; the caller resolves the references.
 fn build_with(file: &DataFile, by_reference: bool) -> Result<Writer> {
+    file.layout.check_source()?;
     if let Some(e) = crate::validate::alignments(file).into_iter().next() {
         return Err(e);
     }

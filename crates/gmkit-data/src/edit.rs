@@ -24,7 +24,9 @@
 //!
 //! What is not a typed reference is not renumbered: an asset index that bytecode pushes as a
 //! plain integer constant (before 2023.8; later files use typed `pushref` operands, which are
-//! renumbered), and the packed asset ids of TAGS.
+//! renumbered), and the packed asset ids of TAGS. For code before 2023.8, remove assets with
+//! `gmkit_gml::assets::remove_asset`, which finds those integers by where they go (the built-in
+//! signature tables) and renumbers them or refuses.
 
 use crate::chunk::ChunkName;
 use crate::chunks::DataFile;
@@ -46,6 +48,10 @@ pub trait Asset: Sized {
     fn table_mut(file: &mut DataFile) -> Option<&mut Vec<Option<Self>>>;
     /// The asset's name, where it has one.
     fn name(&self) -> Option<StringRef>;
+    /// The asset's name field, where it has one (see [`DataFile::set_name`]).
+    fn name_mut(&mut self) -> Option<&mut StringRef> {
+        None
+    }
 }
 
 /// One reference to an asset: what it points at and where it sits.
@@ -65,16 +71,46 @@ pub struct Reference {
 
 impl DataFile {
     /// The asset `id`, if it exists (not a null slot).
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id: Id<Path> = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(data.asset(id).unwrap().name, name);
+    /// assert!(data.asset(Id::<Path>::new(7)).is_none());
+    /// ```
     pub fn asset<T: Asset>(&self, id: Id<T>) -> Option<&T> {
         T::table(self)?.get(id.index())?.as_ref()
     }
 
     /// The asset `id`, mutably.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// data.asset_mut(id).unwrap().smooth = true;
+    /// assert!(data.asset(id).unwrap().smooth);
+    /// ```
     pub fn asset_mut<T: Asset>(&mut self, id: Id<T>) -> Option<&mut T> {
         T::table_mut(self)?.get_mut(id.index())?.as_mut()
     }
 
     /// The first asset of kind `T` named `name`.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(data.find_asset::<Path>("path_a"), Some(id));
+    /// assert_eq!(data.find_asset::<Path>("path_b"), None);
+    /// ```
     pub fn find_asset<T: Asset>(&self, name: &str) -> Option<Id<T>> {
         let strings = self.strings.as_ref()?;
         let i = T::table(self)?.iter().position(|a| {
@@ -87,6 +123,15 @@ impl DataFile {
     }
 
     /// The name of asset `id`, as text.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(data.asset_name(id).as_deref(), Some("path_a"));
+    /// ```
     pub fn asset_name<T: Asset>(&self, id: Id<T>) -> Option<String> {
         let n = self.asset(id)?.name()?;
         Some(
@@ -100,6 +145,16 @@ impl DataFile {
 
     /// Appends an asset to its table and returns its id. A new room is also appended to the
     /// room order (every room must be listed there). Fails when the file has no such chunk.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert_eq!(id, Id::new(0));
+    /// gmkit_data::build_bytes(&data).unwrap();
+    /// ```
     pub fn add_asset<T: Asset>(&mut self, asset: T) -> Result<Id<T>> {
         let Some(table) = T::table_mut(self) else {
             return Err(no_table(T::KIND));
@@ -128,6 +183,14 @@ impl DataFile {
     /// Every typed reference to entry `index` of `kind` (membership lists such as the room
     /// order included). Bytecode operands count in decoded code entries only (see
     /// [`crate::chunks::code::CodeEntries::decode_all`]).
+    ///
+    /// ```
+    /// use gmkit_data::AssetKind;
+    /// let data = gmkit_data::sample();
+    /// let name = data.general.as_ref().unwrap().name;
+    /// let users = data.references_to(AssetKind::String, name.index());
+    /// assert!(users.iter().any(|r| r.field == "name"), "{users:?}");
+    /// ```
     pub fn references_to(&self, kind: AssetKind, index: usize) -> Vec<Reference> {
         let mut f = Finder {
             file: self,
@@ -142,6 +205,12 @@ impl DataFile {
 
     /// Every typed reference of the model, in model order (membership lists included; slots
     /// that refer to nothing left out).
+    ///
+    /// ```
+    /// let data = gmkit_data::sample();
+    /// let all = data.references();
+    /// assert!(all.iter().all(|r| r.chunk.to_string() == "GEN8"), "{all:?}");
+    /// ```
     pub fn references(&self) -> Vec<Reference> {
         let mut f = Finder {
             file: self,
@@ -161,8 +230,61 @@ impl DataFile {
     /// names the first referrer. Returns the removed asset (`None` for a null slot).
     ///
     /// In files with typed `pushref` operands (2023.8+) the code is decoded first, so that
-    /// those operands are renumbered too.
+    /// those operands are renumbered too. **Before 2023.8** bytecode pushes asset indices as
+    /// plain integers (`sprite_index = 2;`), which no typed field shows: removing an asset there
+    /// would shift every later asset of its kind under the code. So in such a file with code,
+    /// removing an asset of a kind code can name is refused, pointing to
+    /// `gmkit_gml::assets::remove_asset`, which finds those integers by where they go and
+    /// renumbers them (or refuses, naming the code that uses the asset).
+    /// [`DataFile::remove_asset_ignoring_code`] is the same removal without that check, for
+    /// callers that deal with the code themselves.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// let removed = data.remove_asset(id).unwrap().unwrap();
+    /// assert_eq!(removed.name, name);
+    /// assert!(data.paths().next().is_none());
+    /// ```
     pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
+        let kind = T::KIND;
+        let entries = self.code.as_ref().map_or(0, |c| c.entries.len());
+        if !self.version.at_least(2023, 8) && entries > 0 && code_can_name(kind) {
+            return Err(Error::at(
+                0,
+                ErrorKind::Invalid {
+                    what: "asset removal",
+                    expected: format!(
+                        "a 2023.8+ file (whose code names assets by typed reference); in older \
+                         files gmkit_gml::assets::remove_asset renumbers the {} indices the \
+                         bytecode pushes as plain integers",
+                        kind.name()
+                    ),
+                    found: format!("a {} file with {entries} code entries", self.version),
+                },
+            )
+            .in_chunk(kind.chunk()));
+        }
+        self.remove_asset_ignoring_code(id)
+    }
+
+    /// [`DataFile::remove_asset`] without its check for old bytecode: renumbers the model's
+    /// typed references (and 2023.8+ `pushref` operands) only. Before 2023.8 the plain integer
+    /// asset indices in code are left as they are, so the caller must renumber them (as
+    /// `gmkit_gml::assets::remove_asset` does) or know the code does not use the kind.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// assert!(data.remove_asset_ignoring_code(id).unwrap().is_some());
+    /// ```
+    pub fn remove_asset_ignoring_code<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
         let kind = T::KIND;
         let i = id.index();
         let len = T::table(self).ok_or_else(|| no_table(kind))?.len();
@@ -222,6 +344,16 @@ impl DataFile {
     /// references to the slot stay valid). Only files whose version allows null slots
     /// ([`crate::Version::allows_null_slots`], 2024.11+) can hold one; use
     /// [`DataFile::remove_asset`] for older files.
+    ///
+    /// ```
+    /// use gmkit_data::{Id, chunks::path::Path};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
+    /// // The sample is a 2.0 file: no null slots before 2024.11.
+    /// assert!(data.strip_asset(id).is_err());
+    /// ```
     pub fn strip_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
         let kind = T::KIND;
         if !self.version.allows_null_slots() {
@@ -242,6 +374,20 @@ impl DataFile {
             None => Err(no_such(kind, id.index(), len)),
         }
     }
+}
+
+/// Whether bytecode can name an asset of `kind` by its index (a plain integer before 2023.8).
+fn code_can_name(kind: AssetKind) -> bool {
+    !matches!(
+        kind,
+        AssetKind::String
+            | AssetKind::TexturePageItem
+            | AssetKind::TexturePage
+            | AssetKind::Code
+            | AssetKind::Variable
+            | AssetKind::Function
+            | AssetKind::ParticleEmitter
+    )
 }
 
 fn no_table(kind: AssetKind) -> Error {

@@ -33,6 +33,7 @@ impl fmt::Display for Location {
 
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The data ended before a field could be read.
     #[error("unexpected end of data: needed {needed} bytes for {what}, {available} available")]
@@ -87,9 +88,13 @@ pub enum ErrorKind {
     /// [`crate::DataFile::validate`], which [`crate::build_bytes`] runs before writing).
     #[error("invalid model: {0}")]
     InvalidModel(Box<ModelProblem>),
-    /// An I/O error while reading or writing a file.
+    /// An I/O error while reading or writing a file (the text names the file).
     #[error("I/O error: {0}")]
     Io(String),
+    /// The file a model was parsed from changed on disk while the model lived (see
+    /// [`crate::parse_file`]): the model's views of it are no longer what was read.
+    #[error("{0}")]
+    SourceChanged(String),
 }
 
 /// A rule of the format that a model breaks (see [`ErrorKind::InvalidModel`]).
@@ -133,7 +138,13 @@ pub struct Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.kind, self.location)?;
+        let about_a_file = matches!(self.kind, ErrorKind::Io(_) | ErrorKind::SourceChanged(_));
+        if about_a_file && self.location == Location::default() {
+            // Not about a place in the data: the text names the file.
+            write!(f, "{}", self.kind)?;
+        } else {
+            write!(f, "{} ({})", self.kind, self.location)?;
+        }
         if let Some(v) = &self.version {
             write!(f, "; the file looks like {v}")?;
         }

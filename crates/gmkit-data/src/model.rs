@@ -26,6 +26,24 @@ pub struct Layout {
     /// relinking (opaque; not part of equality).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub code_chains: crate::chunks::code::ReadChains,
+    /// The file this model was parsed from by [`crate::parse_file`] (its payloads and strings
+    /// are views of it): the builders refuse to run once it changed on disk (not part of
+    /// equality; `None` for a model parsed from memory or built in code).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub source: Option<std::sync::Arc<crate::Source>>,
+}
+
+impl Layout {
+    /// `Ok` unless the model was parsed from a file that has changed on disk since
+    /// ([`crate::Source::check`]).
+    ///
+    /// ```
+    /// let data = gmkit_data::sample();
+    /// assert!(data.layout.check_source().is_ok());
+    /// ```
+    pub fn check_source(&self) -> crate::Result<()> {
+        self.source.as_ref().map_or(Ok(()), |s| s.check())
+    }
 }
 
 /// Equal when the files would be laid out the same; the size hint is not part of that.
@@ -166,6 +184,12 @@ macro_rules! chunk_list {
 
             /// The model field (`objects`) that holds the chunk named `name` (`OBJT`); `None`
             /// for a chunk the model does not know.
+            ///
+            /// ```
+            /// use gmkit_data::{ChunkName, DataFile};
+            /// assert_eq!(DataFile::chunk_field(ChunkName(*b"OBJT")), Some("objects"));
+            /// assert_eq!(DataFile::chunk_field(ChunkName(*b"ZZZZ")), None);
+            /// ```
             pub fn chunk_field(name: crate::chunk::ChunkName) -> Option<&'static str> {
                 match &name.0 {
                     $($name => Some(stringify!($field)),)*
@@ -183,6 +207,10 @@ macro_rules! chunk_list {
 
             /// Names of the chunks whose model still carries uninterpreted bytes (unknown chunks
             /// included). Empty when every chunk is fully typed.
+            ///
+            /// ```
+            /// assert!(gmkit_data::sample().opaque_chunks().is_empty());
+            /// ```
             pub fn opaque_chunks(&self) -> Vec<crate::chunk::ChunkName> {
                 let mut v = Vec::new();
                 $(if self.$field.as_ref().is_some_and(crate::chunk::Chunk::is_opaque) {

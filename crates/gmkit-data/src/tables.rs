@@ -23,6 +23,9 @@ macro_rules! tables {
             fn name(&self) -> Option<StringRef> {
                 Some(self.name)
             }
+            fn name_mut(&mut self) -> Option<&mut StringRef> {
+                Some(&mut self.name)
+            }
         })*
         $(impl crate::edit::Asset for $uty {
             const KIND: AssetKind = AssetKind::$ukind;

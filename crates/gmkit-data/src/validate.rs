@@ -1,5 +1,9 @@
 //! Checks a model before it is written: every reference points at an entry of its table, null
-//! slots appear only where the version allows them, and the room order lists every room.
+//! slots appear only where the version allows them, the room order lists every room, and what
+//! the runner is known to refuse is absent: an object's sprite, mask or parent that is neither
+//! "none" (-1; -100 for a parent) nor an index; a texture page item reaching outside its page;
+//! a child code entry (a nested function) starting outside its parent's code or, in edited code,
+//! inside an instruction.
 //!
 //! [`crate::build_bytes`] runs [`DataFile::validate`] first, so an edit that breaks one of these
 //! rules fails with an error naming the chunk, the element (index and name), the field, what was
@@ -32,6 +36,15 @@ impl DataFile {
     }
 
     /// Every problem [`DataFile::validate`] would report (at most 1,000), in model order.
+    ///
+    /// ```
+    /// let mut data = gmkit_data::sample();
+    /// assert!(data.problems().is_empty());
+    /// let g = data.general.as_mut().unwrap();
+    /// g.name = gmkit_data::StringRef(9_999_999);
+    /// g.display_name = gmkit_data::StringRef(9_999_998);
+    /// assert_eq!(data.problems().len(), 2);
+    /// ```
     pub fn problems(&self) -> Vec<Error> {
         check(self, MAX_PROBLEMS)
     }
@@ -213,6 +226,12 @@ fn check(file: &DataFile, limit: usize) -> Vec<Error> {
     found.append(&mut checker.found);
     // Room order.
     room_order(file, &mut found);
+    // What the runner refuses beyond references.
+    if found.len() < limit {
+        object_sentinels(file, &mut found);
+        items_on_their_pages(file, &mut found);
+        child_code_offsets(file, &mut found);
+    }
     found.truncate(limit);
     found
 }
@@ -291,6 +310,156 @@ fn room_order(file: &DataFile, found: &mut Vec<Error>) {
                     "room #{i} missing from the room order ({} entries)",
                     general.room_order.len()
                 ),
+            ));
+        }
+    }
+}
+
+/// Objects' sprite, mask and parent: "none" is -1 (for a parent -100, as GameMaker writes it,
+/// or -1, which a corpus game holds too; no other negative value occurs), anything else must be
+/// an index (the walk checks the range of those).
+fn object_sentinels(file: &DataFile, found: &mut Vec<Error>) {
+    use crate::chunks::object::NO_PARENT;
+    let Some(objects) = &file.objects else {
+        return;
+    };
+    for (i, o) in objects.objects.iter().enumerate() {
+        let Some(o) = o else { continue };
+        let fields = [
+            ("sprite", o.sprite, -1, "-1 (no sprite) or a sprite index"),
+            (
+                "mask_sprite",
+                o.mask_sprite,
+                -1,
+                "-1 (no mask) or a sprite index",
+            ),
+            (
+                "parent",
+                o.parent,
+                NO_PARENT,
+                "-100 or -1 (no parent) or an object index",
+            ),
+        ];
+        for (field, value, none, expected) in fields {
+            if value < 0 && value != none && value != -1 {
+                let elem = Elem {
+                    chunk: ChunkName(*b"OBJT"),
+                    kind: "object",
+                    index: i,
+                    name: Some(o.name),
+                };
+                found.push(problem(
+                    file,
+                    &elem,
+                    field.into(),
+                    expected.into(),
+                    value.to_string(),
+                ));
+            }
+        }
+    }
+}
+
+/// Texture page items must lie inside their page (the page's size from its image header, or
+/// its 2022.9 record): a page replaced by a smaller image leaves its items pointing outside it.
+fn items_on_their_pages(file: &DataFile, found: &mut Vec<Error>) {
+    let (Some(items), Some(textures)) = (&file.texture_page_items, &file.textures) else {
+        return;
+    };
+    let sizes: Vec<Option<(u32, u32)>> = textures
+        .pages
+        .iter()
+        .map(|p| {
+            let p = p.as_ref()?;
+            Some((p.width()?, p.height()?))
+        })
+        .collect();
+    for (i, item) in items.items.iter().enumerate() {
+        let Some(item) = item else { continue };
+        let Some(&Some((w, h))) = usize::try_from(item.texture_page)
+            .ok()
+            .and_then(|p| sizes.get(p))
+        else {
+            continue;
+        };
+        let [x, y, iw, ih] = item.source.map(u32::from);
+        if x + iw > w || y + ih > h {
+            let elem = Elem {
+                chunk: ChunkName(*b"TPAG"),
+                kind: "texture page item",
+                index: i,
+                name: None,
+            };
+            found.push(problem(
+                file,
+                &elem,
+                "source".into(),
+                format!(
+                    "a rectangle inside texture page {} ({w}×{h})",
+                    item.texture_page
+                ),
+                format!("x {x}, y {y}, width {iw}, height {ih}"),
+            ));
+        }
+    }
+}
+
+/// A child code entry starts inside its parent's code: at most at its end, and in a parent
+/// whose instructions were edited, at an instruction (a nested function's header not updated
+/// after instructions were put in before it would start mid-instruction). Encoded parents are
+/// as read, so only their length is checked (no decoding on every build).
+fn child_code_offsets(file: &DataFile, found: &mut Vec<Error>) {
+    use crate::chunks::code::CodeBody;
+    let Some(code) = &file.code else {
+        return;
+    };
+    // Instruction starts of edited parents, computed once each.
+    let mut starts: std::collections::HashMap<u32, (Vec<u32>, u32)> = Default::default();
+    for (i, e) in code.entries.iter().enumerate() {
+        let CodeBody::Shared { parent } = e.body else {
+            continue;
+        };
+        let Some(p) = code.entries.get(parent as usize) else {
+            continue; // the walk reports it
+        };
+        let off = e.execution_offset;
+        let bad = match &p.body {
+            CodeBody::Encoded(blob) => (off as usize > blob.len())
+                .then(|| format!("at most {} (the parent's size)", blob.len())),
+            CodeBody::Instructions(v) => {
+                let (at, end) = starts.entry(parent).or_insert_with(|| {
+                    let mut at = Vec::with_capacity(v.len());
+                    let mut pos = 0u32;
+                    for ins in v {
+                        at.push(pos);
+                        pos = pos.saturating_add(ins.size() as u32);
+                    }
+                    (at, pos)
+                });
+                (off != *end && at.binary_search(&off).is_err()).then(|| {
+                    format!(
+                        "the byte offset of an instruction of the parent (code entry #{parent}, \
+                         {end} bytes)"
+                    )
+                })
+            }
+            CodeBody::Shared { .. } => Some(format!(
+                "a root entry as parent (code entry #{parent} is itself a child)"
+            )),
+        };
+        if let Some(expected) = bad {
+            let elem = Elem {
+                chunk: ChunkName(*b"CODE"),
+                kind: "code entry",
+                index: i,
+                name: Some(e.name),
+            };
+            found.push(problem(
+                file,
+                &elem,
+                "execution_offset".into(),
+                expected,
+                off.to_string(),
             ));
         }
     }

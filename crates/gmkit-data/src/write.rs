@@ -320,6 +320,7 @@ impl Writer {
                 .into_iter()
                 .map(|s| (s.own_at, s.bytes))
                 .collect(),
+            source: None,
         })
     }
 
@@ -425,6 +426,8 @@ pub struct Built {
     own: Vec<u8>,
     /// (position in `own` where it is inserted, payload), in order.
     segments: Vec<(usize, Bytes)>,
+    /// The file the payloads are views of, when the model was parsed from one.
+    pub(crate) source: Option<std::sync::Arc<crate::Source>>,
 }
 
 impl Built {
@@ -471,12 +474,27 @@ impl Built {
         true
     }
 
-    /// Writes the output to `out`, part by part.
+    /// Writes the output to `out`, part by part; fails when the file the model was parsed from
+    /// changed on disk before or while the payloads were read from it (see
+    /// [`crate::parse_file`]), since what was written is then not what was read.
     pub fn write_to(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        self.check_source().map_err(std::io::Error::other)?;
         for part in self.parts() {
             out.write_all(part)?;
         }
-        Ok(())
+        self.check_source().map_err(std::io::Error::other)
+    }
+
+    /// `Ok` unless the payloads are views of a file that changed on disk since it was parsed
+    /// ([`crate::Source::check`]); [`Built::parts`], [`Built::eq_bytes`] and
+    /// [`Built::into_vec`] do not check it: call this after them.
+    ///
+    /// ```
+    /// let built = gmkit_data::build(&gmkit_data::sample()).unwrap();
+    /// assert!(built.check_source().is_ok());
+    /// ```
+    pub fn check_source(&self) -> crate::Result<()> {
+        self.source.as_ref().map_or(Ok(()), |s| s.check())
     }
 
     /// The output as one buffer.

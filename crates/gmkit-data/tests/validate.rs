@@ -42,7 +42,7 @@ fn text(file: &DataFile, s: StringRef) -> String {
 
 #[test]
 fn every_corpus_file_validates() {
-    let files = need!(corpus());
+    let files = need!(gmkit_testdata::corpus_all());
     let mut checked = 0;
     for (name, bytes) in files {
         // Parsing is the corpus test's business; a file that does not parse is reported there.
@@ -302,7 +302,9 @@ fn remove_first_unreferenced<T: Asset>(f: &mut DataFile, file: &str) -> bool {
         })
         .cloned()
         .collect();
-    let removed = f.remove_asset(Id::<T>::new(i as u32)).unwrap();
+    let removed = f
+        .remove_asset_ignoring_code(Id::<T>::new(i as u32))
+        .unwrap();
     assert!(removed.is_some());
     let after = resolved(f);
     same(
@@ -377,7 +379,7 @@ fn remove_refuses_a_referenced_asset_and_leaves_the_model_unchanged() {
         .unwrap()
         .sprite;
     let e = f
-        .remove_asset(Id::<Sprite>::new(sprite as u32))
+        .remove_asset_ignoring_code(Id::<Sprite>::new(sprite as u32))
         .expect_err("a sprite in use");
     let shown = e.to_string();
     assert!(shown.contains("which is being removed"), "{shown}");
@@ -407,7 +409,8 @@ fn remove_renumbers_later_references() {
         return;
     };
     let name = f.asset_name(Id::<Sprite>::new(s as u32));
-    f.remove_asset(Id::<Sprite>::new(unused as u32)).unwrap();
+    f.remove_asset_ignoring_code(Id::<Sprite>::new(unused as u32))
+        .unwrap();
     let now = f.objects.as_ref().unwrap().objects[i]
         .as_ref()
         .unwrap()
@@ -473,16 +476,16 @@ fn add_then_remove_gives_the_file_back() {
             assert!(back.general.as_ref().unwrap().room_order.contains(&r));
         }
         if let Some(id) = script {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         if let Some(id) = path {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         if let Some(id) = room {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         if let Some(id) = obj {
-            f.remove_asset(id).unwrap();
+            f.remove_asset_ignoring_code(id).unwrap();
         }
         f.strings.as_mut().unwrap().truncate(strings_before);
         let rebuilt = build_bytes(&f).unwrap();
@@ -526,4 +529,161 @@ fn template_room(f: &DataFile) -> Option<Room> {
         c.clear();
     }
     Some(r)
+}
+
+/// A 1×1 PNG.
+fn tiny_png() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 1, 1);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    enc.write_header()
+        .unwrap()
+        .write_image_data(&[0, 0, 0, 0])
+        .unwrap();
+    out
+}
+
+/// A texture page replaced by a smaller image leaves its items outside it: refused, naming the
+/// item, its rectangle and the page's size.
+#[test]
+fn items_outside_a_shrunk_page_fail_the_build() {
+    let mut f = need!(load(PRE_2024_11));
+    let page = f
+        .texture_pages()
+        .find(|(_, p)| p.width().is_some_and(|w| w > 1))
+        .map(|(id, _)| id.index())
+        .expect("an embedded page");
+    let textures = f.textures.as_mut().unwrap();
+    textures.pages[page]
+        .as_mut()
+        .unwrap()
+        .set_blob(tiny_png().into());
+    let (element, field, expected, found, shown) = build_error(&f);
+    assert!(element.starts_with("texture page item #"), "{shown}");
+    assert_eq!(field, "source");
+    assert_eq!(
+        expected,
+        format!("a rectangle inside texture page {page} (1×1)")
+    );
+    assert!(found.starts_with('x'), "{shown}");
+}
+
+/// A child code entry (a nested function) must start inside its parent's code, and in edited
+/// code at an instruction.
+#[test]
+fn child_code_entries_outside_or_inside_an_instruction_fail_the_build() {
+    use gmkit_data::chunks::code::CodeBody;
+    let child_of = |f: &DataFile| {
+        f.code_entries().find_map(|(i, e, _)| match e.body {
+            CodeBody::Shared { parent } => Some((i, parent as usize)),
+            _ => None,
+        })
+    };
+    // The smallest corpus file with a child entry.
+    let dir = need!(gmkit_testdata::corpus_dir());
+    let mut names = gmkit_testdata::corpus_names_all().unwrap();
+    names.sort_by_key(|n| std::fs::metadata(dir.join(n)).map_or(u64::MAX, |m| m.len()));
+    let (mut f, (child, parent)) = names
+        .iter()
+        .filter_map(|n| load(n))
+        .find_map(|f| child_of(&f).map(|c| (f, c)))
+        .expect("a corpus file with a child code entry");
+    let code = f.code.as_ref().unwrap();
+    let CodeBody::Encoded(blob) = &code.entries[parent].body else {
+        panic!("parent as read is encoded");
+    };
+    let size = blob.len() as u32;
+    // Past the end of an encoded parent.
+    let mut past = f.clone();
+    past.code.as_mut().unwrap().entries[child].execution_offset = size + 4;
+    let (element, field, expected, found, shown) = build_error(&past);
+    assert!(
+        element.starts_with(&format!("code entry #{child} ")),
+        "{shown}"
+    );
+    assert_eq!(field, "execution_offset");
+    assert_eq!(expected, format!("at most {size} (the parent's size)"));
+    assert_eq!(found, (size + 4).to_string());
+    // Inside an instruction of an edited parent.
+    let code = f.code.as_mut().unwrap();
+    let ins = code.instructions_mut(parent).unwrap();
+    let mut at = 0u32;
+    let mut inside = None;
+    for i in ins.iter() {
+        if i.size() > 4 {
+            inside = Some(at + 4);
+            break;
+        }
+        at += i.size() as u32;
+    }
+    let inside = inside.expect("an instruction with an operand");
+    assert!(
+        gmkit_data::build_bytes(&f).is_ok(),
+        "decoded, it still builds"
+    );
+    f.code.as_mut().unwrap().entries[child].execution_offset = inside;
+    let (_, field, expected, found, shown) = build_error(&f);
+    assert_eq!(field, "execution_offset", "{shown}");
+    assert!(expected.contains("an instruction of the parent"), "{shown}");
+    assert_eq!(found, inside.to_string());
+}
+
+/// An object's sprite, mask or parent: -1 means none (-100 or -1 for a parent); any other
+/// negative value is refused.
+#[test]
+fn object_sentinels_other_than_none_fail_the_build() {
+    let f = need!(load(PRE_2024_11));
+    let i = first_object_with_sprite(&f);
+    for (field, none) in [
+        ("sprite", -1),
+        ("mask_sprite", -1),
+        ("parent", -100),
+        ("parent", -1),
+    ] {
+        let mut ok = f.clone();
+        let mut bad = f.clone();
+        for (m, v) in [(&mut ok, none), (&mut bad, -5)] {
+            let o = m.objects.as_mut().unwrap().objects[i].as_mut().unwrap();
+            match field {
+                "sprite" => o.sprite = v,
+                "mask_sprite" => o.mask_sprite = v,
+                _ => o.parent = v,
+            }
+        }
+        assert!(build_bytes(&ok).is_ok(), "{field} = {none} means none");
+        let (element, got, _, found, shown) = build_error(&bad);
+        assert!(element.starts_with(&format!("object #{i} ")), "{shown}");
+        assert_eq!((got.as_str(), found.as_str()), (field, "-5"), "{shown}");
+    }
+}
+
+/// Before 2023.8, bytecode pushes asset indices as plain integers that no typed field shows:
+/// `remove_asset` refuses there (pointing to `gmkit_gml::assets::remove_asset`) instead of
+/// shifting every later asset under the code, and leaves the model unchanged.
+#[test]
+fn remove_refuses_in_old_files_with_code() {
+    let corpus = need!(gmkit_testdata::corpus_all());
+    let mut seen = 0;
+    for (name, bytes) in corpus {
+        let Ok(mut f) = gmkit_data::parse_bytes(bytes.to_vec()) else {
+            continue;
+        };
+        let has_code = f.code.as_ref().is_some_and(|c| !c.entries.is_empty());
+        let sprites = f.sprites.as_ref().map_or(0, |s| s.sprites.len());
+        if f.version.at_least(2023, 8) || !has_code || sprites == 0 {
+            continue;
+        }
+        seen += 1;
+        let before = gmkit_data::build_bytes(&f).unwrap();
+        let e = f
+            .remove_asset(Id::<Sprite>::new(0))
+            .expect_err("refused in a pre-2023.8 file with code");
+        assert!(
+            e.to_string().contains("gmkit_gml::assets::remove_asset"),
+            "{name}: {e}"
+        );
+        assert!(gmkit_data::build_bytes(&f).unwrap() == before, "{name}");
+    }
+    assert!(seen > 0, "no pre-2023.8 corpus file with code and sprites");
 }

@@ -138,6 +138,9 @@ pub(crate) struct Unassembled {
     roots: Vec<(usize, String)>,
     /// Root entries whose `.gml` text was edited: compiled after the assembly.
     gml: Vec<crate::gml::Pending>,
+    /// `.gml` files with no entry yet (no `.json` beside them): new entries, added after
+    /// the others are compiled, in path order.
+    new: Vec<String>,
 }
 
 /// Reads `code/*.json` (names are resolved in `scope`, so call it inside the pack's scope
@@ -154,8 +157,16 @@ pub(crate) fn read(
     };
     let chunk: ChunkFile = parse(&rest_path, rest)?;
     let mut metas: Vec<(usize, &str)> = Vec::new();
+    let mut new = Vec::new();
     for (p, _) in folder.under(&dir) {
         let name = &p[dir.len() + 1..];
+        if let Some(stem) = p.strip_suffix(&format!(".{}", crate::gml::GML_EXT))
+            && !name.contains('/')
+            && folder.get(&format!("{stem}.json")).is_none()
+        {
+            new.push(p.to_owned());
+            continue;
+        }
         if let Some(stem) = p.strip_suffix(&format!(".{ASM_EXT}"))
             && folder.get(&format!("{stem}.json")).is_none()
         {
@@ -240,6 +251,7 @@ pub(crate) fn read(
         empty_body: chunk.empty_body,
         roots,
         gml,
+        new,
     }))
 }
 
@@ -279,6 +291,7 @@ pub(crate) fn assemble(folder: &Folder, file: &mut DataFile, u: Unassembled) -> 
         empty_body,
         roots,
         gml,
+        new,
     } = u;
     let texts: Vec<(usize, &str, &str)> = roots
         .iter()
@@ -364,5 +377,6 @@ pub(crate) fn assemble(folder: &Folder, file: &mut DataFile, u: Unassembled) -> 
         entries,
         empty_body,
     });
-    crate::gml::compile(folder, file, &gml)
+    crate::gml::compile(folder, file, &gml)?;
+    crate::gml::add_new(folder, file, &new)
 }

@@ -6,7 +6,7 @@ use crate::folder::Folder;
 use crate::layout::*;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// One difference.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -230,27 +230,135 @@ fn renamed_strings(a: &Folder, b: &Folder) -> HashSet<(String, String)> {
     out
 }
 
+/// Asset files renamed between the two folders: `dir/NNNN_old` → `dir/NNNN_new` for each JSON
+/// file of `a` missing from `b` whose directory and index match one of `b` missing from `a`
+/// (its frames and other files under `dir/NNNN_old/` follow it).
+fn renamed_assets(a: &Folder, b: &Folder) -> Vec<(String, String)> {
+    let only = |x: &Folder, y: &Folder| -> std::collections::HashMap<(String, usize), String> {
+        x.files
+            .keys()
+            .filter(|p| y.get(p).is_none())
+            .filter_map(|p| {
+                let stem = p.strip_suffix(".json")?;
+                let (dir, file) = stem.rsplit_once('/')?;
+                let i = leading_index(file).filter(|_| file.contains('_'))?;
+                Some(((dir.to_owned(), i), stem.to_owned()))
+            })
+            .collect()
+    };
+    let (gone, new) = (only(a, b), only(b, a));
+    let mut out: Vec<(String, String)> = gone
+        .into_iter()
+        .filter_map(|(key, old)| Some((old, new.get(&key)?.clone())))
+        .collect();
+    out.sort();
+    out
+}
+
+/// `a`'s files, with the renamed assets' paths given their names in `b`.
+fn renamed_view<'a>(a: &'a Folder, renames: &[(String, String)]) -> BTreeMap<String, &'a [u8]> {
+    a.files
+        .iter()
+        .map(|(p, v)| {
+            let renamed = renames.iter().find_map(|(old, new)| {
+                let rest = p.strip_prefix(old.as_str())?;
+                (rest == ".json" || rest.starts_with('/')).then(|| format!("{new}{rest}"))
+            });
+            (renamed.unwrap_or_else(|| p.clone()), v.as_slice())
+        })
+        .collect()
+}
+
+/// The texture pages that changed frames explain: the pages holding the texture page item of
+/// a changed, added or removed frame, in either folder (`frames` of `sprites/NNNN_name.json`
+/// and `texture_page` of `texture_page_items.json`).
+fn pages_of_frames(
+    a: &BTreeMap<String, &[u8]>,
+    b: &Folder,
+    frames: &[(String, usize)],
+) -> HashSet<i64> {
+    let mut pages = HashSet::new();
+    let json = |bytes: Option<&[u8]>| bytes.and_then(|j| serde_json::from_slice::<Value>(j).ok());
+    for side in [0, 1] {
+        let get = |p: &str| {
+            if side == 0 {
+                a.get(p).copied()
+            } else {
+                b.get(p)
+            }
+        };
+        let Some(items) = json(get(TEXTURE_PAGE_ITEMS)) else {
+            continue;
+        };
+        for (dir, k) in frames {
+            let page = json(get(&format!("{dir}.json")))
+                .and_then(|s| s["frames"].get(*k).and_then(Value::as_u64))
+                .and_then(|item| items["items"].get(item as usize)?["texture_page"].as_i64());
+            pages.extend(page);
+        }
+    }
+    pages
+}
+
+/// The folder file listing the texture page items.
+const TEXTURE_PAGE_ITEMS: &str = "texture_page_items.json";
+
 /// Compares two folders.
 ///
-/// Texture pages and texture page items follow from the frames: when a sprite frame changed,
-/// the pages and items it moved are not listed again, nor the sprite's list of frame items.
+/// An asset renamed (same kind and index, another name) is one change, `renamed: old → new`,
+/// with its other differences listed under its new name. Texture pages and texture page items
+/// follow from the frames: when a sprite frame changed (or was added or removed), the pages
+/// holding it and the items are not listed again, nor the sprite's list of frame items; a
+/// change of any other page is.
 pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let mut out = Vec::new();
-    let paths: BTreeSet<&String> = a.files.keys().chain(b.files.keys()).collect();
+    let renames = renamed_assets(a, b);
+    let av = renamed_view(a, &renames);
+    for (old, new) in &renames {
+        let name = |f: Option<&[u8]>, stem: &str| {
+            let v = f.and_then(|j| serde_json::from_slice::<Value>(j).ok());
+            let shown = label(&format!("{stem}.json"), v.as_ref());
+            shown
+                .split_once(' ')
+                .map_or(shown.clone(), |s| s.1.to_owned())
+        };
+        let was = name(a.get(&format!("{old}.json")), old);
+        let now = name(b.get(&format!("{new}.json")), new);
+        let dir = new.rsplit_once('/').map_or("", |s| s.0);
+        out.push(Change {
+            asset: format!("{} {now}", kind_of(dir.rsplit('/').next().unwrap_or(dir))),
+            what: format!("renamed: {was} → {now}"),
+        });
+    }
+    let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| format!("{n}.json")).collect();
+    let paths: BTreeSet<&str> = av
+        .keys()
+        .map(String::as_str)
+        .chain(b.files.keys().map(String::as_str))
+        .collect();
     let renamed = renamed_strings(a, b);
-    let frame_changed = paths.iter().any(|p| {
-        is_frame(p) && !p.contains("/mask_") && a.get(p) != b.get(p) && {
-            match (
-                a.get(p).map(gmkit_media::decode_png),
-                b.get(p).map(gmkit_media::decode_png),
-            ) {
-                (Some(Ok(i)), Some(Ok(j))) => i != j,
-                _ => true,
+    let changed_frames: Vec<(String, usize)> = paths
+        .iter()
+        .filter(|p| {
+            is_frame(p) && !p.contains("/mask_") && av.get(**p).copied() != b.get(p) && {
+                match (
+                    av.get(**p).map(|x| gmkit_media::decode_png(x)),
+                    b.get(p).map(gmkit_media::decode_png),
+                ) {
+                    (Some(Ok(i)), Some(Ok(j))) => i != j,
+                    _ => true,
+                }
             }
-        }
-    });
+        })
+        .filter_map(|p| {
+            let (dir, file) = p.rsplit_once('/')?;
+            Some((dir.to_owned(), file.strip_suffix(".png")?.parse().ok()?))
+        })
+        .collect();
+    let frame_changed = !changed_frames.is_empty();
+    let frame_pages = pages_of_frames(&av, b, &changed_frames);
     for p in paths {
-        let (x, y) = (a.get(p), b.get(p));
+        let (x, y) = (av.get(p).copied(), b.get(p));
         // A code entry's `.gml` text (and its record) follow its instructions, which the
         // `.asm` file reports.
         if x == y
@@ -259,8 +367,13 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         {
             continue;
         }
-        let derived = p.starts_with(&format!("{TEXTURES}/")) || p == "texture_page_items.json";
-        if frame_changed && derived {
+        // A page whose change the changed frames explain (one holding a frame that changed,
+        // or the page of its own that an added frame gets).
+        let page_of_frames = p
+            .strip_prefix(&format!("{TEXTURES}/"))
+            .and_then(leading_index)
+            .is_some_and(|i| frame_pages.contains(&(i as i64)));
+        if frame_changed && (page_of_frames || p == TEXTURE_PAGE_ITEMS) {
             continue;
         }
         if is_frame(p) {
@@ -301,7 +414,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             let json = format!("{stem}.json");
             let v = b
                 .get(&json)
-                .or_else(|| a.get(&json))
+                .or_else(|| av.get(&json).copied())
                 .and_then(|j| serde_json::from_slice::<Value>(j).ok());
             // An added or removed entry is reported once, by its JSON file.
             let (Some(x), Some(y)) = (x, y) else {
@@ -338,6 +451,10 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 (Some(u), Some(v)) => {
                     let mut l = Vec::new();
                     leaves("", u, v, &mut l);
+                    if renamed_json.contains(p) {
+                        // Reported once, as the rename.
+                        l.retain(|(f, _, _)| f != "name" && !f.starts_with("name."));
+                    }
                     if p.starts_with(&format!("{}/", crate::code::DIR)) {
                         l.retain(|(f, _, _)| f != "gml" && !f.starts_with("gml."));
                     }

@@ -120,10 +120,12 @@ impl<'a> Decompiler<'a> {
                 .position(|(a, b)| a != b)
                 .unwrap_or(ins.len().min(orig.len()));
             return Err(match (orig.get(k), ins.get(k)) {
-                // Same opcode, other operands: show both.
-                (Some(o), Some(n)) if o.opcode() == n.opcode() => {
-                    format!("compiled code differs at instruction {k}: expected {o:?}, got {n:?}")
-                }
+                // Same opcode, other operands: show both, as assembly (`push.v self.a`).
+                (Some(o), Some(n)) if o.opcode() == n.opcode() => one_line(&format!(
+                    "compiled code differs at instruction {k}: expected `{}`, got `{}`",
+                    o.display(game.file),
+                    n.display(game.file)
+                )),
                 (Some(o), Some(n)) => format!(
                     "compiled code differs at instruction {k}: expected {}, got {}",
                     o.opcode().mnemonic(),
@@ -391,4 +393,52 @@ fn match_children(
         ));
     }
     Ok(out)
+}
+
+/// The entry name a new `.gml` file stands for: its file stem, without a leading index
+/// (`0042_gml_Script_foo.gml` and `gml_Script_foo.gml` both name `gml_Script_foo`).
+fn new_entry_name(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.strip_suffix(&format!(".{GML_EXT}")).unwrap_or(file);
+    match stem.split_once('_') {
+        Some((digits, rest))
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest
+        }
+        _ => stem,
+    }
+}
+
+/// Adds a code entry for each new `.gml` file (one without a `.json` beside it), named like
+/// the entry GameMaker would make (`gml_Script_NAME`, `gml_GlobalScript_NAME`,
+/// `gml_Object_OBJECT_EVENT_N`, `gml_Room_ROOM_Create`), through
+/// [`gmkit_gml::entries::add_entry`]: the entry is compiled from the text and wired into the
+/// script table, the object's events or the room. A name no entry kind takes is refused with
+/// one line saying which names are accepted.
+pub(crate) fn add_new(folder: &Folder, file: &mut DataFile, paths: &[String]) -> Result<()> {
+    use gmkit_gml::entries::{AddEntryError, add_entry};
+    for path in paths {
+        let bytes = folder.get(path).unwrap_or_default();
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Error::new(path, "", format!("expected UTF-8 text: {e}")))?;
+        let name = new_entry_name(path);
+        let target = file
+            .parse_entry_name(name)
+            .map_err(|why| Error::new(path, "", why))?;
+        add_entry(file, &target, text).map_err(|e| match e {
+            AddEntryError::Parse {
+                line,
+                col,
+                expected,
+                found,
+            } => Error::new(
+                path,
+                format!("line {line}, column {col}"),
+                one_line(&format!("expected {expected}, found {found}")),
+            ),
+            e => Error::new(path, "", one_line(&e.to_string())),
+        })?;
+    }
+    Ok(())
 }

@@ -55,6 +55,32 @@ fn most_entries_get_gml_and_the_rest_say_why() {
 }
 
 #[test]
+fn skipped_reasons_are_one_readable_line() {
+    // Games with entries that do not compile back today (2.3 – 2023+).
+    let mut reasons = Vec::new();
+    for name in ["vendaval.win", "tiktaktoe-gm-network.win", "longdog.win"] {
+        let (_, folder) = need!(load(name));
+        for (p, _) in folder.under("code") {
+            if !p.ends_with(".json") {
+                continue;
+            }
+            let j: Value = serde_json::from_slice(folder.get(p).unwrap()).expect("entry JSON");
+            if let Some(why) = j["gml"]["skipped"].as_str() {
+                reasons.push(format!("{name} {p}: {why}"));
+            }
+        }
+    }
+    assert!(!reasons.is_empty());
+    for r in &reasons {
+        // No Rust debug dump (`Push { op: Push, value: Int16(1) }`): assembly or words.
+        assert!(
+            !r.contains('\n') && !r.contains(" { ") && !r.contains("Some(") && r.len() < 400,
+            "{r}"
+        );
+    }
+}
+
+#[test]
 fn a_comment_added_packs_to_the_identical_file() {
     let (bytes, folder) = need!(load(GAME));
     let mut edited = folder.clone();

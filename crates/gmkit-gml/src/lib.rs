@@ -10,11 +10,13 @@
 
 #![warn(missing_docs)]
 
+pub mod assets;
 pub mod ast;
 pub mod builtins;
 pub mod check;
 pub mod compile;
 pub mod decompile;
+pub mod entries;
 pub mod features;
 pub mod fold;
 pub mod game;

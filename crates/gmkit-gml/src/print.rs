@@ -1,7 +1,7 @@
 //! Printing the syntax tree as GML text (four-space indentation, K&R braces, parentheses only
 //! where precedence needs them or the tree keeps them).
 
-use crate::ast::{Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
+use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
 use std::fmt::Write;
 
 /// Prints a list of statements (a code entry's body) as GML text.
@@ -169,6 +169,11 @@ impl Printer {
             }
             Stmt::For(init, c, step, body) => {
                 self.out.push_str("for (");
+                if init.is_none() && c.is_none() && step.is_none() {
+                    self.out.push_str(";;) ");
+                    self.block(body);
+                    return;
+                }
                 if let Some(i) = init {
                     self.simple(i);
                 }
@@ -256,6 +261,21 @@ impl Printer {
     /// Assignments and updates without the `;` (also used in `for` headers).
     fn simple(&mut self, s: &Stmt) {
         match s {
+            Stmt::Assign {
+                target,
+                op: Some(BinaryOp::IntDiv),
+                value,
+            } => {
+                // GML has no `div=`: the same code as `a = a div v` (spec §4.7).
+                self.expr(target, 0);
+                self.out.push_str(" = ");
+                let e = Expr::Binary(
+                    BinaryOp::IntDiv,
+                    Box::new(target.clone()),
+                    Box::new(value.clone()),
+                );
+                self.expr(&e, 0);
+            }
             Stmt::Assign { target, op, value } => {
                 self.expr(target, 0);
                 match op {
@@ -390,7 +410,14 @@ impl Printer {
             },
             Expr::Ident(n) => self.out.push_str(n),
             Expr::Member(t, n) => {
-                self.expr(t, POSTFIX_PREC);
+                // `(140000).x`: a number before `.` would read as a decimal point.
+                if matches!(&**t, Expr::Lit(Literal::Int(_) | Literal::Real(_))) {
+                    self.out.push('(');
+                    self.expr(t, 0);
+                    self.out.push(')');
+                } else {
+                    self.expr(t, POSTFIX_PREC);
+                }
                 self.out.push('.');
                 self.out.push_str(n);
             }

@@ -120,6 +120,9 @@ fn decompile_compile_round_trip() {
                         (Some(_), None) => "differs: compiled code too short".into(),
                         _ => "differs: compiled code too long".into(),
                     };
+                    if std::env::var_os("GMKIT_SHOW_DIFFERS").is_some() {
+                        println!("{name} {}: {kind} at instruction {k}", game.code_name(i));
+                    }
                     // GMKIT_SHOW_ENTRY=<entry name>: both listings in full, side by side.
                     if std::env::var("GMKIT_SHOW_ENTRY").is_ok_and(|e| e == game.code_name(i)) {
                         let dis = gmkit_data::chunks::code::asm::Disassembler::new(&file);

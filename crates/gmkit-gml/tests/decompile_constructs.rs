@@ -188,7 +188,7 @@ fn if_else_chain() {
 
 #[test]
 fn loops() {
-    // Appendix A, bc 16.
+    // Appendix A, bc 16: the source's `for` (the same code as `i = 0; while (…) { …; i++; }`).
     let text = "pushi.e 0 / pop.v.i local.i / \
         L0: / pushloc.v local.i / push.v self.count / cmp.v.v LT / bf L9 / \
         pushi.e -1 / pushloc.v local.i / conv.v.i / push.v [array]self.items / \
@@ -196,7 +196,7 @@ fn loops() {
         L1: / push.v local.i / push.e 1 / add.i.v / pop.v.v local.i / b L0 / L9:";
     assert_eq!(
         gml(16, 2, 0, text),
-        "var i;\ni = 0;\nwhile (i < count) {\n    if (items[i] == target) {\n        found = 1;\n        break;\n    }\n    i++;\n}"
+        "for (var i = 0; i < count; i++) {\n    if (items[i] == target) {\n        found = 1;\n        break;\n    }\n}"
     );
     // do … until
     assert_eq!(

@@ -208,11 +208,12 @@ pub struct CodeEntries {
 
 impl CodeEntries {
     /// The instructions `entry` executes: a root's own instructions, or for a child the shared
-    /// blob from its execution offset on; encoded blobs are decoded on the fly. Empty for an
-    /// unknown entry or a bad offset.
+    /// blob from its execution offset on; encoded blobs are decoded on the fly. Fails for an
+    /// unknown entry, like [`CodeEntries::instructions_mut`]; empty for a child whose parent or
+    /// offset is bad (which [`crate::DataFile::validate`] reports).
     pub fn instructions(&self, entry: usize) -> Result<Cow<'_, [Instruction]>> {
         let Some(e) = self.entries.get(entry) else {
-            return Ok(Cow::Borrowed(&[]));
+            return Err(no_entry(entry, self.entries.len()));
         };
         let root = match &e.body {
             CodeBody::Shared { parent } => match self.entries.get(*parent as usize) {
@@ -251,10 +252,7 @@ impl CodeEntries {
     pub fn instructions_mut(&mut self, entry: usize) -> Result<&mut Vec<Instruction>> {
         let n = self.entries.len();
         let Some(e) = self.entries.get_mut(entry) else {
-            return Err(crate::error::Error::at(
-                0,
-                invalid("code entry", format!("an entry index below {n}"), entry),
-            ));
+            return Err(no_entry(entry, n));
         };
         if let CodeBody::Encoded(b) = &e.body {
             let mut v = Vec::new();
@@ -289,6 +287,15 @@ impl CodeEntries {
     pub fn find(&self, name: StringRef) -> Option<usize> {
         self.entries.iter().position(|e| e.name == name)
     }
+}
+
+/// The error for code entry `entry` of a chunk of `n` entries that has no such entry.
+fn no_entry(entry: usize, n: usize) -> crate::error::Error {
+    crate::error::Error::at(
+        0,
+        invalid("code entry", format!("an entry index below {n}"), entry),
+    )
+    .in_chunk(CodeEntries::NAME)
 }
 
 /// The slot table of the fast reading (one `u32` a CODE word, all `u32::MAX` when unused),

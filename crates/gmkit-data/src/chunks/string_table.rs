@@ -84,7 +84,23 @@ impl Strings {
         self.spans.push(span);
         StringRef((self.spans.len() - 1) as u32)
     }
-    /// Replaces the text of an entry (every reference to it sees the new text).
+    /// Replaces the text of an entry: **every** field and instruction that refers to the entry
+    /// sees the new text. Entries are shared: GameMaker writes each distinct text once, so an
+    /// asset's name may be the same entry as a code string or another field (in some games
+    /// GEN8's display name is the entry of its `name` and `file_name`, which decide the save
+    /// directory). To change one field, point it at an entry of its own instead
+    /// ([`crate::DataFile::intern`], or [`crate::DataFile::set_name`] for an asset's name).
+    ///
+    /// ```
+    /// let mut data = gmkit_data::sample();
+    /// let g = data.general.as_mut().unwrap();
+    /// g.display_name = g.name; // one entry, two fields
+    /// let entry = g.name;
+    /// data.strings.as_mut().unwrap().set(entry, "Renamed");
+    /// let g = data.general.as_ref().unwrap();
+    /// assert_eq!(data.string(g.name).unwrap(), "Renamed");
+    /// assert_eq!(data.string(g.display_name).unwrap(), "Renamed");
+    /// ```
     pub fn set(&mut self, r: StringRef, s: impl Into<GmString>) -> Option<()> {
         let old = *self.spans.get(r.index())?;
         let s = s.into();

@@ -1059,6 +1059,17 @@ impl<'g> Compiler<'g> {
                 self.patch(&fr.continues, lc);
             }
             Stmt::With(e, body) => {
+                // bc 15 – 2.2: `with (other)` reads `other.id` (fold.rs `self_other_id`).
+                let other_id;
+                let e = if self.f().new_opcodes()
+                    && !self.f().gml_v2()
+                    && matches!(e, Expr::Ident(n) if n == "other")
+                {
+                    other_id = Expr::Member(Box::new(e.clone()), "id".into());
+                    &other_id
+                } else {
+                    e
+                };
                 self.instance(e)?;
                 let l8 = self.label();
                 self.branch(Opcode::PushEnv, l8);
@@ -1376,7 +1387,12 @@ impl<'g> Compiler<'g> {
                 }
                 _ => None,
             },
-            Expr::Lit(Literal::Int(v)) if *v < 100_000 + 32_768 => Some(*v),
+            // `[instance]` holds the id - 100000 in an unsigned 16-bit field.
+            Expr::Lit(Literal::Int(v))
+                if *v < u16::MAX as i64 + 1 || (100_000..100_000 + 65_536).contains(v) =>
+            {
+                Some(*v)
+            }
             Expr::Paren(x) => self.instance_number_in(x, member),
             _ => None,
         }

@@ -10,6 +10,7 @@
 mod cfg;
 pub(crate) mod names;
 mod stack;
+mod tidy;
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::game::Game;
@@ -364,22 +365,20 @@ impl<'g, 'i> Dec<'g, 'i> {
         matches!(self.ins.get(i), Some(Instruction::Branch { op: o, .. }) if *o == op)
     }
 
-    /// Prepends `var` declarations of the scope's locals and closes the scope.
+    /// Declares the scope's locals (at their first assignment, or at the top), recovers `for`
+    /// loops and closes the scope.
     fn finish_scope(&mut self, mut body: Vec<Stmt>, function: bool) -> Vec<Stmt> {
         let scope = self.scopes.pop().unwrap_or_default();
         if function && matches!(body.last(), Some(Stmt::Exit)) {
             body.pop();
         }
-        let locals: Vec<(String, Option<Expr>)> = scope
+        tidy::for_loops(&mut body);
+        let locals: Vec<String> = scope
             .locals
             .into_iter()
             .filter(|n| n != "$$$$temp$$$$" && n != "arguments")
-            .map(|n| (n, None))
             .collect();
-        if !locals.is_empty() {
-            body.insert(0, Stmt::Var(locals));
-        }
-        body
+        tidy::place_vars(body, locals)
     }
 
     /// The end of the function body starting at `start`: the target of the jump-over branch
@@ -537,12 +536,18 @@ impl<'g, 'i> Dec<'g, 'i> {
             let mut steps = self.region(step, latch, &mut st2, ctx);
             ctx.pop();
             self.scope().for_steps.remove(&head);
-            let step_stmt = if steps.len() == 1 {
-                steps.pop().map(Box::new)
-            } else {
-                Some(Box::new(Stmt::Block(steps)))
-            };
-            out.push(Stmt::For(None, Some(cond), step_stmt, body));
+            // A `for` header holds one simple statement as its step (never `exit;` or a block).
+            match steps.as_slice() {
+                [Stmt::Assign { .. } | Stmt::Update { .. } | Stmt::Expr(_)] => {
+                    let step_stmt = steps.pop().map(Box::new);
+                    out.push(Stmt::For(None, Some(cond), step_stmt, body));
+                }
+                _ => out.push(self.fail(
+                    "a loop whose continue target is not one simple statement",
+                    head,
+                    after,
+                )),
+            }
         } else {
             out.push(Stmt::While(cond, body));
         }
@@ -595,6 +600,52 @@ impl<'g, 'i> Dec<'g, 'i> {
         None
     }
 
+    /// [`Self::break_or_continue`] for a jump that is surely one: to a loop's or switch's
+    /// exit or continue target, or to a loop step or do-until condition (straight code up to
+    /// the latch), not into the middle of its body.
+    fn plain_break_or_continue(&mut self, t: usize, ctx: &[Ctx]) -> Option<Stmt> {
+        let straight = |d: &Self, from: usize, to: usize| {
+            to.saturating_sub(from) <= 16
+                && (from..to).all(|k| !matches!(d.ins.get(k), Some(Instruction::Branch { .. })))
+        };
+        for c in ctx.iter().rev() {
+            match *c {
+                Ctx::Switch { brk, cont } => {
+                    if t == brk {
+                        return Some(Stmt::Break);
+                    }
+                    if Some(t) == cont {
+                        return Some(Stmt::Continue);
+                    }
+                }
+                Ctx::Loop {
+                    head,
+                    latch,
+                    brk,
+                    cont,
+                } => {
+                    if t == brk {
+                        return Some(Stmt::Break);
+                    }
+                    return match cont {
+                        Some(c) if t == c => Some(Stmt::Continue),
+                        Some(c)
+                            if c == head && t > head && t <= latch && straight(self, t, latch) =>
+                        {
+                            self.scope().for_steps.insert(head, t);
+                            Some(Stmt::Continue)
+                        }
+                        None if t >= head && t <= latch && straight(self, t, latch) => {
+                            Some(Stmt::Continue)
+                        }
+                        _ => None,
+                    };
+                }
+            }
+        }
+        None
+    }
+
     /// One instruction (or one construct starting at it). Returns the next index.
     fn step(
         &mut self,
@@ -630,6 +681,9 @@ impl<'g, 'i> Dec<'g, 'i> {
                             let name = self.game.code_name(child).to_string();
                             self.functions.insert(name, (f, size));
                             return t;
+                        }
+                        if let Some(next) = self.empty_switch(i, t, stack, out) {
+                            return next;
                         }
                         match self.jump(i, t, ctx) {
                             Some(Stmt::Block(b)) if b.is_empty() => {}
@@ -768,6 +822,18 @@ impl<'g, 'i> Dec<'g, 'i> {
             }
         }
         let cond = if op == Opcode::Bt { negate(cond) } else { cond };
+        // `if (c) continue;` / `if (c) break;`: the then-arm is one jump of the enclosing loop
+        // (the same code as an empty then-arm with an else that runs to the loop's end).
+        if t == i + 2
+            && t <= end
+            && self.is_branch(i + 1, Opcode::B)
+            && let Some(m) = self.target(i + 1)
+            && m > i + 1
+            && let Some(s) = self.plain_break_or_continue(m, ctx)
+        {
+            out.push(Stmt::If(cond, vec![s], None));
+            return t;
+        }
         if t > end {
             // A conditional exit from the region: `if (!c) break;` style.
             if let Some(s) = self.jump(i, t, ctx) {
@@ -909,7 +975,7 @@ impl<'g, 'i> Dec<'g, 'i> {
         // `b default` lands before `b end`'s target; otherwise the second jump is the first
         // statement of a body (a `continue`/`break` as a case's only statement).
         if let [d, e] = jumps.as_slice()
-            && d >= e
+            && d > e
         {
             jumps.pop();
             p -= 1;
@@ -997,7 +1063,18 @@ impl<'g, 'i> Dec<'g, 'i> {
                 });
             }
         }
-        out.push(Stmt::Switch(value.e, cases));
+        // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) { case
+        // true: }` pushes `true` as `pushi.e 1`.
+        let mut value = value.e;
+        if t == DataType::Boolean {
+            as_bool(&mut value);
+            for c in &mut cases {
+                if let Some(l) = &mut c.label {
+                    as_bool(l);
+                }
+            }
+        }
+        out.push(Stmt::Switch(value, cases));
         // Skip the `popz` that drops the switch value.
         let mut next = brk;
         if matches!(
@@ -1010,6 +1087,42 @@ impl<'g, 'i> Dec<'g, 'i> {
             next += 1;
         }
         Some(next)
+    }
+
+    /// A `switch` without cases: `<v> b L; L: popz` (`switch (v) {}`) or `<v> b L; b L; L:
+    /// popz` (`switch (v) { default: }`).
+    fn empty_switch(
+        &mut self,
+        i: usize,
+        t: usize,
+        stack: &mut Vec<Val>,
+        out: &mut Vec<Stmt>,
+    ) -> Option<usize> {
+        let popz = |k: usize| {
+            matches!(
+                self.ins.get(k),
+                Some(Instruction::Unary {
+                    op: Opcode::Popz,
+                    ..
+                })
+            )
+        };
+        if stack.is_empty() || !popz(t) {
+            return None;
+        }
+        let cases = if t == i + 1 {
+            Vec::new()
+        } else if t == i + 2 && self.is_branch(i + 1, Opcode::B) && self.target(i + 1) == Some(t) {
+            vec![Case {
+                label: None,
+                body: Vec::new(),
+            }]
+        } else {
+            return None;
+        };
+        let v = stack.pop()?;
+        out.push(Stmt::Switch(v.e, cases));
+        Some(t + 1)
     }
 
     /// `repeat`: `<n> dup.i 0; push 0; cmp.i.i LTE; bt end; body; <decrement> bt body; end: popz.i`.
@@ -1092,7 +1205,18 @@ impl<'g, 'i> Dec<'g, 'i> {
         ctx: &mut Vec<Ctx>,
         out: &mut Vec<Stmt>,
     ) -> usize {
-        let target = self.instance_operand(stack, i);
+        let mut target = self.instance_operand(stack, i);
+        // bc 15 – 2.2 compile `other` as a value to `other.id`: the same code as `with (other)`,
+        // the usual spelling.
+        let f = &self.game.features;
+        if f.new_opcodes()
+            && !f.gml_v2()
+            && let Expr::Member(o, n) = &target
+            && n == "id"
+            && matches!(&**o, Expr::Ident(x) if x == "other")
+        {
+            target = Expr::Ident("other".into());
+        }
         if t <= i || !self.is_branch(t, Opcode::PopEnv) {
             out.push(self.fail("pushenv without its popenv", i, i + 1));
             return i + 1;
@@ -1229,6 +1353,15 @@ impl<'g, 'i> Dec<'g, 'i> {
                 next += 1;
             }
         }
+        // GameMaker runs the finally block before each `exit`/`return`/`break`/`continue`
+        // that leaves the try: that copy is the finally block's, not the body's.
+        let (mut body, mut catch) = (body, catch);
+        if let Some(f) = finally.as_deref().filter(|f| !f.is_empty()) {
+            tidy::drop_finally_copies(&mut body, f);
+            if let Some((_, c)) = &mut catch {
+                tidy::drop_finally_copies(c, f);
+            }
+        }
         out.push(Stmt::Try {
             body,
             catch,
@@ -1334,8 +1467,10 @@ fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)
         (0..args).map(|k| (format!("_arg{k}"), None)).collect();
     let mut rest = Vec::with_capacity(body.len());
     let mut it = body.into_iter().peekable();
-    // `var` declarations stay first.
-    if let Some(Stmt::Var(_)) = it.peek() {
+    // Hoisted `var` declarations (no code of their own) stay first.
+    if let Some(Stmt::Var(v)) = it.peek()
+        && v.iter().all(|(_, e)| e.is_none())
+    {
         rest.extend(it.next());
     }
     while let Some(Stmt::If(Expr::Binary(BinaryOp::Eq, l, r), then, None)) = it.peek() {
@@ -1366,6 +1501,13 @@ fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)
     }
     rest.extend(it);
     (params, rest)
+}
+
+/// A `0`/`1` literal compared as a boolean becomes `false`/`true`.
+fn as_bool(e: &mut Expr) {
+    if let Expr::Lit(Literal::Int(v @ (0 | 1))) = e {
+        *e = Expr::Lit(Literal::Bool(*v == 1));
+    }
 }
 
 fn lit_int(e: &Expr) -> Option<i64> {

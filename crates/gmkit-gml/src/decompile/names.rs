@@ -21,6 +21,8 @@ use crate::builtins::{self, Kind};
 use crate::game::{AssetKind, Game};
 use std::collections::{HashMap, HashSet};
 
+pub(crate) use super::stack::fn_short_name;
+
 /// The game's names a printed name must not collide with, built once per game.
 #[derive(Debug, Default)]
 pub struct NameIndex {
@@ -62,6 +64,28 @@ impl NameIndex {
             assets,
             kinds,
         }
+    }
+}
+
+impl NameIndex {
+    /// The kind the game's code gives its own (non-built-in) variable `name`: holding an
+    /// instance, or passed where a built-in takes an object ([`Kind::Any`] otherwise).
+    pub(crate) fn game_variable_kind(&self, name: &str) -> Kind {
+        if self.kinds.instances.contains(name) {
+            Kind::Instance
+        } else if self.kinds.objects.contains(name) {
+            Kind::Asset(AssetKind::Object)
+        } else {
+            Kind::Any
+        }
+    }
+
+    /// Whether parameter `k` of script `script` is passed where a built-in takes an object.
+    pub(crate) fn object_param(&self, script: &str, k: usize) -> bool {
+        self.kinds
+            .params
+            .get(script)
+            .is_some_and(|p| p.get(k) == Some(&true))
     }
 }
 

@@ -295,6 +295,9 @@ impl Dec<'_, '_> {
                 let t = self.instance_operand(stack, at);
                 member(t, name)
             }
+            // Below the special instances (-16 to -1) the 16-bit field is an unsigned
+            // instance or object number (32768 to 65535).
+            k if k < -16 => member(self.instance_expr(k as u16 as i64), name),
             k => member(self.instance_expr(k as i64), name),
         }
     }
@@ -307,12 +310,15 @@ impl Dec<'_, '_> {
                 let inner = self.pop(stack, at);
                 member(inner.e, name)
             }
+            // A 2.3 function's parameter read as an array is the parameter (`_arg1[i]`, as
+            // in its plain reads).
+            Some(-6) if name.starts_with("argument") => self.argument(name),
             Some(-1) | Some(-6) | Some(-16) => ident(name),
             Some(-7) => {
                 self.local(name);
                 ident(name)
             }
-            Some(-15) => ident(name),
+            Some(-15) => self.argument(name),
             Some(k) => member(self.instance_expr(k), name),
             None => member(owner.e, name),
         }
@@ -327,9 +333,10 @@ impl Dec<'_, '_> {
                 let t = self.instance_operand(stack, at);
                 member(t, &name)
             }
+            // The 16-bit field is unsigned here: ids 100000 to 165535 (spec §2).
             RefType::INSTANCE => member(
                 Expr::Paren(Box::new(Expr::Lit(Literal::Int(
-                    var.instance.0 as i64 + 100_000,
+                    var.instance.0 as u16 as i64 + 100_000,
                 )))),
                 &name,
             ),
@@ -572,7 +579,10 @@ impl Dec<'_, '_> {
             },
             Instruction::Pop { t1, t2, var } => self.store(i, (t1, t2), &var, stack, out),
             Instruction::PopSwap { arg, .. } => {
-                let below = (arg as usize * 4).saturating_sub(16);
+                // `pop.e.v 5|6` (pre-2.3 `v = ++a.b` / `++a[i]`): the copy on top moves below the
+                // value under it (a variable, 16 bytes) and the 1 or 2 int operands of the
+                // store (4 bytes each): `arg · 4` bytes in all (spec §4.6).
+                let below = arg as usize * 4;
                 self.swap_below(stack, below, i);
             }
             Instruction::Dup { t, count, extra } => self.dup(i, t, count, extra, stack),
@@ -613,8 +623,11 @@ impl Dec<'_, '_> {
                     let idx = self.pop(stack, i);
                     let base = self.pop(stack, i);
                     let value = self.pop(stack, i);
+                    // `m[i][j] += v` reads the element through copies of the owner and index
+                    // (`dup.i 4 / savearef / pushaf`); `m[i][j] = m[i][j] + v` reads it again.
+                    let dup_form = base.dup != 0 && idx.dup != 0;
                     let target = Expr::Index(Box::new(base.e), vec![idx.e]);
-                    self.assign(target, value, stack, out, false, true);
+                    self.assign(target, value, stack, out, dup_form, true);
                 }
                 ExtendedKind::SETOWNER => {
                     self.pop(stack, i);
@@ -897,7 +910,14 @@ impl Dec<'_, '_> {
             && let Expr::Binary(op, l, r) = &value.e
             && **l == target
         {
-            if info.right_push_e1 && matches!(op, BinaryOp::Add | BinaryOp::Sub) {
+            // A copy of the old or new value left below the store is `a++`/`++a` as a value
+            // whatever pushed the 1 (before bc 15 `push.e` is no signature of `++`).
+            let one = **r == Expr::Lit(Literal::Int(1));
+            let kept = stack.last().is_some_and(|top| {
+                (info.left_dup != 0 && top.dup == info.left_dup && top.e == target)
+                    || (value.dup != 0 && top.dup == value.dup)
+            });
+            if (info.right_push_e1 || one && kept) && matches!(op, BinaryOp::Add | BinaryOp::Sub) {
                 let uop = if *op == BinaryOp::Add {
                     UpdateOp::Inc
                 } else {

@@ -1,0 +1,397 @@
+//! Source shapes recovered from a structured body, where GameMaker's compiler emits the same
+//! code for two spellings and the source usually has the other one:
+//!
+//! - `for` loops: `x = a; while (c) { …; x++; }` with no `continue` of its own compiles exactly
+//!   like `for (x = a; c; x++) { … }`, and `while (int64(1))` is the condition `for (;;)`
+//!   emits (`push.l 1`);
+//! - `var x = e` where the local is first assigned: a `var` emits no code of its own, so the
+//!   declaration moves from the top of the scope to the first assignment when nothing before it
+//!   mentions the local (compiled earlier it would not be a local yet) and every later mention
+//!   is in the same block, after it.
+
+use crate::ast::{Case, Expr, Literal, Stmt};
+
+/// Turns `init; while (c) { …; step }` into `for` loops, at every level of `body`.
+pub(super) fn for_loops(body: &mut Vec<Stmt>) {
+    crate::limits::deep(|| for_loops_here(body))
+}
+
+fn for_loops_here(body: &mut Vec<Stmt>) {
+    for s in body.iter_mut() {
+        for b in child_blocks(s) {
+            for_loops(b);
+        }
+    }
+    let mut i = 0;
+    while i < body.len() {
+        let is_forever = |c: &Expr| matches!(c, Expr::Lit(Literal::Int64(1)));
+        match &mut body[i] {
+            Stmt::While(c, b) => {
+                let cond = (!is_forever(c)).then(|| c.clone());
+                let step_of = b.last().and_then(step_var).map(str::to_string);
+                let init = i
+                    .checked_sub(1)
+                    .and_then(|k| init_var(&body[k]))
+                    .map(str::to_string);
+                let own_continue = match &body[i] {
+                    Stmt::While(_, b) => has_own_continue(b),
+                    _ => true,
+                };
+                match (step_of, init) {
+                    (Some(x), Some(y))
+                        if x == y
+                            && !own_continue
+                            && cond.as_ref().is_none_or(|c| expr_mentions(c, &x)) =>
+                    {
+                        let Stmt::While(_, mut b) = body.remove(i) else {
+                            unreachable!("matched above")
+                        };
+                        let step = b.pop().map(Box::new);
+                        let init = body.remove(i - 1);
+                        i -= 1;
+                        body.insert(i, Stmt::For(Some(Box::new(init)), cond, step, b));
+                    }
+                    _ if cond.is_none() => {
+                        let Stmt::While(_, b) = body.remove(i) else {
+                            unreachable!("matched above")
+                        };
+                        body.insert(i, Stmt::For(None, None, None, b));
+                    }
+                    _ => {}
+                }
+            }
+            Stmt::For(None, c, step, _) => {
+                if c.as_ref().is_some_and(is_forever) {
+                    *c = None;
+                }
+                let step_of = step.as_deref().and_then(step_var).map(str::to_string);
+                let init = i
+                    .checked_sub(1)
+                    .and_then(|k| init_var(&body[k]))
+                    .map(str::to_string);
+                if let (Some(x), Some(y)) = (step_of, init)
+                    && x == y
+                {
+                    let init = body.remove(i - 1);
+                    i -= 1;
+                    if let Stmt::For(slot, ..) = &mut body[i] {
+                        *slot = Some(Box::new(init));
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// The variable a loop step updates (`x++`, `x += e`, `x = x - e`).
+fn step_var(s: &Stmt) -> Option<&str> {
+    match s {
+        Stmt::Update {
+            target: Expr::Ident(x),
+            ..
+        }
+        | Stmt::Assign {
+            target: Expr::Ident(x),
+            op: Some(_),
+            ..
+        } => Some(x),
+        Stmt::Assign {
+            target: Expr::Ident(x),
+            op: None,
+            value,
+        } if expr_mentions(value, x) => Some(x),
+        _ => None,
+    }
+}
+
+/// The variable a loop initialisation sets (`x = e`).
+fn init_var(s: &Stmt) -> Option<&str> {
+    match s {
+        Stmt::Assign {
+            target: Expr::Ident(x),
+            op: None,
+            ..
+        } => Some(x),
+        _ => None,
+    }
+}
+
+/// Whether `body` has a `continue` of the loop it is the body of (not of a nested loop or
+/// `with`).
+fn has_own_continue(body: &[Stmt]) -> bool {
+    crate::limits::deep(|| {
+        body.iter().any(|s| match s {
+            Stmt::Continue => true,
+            Stmt::If(_, a, b) => has_own_continue(a) || b.as_deref().is_some_and(has_own_continue),
+            Stmt::Switch(_, cases) => cases.iter().any(|c| has_own_continue(&c.body)),
+            Stmt::Block(b) => has_own_continue(b),
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                has_own_continue(body)
+                    || catch.as_ref().is_some_and(|(_, c)| has_own_continue(c))
+                    || finally.as_deref().is_some_and(has_own_continue)
+            }
+            _ => false,
+        })
+    })
+}
+
+/// The statement lists directly inside `s` (not those of nested functions).
+fn child_blocks(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match s {
+        Stmt::If(_, a, b) => {
+            let mut v = vec![a];
+            if let Some(b) = b {
+                v.push(b);
+            }
+            v
+        }
+        Stmt::While(_, b)
+        | Stmt::For(_, _, _, b)
+        | Stmt::DoUntil(b, _)
+        | Stmt::Repeat(_, b)
+        | Stmt::With(_, b)
+        | Stmt::Block(b) => vec![b],
+        Stmt::Switch(_, cases) => cases.iter_mut().map(|c: &mut Case| &mut c.body).collect(),
+        Stmt::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            let mut v = vec![body];
+            if let Some((_, c)) = catch {
+                v.push(c);
+            }
+            if let Some(f) = finally {
+                v.push(f);
+            }
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Moves the declaration of each of `locals` to its first assignment where that is the same
+/// code (see the module doc); the rest are declared at the top, as before.
+pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> {
+    let mut hoisted = Vec::new();
+    for n in locals {
+        if !crate::limits::deep(|| declare_in(&mut body, &n, false)) {
+            hoisted.push((n, None));
+        }
+    }
+    // Loop variables declared in a `for` header are declared again in the headers of later
+    // loops that start them afresh, as sources do (`for (var i = 0; …)` twice): a `var`
+    // emits no code of its own.
+    let mut in_headers = Vec::new();
+    crate::limits::deep(|| header_vars(&mut body, &mut in_headers, false));
+    if !in_headers.is_empty() {
+        crate::limits::deep(|| header_vars(&mut body, &mut in_headers, true));
+    }
+    if !hoisted.is_empty() {
+        body.insert(0, Stmt::Var(hoisted));
+    }
+    body
+}
+
+/// Collects the locals declared in `for` headers (`redeclare` false), or declares those
+/// locals in the headers of the loops that assign them plainly (`redeclare` true).
+fn header_vars(body: &mut [Stmt], names: &mut Vec<String>, redeclare: bool) {
+    for s in body.iter_mut() {
+        if let Stmt::For(Some(init), ..) = s {
+            match &mut **init {
+                Stmt::Var(v) if !redeclare => {
+                    if let [(x, Some(_))] = v.as_slice()
+                        && !names.contains(x)
+                    {
+                        names.push(x.clone());
+                    }
+                }
+                Stmt::Assign {
+                    target: Expr::Ident(x),
+                    op: None,
+                    value,
+                } if redeclare && names.contains(x) && !expr_mentions(value, x) => {
+                    let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                    **init = Stmt::Var(vec![(x.clone(), Some(value))]);
+                }
+                _ => {}
+            }
+        }
+        for b in child_blocks(s) {
+            crate::limits::deep(|| header_vars(b, names, redeclare));
+        }
+    }
+}
+
+/// Declares `x` at its first mention in `list` if that is a plain assignment of it and every
+/// later mention follows in `list` (or nested in it): `outer` says whether something after
+/// `list` mentions it. False when it cannot.
+fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
+    let Some(k) = list.iter().position(|s| stmt_mentions(s, x)) else {
+        return false;
+    };
+    let after = outer || list[k + 1..].iter().any(|s| stmt_mentions(s, x));
+    let s = &mut list[k];
+    match s {
+        Stmt::Assign {
+            target: Expr::Ident(t),
+            op: None,
+            value,
+        } if t == x && !expr_mentions(value, x) => {
+            if outer {
+                return false;
+            }
+            let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+            *s = Stmt::Var(vec![(x.to_string(), Some(value))]);
+            true
+        }
+        Stmt::For(init, c, step, b) => {
+            // `for (var x = a; …)`: later mentions in this list are in the same block.
+            if let Some(i) = init
+                && let Stmt::Assign {
+                    target: Expr::Ident(t),
+                    op: None,
+                    value,
+                } = &mut **i
+                && t == x
+                && !expr_mentions(value, x)
+            {
+                if outer {
+                    return false;
+                }
+                let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                **i = Stmt::Var(vec![(x.to_string(), Some(value))]);
+                return true;
+            }
+            if init.as_deref().is_some_and(|i| stmt_mentions(i, x))
+                || c.as_ref().is_some_and(|c| expr_mentions(c, x))
+                || step.as_deref().is_some_and(|s| stmt_mentions(s, x))
+            {
+                return false;
+            }
+            declare_in(b, x, after)
+        }
+        Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+            !expr_mentions(c, x) && declare_in(b, x, after)
+        }
+        Stmt::DoUntil(b, c) => declare_in(b, x, after || expr_mentions(c, x)),
+        Stmt::Block(b) => declare_in(b, x, after),
+        Stmt::If(c, a, b) => {
+            if expr_mentions(c, x) {
+                return false;
+            }
+            match b {
+                Some(b) if block_mentions(b, x) => !block_mentions(a, x) && declare_in(b, x, after),
+                _ => declare_in(a, x, after),
+            }
+        }
+        _ => false,
+    }
+}
+
+fn block_mentions(b: &[Stmt], x: &str) -> bool {
+    b.iter().any(|s| stmt_mentions(s, x))
+}
+
+/// Whether statement `s` names `x` (nested functions aside: their locals are their own).
+pub(super) fn stmt_mentions(s: &Stmt, x: &str) -> bool {
+    crate::limits::deep(|| stmt_mentions_here(s, x))
+}
+
+fn stmt_mentions_here(s: &Stmt, x: &str) -> bool {
+    let e = |e: &Expr| expr_mentions(e, x);
+    let b = |b: &[Stmt]| block_mentions(b, x);
+    match s {
+        Stmt::Expr(v) | Stmt::Throw(v) | Stmt::Delete(v) | Stmt::Return(Some(v)) => e(v),
+        Stmt::Assign { target, value, .. } => e(target) || e(value),
+        Stmt::Update { target, .. } => e(target),
+        Stmt::Var(v) => v.iter().any(|(n, v)| n == x || v.as_ref().is_some_and(&e)),
+        Stmt::Static(v) => v.iter().any(|(n, v)| n == x || e(v)),
+        Stmt::GlobalVar(v) => v.iter().any(|n| n == x),
+        Stmt::If(c, a, o) => e(c) || b(a) || o.as_deref().is_some_and(b),
+        Stmt::While(c, body) | Stmt::Repeat(c, body) | Stmt::With(c, body) => e(c) || b(body),
+        Stmt::DoUntil(body, c) => b(body) || e(c),
+        Stmt::For(i, c, st, body) => {
+            i.as_deref().is_some_and(|i| stmt_mentions(i, x))
+                || c.as_ref().is_some_and(e)
+                || st.as_deref().is_some_and(|s| stmt_mentions(s, x))
+                || b(body)
+        }
+        Stmt::Switch(v, cases) => {
+            e(v) || cases
+                .iter()
+                .any(|c| c.label.as_ref().is_some_and(e) || b(&c.body))
+        }
+        Stmt::Try {
+            body,
+            catch,
+            finally,
+        } => {
+            b(body)
+                || catch.as_ref().is_some_and(|(n, c)| n == x || b(c))
+                || finally.as_deref().is_some_and(b)
+        }
+        Stmt::Block(body) => b(body),
+        // A nested function's parameters and defaults are its own.
+        Stmt::Function(_) => false,
+        Stmt::Break | Stmt::Continue | Stmt::Exit | Stmt::Return(None) => false,
+        // Unknown code may name anything.
+        Stmt::Unstructured(_) => true,
+    }
+}
+
+/// Whether expression `e` names `x` as a variable.
+pub(super) fn expr_mentions(e: &Expr, x: &str) -> bool {
+    crate::limits::deep(|| expr_mentions_here(e, x))
+}
+
+fn expr_mentions_here(e: &Expr, x: &str) -> bool {
+    let m = |e: &Expr| expr_mentions(e, x);
+    match e {
+        Expr::Lit(_) | Expr::Function(_) => false,
+        Expr::Ident(n) => n == x,
+        Expr::Member(t, _) => m(t),
+        Expr::Index(t, i) => m(t) || i.iter().any(m),
+        Expr::Call(f, a) | Expr::New(f, a) => m(f) || a.iter().any(m),
+        Expr::Unary(_, a) | Expr::Paren(a) => m(a),
+        Expr::Update { target, .. } => m(target),
+        Expr::Binary(_, a, b) => m(a) || m(b),
+        Expr::Ternary(c, a, b) => m(c) || m(a) || m(b),
+        Expr::Array(v) => v.iter().any(m),
+        Expr::Struct(v) => v.iter().any(|(_, v)| m(v)),
+    }
+}
+
+/// Removes the copies of a `finally` block `f` that GameMaker puts before each statement
+/// leaving the protected block (`exit`, `return`, `break`, `continue`), at every level of
+/// `body` but nested `try` statements and functions.
+pub(super) fn drop_finally_copies(body: &mut Vec<Stmt>, f: &[Stmt]) {
+    crate::limits::deep(|| {
+        for s in body.iter_mut() {
+            if !matches!(s, Stmt::Try { .. }) {
+                for b in child_blocks(s) {
+                    drop_finally_copies(b, f);
+                }
+            }
+        }
+        let mut k = 0;
+        while k < body.len() {
+            if matches!(
+                body[k],
+                Stmt::Exit | Stmt::Return(_) | Stmt::Break | Stmt::Continue
+            ) && k >= f.len()
+                && body[k - f.len()..k] == *f
+            {
+                body.drain(k - f.len()..k);
+                k -= f.len();
+            }
+            k += 1;
+        }
+    })
+}

@@ -1,0 +1,514 @@
+//! One call adds a code entry compiled from GML: a script, an object event, a room's or an
+//! instance's creation code ([`add_entry`]).
+//!
+//! The wiring of the entry into the file (its name, SCPT/GLOB, the object's event list and
+//! action, the room, the code-locals record) is gmkit-data's
+//! ([`gmkit_data::code_entry`]), usable with assembly too; this module adds the compiling: the
+//! text is parsed, compiled with [`compile_entry_with_children`] against the file, and the
+//! nested functions it defines (2.3+) become child entries with their SCPT entries, as
+//! GameMaker wires them (`gml_GlobalScript_s` holds `gml_Script_f` for each `function f`; a
+//! function declared in an event is `gml_Script_f_gml_Object_...` or, in newer versions,
+//! `gml_Script_f@gml_Object_...`).
+//!
+//! Names the compiler reports as missing are added when the new entry itself defines them:
+//! strings, the FUNC entry of each function it declares (and of `method`, which binds it) and
+//! the self variable its declaration stores to. Any other missing name is an error (new variables and functions in general are
+//! the compiler's to add). The file is changed only when everything succeeded.
+
+use crate::ast::{Expr, Stmt};
+use crate::compile::{ChildEntry, CompileError, Names, compile_entry_with_children};
+use crate::game::Game;
+use gmkit_data::DataFile;
+use gmkit_data::chunks::code::{CodeBody, InstanceType, Instruction, PushValue};
+use gmkit_data::chunks::function::{Function, Local};
+use gmkit_data::chunks::variable::Variable;
+pub use gmkit_data::code_entry::{EntryTarget, EventType, NewEntry};
+use std::collections::{HashMap, HashSet};
+
+/// Why an entry could not be added.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum AddEntryError {
+    /// The text does not parse.
+    #[error("line {line}, column {col}: expected {expected}, found {found}")]
+    Parse {
+        /// Line (1-based).
+        line: u32,
+        /// Column (1-based).
+        col: u32,
+        /// What the parser expected.
+        expected: String,
+        /// What it found.
+        found: String,
+    },
+    /// The text does not compile against the file.
+    #[error("{0}")]
+    Compile(CompileError),
+    /// The file cannot take the entry (no such object, the event exists already, ...).
+    #[error("{}", data_message(.0))]
+    Data(gmkit_data::Error),
+}
+
+/// A model problem as `element: expected X, found Y`; other errors as they print.
+fn data_message(e: &gmkit_data::Error) -> String {
+    match &e.kind {
+        gmkit_data::ErrorKind::InvalidModel(p) if p.field.is_empty() => {
+            format!("{}: expected {}, found {}", p.element, p.expected, p.found)
+        }
+        gmkit_data::ErrorKind::InvalidModel(p) => format!("{p}"),
+        _ => e.to_string(),
+    }
+}
+
+impl From<gmkit_data::Error> for AddEntryError {
+    fn from(e: gmkit_data::Error) -> Self {
+        AddEntryError::Data(e)
+    }
+}
+
+/// The entries one [`add_entry`] call added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Added {
+    /// The root entry.
+    pub root: NewEntry,
+    /// Its child entries (2.3+ functions it defines), in CODE order.
+    pub children: Vec<usize>,
+}
+
+/// Compiles `source` (GML text) into a new code entry of `target`, wired into `file` as
+/// GameMaker wires it (see the module documentation). `file` is unchanged on error.
+pub fn add_entry(
+    file: &mut DataFile,
+    target: &EntryTarget,
+    source: &str,
+) -> Result<Added, AddEntryError> {
+    let tree = crate::parse::parse(source).map_err(|e| AddEntryError::Parse {
+        line: e.line,
+        col: e.col,
+        expected: e.expected,
+        found: e.found,
+    })?;
+    add_entry_tree(file, target, &tree)
+}
+
+/// As [`add_entry`], from a parsed tree.
+pub fn add_entry_tree(
+    file: &mut DataFile,
+    target: &EntryTarget,
+    body: &[Stmt],
+) -> Result<Added, AddEntryError> {
+    let mut work = file.clone();
+    let root = work.add_code_entry(target)?;
+    let mut declared = Declared::default();
+    declared.block(body, 0);
+    let mut local_names = vec!["arguments".to_string()];
+    for n in &declared.all_vars {
+        if !local_names.contains(n) {
+            local_names.push(n.clone());
+        }
+    }
+    let mut seeded = seed_locals(&mut work, root.entry, &local_names, None)?;
+    let mut reseeds = 0;
+    // Names the entry defines, added when the compiler reports them missing (each once).
+    let mut added: HashSet<(&'static str, String)> = HashSet::new();
+    let (ins, children) = loop {
+        let result = {
+            let game = Game::new(&work);
+            let names = Names::new(&game);
+            crate::limits::deep(|| compile_entry_with_children(&game, &names, root.entry, body))
+        };
+        let (kind, name) = match result {
+            // The entry's locals in the order its code first uses them (temporaries such as
+            // `$$$$temp$$$$` included), as GameMaker numbers them: seeded again and compiled
+            // once more when that differs from the guess.
+            Ok(r) => {
+                let Some(range) = seeded.clone() else { break r };
+                let used = first_use_locals(&work, &r.0);
+                if used == local_names || reseeds >= 2 {
+                    break r;
+                }
+                reseeds += 1;
+                local_names = used;
+                seeded = seed_locals(&mut work, root.entry, &local_names, Some(range))?;
+                continue;
+            }
+            Err(CompileError::UnknownName { kind, name }) => (kind, name),
+            Err(e) => return Err(AddEntryError::Compile(e)),
+        };
+        if !added.insert((kind, name.clone())) {
+            return Err(AddEntryError::Compile(CompileError::UnknownName {
+                kind,
+                name,
+            }));
+        }
+        match kind {
+            "string" => {
+                work.intern(&name);
+            }
+            // A function declaration binds its body with `method` (a built-in the game's
+            // other code may never have called).
+            "function"
+                if (name.starts_with("gml_Script_") && declared.owns_function(&name))
+                    || (name == "method" && !declared.functions.is_empty()) =>
+            {
+                let r = work.intern(&name);
+                if let Some(f) = work.functions.as_mut() {
+                    f.functions.push(Function::new(r));
+                } else {
+                    return Err(AddEntryError::Compile(CompileError::UnknownName {
+                        kind,
+                        name,
+                    }));
+                }
+            }
+            "variable" if declared.functions.contains_key(&name) => {
+                add_self_variable(&mut work, &name)?
+            }
+            _ => {
+                return Err(AddEntryError::Compile(CompileError::UnknownName {
+                    kind,
+                    name,
+                }));
+            }
+        }
+    };
+    let root_locals = code_locals(&mut work, root.entry, &ins, &declared)?;
+    let code = work.code.as_mut().expect("the entry was added");
+    code.entries[root.entry].body = CodeBody::Instructions(ins);
+    if let Some(n) = root_locals {
+        code.entries[root.entry].locals_count = n;
+    }
+    let mut kids = Vec::with_capacity(children.len());
+    for ChildEntry {
+        name,
+        offset,
+        arguments,
+        locals,
+    } in children
+    {
+        let ctor = declared.constructor(&name);
+        kids.push(work.add_child_entry(
+            root.entry,
+            &name,
+            offset,
+            arguments,
+            locals,
+            Some(ctor),
+        )?);
+    }
+    *file = work;
+    Ok(Added {
+        root,
+        children: kids,
+    })
+}
+
+/// Gives the new root its own local VARI entries, as GameMaker does for every code entry in
+/// the files that show it (a local `arguments` entry beside the others'): `names` in order,
+/// numbered by slot (before 2.3) or by the name's string index (2.3+), in place of the entries
+/// of an earlier `seeded` range. The compiler takes the local entries an entry's current code
+/// uses, so the root's placeholder code refers to them until it is compiled. Returns the range
+/// of VARI entries they occupy (`None` when the file does not keep per-entry locals).
+fn seed_locals(
+    file: &mut DataFile,
+    entry: usize,
+    names: &[String],
+    seeded: Option<std::ops::Range<usize>>,
+) -> Result<Option<std::ops::Range<usize>>, AddEntryError> {
+    let per_entry = seeded.is_some()
+        || file.variables.as_ref().is_some_and(|v| {
+            file.strings
+                .as_ref()
+                .and_then(|s| s.find("arguments"))
+                .is_some_and(|a| {
+                    v.variables
+                        .iter()
+                        .any(|x| x.instance_type == -7 && x.name == a)
+                })
+        });
+    if !per_entry {
+        return Ok(None);
+    }
+    let by_string = file.version.at_least(2, 3);
+    let mut fresh = Vec::with_capacity(names.len());
+    for (slot, n) in names.iter().enumerate() {
+        let r = file.intern(n);
+        fresh.push(Variable {
+            name: r,
+            instance_type: -7,
+            variable_id: if by_string { r.0 as i32 } else { slot as i32 },
+        });
+    }
+    let vars = file.variables.as_mut().expect("checked");
+    let start = match seeded {
+        Some(range) => {
+            let start = range.start;
+            vars.variables.splice(range, fresh);
+            start
+        }
+        None => {
+            let start = vars.variables.len();
+            vars.variables.extend(fresh);
+            start
+        }
+    };
+    let mut placeholder = Vec::with_capacity(names.len());
+    for index in start..start + names.len() {
+        let index = u32::try_from(index).map_err(|_| {
+            AddEntryError::Compile(CompileError::Invalid("too many variables".into()))
+        })?;
+        placeholder.push(Instruction::Push {
+            op: gmkit_data::chunks::code::Opcode::Push,
+            value: PushValue::Variable(gmkit_data::chunks::code::VariableRef {
+                variable: gmkit_data::Id::new(index),
+                instance: InstanceType::LOCAL,
+                ref_type: gmkit_data::chunks::code::RefType::NORMAL,
+            }),
+        });
+    }
+    if let Some(code) = file.code.as_mut() {
+        code.entries[entry].body = CodeBody::Instructions(placeholder);
+    }
+    Ok(Some(start..start + names.len()))
+}
+
+/// `arguments`, then the local variables `ins` uses, in order of first use, by name.
+fn first_use_locals(file: &DataFile, ins: &[Instruction]) -> Vec<String> {
+    let mut out = vec!["arguments".to_string()];
+    let (Some(vars), Some(strings)) = (file.variables.as_ref(), file.strings.as_ref()) else {
+        return out;
+    };
+    for i in ins {
+        let var = match i {
+            Instruction::Pop { var, .. } => var,
+            Instruction::Push {
+                value: PushValue::Variable(var),
+                ..
+            } => var,
+            _ => continue,
+        };
+        if var.instance != InstanceType::LOCAL {
+            continue;
+        }
+        if let Some(v) = vars.variables.get(var.variable.index()) {
+            let n = strings
+                .get(v.name)
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if !out.contains(&n) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// Adds a self (instance) variable `name`, numbered as the file numbers its instance and
+/// global variables (the next id, the header's counts grown by one).
+fn add_self_variable(file: &mut DataFile, name: &str) -> Result<(), AddEntryError> {
+    let r = file.intern(name);
+    let Some(vars) = file.variables.as_mut() else {
+        return Err(AddEntryError::Compile(CompileError::UnknownName {
+            kind: "variable",
+            name: name.into(),
+        }));
+    };
+    let next = vars
+        .variables
+        .iter()
+        .filter(|v| v.instance_type != -7 && v.variable_id >= 0)
+        .map(|v| v.variable_id + 1)
+        .max()
+        .unwrap_or(0);
+    let id = match vars.header.as_mut() {
+        Some(h) => {
+            let id = (h.count_a as i32).max(next);
+            h.count_a = h.count_a.max(id as u32 + 1);
+            h.count_b = h.count_b.max(id as u32 + 1);
+            id
+        }
+        None => next,
+    };
+    vars.variables.push(Variable {
+        name: r,
+        instance_type: -1,
+        variable_id: id,
+    });
+    Ok(())
+}
+
+/// Rebuilds the new root's code-locals record from its compiled code (`arguments`, then every
+/// local variable the blob uses, in order of first use, numbered by their VARI ids) and
+/// returns the root's own locals count (its `arguments` and the `var`s outside functions),
+/// when the version keeps code locals.
+fn code_locals(
+    file: &mut DataFile,
+    entry: usize,
+    ins: &[Instruction],
+    declared: &Declared,
+) -> Result<Option<u16>, AddEntryError> {
+    let has_list = file
+        .functions
+        .as_ref()
+        .is_some_and(|f| f.code_locals.is_some());
+    if !has_list {
+        return Ok(None);
+    }
+    let mut seen: Vec<(u32, gmkit_data::StringRef)> = Vec::new();
+    if let Some(vars) = file.variables.as_ref() {
+        for i in ins {
+            let var = match i {
+                Instruction::Pop { var, .. } => var,
+                Instruction::Push {
+                    value: PushValue::Variable(var),
+                    ..
+                } => var,
+                _ => continue,
+            };
+            if var.instance != InstanceType::LOCAL {
+                continue;
+            }
+            if let Some(v) = vars.variables.get(var.variable.index())
+                && !seen.iter().any(|s| s.1 == v.name)
+            {
+                seen.push((v.variable_id.max(0) as u32, v.name));
+            }
+        }
+    }
+    let name = file
+        .code
+        .as_ref()
+        .map(|c| c.entries[entry].name)
+        .unwrap_or_default();
+    let root_count = 1 + declared.root_vars.len();
+    let list = file
+        .functions
+        .as_mut()
+        .and_then(|f| f.code_locals.as_mut())
+        .expect("checked");
+    if let Some(cl) = list.iter_mut().rev().find(|c| c.code_name == name) {
+        for (index, name) in seen {
+            if !cl.locals.iter().any(|l| l.name == name) {
+                cl.locals.push(Local { index, name });
+            }
+        }
+    }
+    if let Some(h) = file.variables.as_mut().and_then(|v| v.header.as_mut()) {
+        h.max_locals = h.max_locals.max(root_count as u32);
+    }
+    Ok(Some(u16::try_from(root_count).unwrap_or(u16::MAX)))
+}
+
+/// What the new entry's text declares: functions (by name, with their constructor flag) and
+/// the `var`s of its own code outside functions.
+#[derive(Default)]
+struct Declared {
+    functions: HashMap<String, bool>,
+    root_vars: Vec<String>,
+    /// Every `var`, functions included, in order.
+    all_vars: Vec<String>,
+}
+
+impl Declared {
+    /// Walks statements; `depth` is 0 outside functions.
+    fn block(&mut self, body: &[Stmt], depth: usize) {
+        for s in body {
+            self.stmt(s, depth);
+        }
+    }
+
+    fn function(&mut self, f: &crate::ast::Function) {
+        if let Some(n) = &f.name {
+            self.functions.insert(n.clone(), f.constructor);
+        }
+        self.block(&f.body, 1);
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        if let Expr::Function(f) = e {
+            self.function(f);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize) {
+        crate::limits::deep(|| match s {
+            Stmt::Function(f) => self.function(f),
+            Stmt::Var(list) => {
+                for (n, v) in list {
+                    if depth == 0 && !self.root_vars.contains(n) {
+                        self.root_vars.push(n.clone());
+                    }
+                    if !self.all_vars.contains(n) {
+                        self.all_vars.push(n.clone());
+                    }
+                    if let Some(v) = v {
+                        self.expr(v);
+                    }
+                }
+            }
+            Stmt::Assign { value, .. } => self.expr(value),
+            Stmt::Static(list) => list.iter().for_each(|(_, v)| self.expr(v)),
+            Stmt::If(_, a, b) => {
+                self.block(a, depth);
+                if let Some(b) = b {
+                    self.block(b, depth);
+                }
+            }
+            Stmt::While(_, b)
+            | Stmt::DoUntil(b, _)
+            | Stmt::Repeat(_, b)
+            | Stmt::With(_, b)
+            | Stmt::Block(b) => self.block(b, depth),
+            Stmt::For(init, _, step, b) => {
+                if let Some(i) = init {
+                    self.stmt(i, depth);
+                }
+                if let Some(i) = step {
+                    self.stmt(i, depth);
+                }
+                self.block(b, depth);
+            }
+            Stmt::Switch(_, cases) => cases.iter().for_each(|c| self.block(&c.body, depth)),
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                self.block(body, depth);
+                if let Some((_, c)) = catch {
+                    self.block(c, depth);
+                }
+                if let Some(f) = finally {
+                    self.block(f, depth);
+                }
+            }
+            _ => {}
+        })
+    }
+
+    /// The declared function a child entry name (`gml_Script_f`, `gml_Script_f_<parent>`,
+    /// `gml_Script_f@<parent>`) stands for: the longest declared name that fits.
+    fn short_name<'a>(&'a self, entry: &str) -> Option<&'a str> {
+        let rest = entry.strip_prefix("gml_Script_")?;
+        self.functions
+            .keys()
+            .filter(|n| {
+                rest == n.as_str()
+                    || rest
+                        .strip_prefix(n.as_str())
+                        .is_some_and(|t| t.starts_with('_') || t.starts_with('@'))
+            })
+            .max_by_key(|n| n.len())
+            .map(String::as_str)
+    }
+
+    fn owns_function(&self, entry: &str) -> bool {
+        self.short_name(entry).is_some()
+    }
+
+    fn constructor(&self, entry: &str) -> bool {
+        self.short_name(entry)
+            .and_then(|n| self.functions.get(n))
+            .copied()
+            .unwrap_or(false)
+    }
+}
