@@ -304,7 +304,7 @@ fn names_the_game_uses_stay_numbers() {
     named(
         V23,
         "pushi.e 0 / pop.v.i local.spr_wall / pushi.e 1 / pop.v.i self.sprite_index",
-        "var spr_wall;\nspr_wall = 0;\nsprite_index = 1;",
+        "var spr_wall = 0;\nsprite_index = 1;",
     );
 }
 

@@ -19,7 +19,7 @@ fn decompiles_one_entry_and_a_folder() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("if (keyboard_check(87)) {\n    y -= move_speed;\n}"),
+        text.contains("if (keyboard_check(ord(\"W\"))) {\n    y -= move_speed;\n}"),
         "{text}"
     );
 
