@@ -419,7 +419,13 @@ fn var_shadowing_a_parameter() {
         pushloc.v local.t / pop.v.v self.after / exit.i / \
         L9: / push.i [function]gml_Script_ease / conv.i.v / pushi.e -1 / conv.i.v / \
         call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.ease / popz.v";
-    let c = case(2, 3, "gml_GlobalScript_scr", &[("gml_Script_ease", "F")], asm);
+    let c = case(
+        2,
+        3,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_ease", "F")],
+        asm,
+    );
     c.compiles("function ease(t) {\n    before = t;\n    var t = 2 * t;\n    after = t;\n}");
 }
 

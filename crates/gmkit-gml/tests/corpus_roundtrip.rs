@@ -1,9 +1,9 @@
 //! Bar 2 (measured): `compile(parse(print(decompile(entry))))` against the entry's own
 //! instructions, per file and per version family; the differences are listed by kind.
 
+use gmkit_data::chunks::code::Instruction;
 use gmkit_gml::compile::{CompileError, Names, compile_entry_with_children};
 use gmkit_gml::{Family, Game, decompile, parse, print};
-use gmkit_data::chunks::code::Instruction;
 use std::collections::BTreeMap;
 
 #[derive(Default)]
@@ -52,7 +52,10 @@ fn decompile_compile_round_trip() {
                 Ok(t) => t,
                 Err(e) => {
                     if show {
-                        println!("MISS {name} {}: text does not parse: {e}", game.code_name(i));
+                        println!(
+                            "MISS {name} {}: text does not parse: {e}",
+                            game.code_name(i)
+                        );
                     }
                     *kinds.entry("text does not parse".into()).or_default() += 1;
                     continue;

@@ -211,7 +211,12 @@ impl Compiler<'_> {
         // `EXPLICIT_ARGUMENT`).
         if !f.params.is_empty() {
             let explicit: HashMap<String, String> = (0..16)
-                .map(|k| (format!("argument{k}"), format!("argument{k}{EXPLICIT_ARGUMENT}")))
+                .map(|k| {
+                    (
+                        format!("argument{k}"),
+                        format!("argument{k}{EXPLICIT_ARGUMENT}"),
+                    )
+                })
                 .collect();
             for s in &mut body {
                 rename_stmt(s, &explicit);

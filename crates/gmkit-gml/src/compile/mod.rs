@@ -1865,7 +1865,8 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
                     o @ Expr::Call(..)
-                        if self.f().chained_call_args_first() && refs::chain_starts_with_call(o) =>
+                        if self.f().chained_call_args_first()
+                            && refs::chain_starts_with_call(o) =>
                     {
                         return self.chained_call(o, m, args);
                     }

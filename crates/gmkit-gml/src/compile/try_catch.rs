@@ -40,7 +40,6 @@ fn has_inner(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
     })
 }
 
-
 impl Compiler<'_> {
     /// Inside a try or catch block of the current function.
     pub(super) fn in_try(&self) -> bool {

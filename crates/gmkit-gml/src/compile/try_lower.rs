@@ -133,7 +133,9 @@ impl<'a> Lower<'a> {
                 }
             }
             Stmt::Throw(_) => match (self.tries.last(), self.finallies.last()) {
-                (Some(t), Some(f)) if t.has_finally && t.throw_finally && self.finally_before_throw => {
+                (Some(t), Some(f))
+                    if t.has_finally && t.throw_finally && self.finally_before_throw =>
+                {
                     Stmt::Block(vec![Stmt::Block(f.clone()), s.clone()])
                 }
                 _ => s.clone(),
@@ -180,7 +182,13 @@ impl<'a> Lower<'a> {
 
     /// `stmts` of every enclosing finally body (innermost first), then `last`.
     fn inline_finallies(&self, last: Stmt) -> Stmt {
-        let mut out: Vec<Stmt> = self.finallies.iter().rev().cloned().map(Stmt::Block).collect();
+        let mut out: Vec<Stmt> = self
+            .finallies
+            .iter()
+            .rev()
+            .cloned()
+            .map(Stmt::Block)
+            .collect();
         out.push(last);
         Stmt::Block(out)
     }
