@@ -162,6 +162,17 @@ impl Features {
         self.version.non_lts_at_least(2024, 11)
     }
 
+    /// 2024.11+: only `break`/`continue` that leave a `try` are rewritten through the
+    /// `__yy_breakExN` locals (before: every one inside it but directly in a `switch`).
+    pub fn try_break_escaping_only(&self) -> bool {
+        self.version.non_lts_at_least(2024, 11)
+    }
+
+    /// Before 2024.6: `throw` inside a try with `finally` inlines the finally body first.
+    pub fn finally_before_throw(&self) -> bool {
+        !self.version.non_lts_at_least(2024, 6)
+    }
+
     /// 2024.11+: default-argument code reads and writes `builtin.argumentK`.
     pub fn builtin_default_arguments(&self) -> bool {
         self.version.non_lts_at_least(2024, 11)
@@ -200,12 +211,13 @@ impl Features {
 
     /// A method called on a call's result (`f(a).m(b)`) pushes all arguments of the chain
     /// first, then the inner call, `dup.v 0`, `pushi.e -9` and a stacktop lookup. Seen in
-    /// 2024.4 (corpus); 2.3.2 still uses the instance-first `dup.v N 1` form; the exact
-    /// version in between is not known (taken as 2022.1). From 2024.14.4 the arguments come
-    /// after the callee (`dup.e 2 N`, not modelled).
+    /// 2024.4 (corpus: ooo-kaizo); 2.3.2 and 2023.8 (corpus: gml-simpledraw) still use the
+    /// instance-first `dup.v N 1` form; the exact version in between is not known (taken as
+    /// 2024.2, the release of the other 2024 compiler changes). From 2024.14.4 the arguments
+    /// come after the callee (`dup.e 2 N`, not modelled).
     pub fn chained_call_args_first(&self) -> bool {
         self.gml_v2()
-            && self.version.at_least(2022, 1)
+            && self.version.non_lts_at_least(2024, 2)
             && !self.version.at_least_full(2024, 14, 4, 0)
     }
 

@@ -137,8 +137,12 @@ fn references_and_values() {
         "v = global.a[0];",
         "call.i @@Global@@ 0 / pushi.e -9 / pushi.e 0 / push.v [array]0.a / pop.v.v self.v",
     );
-    // Before 2024.14.4 a call on a call's result pushes the outer arguments first.
-    v2023(
+    // 2024.4 (before 2024.14.4) a call on a call's result pushes the outer arguments first
+    // (2023.8 does not: see compile_calls.rs).
+    compiles_to(
+        17,
+        2024,
+        4,
         "f(1).m(2);",
         "pushi.e 2 / conv.i.v / pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 / pushi.e -9 / \
          push.v [stacktop]0.m / callv.v 1 / popz.v",
@@ -251,5 +255,43 @@ fn decompiled_forms_the_compiler_needs() {
              push.v self.o / pushi.e -9 / pop.v.b [stacktop]0.w"
         ),
         "v = a == false;\no.w = true;"
+    );
+}
+
+#[test]
+fn array_owner_ids_in_switches_calls_and_returns() {
+    // Every case starts from the owner known before the switch, and after a switch whose
+    // cases changed it the owner is unknown (corpus 2023+: tebak-lagu's tween scripts).
+    let code = "push.v self.k / dup.v 0 / pushi.e 1 / cmp.i.v EQ / bt C1 / dup.v 0 / pushi.e 2 / \
+                cmp.i.v EQ / bt C2 / b E / \
+                C1: / push.i 65536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+                pop.v.v [array]0.a / b E / \
+                C2: / push.i 65536 / setowner.e / pushi.e 2 / conv.i.v / pushi.e -1 / pushi.e 1 / \
+                pop.v.v [array]0.a / b E / \
+                E: / popz.v / push.i 65536 / setowner.e / pushi.e 3 / conv.i.v / pushi.e -1 / \
+                pushi.e 2 / pop.v.v [array]0.a";
+    compiles_to_in(
+        17,
+        2,
+        3,
+        "switch (k) {\n    case 1:\n        a[0] = 1;\n        break;\n    case 2:\n        \
+         a[1] = 2;\n        break;\n}\na[2] = 3;",
+        code,
+        Some(code),
+    );
+    // A call statement passing an array literal: the per-function id twice; `return [..]`:
+    // once (corpus 2.3.2:
+    // vendaval's `array_push(list, [a, b])`, `return [x, y, z]`).
+    let code = "push.i 65536 / setowner.e / push.i 65536 / setowner.e / \
+                pushi.e 2 / conv.i.v / pushi.e 1 / conv.i.v / call.i @@NewGMLArray@@ 2 / \
+                push.v self.l / call.i array_push 2 / popz.v / \
+                push.i 65536 / setowner.e / push.v self.x / call.i @@NewGMLArray@@ 1 / ret.v";
+    compiles_to_in(
+        17,
+        2,
+        3,
+        "array_push(l, [1, 2]);\nreturn [x];",
+        code,
+        Some(code),
     );
 }

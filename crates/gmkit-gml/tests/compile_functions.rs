@@ -408,3 +408,38 @@ fn multi_dimensional_arrays() {
     c.compiles("v = m[1][2][3];\nm[1][2] = 7;");
     assert_eq!(c.decompiles(), "v = m[1][2][3];\nm[1][2] = 7;");
 }
+
+/// A `var` named like a parameter shadows it from that statement on: its own initializer
+/// and earlier statements read the argument (corpus: tebak-lagu's easing scripts).
+#[test]
+fn var_shadowing_a_parameter() {
+    let asm = "b L9 / F: / \
+        push.v arg.argument0 / pop.v.v self.before / \
+        pushi.e 2 / push.v arg.argument0 / mul.v.i / pop.v.v local.t / \
+        pushloc.v local.t / pop.v.v self.after / exit.i / \
+        L9: / push.i [function]gml_Script_ease / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.ease / popz.v";
+    let c = case(
+        2,
+        3,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_ease", "F")],
+        asm,
+    );
+    c.compiles("function ease(t) {\n    before = t;\n    var t = 2 * t;\n    after = t;\n}");
+}
+
+/// With named parameters, a written `argument0` is a self variable of that name in 2.3
+/// (corpus: vendaval's `argument0 -= range` in a function with parameters), while
+/// `argument0[i]` stays the argument's array.
+#[test]
+fn written_argument_with_named_parameters() {
+    let asm = "b L9 / F: / \
+        push.v self.argument0 / pushi.e 1 / sub.i.v / pop.v.v self.argument0 / \
+        pushi.e -15 / pushi.e 0 / push.v [array]0.argument0 / pop.v.v self.v / \
+        push.v arg.argument1 / pop.v.v self.w / exit.i / \
+        L9: / push.i [function]gml_Script_f / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.f / popz.v";
+    let c = case(2, 3, "gml_GlobalScript_scr", &[("gml_Script_f", "F")], asm);
+    c.compiles("function f(a, b) {\n    argument0 -= 1;\n    v = argument0[0];\n    w = b;\n}");
+}

@@ -1,6 +1,7 @@
 //! Bar 2 (measured): `compile(parse(print(decompile(entry))))` against the entry's own
 //! instructions, per file and per version family; the differences are listed by kind.
 
+use gmkit_data::chunks::code::Instruction;
 use gmkit_gml::compile::{CompileError, Names, compile_entry_with_children};
 use gmkit_gml::{Family, Game, decompile, parse, print};
 use std::collections::BTreeMap;
@@ -18,6 +19,9 @@ fn decompile_compile_round_trip() {
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = Count::default();
     let mut heads = Count::default();
+    // GMKIT_SHOW_MISSES=1 prints every missed entry: file, entry name, kind, and around the
+    // first differing instruction.
+    let show = std::env::var_os("GMKIT_SHOW_MISSES").is_some();
     for (name, bytes) in corpus {
         let Ok(file) = gmkit_data::parse_bytes(bytes) else {
             continue;
@@ -46,17 +50,29 @@ fn decompile_compile_round_trip() {
             };
             let tree = match parse::parse(&text) {
                 Ok(t) => t,
-                Err(_) => {
+                Err(e) => {
+                    if show {
+                        println!(
+                            "MISS {name} {}: text does not parse: {e}",
+                            game.code_name(i)
+                        );
+                    }
                     *kinds.entry("text does not parse".into()).or_default() += 1;
                     continue;
                 }
             };
-            match compile_entry_with_children(&game, &names, i, &tree) {
+            let compiled = compile_entry_with_children(&game, &names, i, &tree);
+            if let (true, Err(e)) = (show, &compiled) {
+                println!("MISS {name} {}: {e}", game.code_name(i));
+            }
+            match compiled {
                 Ok((ins, children)) if ins.as_slice() == orig.as_ref() => {
-                    c.identical += 1;
-                    // The nested functions' code entry headers, against the file's.
+                    // The nested functions' code entry headers, against the file's: an entry
+                    // counts as identical only with them.
                     let want = game.children(i);
-                    if !want.is_empty() {
+                    if want.is_empty() {
+                        c.identical += 1;
+                    } else {
                         heads.entries += 1;
                         let got: Vec<_> = children
                             .iter()
@@ -71,8 +87,12 @@ fn decompile_compile_round_trip() {
                             .collect();
                         if got == want {
                             heads.identical += 1;
+                            c.identical += 1;
                         } else {
                             let k = got.iter().zip(&want).find(|(a, b)| a != b);
+                            if show {
+                                println!("MISS {name} {}: child header {k:?}", game.code_name(i));
+                            }
                             if std::env::var_os("GMKIT_SHOW_HEADERS").is_some() {
                                 println!("header {k:?}");
                             }
@@ -105,6 +125,41 @@ fn decompile_compile_round_trip() {
                     };
                     if std::env::var_os("GMKIT_SHOW_DIFFERS").is_some() {
                         println!("{name} {}: {kind} at instruction {k}", game.code_name(i));
+                    }
+                    // GMKIT_SHOW_ENTRY=<entry name>: both listings in full, side by side.
+                    if std::env::var("GMKIT_SHOW_ENTRY").is_ok_and(|e| e == game.code_name(i)) {
+                        let dis = gmkit_data::chunks::code::asm::Disassembler::new(&file);
+                        let (a, b) = (dis.instructions(&orig), dis.instructions(&ins));
+                        println!("TEXT\n{text}");
+                        for (n, (x, y)) in a.lines().zip(b.lines()).enumerate() {
+                            let mark = if x == y { ' ' } else { '*' };
+                            println!("{mark}{n:5} {x:60} | {y}");
+                        }
+                    }
+                    if show {
+                        // The first difference other than a branch distance (a branch around
+                        // a function body differs when something inside it does).
+                        let same = |a: &Instruction, b: &Instruction| match (a, b) {
+                            (
+                                Instruction::Branch { op: x, .. },
+                                Instruction::Branch { op: y, .. },
+                            ) => x == y,
+                            _ => a == b,
+                        };
+                        let k = ins
+                            .iter()
+                            .zip(orig.iter())
+                            .position(|(a, b)| !same(a, b))
+                            .unwrap_or(k);
+                        println!("MISS {name} {}: {kind} at {k}", game.code_name(i));
+                        let lo = k.saturating_sub(4);
+                        for j in lo..(k + 4) {
+                            println!(
+                                "    {j:5} {:50} | {}",
+                                orig.get(j).map(|x| format!("{x:?}")).unwrap_or_default(),
+                                ins.get(j).map(|x| format!("{x:?}")).unwrap_or_default()
+                            );
+                        }
                     }
                     *kinds.entry(kind).or_default() += 1;
                 }
@@ -154,16 +209,23 @@ fn decompile_compile_round_trip() {
     for (k, n) in by {
         println!("{n:6}  {k}");
     }
-    // Every identical entry also gets its nested functions' headers right.
-    assert_eq!(
-        heads.identical, heads.entries,
-        "child entry headers differ (GMKIT_SHOW_HEADERS=1 shows them)"
-    );
-    // Floor at the measured rate, so that it cannot regress.
+    // An entry whose code is identical but whose nested functions' headers differ is a miss
+    // (listed by kind above); GMKIT_SHOW_HEADERS=1 shows them.
+    // Floors at the measured rates (99.6 % in all; 98.7 % in 2.3-2022, the lowest family),
+    // so that they cannot regress.
     assert!(
         pct >= FLOOR,
         "round-trip rate {pct:.1} % fell below {FLOOR} %"
     );
+    for (f, c) in &fam {
+        let p = 100.0 * c.identical as f64 / c.entries.max(1) as f64;
+        assert!(
+            p >= FAMILY_FLOOR,
+            "round-trip rate of {} {p:.1} % fell below {FAMILY_FLOOR} %",
+            f.label()
+        );
+    }
 }
 
-const FLOOR: f64 = 98.0;
+const FLOOR: f64 = 99.5;
+const FAMILY_FLOOR: f64 = 98.5;

@@ -48,6 +48,8 @@ pub(super) struct FnState {
     entry: String,
     /// Enclosing try (`false`) and catch (`true`) blocks of the current function.
     pub(super) tries: Vec<bool>,
+    /// Try statements rewritten so far in this entry (`__yy_breakExN`).
+    pub(super) try_count: u32,
     /// The child name of the function being compiled (its entry name without `gml_Script_`).
     current: Option<String>,
 }
@@ -195,23 +197,43 @@ impl Compiler<'_> {
     }
 
     fn function_inner(&mut self, f: &Function, kind: Kind) -> R<()> {
-        // A `var` of the same name shadows a parameter.
-        let mut declared = HashSet::new();
-        for s in &f.body {
-            if let Stmt::Var(v) = s {
-                declared.extend(v.iter().map(|(n, _)| n.clone()));
-            }
-        }
         let map: HashMap<String, String> = f
             .params
             .iter()
             .enumerate()
-            .filter(|(_, (p, _))| !declared.contains(p))
             .map(|(k, (p, _))| (p.clone(), format!("argument{k}")))
             .collect();
+        // A `var` of the same name shadows a parameter from that statement on; before it and
+        // in its own initializer the name is the argument (corpus: tebak-lagu's
+        // `var t = 2 * t / d;` reads `arg.argument0`, then stores `local.t`).
         let mut body = f.body.clone();
+        // With named parameters, a written `argumentN` is not the argument (see
+        // `EXPLICIT_ARGUMENT`).
+        if !f.params.is_empty() {
+            let explicit: HashMap<String, String> = (0..16)
+                .map(|k| {
+                    (
+                        format!("argument{k}"),
+                        format!("argument{k}{EXPLICIT_ARGUMENT}"),
+                    )
+                })
+                .collect();
+            for s in &mut body {
+                rename_stmt(s, &explicit);
+            }
+        }
+        let mut shadowed = map.clone();
         for s in &mut body {
-            rename_stmt(s, &map);
+            rename_stmt(s, &shadowed);
+            if let Stmt::Var(v) = s {
+                for (n, _) in v.iter() {
+                    shadowed.remove(n);
+                }
+            }
+        }
+        if super::try_lower::has_try(&body) {
+            let f = self.f();
+            body = super::try_lower::Lower::new(f, &mut self.fnc.try_count).body(&body)?;
         }
         // Default arguments, in parameter order.
         for (k, (_, d)) in f.params.iter().enumerate() {
@@ -539,6 +561,21 @@ impl Compiler<'_> {
                 let f = self.func(n)?;
                 self.push_function(f);
             }
+            // A constructor held in an instance variable is read like a called variable:
+            // `push.v builtin.C` (corpus 2.3.2: `new Configuration(c)` in a method).
+            Expr::Ident(n)
+                if self.f().gml_v2()
+                    && !self.locals.contains(n)
+                    && self.function_scope_of(n).is_none()
+                    && !self.globalvars.contains(n)
+                    && self.scope_of(n).0 == -1 =>
+            {
+                let var = self.varref(n, -1, -6, RefType::NORMAL)?;
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Variable(var),
+                });
+            }
             e => {
                 let t = self.expr(e)?;
                 self.conv(t, DataType::Variable);
@@ -620,8 +657,9 @@ impl Compiler<'_> {
             let t = self.expr(a)?;
             self.conv(t, DataType::Variable);
         }
-        let own = !matches!(callee, Expr::Index(b, _)
-            if matches!(&**b, Expr::Member(o, _) if self.instance_number_in(o, true).is_none()));
+        // `a[0](1)`: `@@This@@` is the call's self; an element of a qualified array
+        // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0](1)`) is its own self (`dup.v 0`).
+        let own = !matches!(callee, Expr::Index(b, _) if matches!(&**b, Expr::Member(..)));
         if own {
             self.call_named("@@This@@", 0)?;
         }
@@ -657,6 +695,15 @@ impl Compiler<'_> {
     pub(super) fn function_scope_of(&self, name: &str) -> Option<(i32, i16, Opcode)> {
         if self.fnc.depth == 0 || !self.f().gml_v2() || self.locals.contains(name) {
             return None;
+        }
+        // A written `argumentN` in a function with named parameters: a self variable of that
+        // name before 2023 (corpus 2.3.2: `push.v self.argument0`), a builtin one after.
+        if name.ends_with(EXPLICIT_ARGUMENT) {
+            return Some(if self.f().version().non_lts_at_least(2023, 1) {
+                (-6, -6, Opcode::PushBltn)
+            } else {
+                (-1, -1, Opcode::Push)
+            });
         }
         // Early 2.3 builds read `argument[i]` like a global built-in (owner -1).
         if name == "argument" && self.f().builtin_globals_self() {
@@ -709,6 +756,10 @@ fn struct_name(entry: &str) -> String {
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     format!("___struct___{digits}")
 }
+
+/// Marks a written `argumentN` inside a function with named parameters (stripped when the
+/// VARI entry is looked up).
+pub(super) const EXPLICIT_ARGUMENT: char = '\u{1}';
 
 /// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
 /// are their own).

@@ -29,6 +29,7 @@ mod owner;
 mod refs;
 mod text;
 mod try_catch;
+mod try_lower;
 pub use function::ChildEntry;
 pub use grow::{Additions, NewVariable};
 pub use oracle::{Recompiled, delete_recompile};
@@ -442,7 +443,13 @@ fn compile_any(
         grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
         globalvars: HashSet::new(),
     };
-    c.block(body)?;
+    if try_lower::has_try(body) {
+        let f = c.f();
+        let body = try_lower::Lower::new(f, &mut c.fnc.try_count).body(body)?;
+        c.block(&body)?;
+    } else {
+        c.block(body)?;
+    }
     let children = c.child_entries();
     let additions = c
         .grow
@@ -722,6 +729,9 @@ impl<'g> Compiler<'g> {
 
     /// The VARI entry for `name` accessed with VARI instance type `inst`.
     fn var(&self, name: &str, inst: i32) -> R<Id<gmkit_data::chunks::variable::Variable>> {
+        let name = name
+            .strip_suffix(function::EXPLICIT_ARGUMENT)
+            .unwrap_or(name);
         let want = if self.f().new_opcodes() { inst } else { 0 };
         if inst == -7
             && let Some(&i) = self.own_locals.get(name)
@@ -1289,10 +1299,17 @@ impl<'g> Compiler<'g> {
             breaks: Vec::new(),
             continues: Vec::new(),
         });
+        // Every case starts from the owner known before the switch; after it the owner is
+        // known only if no case changed it (corpus: a case repeats the previous case's id).
+        let entry = self.owners.last;
+        let mut changed = false;
         for (c, l) in cases.iter().zip(&targets) {
             self.place(*l);
+            self.owners.last = entry;
             self.block(&c.body)?;
+            changed |= self.owners.last != entry;
         }
+        self.owners.last = if changed { None } else { entry };
         let fr = self.frames.pop().expect("pushed");
         if !fr.continues.is_empty() {
             // `b end / Lk: popz.T / <continue of the enclosing construct>`.
@@ -1441,6 +1458,12 @@ impl<'g> Compiler<'g> {
         let dot_owner = std::mem::take(&mut self.dot_owner);
         let (owner, name, vi) = match base {
             Expr::Ident(n) => {
+                // `argumentN[i]` is the argument's array even with named parameters (the
+                // decompiler writes a parameter's array that way).
+                let n = &n
+                    .strip_suffix(function::EXPLICIT_ARGUMENT)
+                    .unwrap_or(n)
+                    .to_string();
                 let (vi, mut inst, _) = self.scope_of(n);
                 if dot_owner && inst == -6 && vi == -1 {
                     inst = -1;
@@ -1841,7 +1864,10 @@ impl<'g> Compiler<'g> {
                     Expr::Ident(s) if s == "self" => call0(self, "@@This@@")?,
                     Expr::Ident(s) if s == "other" => call0(self, "@@Other@@")?,
                     Expr::Ident(s) if s == "global" => call0(self, "@@Global@@")?,
-                    o @ Expr::Call(..) if self.f().chained_call_args_first() => {
+                    o @ Expr::Call(..)
+                        if self.f().chained_call_args_first()
+                            && refs::chain_starts_with_call(o) =>
+                    {
                         return self.chained_call(o, m, args);
                     }
                     o => {

@@ -33,6 +33,8 @@ pub(super) struct Owners {
     ids: HashMap<(String, String), i64>,
     /// The per-function part of each code entry's ids.
     base: HashMap<String, i64>,
+    /// The id of the first `setowner.e` pair of each code entry (see `call_id`).
+    pair: HashMap<String, i64>,
     /// The code entry (root or nested function) being compiled.
     context: String,
     /// The id last emitted on this path (`None`: unknown after a merge).
@@ -108,10 +110,21 @@ impl Owners {
             };
             let ctx = context_of(k);
             o.base.entry(ctx.clone()).or_insert(id & !0xFFFF);
-            if prev == Some(id) {
+            // `push id / setowner.e` twice in a row is the pair before a statement that passes
+            // an array literal to a call (see `Compiler::set_owner`), not a repeat.
+            let pair = matches!(ins.get(k + 2), Some(Instruction::Extended { kind, .. }) if *kind == ExtendedKind::SETOWNER)
+                && ins.get(k + 1).is_some_and(|x| push_int(x) == Some(id));
+            let second = k >= 3
+                && matches!(ins[k - 2], Instruction::Extended { kind, .. } if kind == ExtendedKind::SETOWNER)
+                && push_int(&ins[k - 3]) == Some(id);
+            if prev == Some(id) && !pair && !second {
                 o.repeats = true;
             }
             prev = Some(id);
+            if pair || second {
+                o.pair.entry(ctx).or_insert(id);
+                continue;
+            }
             let mut call = None;
             for x in ins.iter().skip(k + 1).take(400) {
                 let key = match x {
@@ -155,12 +168,25 @@ impl Owners {
             return None;
         }
         // FNV-1a of the name, in the per-variable part.
-        let mut h: u32 = 0x811c_9dc5;
-        for b in key.bytes() {
-            h = (h ^ b as u32).wrapping_mul(0x0100_0193);
-        }
+        let h = fnv(key);
         let base = self.base.get(&self.context).copied().unwrap_or(0);
         Some(base | (h & 0xFFFF) as i64)
+    }
+
+    /// The id of a call's owner in the current function: its per-function part (the
+    /// variable part is 0); `None` when the entry's code shows no owner for this function.
+    fn call_id(&self) -> Option<i64> {
+        let ctx = &self.context;
+        self.pair
+            .get(ctx)
+            .or_else(|| {
+                self.ids
+                    .iter()
+                    .find(|((c, k), _)| c == ctx && k.starts_with("call:"))
+                    .map(|(_, id)| id)
+            })
+            .or_else(|| self.base.get(ctx))
+            .copied()
     }
 
     /// Enters nested function `name` (its own ids, nothing known on its path); returns what
@@ -239,11 +265,81 @@ fn makes_array_inner(e: &Expr) -> bool {
     }
 }
 
+/// The integer a `push` / `pushi` instruction pushes.
+fn push_int(i: &Instruction) -> Option<i64> {
+    match i {
+        Instruction::Push {
+            value: PushValue::Int16(v),
+            ..
+        } => Some(*v as i64),
+        Instruction::Push {
+            value: PushValue::Int32(v),
+            ..
+        } => Some(*v as i64),
+        _ => None,
+    }
+}
+
+/// A call (not of an array-writing function) with an array literal among its arguments.
+fn passes_array_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Call(c, args) => {
+            !matches!(&**c, Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()))
+                && args.iter().any(|a| matches!(a, Expr::Array(_)))
+        }
+        _ => false,
+    }
+}
+
+/// FNV-1a of `s`.
+fn fnv(s: &str) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in s.bytes() {
+        h = (h ^ b as u32).wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
 impl Compiler<'_> {
     /// Emits `setowner.e` before statement `s` when it writes an array and the file uses
     /// copy-on-write.
     pub(super) fn set_owner(&mut self, s: &Stmt) {
         if !self.f().copy_on_write() {
+            return;
+        }
+        // A call statement or an `if` condition that passes an array literal to a call:
+        // the entry's per-function id (variable part 0) twice, the second whatever the last
+        // one was (corpus, 2.3.2: `array_push(list, [a, b]);`, `if (f(x, ["a", "b"]))`).
+        let passes = match s {
+            Stmt::Expr(e) | Stmt::If(e, ..) => passes_array_literal(e),
+            _ => false,
+        };
+        if passes {
+            let Some(id) = self.owners.call_id() else {
+                return;
+            };
+            let tag = id ^ (i64::from(fnv("")) << 32);
+            if self.owners.last != Some(tag) || self.owners.repeats {
+                self.push_int(id);
+                self.ext(ExtendedKind::SETOWNER);
+            }
+            self.push_int(id);
+            self.ext(ExtendedKind::SETOWNER);
+            self.owners.last = Some(tag);
+            return;
+        }
+        // `return [..]`: the per-function id (variable part 0), once (corpus, 2.3.2).
+        if let Stmt::Return(Some(e)) = s
+            && makes_array(e)
+        {
+            let Some(id) = self.owners.call_id() else {
+                return;
+            };
+            if self.owners.last != Some(id) || self.owners.repeats {
+                self.push_int(id);
+                self.ext(ExtendedKind::SETOWNER);
+            }
+            self.owners.last = Some(id);
             return;
         }
         let key = match s {
@@ -265,10 +361,18 @@ impl Compiler<'_> {
         let Some(id) = self.owners.id(&key) else {
             return;
         };
-        if self.owners.last == Some(id) && !self.owners.repeats {
+        // The path's last owner as GameMaker compares it: a call statement's owner (its
+        // per-variable part is 0) is told apart from another function's and from a
+        // variable's of the same id (corpus: `array_create` then `array_set` in a loop
+        // both emit it).
+        let tag = match key.strip_prefix("call:") {
+            Some(f) => id ^ (i64::from(fnv(f)) << 32),
+            None => id,
+        };
+        if self.owners.last == Some(tag) && !self.owners.repeats {
             return;
         }
-        self.owners.last = Some(id);
+        self.owners.last = Some(tag);
         self.push_int(id);
         self.ext(ExtendedKind::SETOWNER);
     }

@@ -5,6 +5,19 @@ use super::{Compiler, R};
 use crate::ast::{Expr, Literal};
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
+/// Whether the leftmost element of the method-call chain `e` is a call (`f(a).m(b)`,
+/// `f(a).m(b).n(c)`): only those chains push all arguments first; a chain on a variable
+/// (`x.m(a).n(b)`) takes the instance-first form at every step (corpus, 2024.4).
+pub(super) fn chain_starts_with_call(e: &Expr) -> bool {
+    crate::limits::deep(|| match e {
+        Expr::Call(c, _) => match &**c {
+            Expr::Member(o, _) => matches!(&**o, Expr::Call(..)) && chain_starts_with_call(o),
+            _ => true,
+        },
+        _ => false,
+    })
+}
+
 impl Compiler<'_> {
     /// `f(a).m(b)` before 2024.14.4 (spec §6.2): this call's arguments first, then the inner
     /// call, `dup.v 0`, `pushi.e -9`, `push.v [stacktop]self.m`, `callv.v N`.
@@ -54,7 +67,7 @@ impl Compiler<'_> {
     pub(super) fn owner_by_call(&self, o: &Expr) -> bool {
         match o {
             Expr::Ident(n) if n == "global" => self.f().global_as_call(),
-            Expr::Ident(n) if n == "self" || n == "other" => self.f().self_to_builtin(),
+            Expr::Ident(n) if n == "self" || n == "other" => self.f().gml_v2(),
             _ => false,
         }
     }

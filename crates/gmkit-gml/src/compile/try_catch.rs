@@ -2,15 +2,15 @@
 //! offsets (in the code blob) of the catch block and of the finally section.
 //!
 //! `return`/`exit` inside a try or catch block call `@@try_unhook@@` / `@@finish_catch@@`
-//! (result not popped) on the way out; with a `finally` GameMaker inlines its body there, and
-//! `break`/`continue` are rewritten through temporaries: those are not compiled yet.
+//! (result not popped) on the way out. Escapes (`return`, `exit`, `throw` with a `finally`,
+//! `break`/`continue`) are rewritten beforehand by the `try_lower` module, as GameMaker does.
 
 use super::{CompileError, Compiler, R};
 use crate::ast::Stmt;
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
 
 /// Whether `body` has a statement `hit` accepts (nested functions aside).
-fn has(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
+pub(super) fn has(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
     crate::limits::deep(|| has_inner(body, hit))
 }
 
@@ -38,19 +38,6 @@ fn has_inner(body: &[Stmt], hit: &dyn Fn(&Stmt) -> bool) -> bool {
                 _ => false,
             }
     })
-}
-
-fn escapes(body: &[Stmt]) -> bool {
-    has(body, &|s| {
-        matches!(
-            s,
-            Stmt::Return(_) | Stmt::Exit | Stmt::Break | Stmt::Continue
-        )
-    })
-}
-
-fn breaks(body: &[Stmt]) -> bool {
-    has(body, &|s| matches!(s, Stmt::Break | Stmt::Continue))
 }
 
 impl Compiler<'_> {
@@ -114,20 +101,18 @@ impl Compiler<'_> {
                 "try needs GameMaker 2.3 or later".into(),
             ));
         }
-        let any = |f: fn(&[Stmt]) -> bool| f(body) || catch.is_some_and(|(_, b)| f(b));
-        if any(breaks) || (finally.is_some() && any(escapes)) || finally.is_some_and(escapes) {
-            return Err(CompileError::Unsupported(
-                "break/continue inside try, or an escape from try with finally".into(),
-            ));
-        }
         let fin = self.label();
         let end = self.label();
         let lcatch = catch.map(|_| self.label());
         self.push_address(fin);
         match lcatch {
             Some(l) => self.push_address(l),
+            // No catch: `push.i -1` (spec §5.9; a 32-bit operand like the offsets, not `pushi.e`).
             None => {
-                self.push_int(-1);
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Int32(-1),
+                });
                 self.conv(DataType::Int32, DataType::Variable);
             }
         }
