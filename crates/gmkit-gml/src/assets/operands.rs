@@ -163,6 +163,8 @@ struct Sim<'a, 'g> {
     /// Found (push index, kind, certainty, context), deduplicated when emitted.
     found: Vec<(usize, Place, AssetKind, Certainty, String)>,
     script: Option<&'a str>,
+    /// The kinds the naming pass gives the entry's locals.
+    local_kinds: HashMap<String, Kind>,
 }
 
 impl<'a, 'g> Sim<'a, 'g> {
@@ -181,6 +183,7 @@ impl<'a, 'g> Sim<'a, 'g> {
             pending: HashMap::new(),
             found: Vec::new(),
             script: game.code_name(entry).strip_prefix("gml_Script_"),
+            local_kinds: crate::decompile::entry_local_kinds(game, entry),
         }
     }
 
@@ -305,10 +308,10 @@ impl<'a, 'g> Sim<'a, 'g> {
     /// The kind of variable `var` as a place (built-in variable, or a game variable the
     /// naming pass typed); locals have none.
     fn var_kind(&self, var: &VariableRef) -> Kind {
-        if var.instance == InstanceType::LOCAL {
-            return Kind::Any;
-        }
         let name = self.game.var_name(var.variable);
+        if var.instance == InstanceType::LOCAL {
+            return self.local_kinds.get(name).copied().unwrap_or(Kind::Any);
+        }
         if let Some(v) = builtins::variable(name) {
             return v.kind;
         }
@@ -321,7 +324,7 @@ impl<'a, 'g> Sim<'a, 'g> {
             .strip_prefix("argument")
             .and_then(|d| d.parse::<usize>().ok());
         match (param, self.script) {
-            (Some(k), Some(s)) if index.object_param(s, k) => Kind::Asset(AssetKind::Object),
+            (Some(k), Some(s)) => index.param_kind(s, k),
             _ => Kind::Any,
         }
     }
@@ -427,6 +430,15 @@ impl<'a, 'g> Sim<'a, 'g> {
                     stack.push(Slot::plain(t));
                 }
                 Opcode::Ret | Opcode::Exit => {
+                    // A script's result goes where its callers use it (the naming pass's
+                    // result kind).
+                    if op == Opcode::Ret
+                        && let Some(s) = self.script
+                    {
+                        let k = self.game.name_index().script_result_kind(s);
+                        let v = Self::pop(stack);
+                        self.goes(&v, k, || format!("the result of {s}"));
+                    }
                     stack.clear();
                     *live = false;
                 }
@@ -552,15 +564,15 @@ impl<'a, 'g> Sim<'a, 'g> {
                     let k = f.arg(a);
                     self.goes(&v, k, || format!("argument {a} of {name}"));
                 }
-                None if index.object_param(&short, a) => {
-                    self.goes(&v, Kind::Asset(AssetKind::Object), || {
-                        format!("argument {a} of {short} (passed on as an object)")
-                    });
-                }
-                None => self.unsure(&v, || format!("argument {a} of {short}")),
+                None => match index.param_kind(&short, a) {
+                    k if k.has_names() => self.goes(&v, k, || {
+                        format!("argument {a} of {short} (passed on as {k:?})")
+                    }),
+                    _ => self.unsure(&v, || format!("argument {a} of {short}")),
+                },
             }
         }
-        let returns = builtin.map_or(Kind::Any, |f| f.returns);
+        let returns = builtin.map_or_else(|| index.script_result_kind(&short), |f| f.returns);
         stack.push(Slot::kinded(returns, DataType::Variable));
     }
 }

@@ -105,6 +105,27 @@ pub fn decompile_entry(game: &Game, entry: usize) -> Result<Decompiled, Decompil
 }
 
 fn decompile_entry_here(game: &Game, entry: usize) -> Result<Decompiled, DecompileError> {
+    decompile_entry_raw(game, entry, true)
+}
+
+/// The kinds the naming pass gives the locals of code entry `entry` (empty when it does not
+/// decompile): what [`crate::assets`] needs to follow asset numbers through locals as the
+/// decompiler names them.
+pub(crate) fn entry_local_kinds(
+    game: &Game,
+    entry: usize,
+) -> std::collections::HashMap<String, crate::builtins::Kind> {
+    with_tree_stack(|| match decompile_entry_raw(game, entry, false) {
+        Ok(d) => names::local_kinds(game, Some(entry), &d.body),
+        Err(_) => Default::default(),
+    })
+}
+
+fn decompile_entry_raw(
+    game: &Game,
+    entry: usize,
+    name: bool,
+) -> Result<Decompiled, DecompileError> {
     let code = game.file.code.as_ref().ok_or(DecompileError::NoCode)?;
     let e = code
         .entries
@@ -149,7 +170,9 @@ fn decompile_entry_here(game: &Game, entry: usize) -> Result<Decompiled, Decompi
         });
     }
     let mut body = body;
-    names::name_values(game, Some(entry), &mut body);
+    if name {
+        names::name_values(game, Some(entry), &mut body);
+    }
     Ok(Decompiled {
         body,
         failures: d.failures,

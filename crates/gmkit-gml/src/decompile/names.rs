@@ -194,8 +194,9 @@ impl Use {
 }
 
 impl NameIndex {
-    /// The kind the game's code gives its own (non-built-in) variable `name`: holding an
-    /// instance, or passed where a built-in takes an object ([`Kind::Any`] otherwise). Used by
+    /// The kind the game's code gives its own (non-built-in) variable `name`, the same the
+    /// naming pass prints by: holding instances, passed where a built-in takes an object, or
+    /// another kind with names every use agrees on ([`Kind::Any`] otherwise). Used by
     /// [`crate::assets`] to find asset operands.
     pub(crate) fn game_variable_kind(&self, name: &str) -> Kind {
         if self.kinds.instances.contains(name) {
@@ -203,19 +204,23 @@ impl NameIndex {
         } else if self.kinds.objects.contains(name) {
             Kind::Asset(AssetKind::Object)
         } else {
-            Kind::Any
+            self.kinds.named.get(name).copied().unwrap_or(Kind::Any)
         }
     }
 
-    /// Whether parameter `k` of script `script` takes objects or instances (from the built-in
-    /// places the script passes it to and the values its callers pass).
-    pub(crate) fn object_param(&self, script: &str, k: usize) -> bool {
-        self.kinds.params.get(script).is_some_and(|p| {
-            matches!(
-                p.get(k),
-                Some(Kind::Instance | Kind::Asset(AssetKind::Object))
-            )
-        })
+    /// The kind of parameter `k` of script `script` (from the built-in places the script
+    /// passes it to and the values its callers pass), as the naming pass prints it.
+    pub(crate) fn param_kind(&self, script: &str, k: usize) -> Kind {
+        self.kinds
+            .params
+            .get(script)
+            .and_then(|p| p.get(k).copied())
+            .unwrap_or(Kind::Any)
+    }
+
+    /// The kind of the result of script `script`, as the naming pass prints it.
+    pub(crate) fn script_result_kind(&self, script: &str) -> Kind {
+        self.kinds.returns.get(script).copied().unwrap_or(Kind::Any)
     }
 }
 
@@ -741,7 +746,8 @@ fn variable_kinds(game: &Game) -> VariableKinds {
 
 /// Names the values of `body`, the code of entry `entry` if known (see the module's
 /// documentation).
-pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) {
+/// The naming pass's state for one entry, with the kinds of its locals worked out.
+fn namer<'a, 'g>(game: &'a Game<'g>, entry: Option<usize>, body: &[Stmt]) -> Namer<'a, 'g> {
     let mut locals = HashSet::new();
     for s in body.iter() {
         collect_locals(s, &mut locals);
@@ -765,6 +771,21 @@ pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) 
             .filter_map(|(v, e): (String, Ev)| Some((v, e.kind())).filter(|(_, k)| *k != Kind::Any))
             .collect();
     }
+    n
+}
+
+/// The kinds of the locals of `body` (the unnamed decompilation of `entry`), as
+/// [`name_values`] names by them.
+pub(crate) fn local_kinds(
+    game: &Game,
+    entry: Option<usize>,
+    body: &[Stmt],
+) -> HashMap<String, Kind> {
+    namer(game, entry, body).local_kinds
+}
+
+pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) {
+    let n = namer(game, entry, body);
     n.stmts(body);
     if !game.features.typed_booleans() {
         bool_returns(body, &|e| n.stored_kind(e) == Kind::Bool);
