@@ -44,7 +44,9 @@ fn with_tree_stack<R>(f: impl FnOnce() -> R) -> R {
 }
 
 /// The decompilation of one code entry. Dropping it is safe on any thread, however small its
-/// stack (its trees are dropped on a stack of [`TREE_STACK`] bytes).
+/// stack: a body as decompiled with deep expressions, or dropped where little stack is left,
+/// is dropped on a stack of [`TREE_STACK`] bytes (a tree made deeper after decompiling is the
+/// caller's to drop safely).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decompiled {
     /// The statements of the entry (for a function entry: its body).
@@ -54,12 +56,31 @@ pub struct Decompiled {
     pub failures: usize,
     /// What failed, one line each.
     pub failure_notes: Vec<String>,
+    /// The deepest expression of `body` (statement nesting is bounded by `MAX_DEPTH`
+    /// regions): whether dropping it needs a stack of its own.
+    deepest: u32,
 }
+
+/// Deepest expression a [`Decompiled`] drops on the calling thread's stack (when at least
+/// [`SHALLOW_STACK`] of it is left): a few hundred bytes a level, with at most `MAX_DEPTH`
+/// nested statements, stays far below. Deeper results are dropped on a stack of
+/// [`TREE_STACK`] bytes; allocating that segment for every entry would cost more than the
+/// decompilation of a typical one.
+const SHALLOW_DEPTH: u32 = 256;
+
+/// Stack a shallow [`Decompiled`] needs left on the calling thread to be dropped there.
+const SHALLOW_STACK: usize = 1 << 20;
 
 impl Drop for Decompiled {
     fn drop(&mut self) {
         let body = std::mem::take(&mut self.body);
-        if !body.is_empty() {
+        if body.is_empty() {
+            return;
+        }
+        let room = stacker::remaining_stack().is_some_and(|r| r >= SHALLOW_STACK);
+        if self.deepest <= SHALLOW_DEPTH && room {
+            drop(body);
+        } else {
             with_tree_stack(move || drop(body));
         }
     }
@@ -177,6 +198,7 @@ fn decompile_entry_raw(
         body,
         failures: d.failures,
         failure_notes: d.notes,
+        deepest: d.deepest,
     })
 }
 
@@ -203,6 +225,7 @@ fn decompile_instructions_here(game: &Game, ins: &[Instruction]) -> Decompiled {
         body,
         failures: d.failures,
         failure_notes: d.notes,
+        deepest: d.deepest,
     }
 }
 
