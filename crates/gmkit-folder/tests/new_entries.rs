@@ -661,3 +661,51 @@ fn a_global_script_added_again_matches_the_one_gamemaker_built() {
         "{compared} compared"
     );
 }
+
+/// A new entry may use names the game never had (a new instance variable, a new global, a
+/// built-in variable and constant the game never used): the growing compiler adds them as
+/// GameMaker's compiler would, in every family.
+#[test]
+fn a_new_entry_with_new_variables_and_built_ins() {
+    let text = "my_new_counter = 0;\nglobal.my_new_total = c_red;\nimage_angle += 1;\n";
+    let mut ran = 0;
+    for c in &CASES {
+        let Some((_, mut data, _)) = load(c.file) else {
+            continue;
+        };
+        ran += 1;
+        let id = data.add_object("obj_added").expect("adds the object");
+        gmkit_gml::entries::add_entry(
+            &mut data,
+            &EntryTarget::Event {
+                object: id,
+                event: EventType::Step,
+                subtype: 0,
+            },
+            text,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", c.file));
+        let out = check_and_round_trip(&data, c.file);
+        let back = decompiled(&out, "gml_Object_obj_added_Step_0");
+        for part in [
+            "my_new_counter = 0;",
+            "global.my_new_total = ",
+            "image_angle += 1;",
+        ] {
+            assert!(back.contains(part), "{}: {part} in\n{back}", c.file);
+        }
+        // The names are the file's now: compiling the same text again adds nothing.
+        let game = gmkit_gml::Game::new(&out);
+        let names = gmkit_gml::compile::Names::new(&game);
+        let entry = out
+            .find_code_entry("gml_Object_obj_added_Step_0")
+            .expect("the entry");
+        let again = gmkit_gml::compile::compile_text(&game, &names, entry, text)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.file));
+        assert!(again.additions.is_empty(), "{}", c.file);
+    }
+    assert!(
+        ran > 0 || !gmkit_testdata::required(),
+        "no corpus game of the cases was found"
+    );
+}

@@ -12,8 +12,11 @@
 //!
 //! Names the compiler reports as missing are added when the new entry itself defines them:
 //! strings, the FUNC entry of each function it declares (and of `method`, which binds it) and
-//! the self variable its declaration stores to. Any other missing name is an error (new variables and functions in general are
-//! the compiler's to add). The file is changed only when everything succeeded.
+//! the self variable its declaration stores to. Any other missing name (a new instance or
+//! global variable, a built-in the game never used) is added by the growing compiler
+//! ([`crate::compile::compile_new`]) as GameMaker's compiler would add it; a name that is
+//! neither built in nor the game's stays an error. The file is changed only when everything
+//! succeeded.
 
 use crate::ast::{Expr, Stmt};
 use crate::compile::{ChildEntry, CompileError, Names, compile_entry_with_children};
@@ -73,6 +76,9 @@ pub struct Added {
     /// Its child entries (2.3+ functions it defines), in CODE order.
     pub children: Vec<usize>,
 }
+
+/// VARI instance type of a local variable.
+const LOCAL: i32 = -7;
 
 /// Compiles `source` (GML text) into a new code entry of `target`, wired into `file` as
 /// GameMaker wires it (see the module documentation). `file` is unchanged on error.
@@ -163,11 +169,31 @@ pub fn add_entry_tree(
             "variable" if declared.functions.contains_key(&name) => {
                 add_self_variable(&mut work, &name)?
             }
+            // A name neither the entry defines nor the game has (a new instance or global
+            // variable, a built-in the game never used): the growing compiler adds it as
+            // GameMaker's compiler would. The entry's own locals are left to the seeding above.
             _ => {
-                return Err(AddEntryError::Compile(CompileError::UnknownName {
-                    kind,
-                    name,
-                }));
+                let unknown = || {
+                    AddEntryError::Compile(CompileError::UnknownName {
+                        kind,
+                        name: name.clone(),
+                    })
+                };
+                let mut additions = {
+                    let game = Game::new(&work);
+                    let names = Names::new(&game);
+                    crate::limits::deep(|| {
+                        crate::compile::compile_new(&game, &names, root.entry, body)
+                    })
+                    .map_err(AddEntryError::Compile)?
+                    .additions
+                };
+                additions.locals.clear();
+                additions.variables.retain(|v| v.instance_type != LOCAL);
+                if additions.is_empty() {
+                    return Err(unknown());
+                }
+                additions.apply(&mut work).map_err(AddEntryError::Compile)?;
             }
         }
     };
