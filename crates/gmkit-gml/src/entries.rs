@@ -304,17 +304,12 @@ fn first_use_locals(file: &DataFile, ins: &[Instruction]) -> Vec<String> {
         return out;
     };
     for i in ins {
-        let var = match i {
-            Instruction::Pop { var, .. } => var,
-            Instruction::Push {
-                value: PushValue::Variable(var),
-                ..
-            } => var,
-            _ => continue,
-        };
-        if var.instance != InstanceType::LOCAL {
+        let Some(var) = i
+            .variable_ref()
+            .filter(|v| v.instance == InstanceType::LOCAL)
+        else {
             continue;
-        }
+        };
         if let Some(v) = vars.variables.get(var.variable.index()) {
             let n = strings
                 .get(v.name)
@@ -382,17 +377,12 @@ fn code_locals(
     let mut seen: Vec<(u32, gmkit_data::StringRef)> = Vec::new();
     if let Some(vars) = file.variables.as_ref() {
         for i in ins {
-            let var = match i {
-                Instruction::Pop { var, .. } => var,
-                Instruction::Push {
-                    value: PushValue::Variable(var),
-                    ..
-                } => var,
-                _ => continue,
-            };
-            if var.instance != InstanceType::LOCAL {
+            let Some(var) = i
+                .variable_ref()
+                .filter(|v| v.instance == InstanceType::LOCAL)
+            else {
                 continue;
-            }
+            };
             if let Some(v) = vars.variables.get(var.variable.index())
                 && !seen.iter().any(|s| s.1 == v.name)
             {

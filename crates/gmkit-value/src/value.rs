@@ -1215,47 +1215,82 @@ fn eq_rec(a: &Value, b: &Value, seen: &mut HashSet<(usize, usize)>) -> bool {
 
 impl fmt::Debug for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut seen = Vec::new();
-        debug_rec(self, f, &mut seen)
+        write_rec(self, f, &mut Vec::new(), Style::Debug)
     }
 }
 
-fn debug_rec(v: &Value, f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>) -> fmt::Result {
+/// How [`write_rec`] renders a value: Rust's debug form (`1.0`, `3i32`, `"s"`, `array2d[..]`,
+/// `[<cycle>]`) or the JSON-like [`fmt::Display`] form (`1`, `3`, JSON-quoted strings and keys,
+/// `<cycle>`).
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Debug,
+    Display,
+}
+
+/// Writes `v`; `stack` holds the ids of the containers being written, so that a reference back
+/// to one is written as a cycle instead of recursing forever.
+fn write_rec(
+    v: &Value,
+    f: &mut fmt::Formatter<'_>,
+    stack: &mut Vec<usize>,
+    style: Style,
+) -> fmt::Result {
+    let debug = style == Style::Debug;
+    let list = |f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>, items: &[Value]| {
+        f.write_str("[")?;
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write_rec(item, f, stack, style)?;
+        }
+        f.write_str("]")
+    };
+    let text = |f: &mut fmt::Formatter<'_>, s: &str| {
+        if debug {
+            write!(f, "{s:?}")
+        } else {
+            display_str(s, f)
+        }
+    };
     match v {
         Value::Undefined => f.write_str("undefined"),
         Value::Bool(b) => write!(f, "{b}"),
-        Value::Real(r) => write!(f, "{r:?}"),
-        Value::Int32(i) => write!(f, "{i}i32"),
-        Value::Int64(i) => write!(f, "{i}i64"),
+        Value::Real(r) if debug => write!(f, "{r:?}"),
+        Value::Real(r) => write!(f, "{r}"),
+        Value::Int32(i) if debug => write!(f, "{i}i32"),
+        Value::Int64(i) if debug => write!(f, "{i}i64"),
+        Value::Int32(i) => write!(f, "{i}"),
+        Value::Int64(i) => write!(f, "{i}"),
         Value::Ptr(p) => write!(f, "ptr(0x{p:x})"),
-        Value::String(s) => write!(f, "{s:?}"),
+        Value::String(s) => text(f, s),
         Value::Array2d(rows) => {
-            f.write_str("array2d")?;
-            let mut l = f.debug_list();
-            for r in rows {
-                l.entry(&RowDebug(r));
+            if debug {
+                f.write_str("array2d")?;
             }
-            l.finish()
-        }
-        Value::Array(a) => {
-            if stack.contains(&a.id()) {
-                return f.write_str("[<cycle>]");
-            }
-            stack.push(a.id());
-            let items = a.read().clone();
             f.write_str("[")?;
-            for (i, item) in items.iter().enumerate() {
+            for (i, r) in rows.iter().enumerate() {
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                debug_rec(item, f, stack)?;
+                list(f, stack, r)?;
             }
-            stack.pop();
             f.write_str("]")
+        }
+        Value::Array(a) => {
+            if stack.contains(&a.id()) {
+                return f.write_str(if debug { "[<cycle>]" } else { "<cycle>" });
+            }
+            stack.push(a.id());
+            let items = a.read().clone();
+            list(f, stack, &items)?;
+            stack.pop();
+            Ok(())
         }
         Value::Struct(s) => {
             if stack.contains(&s.id()) {
-                return f.write_str("{<cycle>}");
+                return f.write_str(if debug { "{<cycle>}" } else { "<cycle>" });
             }
             stack.push(s.id());
             let d = s.read().clone();
@@ -1267,8 +1302,13 @@ fn debug_rec(v: &Value, f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>) -> f
                 if i > 0 {
                     f.write_str(", ")?;
                 }
-                write!(f, "{k}: ")?;
-                debug_rec(item, f, stack)?;
+                if debug {
+                    write!(f, "{k}")?;
+                } else {
+                    display_str(k, f)?;
+                }
+                f.write_str(": ")?;
+                write_rec(item, f, stack, style)?;
             }
             stack.pop();
             f.write_str("}")
@@ -1293,7 +1333,7 @@ fn debug_rec(v: &Value, f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>) -> f
 /// ```
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        display_rec(self, f, &mut Vec::new())
+        write_rec(self, f, &mut Vec::new(), Style::Display)
     }
 }
 
@@ -1301,79 +1341,6 @@ fn display_str(s: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     match serde_json::to_string(s) {
         Ok(q) => f.write_str(&q),
         Err(_) => write!(f, "{s:?}"),
-    }
-}
-
-fn display_rec(v: &Value, f: &mut fmt::Formatter<'_>, stack: &mut Vec<usize>) -> fmt::Result {
-    match v {
-        Value::Undefined => f.write_str("undefined"),
-        Value::Bool(b) => write!(f, "{b}"),
-        Value::Real(r) => write!(f, "{r}"),
-        Value::Int32(i) => write!(f, "{i}"),
-        Value::Int64(i) => write!(f, "{i}"),
-        Value::Ptr(p) => write!(f, "ptr(0x{p:x})"),
-        Value::String(s) => display_str(s, f),
-        Value::Array2d(rows) => {
-            f.write_str("[")?;
-            for (i, r) in rows.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                f.write_str("[")?;
-                for (j, item) in r.iter().enumerate() {
-                    if j > 0 {
-                        f.write_str(", ")?;
-                    }
-                    display_rec(item, f, stack)?;
-                }
-                f.write_str("]")?;
-            }
-            f.write_str("]")
-        }
-        Value::Array(a) => {
-            if stack.contains(&a.id()) {
-                return f.write_str("<cycle>");
-            }
-            stack.push(a.id());
-            let items = a.read().clone();
-            f.write_str("[")?;
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                display_rec(item, f, stack)?;
-            }
-            stack.pop();
-            f.write_str("]")
-        }
-        Value::Struct(s) => {
-            if stack.contains(&s.id()) {
-                return f.write_str("<cycle>");
-            }
-            stack.push(s.id());
-            let d = s.read().clone();
-            if let Some(c) = &d.constructor {
-                write!(f, "{c} ")?;
-            }
-            f.write_str("{")?;
-            for (i, (k, item)) in d.fields.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                display_str(k, f)?;
-                f.write_str(": ")?;
-                display_rec(item, f, stack)?;
-            }
-            stack.pop();
-            f.write_str("}")
-        }
-    }
-}
-
-struct RowDebug<'a>(&'a [Value]);
-impl fmt::Debug for RowDebug<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.0.iter()).finish()
     }
 }
 

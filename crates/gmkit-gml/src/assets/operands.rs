@@ -138,11 +138,7 @@ impl Slot {
         }
     }
     fn size(&self) -> usize {
-        match self.ty {
-            DataType::Variable => 16,
-            DataType::Double | DataType::Int64 => 8,
-            _ => 4,
-        }
+        crate::decompile::type_size(self.ty)
     }
 }
 
@@ -465,16 +461,7 @@ impl<'a, 'g> Sim<'a, 'g> {
                     stack.clear();
                     return;
                 }
-                let bytes = (count as usize + 1) * Slot::plain(t).size();
-                let mut acc = 0;
-                let mut k = stack.len();
-                while acc < bytes && k > 0 {
-                    k -= 1;
-                    acc += stack[k].size();
-                }
-                if acc != bytes {
-                    k = stack.len().saturating_sub(count as usize + 1);
-                }
+                let k = crate::decompile::dup_start(stack, t, count, Slot::size);
                 let copy: Vec<Slot> = stack[k..].to_vec();
                 stack.extend(copy);
             }

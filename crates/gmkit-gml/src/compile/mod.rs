@@ -401,17 +401,12 @@ fn compile_any(
             owners = owner::Owners::learn(game, entry, &ins);
         }
         for i in ins.iter() {
-            let var = match i {
-                Instruction::CallByName { name, .. } => {
-                    by_name.insert(game.string(*name));
-                    continue;
-                }
-                Instruction::Pop { var, .. } => var,
-                Instruction::Push {
-                    value: PushValue::Variable(var),
-                    ..
-                } => var,
-                _ => continue,
+            if let Instruction::CallByName { name, .. } = i {
+                by_name.insert(game.string(*name));
+                continue;
+            }
+            let Some(var) = i.variable_ref() else {
+                continue;
             };
             if let Some(v) = vari.and_then(|v| v.get(var.variable.index())) {
                 own_vars

@@ -10,6 +10,7 @@
 mod cfg;
 pub(crate) mod names;
 mod stack;
+pub(crate) use stack::{dup_start, type_size};
 mod tidy;
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
@@ -611,48 +612,26 @@ impl<'g, 'i> Dec<'g, 'i> {
     }
 
     fn break_or_continue(&mut self, t: usize, ctx: &[Ctx]) -> Option<Stmt> {
-        for c in ctx.iter().rev() {
-            match *c {
-                Ctx::Switch { brk, cont } => {
-                    if t == brk {
-                        return Some(Stmt::Break);
-                    }
-                    if Some(t) == cont {
-                        return Some(Stmt::Continue);
-                    }
-                }
-                Ctx::Loop {
-                    head,
-                    latch,
-                    brk,
-                    cont,
-                } => {
-                    if t == brk {
-                        return Some(Stmt::Break);
-                    }
-                    match cont {
-                        Some(c) if t == c => return Some(Stmt::Continue),
-                        Some(c) if c == head && t > head && t <= latch => {
-                            self.scope().for_steps.insert(head, t);
-                            return Some(Stmt::Continue);
-                        }
-                        None if t >= head && t <= latch => return Some(Stmt::Continue),
-                        _ => {}
-                    }
-                    return None;
-                }
-            }
-        }
-        None
+        self.loop_exit(t, ctx, false)
     }
 
     /// [`Self::break_or_continue`] for a jump that is surely one: to a loop's or switch's
     /// exit or continue target, or to a loop step or do-until condition (straight code up to
     /// the latch), not into the middle of its body.
     fn plain_break_or_continue(&mut self, t: usize, ctx: &[Ctx]) -> Option<Stmt> {
-        let straight = |d: &Self, from: usize, to: usize| {
-            to.saturating_sub(from) <= 16
-                && (from..to).all(|k| !matches!(d.ins.get(k), Some(Instruction::Branch { .. })))
+        self.loop_exit(t, ctx, true)
+    }
+
+    /// The `break` or `continue` a jump to `t` is inside the innermost enclosing loop or
+    /// switch of `ctx`. A jump into a loop's step or do-until condition counts as `continue`;
+    /// with `straight`, only when the code from `t` to the latch has no branch (short straight
+    /// code, not the middle of the body).
+    fn loop_exit(&mut self, t: usize, ctx: &[Ctx], straight: bool) -> Option<Stmt> {
+        let reaches_latch = |d: &Self, from: usize, to: usize| {
+            !straight
+                || (to.saturating_sub(from) <= 16
+                    && (from..to)
+                        .all(|k| !matches!(d.ins.get(k), Some(Instruction::Branch { .. }))))
         };
         for c in ctx.iter().rev() {
             match *c {
@@ -676,12 +655,15 @@ impl<'g, 'i> Dec<'g, 'i> {
                     return match cont {
                         Some(c) if t == c => Some(Stmt::Continue),
                         Some(c)
-                            if c == head && t > head && t <= latch && straight(self, t, latch) =>
+                            if c == head
+                                && t > head
+                                && t <= latch
+                                && reaches_latch(self, t, latch) =>
                         {
                             self.scope().for_steps.insert(head, t);
                             Some(Stmt::Continue)
                         }
-                        None if t >= head && t <= latch && straight(self, t, latch) => {
+                        None if t >= head && t <= latch && reaches_latch(self, t, latch) => {
                             Some(Stmt::Continue)
                         }
                         _ => None,

@@ -123,7 +123,8 @@ impl Val {
     }
 }
 
-fn type_size(t: DataType) -> usize {
+/// Bytes a value of type `t` takes on the VM stack.
+pub(crate) fn type_size(t: DataType) -> usize {
     match t {
         DataType::Variable => 16,
         DataType::Double | DataType::Int64 => 8,
@@ -709,17 +710,7 @@ impl Dec<'_, '_> {
             stack.extend(moved);
             return;
         }
-        let bytes = (count as usize + 1) * type_size(t);
-        let mut acc = 0;
-        let mut k = stack.len();
-        while acc < bytes && k > 0 {
-            k -= 1;
-            acc += stack[k].size();
-        }
-        if acc != bytes {
-            // Sizes do not add up (unknown types): copy count+1 slots.
-            k = stack.len().saturating_sub(count as usize + 1);
-        }
+        let k = dup_start(stack, t, count, Val::size);
         let n = stack.len();
         // Copies are trees of their own: their nodes count against the entry's budget.
         let cost = stack[k..n]
@@ -1073,11 +1064,36 @@ fn substitute_hoisted_here(
 
 /// The index `k` such that the slots `k..end` of `stack` take exactly `bytes` bytes.
 fn slots_for(stack: &[Val], end: usize, bytes: usize) -> Option<usize> {
+    slots_covering(stack, end, bytes, Val::size)
+}
+
+/// The first of the slots below `end` that together take `bytes` bytes of the VM stack, each
+/// slot `size` bytes; `None` when the sizes do not add up to exactly that.
+fn slots_covering<T>(
+    stack: &[T],
+    end: usize,
+    bytes: usize,
+    size: impl Fn(&T) -> usize,
+) -> Option<usize> {
     let mut acc = 0;
-    let mut k = end;
+    let mut k = end.min(stack.len());
     while acc < bytes && k > 0 {
         k -= 1;
-        acc += stack[k].size();
+        acc += size(&stack[k]);
     }
     (acc == bytes).then_some(k)
+}
+
+/// The first of the top slots a plain `dup.t count` copies: those taking (count + 1) values of
+/// type `t`, or the top count + 1 slots when the sizes do not add up (unknown types). Shared by
+/// the decompiler and the asset-operand finder, which simulate the same stack.
+pub(crate) fn dup_start<T>(
+    stack: &[T],
+    t: DataType,
+    count: u8,
+    size: impl Fn(&T) -> usize,
+) -> usize {
+    let bytes = (count as usize + 1) * type_size(t);
+    slots_covering(stack, stack.len(), bytes, size)
+        .unwrap_or_else(|| stack.len().saturating_sub(count as usize + 1))
 }

@@ -251,14 +251,25 @@ impl Instruction {
         }
     }
 
-    /// The variable this instruction refers to, if any.
-    pub fn variable(&self) -> Option<VariableId> {
+    /// The variable access (instance type, variable, reference type) of a `pop` or a `push`
+    /// of a variable.
+    pub fn variable_ref(&self) -> Option<&VariableRef> {
         match self {
             Instruction::Pop { var, .. }
             | Instruction::Push {
                 value: PushValue::Variable(var),
                 ..
-            } => Some(var.variable),
+            } => Some(var),
+            _ => None,
+        }
+    }
+
+    /// The variable this instruction refers to, if any.
+    pub fn variable(&self) -> Option<VariableId> {
+        if let Some(var) = self.variable_ref() {
+            return Some(var.variable);
+        }
+        match self {
             Instruction::Push {
                 value: PushValue::VariableId(v),
                 ..
