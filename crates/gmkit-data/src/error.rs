@@ -138,8 +138,7 @@ pub struct Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let about_a_file = matches!(self.kind, ErrorKind::Io(_) | ErrorKind::SourceChanged(_));
-        if about_a_file && self.location == Location::default() {
+        if self.names_the_file() && self.location == Location::default() {
             // Not about a place in the data: the text names the file.
             write!(f, "{}", self.kind)?;
         } else {
@@ -155,6 +154,12 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl Error {
+    /// Whether the message already names the file it is about (I/O errors and a source file
+    /// that changed): a front end then adds no path of its own.
+    pub fn names_the_file(&self) -> bool {
+        matches!(self.kind, ErrorKind::Io(_) | ErrorKind::SourceChanged(_))
+    }
+
     /// An error at a location.
     pub fn new(kind: ErrorKind, location: Location) -> Self {
         Error {

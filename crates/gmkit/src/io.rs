@@ -127,3 +127,13 @@ pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {
         }
     }
 }
+
+/// The message for an error opening or parsing data file `path`: the error's own text when it
+/// names the file already (I/O errors), else the path, a colon and the text.
+pub fn file_error(path: &std::path::Path, e: &gmkit_data::Error) -> String {
+    if e.names_the_file() {
+        e.to_string()
+    } else {
+        format!("{}: {e}", path.display())
+    }
+}

@@ -238,7 +238,8 @@ pub fn run(args: Args) -> u8 {
             Some(path) => match gmkit_data::map_file(path) {
                 Ok(b) => (path.display().to_string(), b),
                 Err(e) => {
-                    bar.suspend(|| eprintln!("gmkit check: {}: {e}", path.display()));
+                    // `map_file`'s errors name the file.
+                    bar.suspend(|| eprintln!("gmkit check: {e}"));
                     code = crate::exit::IO;
                     bar.inc(1);
                     continue;

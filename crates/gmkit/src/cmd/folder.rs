@@ -262,7 +262,7 @@ pub struct LsArgs {
 pub fn ls(a: LsArgs) -> u8 {
     let file = match gmkit_data::parse_file(&a.file) {
         Ok(f) => f,
-        Err(e) => return fail("ls", format!("{}: {e}", a.file.display()), exit::FAILED),
+        Err(e) => return fail("ls", crate::io::file_error(&a.file, &e), exit::FAILED),
     };
     let items = match gmkit_folder::list::list(&file, &a.kind) {
         Ok(v) => v,
@@ -375,7 +375,7 @@ pub fn import(a: ImportArgs) -> u8 {
     }
     let mut file = match gmkit_data::parse_file(&a.file) {
         Ok(f) => f,
-        Err(e) => return fail("import", format!("{}: {e}", a.file.display()), exit::FAILED),
+        Err(e) => return fail("import", crate::io::file_error(&a.file, &e), exit::FAILED),
     };
     let mut changes = 0usize;
     if let Some(p) = &a.strings {

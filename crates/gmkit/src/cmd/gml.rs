@@ -73,7 +73,10 @@ fn check(args: CheckSourceArgs) -> u8 {
     let file = match parse_file(&args.file) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("gmkit gml check-source: {}: {e}", args.file.display());
+            eprintln!(
+                "gmkit gml check-source: {}",
+                crate::io::file_error(&args.file, &e)
+            );
             return exit::IO;
         }
     };

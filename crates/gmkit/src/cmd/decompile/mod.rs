@@ -41,7 +41,7 @@ pub fn run(args: Args) -> u8 {
     let file = match parse_file(&args.file) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("gmkit decompile: {}: {e}", args.file.display());
+            eprintln!("gmkit decompile: {}", crate::io::file_error(&args.file, &e));
             return exit::IO;
         }
     };
