@@ -36,7 +36,7 @@ pub mod sample;
 pub mod strings;
 mod unpack;
 
-pub use error::{Error, Result, one_line, quote};
+pub use error::{Error, MAX_QUOTED, Result, one_line, quote};
 pub use folder::Folder;
 pub use pack::{audio_group_number, pack, pack_from};
 pub use unpack::{unpack, unpack_into};

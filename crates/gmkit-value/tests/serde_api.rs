@@ -266,6 +266,55 @@ fn elephant_type_errors_name_the_field_path() {
     );
 }
 
+/// A value whose `Serialize` fails, as a user's type can.
+struct Refuses;
+impl Serialize for Refuses {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("cannot be saved"))
+    }
+}
+
+#[test]
+fn elephant_write_errors_name_the_field_path() {
+    #[derive(Serialize)]
+    struct Slot {
+        item: Option<Refuses>,
+    }
+    #[derive(Serialize)]
+    struct Bag {
+        slots: Vec<Slot>,
+        by_name: BTreeMap<String, Vec<Option<Refuses>>>,
+    }
+    let slot = |bad: bool| Slot {
+        item: bad.then_some(Refuses),
+    };
+    for opts in [Options::default(), Options::new(Structs::Constructed)] {
+        // In a struct field, in an array element.
+        let bag = Bag {
+            slots: vec![slot(false), slot(false), slot(true)],
+            by_name: BTreeMap::new(),
+        };
+        let e = elephant::to_bytes_with(&bag, &opts).unwrap_err();
+        assert_eq!(e.path(), Some("slots[2].item"), "{e}");
+        assert_eq!(e.to_string(), "slots[2].item: cannot be saved");
+        // In a map value: the key names the member.
+        let bag = Bag {
+            slots: vec![],
+            by_name: BTreeMap::from([
+                ("ok".to_string(), vec![None]),
+                ("sword".to_string(), vec![None, Some(Refuses)]),
+            ]),
+        };
+        let e = elephant::to_bytes_with(&bag, &opts).unwrap_err();
+        assert_eq!(e.path(), Some("by_name.sword[1]"), "{e}");
+    }
+    // A map key that no member name can hold names the map.
+    let bad_key = BTreeMap::from([("a", BTreeMap::from([((1, 2), 3)]))]);
+    let e = elephant::to_bytes(&bad_key).unwrap_err();
+    assert_eq!(e.path(), Some("a"), "{e}");
+    assert!(e.to_string().contains("member names"), "{e}");
+}
+
 #[test]
 fn ds_type_errors_are_matchable_and_name_the_field_path() {
     // ds stores numbers as reals; make items 0-2 numbers and item 3 a string.

@@ -211,6 +211,24 @@ impl CodeEntries {
     /// blob from its execution offset on; encoded blobs are decoded on the fly. Fails for an
     /// unknown entry, like [`CodeEntries::instructions_mut`]; empty for a child whose parent or
     /// offset is bad (which [`crate::DataFile::validate`] reports).
+    ///
+    /// ```
+    /// use gmkit_data::chunks::code::asm::Assembler;
+    /// use gmkit_data::code_entry::EntryTarget;
+    /// let mut data = gmkit_data::sample();
+    /// data.code.get_or_insert_with(Default::default); // the sample has no code yet
+    /// data.scripts.get_or_insert_with(Default::default);
+    /// let new = data.add_code_entry(&EntryTarget::Script { name: "scr_hello".into() })?;
+    /// let text = "push.i 1\npopz.i\n";
+    /// let code = Assembler::new(&mut data).assemble(text).unwrap().instructions;
+    /// *data.code.as_mut().unwrap().instructions_mut(new.entry)? = code;
+    /// let code = data.code.as_ref().unwrap();
+    /// let name = data.strings.as_ref().unwrap().find(&new.name).unwrap();
+    /// assert_eq!(code.find(name), Some(new.entry));
+    /// assert_eq!(code.instructions(new.entry)?.len(), 2);
+    /// assert!(code.instructions(9999).is_err());
+    /// # Ok::<(), gmkit_data::Error>(())
+    /// ```
     pub fn instructions(&self, entry: usize) -> Result<Cow<'_, [Instruction]>> {
         let Some(e) = self.entries.get(entry) else {
             return Err(no_entry(entry, self.entries.len()));

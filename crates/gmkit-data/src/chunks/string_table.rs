@@ -75,10 +75,26 @@ impl Strings {
         }
     }
     /// The string an entry reference points to.
+    ///
+    /// ```
+    /// let data = gmkit_data::sample();
+    /// let strings = data.strings.as_ref().unwrap();
+    /// let r = strings.find("gmkit sample").unwrap();
+    /// assert_eq!(strings.get(r).unwrap(), "gmkit sample");
+    /// assert!(strings.get(gmkit_data::StringRef(u32::MAX)).is_none());
+    /// ```
     pub fn get(&self, r: StringRef) -> Option<&GmStr> {
         self.spans.get(r.index()).map(|&s| self.text(s))
     }
     /// Appends a new entry and returns its reference.
+    ///
+    /// ```
+    /// let mut data = gmkit_data::sample();
+    /// let strings = data.strings.as_mut().unwrap();
+    /// let r = strings.push("Hola");
+    /// assert_eq!(strings.get(r).unwrap(), "Hola");
+    /// assert_eq!(r.index(), strings.len() - 1);
+    /// ```
     pub fn push(&mut self, s: impl Into<GmString>) -> StringRef {
         let span = self.own(s.into());
         self.spans.push(span);
@@ -114,10 +130,25 @@ impl Strings {
         Some(())
     }
     /// The first entry with this text.
+    ///
+    /// ```
+    /// let data = gmkit_data::sample();
+    /// let strings = data.strings.as_ref().unwrap();
+    /// let r = strings.find("gmkit sample").unwrap();
+    /// assert_eq!(strings.get(r).unwrap(), "gmkit sample");
+    /// assert_eq!(strings.find("no such text"), None);
+    /// ```
     pub fn find(&self, s: &str) -> Option<StringRef> {
         self.iter().position(|e| e == s).map(|i| StringRef(i as u32))
     }
     /// The entries in order.
+    ///
+    /// ```
+    /// let data = gmkit_data::sample();
+    /// let strings = data.strings.as_ref().unwrap();
+    /// assert_eq!(strings.iter().count(), strings.len());
+    /// assert!(strings.iter().any(|s| s == "gmkit sample"));
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = &GmStr> + '_ {
         self.spans.iter().map(|&s| self.text(s))
     }

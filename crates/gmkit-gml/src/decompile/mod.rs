@@ -46,7 +46,7 @@ fn with_tree_stack<R>(f: impl FnOnce() -> R) -> R {
 
 /// The decompilation of one code entry. Dropping it is safe on any thread, however small its
 /// stack: a body as decompiled with deep expressions, or dropped where little stack is left,
-/// is dropped on a stack of [`TREE_STACK`] bytes (a tree made deeper after decompiling is the
+/// is dropped on a stack of `TREE_STACK` bytes (a tree made deeper after decompiling is the
 /// caller's to drop safely).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decompiled {

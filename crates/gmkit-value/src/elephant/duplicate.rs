@@ -11,6 +11,15 @@ use std::collections::HashMap;
 const MAX_DEPTH: usize = 512;
 
 /// `ElephantDuplicate(value)`: deep copy; shared containers stay shared, cycles stay cycles.
+///
+/// ```
+/// use gmkit_value::{Array, Value, elephant};
+/// let inner = Value::from(Array::new(vec![Value::Real(1.0)]));
+/// let root = Value::from(vec![inner.clone(), inner]);
+/// let copy = elephant::duplicate(&root, None)?;
+/// assert_eq!(copy.get(0), Some(Value::from(vec![Value::Real(1.0)])));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn duplicate(value: &Value, schemas: Option<&SchemaRegistry>) -> Result<Value> {
     duplicate_with(value, schemas, false, &mut NoCallbacks)
 }

@@ -23,6 +23,13 @@ const B64: GeneralPurpose = GeneralPurpose::new(
 
 /// zlib-compresses `bytes` (as `buffer_compress` does) and base64-encodes the result
 /// (standard alphabet, `=` padding, no line breaks).
+///
+/// ```
+/// use gmkit_value::elephant::{compress, decompress};
+/// let text = compress(b"hello hello hello");
+/// assert_eq!(decompress(&text, 1 << 20)?, b"hello hello hello");
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn compress(bytes: &[u8]) -> String {
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Compression::default());
     z.write_all(bytes).expect("writing to a Vec cannot fail");
@@ -35,6 +42,15 @@ pub fn compress(bytes: &[u8]) -> String {
 /// Never hangs on truncated or corrupt streams; refuses to produce more than
 /// `min(max_output, 1032 × compressed size + 1 KiB)` bytes (1032:1 is deflate's largest
 /// possible expansion, so no valid stream is refused below `max_output`).
+///
+/// ```
+/// use gmkit_value::elephant::{compress, decompress};
+/// let text = compress(&[0u8; 4096]);
+/// assert_eq!(decompress(&text, 4096)?.len(), 4096);
+/// assert!(decompress(&text, 100).is_err()); // more than asked for
+/// assert!(decompress("not base64!", 4096).is_err());
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn decompress(s: &str, max_output: usize) -> Result<Vec<u8>> {
     let cleaned: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let z = B64.decode(&cleaned).map_err(|e| {
@@ -110,11 +126,27 @@ fn inflate(z: &[u8], max_output: usize) -> Result<Vec<u8>> {
 }
 
 /// `ElephantExportString(value)`: the 1.5.1 buffer, zlib-compressed, base64-encoded.
+///
+/// ```
+/// use gmkit_value::{Struct, Value, elephant};
+/// let save = Value::from(Struct::new(vec![("gold".into(), Value::Real(12.0))]));
+/// let text = elephant::export_string(&save)?;
+/// let back = elephant::import_string(&text)?;
+/// assert_eq!(back.get("gold"), Some(Value::Real(12.0)));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn export_string(value: &Value) -> Result<String> {
     export_string_with(value, &WriteOptions::default())
 }
 
 /// [`export_string`] with options (as in Elephant, diffs-only is ignored by exports).
+///
+/// ```
+/// use gmkit_value::{Value, elephant::{self, WriteOptions}};
+/// let text = elephant::export_string_with(&Value::from("hi"), &WriteOptions::default())?;
+/// assert_eq!(elephant::import_string(&text)?, Value::from("hi"));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn export_string_with(value: &Value, opts: &WriteOptions<'_>) -> Result<String> {
     let opts = WriteOptions {
         diffs_only: false,
@@ -124,11 +156,27 @@ pub fn export_string_with(value: &Value, opts: &WriteOptions<'_>) -> Result<Stri
 }
 
 /// `ElephantImportString(s)` with default options.
+///
+/// ```
+/// use gmkit_value::{Value, elephant};
+/// let text = elephant::export_string(&Value::from(vec![Value::Real(1.0), Value::Bool(true)]))?;
+/// let v = elephant::import_string(&text)?;
+/// assert_eq!(v.get(1), Some(Value::Bool(true)));
+/// assert!(elephant::import_string("eJzLSM3JyQcABiwCFQ==").is_err()); // zlib of "hello": no Elephant header
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn import_string(s: &str) -> Result<Value> {
     import_string_with(s, &ReadOptions::default())
 }
 
 /// `ElephantImportString(s)`.
+///
+/// ```
+/// use gmkit_value::{Value, elephant::{self, ReadOptions}};
+/// let text = elephant::export_string(&Value::Real(2.5))?;
+/// assert_eq!(elephant::import_string_with(&text, &ReadOptions::default())?, Value::Real(2.5));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn import_string_with(s: &str, opts: &ReadOptions<'_>) -> Result<Value> {
     let bytes = decompress(s, DEFAULT_MAX_DECOMPRESSED)?;
     read_with(&bytes, opts, &mut NoCallbacks).map(|(v, _)| v)

@@ -19,6 +19,17 @@ pub const CIRCULAR_REF_KEY: &str = "__Elephant_Circular_Ref__";
 const MAX_DEPTH: usize = 512;
 
 /// `ElephantToJSON(value)`: a tree (no sharing, no cycles) of plain arrays and structs.
+///
+/// ```
+/// use gmkit_value::{Array, Value, elephant};
+/// // One array shared twice: the tree holds it once, then a placeholder naming its path.
+/// let shared = Value::from(Array::new(vec![Value::Real(1.0)]));
+/// let root = Value::from(vec![shared.clone(), shared]);
+/// let tree = elephant::to_json(&root, None)?;
+/// assert_eq!(tree.at(0).get(0), Some(Value::Real(1.0)));
+/// assert!(tree.get(1).and_then(|p| p.get("__Elephant_Circular_Ref__")).is_some());
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn to_json(value: &Value, schemas: Option<&SchemaRegistry>) -> Result<Value> {
     to_json_with(value, schemas, &mut NoCallbacks)
 }
@@ -145,6 +156,15 @@ fn schema_members(vs: &VersionSchema, d: &StructData) -> Vec<(String, Value)> {
 /// `ElephantFromJSON(tree)`: rebuilds references from `__Elephant_Circular_Ref__` placeholders
 /// (paths, or the legacy integer creation counter) and constructed structs from
 /// `__Elephant_Constructor__` / `__Elephant_Schema_Version__`.
+///
+/// ```
+/// use gmkit_value::{Array, Value, elephant::{self, NoCallbacks}};
+/// let shared = Value::from(Array::new(vec![Value::Real(1.0)]));
+/// let root = Value::from(vec![shared.clone(), shared]);
+/// let back = elephant::from_json(&elephant::to_json(&root, None)?, &mut NoCallbacks)?;
+/// assert_eq!(back.get(1).and_then(|a| a.get(0)), Some(Value::Real(1.0)));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn from_json(tree: &Value, callbacks: &mut dyn Callbacks) -> Result<Value> {
     let mut f = FromJson {
         by_path: HashMap::new(),
@@ -273,6 +293,13 @@ impl FromJson<'_> {
 
 /// A JSON document as a plain value tree: `null` → undefined, numbers → reals, objects →
 /// plain structs (key order as parsed), arrays → arrays.
+///
+/// ```
+/// use gmkit_value::{Value, elephant};
+/// let v = elephant::from_plain_json(&serde_json::json!({"hp": 3, "tags": ["a", null]}));
+/// assert_eq!(v.get("hp"), Some(Value::Real(3.0)));
+/// assert_eq!(v.at("tags").get(1), Some(Value::Undefined));
+/// ```
 pub fn from_plain_json(j: &Json) -> Value {
     match j {
         Json::Null => Value::Undefined,
@@ -290,6 +317,13 @@ pub fn from_plain_json(j: &Json) -> Value {
 
 /// A value tree as plain JSON: undefined → `null`, numbers → numbers (non-finite → `null`),
 /// structs → objects. Shared containers are repeated; cycles are an error.
+///
+/// ```
+/// use gmkit_value::{Struct, Value, elephant};
+/// let v = Value::from(Struct::new(vec![("hp".into(), Value::Real(3.0)), ("name".into(), Value::from("Ann"))]));
+/// assert_eq!(elephant::to_plain_json(&v)?, serde_json::json!({"hp": 3.0, "name": "Ann"}));
+/// # Ok::<(), gmkit_value::elephant::Error>(())
+/// ```
 pub fn to_plain_json(v: &Value) -> Result<Json> {
     plain(v, 0)
 }

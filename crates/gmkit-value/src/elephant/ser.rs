@@ -581,6 +581,8 @@ struct Compound<'a> {
     limit: usize,
     /// A struct variant inside its one-member `{variant: ...}` plain struct.
     wrapped: bool,
+    /// Output position of the last map key written (read back for an error's path).
+    key_start: usize,
 }
 
 /// An open array; `outer` is the enclosing array's state.
@@ -593,6 +595,8 @@ struct Seq<'a> {
     hint: usize,
     /// Output position where the first element starts.
     start: usize,
+    /// The number of elements written: the index in an error's path.
+    index: usize,
 }
 
 /// Sequences shorter than this grow the output the ordinary way.
@@ -776,6 +780,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
             outer,
             hint,
             start,
+            index: 0,
         })
     }
     #[inline]
@@ -787,6 +792,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
             outer,
             hint: 0,
             start: 0,
+            index: 0,
         })
     }
     #[inline]
@@ -798,6 +804,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
             outer,
             hint: 0,
             start: 0,
+            index: 0,
         })
     }
     #[inline]
@@ -819,6 +826,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
                 outer,
                 hint: 0,
                 start: 0,
+                index: 0,
             },
         })
     }
@@ -832,6 +840,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
             count: 0,
             limit: 0xFFFE,
             wrapped: false,
+            key_start: 0,
         })
     }
     #[inline(always)]
@@ -848,6 +857,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
             count: 0,
             limit,
             wrapped: false,
+            key_start: 0,
         })
     }
     #[inline]
@@ -873,6 +883,7 @@ impl<'a, const E: bool> ser::Serializer for Ser<'a, E> {
             count: 0,
             limit: 0xFFFE,
             wrapped: true,
+            key_start: 0,
         })
     }
 }
@@ -882,7 +893,11 @@ impl ser::SerializeSeq for Seq<'_> {
     type Error = Boxed;
     #[inline(always)]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(Ser::<true>(&mut *self.s))?;
+        let i = self.index;
+        value
+            .serialize(Ser::<true>(&mut *self.s))
+            .map_err(|e| e.in_element(i))?;
+        self.index += 1;
         if self.hint != 0 {
             let first = self.s.out.len() - self.start;
             // Capped: a huge first element must not reserve absurd amounts.
@@ -946,11 +961,17 @@ impl ser::SerializeMap for Compound<'_> {
     #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         self.count += 1;
+        self.key_start = self.s.out.len();
         key.serialize(KeySerializer { s: self.s })
     }
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(Ser::<false>(&mut *self.s))
+        value.serialize(Ser::<false>(&mut *self.s)).map_err(|e| {
+            // The key was written as a NUL-terminated name just before the value.
+            let tail = self.s.out.get(self.key_start..).unwrap_or_default();
+            let end = memchr::memchr(0, tail).unwrap_or(tail.len());
+            e.in_field(&String::from_utf8_lossy(&tail[..end]))
+        })
     }
     #[inline]
     fn end(self) -> Result<()> {
@@ -969,7 +990,9 @@ impl ser::SerializeStruct for Compound<'_> {
     ) -> Result<()> {
         self.count += 1;
         self.s.string(key)?;
-        value.serialize(Ser::<false>(&mut *self.s))
+        value
+            .serialize(Ser::<false>(&mut *self.s))
+            .map_err(|e| e.in_field(key))
     }
     #[inline]
     fn end(self) -> Result<()> {
