@@ -257,6 +257,9 @@ struct Scope {
     /// The prefix of this function's parameter names: `_arg`, or with more underscores when
     /// the function has a local named like a parameter (`var _arg0`).
     arg_prefix: String,
+    /// The locals this scope's own code names (nested functions aside): an instance
+    /// variable of the same name is written `self.name`.
+    own_locals: std::collections::HashSet<String>,
     /// The value saved in `$$$$temp$$$$` (return through cleanup).
     temp: Option<Expr>,
     /// Parent constructor call seen (`: Parent(args)`).
@@ -300,7 +303,7 @@ impl<'g, 'i> Dec<'g, 'i> {
                 child_at.entry(i).or_insert(e);
             }
         }
-        Dec {
+        let mut d = Dec {
             game,
             ins,
             cfg,
@@ -315,7 +318,9 @@ impl<'g, 'i> Dec<'g, 'i> {
             nodes: 0,
             deepest: 0,
             limit: None,
-        }
+        };
+        d.scopes[0].own_locals = d.own_locals(0, ins.len());
+        d
     }
 
     /// Where instruction `at` is, for messages.
@@ -431,27 +436,27 @@ impl<'g, 'i> Dec<'g, 'i> {
         tidy::place_vars(body, locals)
     }
 
-    /// A parameter-name prefix no local of `start..end` uses with a number after it (`_arg`,
-    /// else `__arg`, ...): a function's `var _arg0` is not its parameter 0.
-    fn arg_prefix(&self, start: usize, end: usize) -> String {
-        let locals: Vec<&str> = self
-            .ins
-            .get(start..end)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|x| x.variable_ref())
-            .filter(|v| v.instance == InstanceType::LOCAL)
-            .map(|v| self.game.var_name(v.variable))
-            .filter(|n| n.contains("_arg"))
-            .collect();
-        let mut prefix = String::from("_arg");
-        while locals.iter().any(|n| {
-            n.strip_prefix(prefix.as_str())
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
-        }) {
-            prefix.insert(0, '_');
+    /// The names of the locals `start..end` reads or writes, nested function bodies aside.
+    fn own_locals(&self, start: usize, end: usize) -> std::collections::HashSet<String> {
+        let mut out = std::collections::HashSet::new();
+        let end = end.min(self.ins.len());
+        let mut i = start;
+        while i < end {
+            if i > start && self.child_at.contains_key(&i) {
+                let e = self.function_end(i);
+                if e > i {
+                    i = e;
+                    continue;
+                }
+            }
+            if let Some(v) = self.ins[i].variable_ref()
+                && v.instance == InstanceType::LOCAL
+            {
+                out.insert(self.game.var_name(v.variable).to_string());
+            }
+            i += 1;
         }
-        prefix
+        out
     }
 
     /// The end of the function body starting at `start`: the target of the jump-over branch
@@ -469,10 +474,12 @@ impl<'g, 'i> Dec<'g, 'i> {
 
     /// Decompiles a nested function body `start..end` (child entry `entry`).
     fn function_body(&mut self, start: usize, end: usize, entry: usize) -> Function {
-        let arg_prefix = self.arg_prefix(start, end);
+        let own_locals = self.own_locals(start, end);
+        let arg_prefix = arg_prefix(&own_locals);
         self.scopes.push(Scope {
             function: true,
             arg_prefix: arg_prefix.clone(),
+            own_locals,
             ..Scope::default()
         });
         let body = self.region(start, end, &mut Vec::new(), &mut Vec::new());
@@ -1514,6 +1521,19 @@ fn negate(e: Expr) -> Expr {
         Expr::Unary(UnaryOp::Not, x) => *x,
         e => Expr::Unary(UnaryOp::Not, Box::new(e)),
     }
+}
+
+/// A parameter-name prefix none of `locals` uses with a number after it (`_arg`, else
+/// `__arg`, ...): a function's `var _arg0` is not its parameter 0.
+fn arg_prefix(locals: &std::collections::HashSet<String>) -> String {
+    let mut prefix = String::from("_arg");
+    while locals.iter().any(|n| {
+        n.strip_prefix(prefix.as_str())
+            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+    }) {
+        prefix.insert(0, '_');
+    }
+    prefix
 }
 
 /// Default-argument blocks at the top of a function body

@@ -283,7 +283,9 @@ impl Dec<'_, '_> {
     fn scoped(&mut self, inst: InstanceType, name: &str, stack: &mut Vec<Val>, at: usize) -> Expr {
         match inst.0 {
             -1 => {
-                if self.game.features.self_to_builtin() {
+                // `self.name` where a local of the same name would take the bare name.
+                if self.game.features.self_to_builtin() || self.scope().own_locals.contains(name)
+                {
                     member(ident("self"), name)
                 } else {
                     ident(name)
