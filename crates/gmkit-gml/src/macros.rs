@@ -233,7 +233,11 @@ impl Definitions {
                 {
                     let t = toks.get(i + 1).unwrap_or(&toks[i]);
                     let named = matches!(t.tok, Tok::Ident(_));
-                    let t = if named { toks.get(i + 2).unwrap_or(t) } else { t };
+                    let t = if named {
+                        toks.get(i + 2).unwrap_or(t)
+                    } else {
+                        t
+                    };
                     return Err(ParseError {
                         line: t.line,
                         col: t.col,

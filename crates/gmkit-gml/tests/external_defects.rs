@@ -48,7 +48,12 @@ fn int_div_compound_prints_as_plain_div() {
         assert_eq!(round(bc, ma, mi, "a = a div 2;"), "a = a div 2;");
     }
     assert_eq!(
-        gml(17, 2023, 1, "push.v self.a / pushi.e 2 / rem.i.v / pop.v.v self.a"),
+        gml(
+            17,
+            2023,
+            1,
+            "push.v self.a / pushi.e 2 / rem.i.v / pop.v.v self.a"
+        ),
         "a = a div 2;"
     );
     assert!(gmkit_gml::parse::parse("a div= 2;").is_err());
@@ -57,8 +62,15 @@ fn int_div_compound_prints_as_plain_div() {
 #[test]
 fn for_step_is_an_update_only() {
     // A loop whose last statement is `exit` stays a `while` (`for (; c; exit;)` does not parse).
-    assert_eq!(v2023("while (c) { g(); exit; }"), "while (c) {\n    g();\n    exit;\n}");
-    for s in ["for (; c; exit;) {}", "for (; c; break) {}", "for (; c; if (a) b = 1) {}"] {
+    assert_eq!(
+        v2023("while (c) { g(); exit; }"),
+        "while (c) {\n    g();\n    exit;\n}"
+    );
+    for s in [
+        "for (; c; exit;) {}",
+        "for (; c; break) {}",
+        "for (; c; if (a) b = 1) {}",
+    ] {
         assert!(gmkit_gml::parse::parse(s).is_err(), "{s}");
     }
 }
@@ -71,7 +83,12 @@ fn endless_for() {
     }
     // The condition GameMaker writes for a missing one: `push.l 1`, not `while (int64(1))`.
     assert_eq!(
-        gml(17, 2023, 1, "L0: / push.l 1 / conv.l.b / bf L1 / call.i f 0 / popz.v / b L0 / L1:"),
+        gml(
+            17,
+            2023,
+            1,
+            "L0: / push.l 1 / conv.l.b / bf L1 / call.i f 0 / popz.v / b L0 / L1:"
+        ),
         "for (;;) {\n    f();\n}"
     );
 }
@@ -149,7 +166,10 @@ fn instance_ids_are_unsigned() {
         gml(16, 2, 0, "push.v [instance]32767.x / pop.v.v self.y"),
         "y = (132767).x;"
     );
-    assert_eq!(gml(16, 2, 0, "push.v -25536.x / pop.v.v self.y"), "y = (40000).x;");
+    assert_eq!(
+        gml(16, 2, 0, "push.v -25536.x / pop.v.v self.y"),
+        "y = (40000).x;"
+    );
     assert_eq!(
         round(16, 2, 0, "(132768).x = 1; y = (132767).x; z = (40000).x;"),
         "(132768).x = 1;\ny = (132767).x;\nz = (40000).x;"
@@ -196,7 +216,11 @@ fn enum_syntax_is_checked() {
         let e = gmkit_gml::parse::parse(bad).expect_err(bad);
         assert!(e.to_string().contains("enum"), "{bad}: {e}");
     }
-    for good in ["enum E { A, B, }", "enum E { }", "enum E { A = 1 + 2, B = -3 }"] {
+    for good in [
+        "enum E { A, B, }",
+        "enum E { }",
+        "enum E { A = 1 + 2, B = -3 }",
+    ] {
         assert!(gmkit_gml::parse::parse(good).is_ok(), "{good}");
     }
     assert_eq!(v2023("enum E { A, B = 5, C } x = E.C;"), "x = int64(6);");
@@ -235,6 +259,79 @@ fn method_calls_on_call_and_element_results() {
     for (ma, mi) in [(2023, 1), (2024, 14)] {
         for src in ["a.b(1).c(2);", "f(1).b(2);", "a[0](1);", "self.a[0](1);"] {
             assert_eq!(round(17, ma, mi, src), src, "{ma}.{mi}");
+        }
+    }
+}
+
+/// Round-trip mechanisms found in the corpus (bar 1): each entry decompiles to text showing
+/// the construct and compiles back to its own instructions.
+#[test]
+fn corpus_round_trip_mechanisms() {
+    use gmkit_gml::compile::{Names, compile_entry};
+    let cases: &[(&str, &str, &[&str], bool)] = &[
+        // The compiler's own binding `method(-1, f)` is the literal; a `method(x, f)` around
+        // it is the source's call.
+        (
+            "ooo-kaizo.win",
+            "gml_Object_oMapMenu_Create_0",
+            &["method(oPlayer, function"],
+            true,
+        ),
+        (
+            "tiktaktoe-gm-network.win",
+            "gml_GlobalScript_SnowState",
+            &["method(_temp, function"],
+            true,
+        ),
+        // A nested struct literal's values are hoisted out to the outermost literal.
+        (
+            "longdog.win",
+            "gml_GlobalScript_VI_Core",
+            &["position = { current: { x: _arg0, y: _arg1 }, previous: { x: _arg0, y: _arg1 } };"],
+            true,
+        ),
+        // A local `_arg0` is not parameter 0.
+        (
+            "tebak-lagu.win",
+            "gml_GlobalScript_EaseInOutQuad",
+            &["(__arg0, ", "var _arg0 = 2 * __arg0"],
+            true,
+        ),
+        // An instance variable named like a local is written `self.name` (the entry still
+        // differs in array-owner ids).
+        (
+            "vendaval.win",
+            "gml_Object_Geometry_Create_0",
+            &["self.name = name;"],
+            false,
+        ),
+    ];
+    for &(file, entry, want, identical) in cases {
+        let bytes = gmkit_testdata::need!(gmkit_testdata::corpus_file(file));
+        let data = gmkit_data::parse_bytes(&bytes).expect("parses");
+        let game = gmkit_gml::Game::new(&data);
+        let i = (0..data.code.as_ref().map_or(0, |c| c.entries.len()))
+            .find(|&i| game.code_name(i) == entry)
+            .expect("entry");
+        let d = gmkit_gml::decompile::decompile_entry(&game, i).expect("decompiles");
+        let text = gmkit_gml::print::print_stmts(&d.body);
+        for w in want {
+            assert!(text.contains(w), "{entry}: {w:?} not in\n{text}");
+        }
+        if identical {
+            let tree = gmkit_gml::parse::parse(&text).expect("parses");
+            let names = Names::new(&game);
+            let ins = compile_entry(&game, &names, i, &tree).expect("compiles");
+            let orig = data
+                .code
+                .as_ref()
+                .unwrap()
+                .instructions(i)
+                .expect("decodes");
+            assert!(
+                ins.as_slice() == orig.as_ref(),
+                "{entry}: compiled code differs"
+            );
         }
     }
 }

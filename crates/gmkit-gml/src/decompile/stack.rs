@@ -284,8 +284,7 @@ impl Dec<'_, '_> {
         match inst.0 {
             -1 => {
                 // `self.name` where a local of the same name would take the bare name.
-                if self.game.features.self_to_builtin() || self.scope().own_locals.contains(name)
-                {
+                if self.game.features.self_to_builtin() || self.scope().own_locals.contains(name) {
                     member(ident("self"), name)
                 } else {
                     ident(name)
