@@ -126,8 +126,11 @@ impl Owners {
                 continue;
             }
             let mut call = None;
-            for x in ins.iter().skip(k + 1).take(400) {
+            for (p, x) in ins.iter().enumerate().skip(k + 1).take(400) {
                 let key = match x {
+                    // `i++` / `++i` used as a value inside the statement (`a[i++] = v`) stores
+                    // to `i` before the statement's own store.
+                    Instruction::Pop { .. } if increment_as_value(ins, p) => continue,
                     Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
                         format!("{}[]", game.var_name(var.variable))
                     }
@@ -263,6 +266,32 @@ fn makes_array_inner(e: &Expr) -> bool {
         Expr::Ternary(c, a, b) => makes_array(c) || makes_array(a) || makes_array(b),
         _ => false,
     }
+}
+
+/// Whether the store at `p` is the store of an increment whose value the statement uses
+/// (`dup.v 0 / push.e 1 / add / pop` for `i++`, `push.e 1 / add / dup.v 0 / pop` for `++i`).
+fn increment_as_value(ins: &[Instruction], p: usize) -> bool {
+    let at = |d: usize| p.checked_sub(d).and_then(|i| ins.get(i));
+    let dup = |x: Option<&Instruction>| matches!(x, Some(Instruction::Dup { count: 0, extra: 0, .. }));
+    let one = |x: Option<&Instruction>| {
+        matches!(
+            x,
+            Some(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Int16(1),
+            })
+        )
+    };
+    let step = |x: Option<&Instruction>| {
+        matches!(
+            x,
+            Some(Instruction::Binary {
+                op: Opcode::Add | Opcode::Sub,
+                ..
+            })
+        )
+    };
+    (dup(at(1)) && step(at(2)) && one(at(3))) || (step(at(1)) && one(at(2)) && dup(at(3)))
 }
 
 /// The integer a `push` / `pushi` instruction pushes.
