@@ -1776,6 +1776,11 @@ impl<'g> Compiler<'g> {
                 Ok(DataType::Variable)
             }
             Expr::Array(items) => {
+                // The second of a call pair, at the literal (see `Compiler::set_owner`).
+                if let Some(id) = self.owners.at_literal.take() {
+                    self.push_int(id);
+                    self.ext(ExtendedKind::SETOWNER);
+                }
                 for a in items.iter().rev() {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
