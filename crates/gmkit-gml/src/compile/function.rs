@@ -280,6 +280,11 @@ impl Compiler<'_> {
                 self.stmt(s)?;
             }
         }
+        // Early 2.3 builds end every function without statics with `setstatic.e` (seen in
+        // the file's code: honoo, 2.3).
+        if statics.is_empty() && self.f().end_setstatic() {
+            self.ext(gmkit_data::chunks::code::ExtendedKind::SETSTATIC);
+        }
         self.emit(Instruction::Unary {
             op: Opcode::Exit,
             t: DataType::Int32,
