@@ -297,13 +297,32 @@ fn corpus_round_trip_mechanisms() {
             &["(__arg0, ", "var _arg0 = 2 * __arg0"],
             true,
         ),
-        // An instance variable named like a local is written `self.name` (the entry still
-        // differs in array-owner ids).
+        // An instance variable named like a local is written `self.name`; a written
+        // `argument2` as a method call's instance is `pushbltn` (2.3.2); the array owner of
+        // `v = f(c ? x : [x])` is set at the statement and at the literal.
         (
             "vendaval.win",
             "gml_Object_Geometry_Create_0",
-            &["self.name = name;"],
-            false,
+            &[
+                "self.name = name;",
+                "argument2.AddChild(self);",
+                "texture = DefaultValue(is_array(_arg1) ? _arg1 : [_arg1], -1);",
+            ],
+            true,
+        ),
+        // Array owners learnt past `idx++` used as an index.
+        (
+            "vendaval.win",
+            "gml_GlobalScript_Matrices",
+            &["arrayForm[idx++] = "],
+            true,
+        ),
+        // Early 2.3: a function without statics ends with `setstatic.e`.
+        (
+            "honoo.win",
+            "gml_GlobalScript_ExecuteShell",
+            &["function ExecuteShell()"],
+            true,
         ),
     ];
     for &(file, entry, want, identical) in cases {
