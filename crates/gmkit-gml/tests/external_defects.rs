@@ -317,6 +317,13 @@ fn corpus_round_trip_mechanisms() {
             &["arrayForm[idx++] = "],
             true,
         ),
+        // A negative constant left inside a struct literal's body is a named one.
+        (
+            "killstreak.win",
+            "gml_Object_oGame_Create_0",
+            &["req: noone,"],
+            true,
+        ),
         // Early 2.3: a function without statics ends with `setstatic.e`.
         (
             "honoo.win",

@@ -1020,6 +1020,13 @@ fn struct_literal(
                 Expr::Member(t, k) if *t == ident("self") => k,
                 _ => continue,
             };
+            // A negative literal is hoisted, so one left in the body was a named constant
+            // (killstreak, 2024.14: `req: noone` is `pushi.e -4` inside).
+            let value = match value {
+                Expr::Lit(Literal::Int(-4)) => ident("noone"),
+                Expr::Lit(Literal::Int(-3)) => ident("all"),
+                v => v,
+            };
             fields.push((
                 key,
                 substitute_hoisted(value, &hoisted, sizes, room, copied),
