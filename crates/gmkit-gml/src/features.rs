@@ -13,6 +13,9 @@ pub struct Features {
     copy_on_write_evidence: bool,
     /// Evidence from the file's code: `pushbltn.v self.x` (instance -1).
     builtin_self_evidence: bool,
+    /// Evidence from the file's code: a function ends `setstatic.e / exit.i` with no static
+    /// initializer before.
+    end_setstatic_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -52,6 +55,7 @@ impl Features {
             typed_bool_evidence: false,
             copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
+            end_setstatic_evidence: false,
         }
     }
 
@@ -64,6 +68,7 @@ impl Features {
             typed_bool_evidence: typed_bools,
             copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
+            end_setstatic_evidence: false,
         }
     }
 
@@ -83,6 +88,21 @@ impl Features {
             builtin_self_evidence: evidence,
             ..self
         }
+    }
+
+    /// The same features, with whether the file's code ends functions with a lone
+    /// `setstatic.e` before `exit.i`.
+    pub fn with_end_setstatic(self, evidence: bool) -> Self {
+        Features {
+            end_setstatic_evidence: evidence,
+            ..self
+        }
+    }
+
+    /// A function without statics ends `setstatic.e / exit.i` (early 2.3 builds: honoo,
+    /// detected as 2.3; 2.3.2 files do not): known only from the file's code.
+    pub fn end_setstatic(&self) -> bool {
+        self.gml_v2() && self.end_setstatic_evidence
     }
 
     /// Global built-ins (`room`, `working_directory`) are read with instance -1 (`pushbltn.v

@@ -92,7 +92,10 @@ impl<'a> Game<'a> {
         Game {
             file,
             features: {
-                let (cow, bltn_self) = file.code.as_ref().map_or((false, false), code_evidence);
+                let (cow, bltn_self, end_static) = file
+                    .code
+                    .as_ref()
+                    .map_or((false, false, false), code_evidence);
                 let f = Features::with_evidence(file.version, typed_bools);
                 // A file with code shows whether it sets array owners; without code the
                 // version's default stays.
@@ -102,6 +105,7 @@ impl<'a> Game<'a> {
                     f
                 };
                 f.with_builtin_self(bltn_self)
+                    .with_end_setstatic(end_static)
             },
             vars,
             funcs,
@@ -176,10 +180,11 @@ impl<'a> Game<'a> {
 
 /// What the file's code shows: whether some code sets an array owner (`setowner.e`: the game
 /// compiles with array copy-on-write), and whether global built-ins are read as
-/// `pushbltn.v self.x` (instance -1) rather than `builtin.x`.
-fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool) {
+/// `pushbltn.v self.x` (instance -1) rather than `builtin.x`, and whether a function ends
+/// with a lone `setstatic.e` (right before `exit.i`, not after a static's store).
+fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool, bool) {
     use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue};
-    let (mut cow, mut bltn_self) = (false, false);
+    let (mut cow, mut bltn_self, mut end_static) = (false, false, false);
     for i in 0..code.entries.len() {
         if !code.entries[i].body.is_root() {
             continue;
@@ -187,12 +192,26 @@ fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool) {
         let Ok(ins) = code.instructions(i) else {
             continue;
         };
-        for x in ins.iter() {
+        for (k, x) in ins.iter().enumerate() {
             match x {
                 Instruction::Extended {
                     kind: ExtendedKind::SETOWNER,
                     ..
                 } => cow = true,
+                Instruction::Extended {
+                    kind: ExtendedKind::SETSTATIC,
+                    ..
+                } if matches!(
+                    ins.get(k + 1),
+                    Some(Instruction::Unary {
+                        op: Opcode::Exit,
+                        ..
+                    })
+                ) && k > 0
+                    && !matches!(&ins[k - 1], Instruction::Pop { var, .. } if var.instance.0 == -16) =>
+                {
+                    end_static = true
+                }
                 Instruction::Push {
                     op: Opcode::PushBltn,
                     value: PushValue::Variable(v),
@@ -200,11 +219,11 @@ fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool) {
                 _ => {}
             }
         }
-        if cow && bltn_self {
+        if cow && bltn_self && end_static {
             break;
         }
     }
-    (cow, bltn_self)
+    (cow, bltn_self, end_static)
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

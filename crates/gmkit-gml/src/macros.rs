@@ -227,6 +227,28 @@ impl Definitions {
                 && matches!(toks.get(i + 1).map(|t| &t.tok), Some(Tok::Ident(_)))
                 && toks.get(i + 2).map(|t| &t.tok) == Some(&Tok::Punct("{"));
             if !is_enum {
+                // `enum` is a keyword: anything but `enum NAME {` is an error, not statements.
+                if let Tok::Ident(w) = &toks[i].tok
+                    && w == "enum"
+                {
+                    let t = toks.get(i + 1).unwrap_or(&toks[i]);
+                    let named = matches!(t.tok, Tok::Ident(_));
+                    let t = if named {
+                        toks.get(i + 2).unwrap_or(t)
+                    } else {
+                        t
+                    };
+                    return Err(ParseError {
+                        line: t.line,
+                        col: t.col,
+                        expected: if named {
+                            "`{` after the enum's name".into()
+                        } else {
+                            "an enum name after `enum`".into()
+                        },
+                        found: t.tok.describe(),
+                    });
+                }
                 out.push(toks[i].clone());
                 i += 1;
                 continue;
@@ -236,6 +258,8 @@ impl Definitions {
             };
             i += 3;
             let mut members = Vec::new();
+            // A member comes first and after each `,`; after a member, `,` or `}`.
+            let mut after_member = false;
             loop {
                 let Some(t) = toks.get(i) else {
                     let last = toks.last().map_or((1, 1), |t| (t.line, t.col));
@@ -251,8 +275,12 @@ impl Definitions {
                         i += 1;
                         break;
                     }
-                    Tok::Punct(",") => i += 1,
-                    Tok::Ident(m) => {
+                    Tok::Punct(",") if after_member => {
+                        after_member = false;
+                        i += 1;
+                    }
+                    Tok::Ident(m) if !after_member => {
+                        after_member = true;
                         let m = m.clone();
                         i += 1;
                         let mut value = Vec::new();
@@ -277,7 +305,11 @@ impl Definitions {
                         return Err(ParseError {
                             line: t.line,
                             col: t.col,
-                            expected: format!("an enum member name or `}}` in enum {name}"),
+                            expected: if after_member {
+                                format!("`,` or `}}` after a member of enum {name}")
+                            } else {
+                                format!("an enum member name or `}}` in enum {name}")
+                            },
                             found: other.describe(),
                         });
                     }

@@ -51,11 +51,9 @@ pub fn parse_tokens(mut toks: Vec<Token>) -> Result<Vec<Stmt>, ParseError> {
 /// text; one that is not a constant is an error at the declaration. Project-wide enums (other
 /// files) go through [`crate::source`] instead.
 fn inline_enums(toks: Vec<Token>) -> Result<Vec<Token>, ParseError> {
-    let has_enum = toks.windows(3).any(|w| {
-        matches!(&w[0].tok, Tok::Ident(e) if e == "enum")
-            && matches!(w[1].tok, Tok::Ident(_))
-            && w[2].tok == Tok::Punct("{")
-    });
+    let has_enum = toks
+        .iter()
+        .any(|t| matches!(&t.tok, Tok::Ident(e) if e == "enum"));
     if !has_enum {
         return Ok(toks);
     }

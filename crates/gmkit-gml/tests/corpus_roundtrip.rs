@@ -14,7 +14,8 @@ struct Count {
 
 #[test]
 fn decompile_compile_round_trip() {
-    let corpus = gmkit_testdata::need!(gmkit_testdata::corpus());
+    // Every file both manifests list.
+    let corpus = gmkit_testdata::need!(gmkit_testdata::corpus_all());
     let mut fam: BTreeMap<Family, Count> = BTreeMap::new();
     let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
     let mut total = Count::default();

@@ -280,6 +280,11 @@ impl Compiler<'_> {
                 self.stmt(s)?;
             }
         }
+        // Early 2.3 builds end every function without statics with `setstatic.e` (seen in
+        // the file's code: honoo, 2.3).
+        if statics.is_empty() && self.f().end_setstatic() {
+            self.ext(gmkit_data::chunks::code::ExtendedKind::SETSTATIC);
+        }
         self.emit(Instruction::Unary {
             op: Opcode::Exit,
             t: DataType::Int32,
@@ -457,10 +462,10 @@ impl Compiler<'_> {
             return Expr::Array(items.iter().map(|x| self.hoist(x, hoisted)).collect());
         }
         // A nested struct literal is built inside too, its own struct function a child of
-        // this one (gml-simpledraw, 2023.8: `___struct___1____struct___0_…`).
-        if let Expr::Struct(fields) = v
-            && !self.f().constructor_set_static()
-        {
+        // this one (gml-simpledraw, 2023.8: `___struct___1____struct___0_…`), its own
+        // non-constant values hoisted on out to here (also after 2024.11, where arrays are
+        // hoisted whole: longdog, 2024.13, `{current: {x: x, y: y}}`).
+        if let Expr::Struct(fields) = v {
             return Expr::Struct(
                 fields
                     .iter()

@@ -1776,6 +1776,11 @@ impl<'g> Compiler<'g> {
                 Ok(DataType::Variable)
             }
             Expr::Array(items) => {
+                // The second of a call pair, at the literal (see `Compiler::set_owner`).
+                if let Some(id) = self.owners.at_literal.take() {
+                    self.push_int(id);
+                    self.ext(ExtendedKind::SETOWNER);
+                }
                 for a in items.iter().rev() {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
@@ -1864,6 +1869,27 @@ impl<'g> Compiler<'g> {
                             && refs::chain_starts_with_call(o) =>
                     {
                         return self.chained_call(o, m, args);
+                    }
+                    // A written `argumentN` (in a function with named parameters) as the
+                    // instance of a method call is read as the built-in before 2023 (corpus
+                    // vendaval, 2.3.2: `pushbltn.v self.argument2`), though a plain read is
+                    // `push.v self.argument2`.
+                    Expr::Ident(n)
+                        if n.ends_with(function::EXPLICIT_ARGUMENT)
+                            && self.fnc.depth > 0
+                            && self.f().gml_v2()
+                            && !self.f().version().non_lts_at_least(2023, 1) =>
+                    {
+                        let inst = if self.f().builtin_globals_self() {
+                            -1
+                        } else {
+                            -6
+                        };
+                        let var = self.varref(n, -1, inst, RefType::NORMAL)?;
+                        self.emit(Instruction::Push {
+                            op: Opcode::PushBltn,
+                            value: PushValue::Variable(var),
+                        });
                     }
                     o => {
                         self.dot_owner = matches!(o, Expr::Index(..));

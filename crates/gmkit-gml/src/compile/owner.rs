@@ -39,6 +39,9 @@ pub(super) struct Owners {
     context: String,
     /// The id last emitted on this path (`None`: unknown after a merge).
     pub last: Option<i64>,
+    /// The id to set again right before the next array literal (the second of a call pair
+    /// when the literal is in a branch of a `?:` argument).
+    pub at_literal: Option<i64>,
     /// The entry's code repeats an id in straight-line code: this compiler generation does
     /// not skip repeated ids (seen in early 2.3 builds).
     repeats: bool,
@@ -126,8 +129,11 @@ impl Owners {
                 continue;
             }
             let mut call = None;
-            for x in ins.iter().skip(k + 1).take(400) {
+            for (p, x) in ins.iter().enumerate().skip(k + 1).take(400) {
                 let key = match x {
+                    // `i++` / `++i` used as a value inside the statement (`a[i++] = v`) stores
+                    // to `i` before the statement's own store.
+                    Instruction::Pop { .. } if increment_as_value(ins, p) => continue,
                     Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
                         format!("{}[]", game.var_name(var.variable))
                     }
@@ -265,6 +271,41 @@ fn makes_array_inner(e: &Expr) -> bool {
     }
 }
 
+/// Whether the store at `p` is the store of an increment whose value the statement uses
+/// (`dup.v 0 / push.e 1 / add / pop` for `i++`, `push.e 1 / add / dup.v 0 / pop` for `++i`).
+fn increment_as_value(ins: &[Instruction], p: usize) -> bool {
+    let at = |d: usize| p.checked_sub(d).and_then(|i| ins.get(i));
+    let dup = |x: Option<&Instruction>| {
+        matches!(
+            x,
+            Some(Instruction::Dup {
+                count: 0,
+                extra: 0,
+                ..
+            })
+        )
+    };
+    let one = |x: Option<&Instruction>| {
+        matches!(
+            x,
+            Some(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Int16(1),
+            })
+        )
+    };
+    let step = |x: Option<&Instruction>| {
+        matches!(
+            x,
+            Some(Instruction::Binary {
+                op: Opcode::Add | Opcode::Sub,
+                ..
+            })
+        )
+    };
+    (dup(at(1)) && step(at(2)) && one(at(3))) || (step(at(1)) && one(at(2)) && dup(at(3)))
+}
+
 /// The integer a `push` / `pushi` instruction pushes.
 fn push_int(i: &Instruction) -> Option<i64> {
     match i {
@@ -289,6 +330,19 @@ fn passes_array_literal(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// A call (not an array writer) with an argument `c ? a : b` where `a` or `b` is an array
+/// literal.
+fn passes_literal_in_branch(e: &Expr) -> bool {
+    let Expr::Call(c, args) = e else {
+        return false;
+    };
+    !matches!(&**c, Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()))
+        && args.iter().any(|a| {
+            matches!(a, Expr::Ternary(_, x, y)
+                if matches!(**x, Expr::Array(_)) || matches!(**y, Expr::Array(_)))
+        })
 }
 
 /// FNV-1a of `s`.
@@ -326,6 +380,28 @@ impl Compiler<'_> {
             self.push_int(id);
             self.ext(ExtendedKind::SETOWNER);
             self.owners.last = Some(tag);
+            return;
+        }
+        // `v = f(c ? x : [x])`: the pair's first at the statement, its second right before
+        // the literal, inside the branch (corpus, 2.3.2: vendaval's
+        // `texture = DefaultValue(is_array(t) ? t : [t], -1)`).
+        if let Stmt::Assign { target, value, .. } = s
+            && !has_index(target)
+            && passes_literal_in_branch(value)
+        {
+            let learnt = written(target).and_then(|k| {
+                self.owners
+                    .ids
+                    .get(&(self.owners.context.clone(), k))
+                    .copied()
+            });
+            let Some(id) = learnt.or_else(|| self.owners.call_id()) else {
+                return;
+            };
+            self.push_int(id);
+            self.ext(ExtendedKind::SETOWNER);
+            self.owners.last = Some(id ^ (i64::from(fnv("")) << 32));
+            self.owners.at_literal = Some(id);
             return;
         }
         // `return [..]`: the per-function id (variable part 0), once (corpus, 2.3.2).

@@ -18,7 +18,7 @@ use crate::game::Game;
 use crate::limits::MAX_TREE_DEPTH;
 use cfg::Cfg;
 use gmkit_data::chunks::code::{
-    CodeBody, Comparison, DataType, ExtendedKind, Instruction, Opcode, PushValue,
+    CodeBody, Comparison, DataType, ExtendedKind, InstanceType, Instruction, Opcode, PushValue,
 };
 use stack::{Size, Val};
 use std::collections::HashMap;
@@ -254,6 +254,12 @@ struct Scope {
     args: usize,
     /// A 2.3+ function body (named arguments are `_argN`).
     function: bool,
+    /// The prefix of this function's parameter names: `_arg`, or with more underscores when
+    /// the function has a local named like a parameter (`var _arg0`).
+    arg_prefix: String,
+    /// The locals this scope's own code names (nested functions aside): an instance
+    /// variable of the same name is written `self.name`.
+    own_locals: std::collections::HashSet<String>,
     /// The value saved in `$$$$temp$$$$` (return through cleanup).
     temp: Option<Expr>,
     /// Parent constructor call seen (`: Parent(args)`).
@@ -297,7 +303,7 @@ impl<'g, 'i> Dec<'g, 'i> {
                 child_at.entry(i).or_insert(e);
             }
         }
-        Dec {
+        let mut d = Dec {
             game,
             ins,
             cfg,
@@ -312,7 +318,9 @@ impl<'g, 'i> Dec<'g, 'i> {
             nodes: 0,
             deepest: 0,
             limit: None,
-        }
+        };
+        d.scopes[0].own_locals = d.own_locals(0, ins.len());
+        d
     }
 
     /// Where instruction `at` is, for messages.
@@ -428,6 +436,29 @@ impl<'g, 'i> Dec<'g, 'i> {
         tidy::place_vars(body, locals)
     }
 
+    /// The names of the locals `start..end` reads or writes, nested function bodies aside.
+    fn own_locals(&self, start: usize, end: usize) -> std::collections::HashSet<String> {
+        let mut out = std::collections::HashSet::new();
+        let end = end.min(self.ins.len());
+        let mut i = start;
+        while i < end {
+            if i > start && self.child_at.contains_key(&i) {
+                let e = self.function_end(i);
+                if e > i {
+                    i = e;
+                    continue;
+                }
+            }
+            if let Some(v) = self.ins[i].variable_ref()
+                && v.instance == InstanceType::LOCAL
+            {
+                out.insert(self.game.var_name(v.variable).to_string());
+            }
+            i += 1;
+        }
+        out
+    }
+
     /// The end of the function body starting at `start`: the target of the jump-over branch
     /// just before it.
     fn function_end(&self, start: usize) -> usize {
@@ -443,8 +474,12 @@ impl<'g, 'i> Dec<'g, 'i> {
 
     /// Decompiles a nested function body `start..end` (child entry `entry`).
     fn function_body(&mut self, start: usize, end: usize, entry: usize) -> Function {
+        let own_locals = self.own_locals(start, end);
+        let arg_prefix = arg_prefix(&own_locals);
         self.scopes.push(Scope {
             function: true,
+            arg_prefix: arg_prefix.clone(),
+            own_locals,
             ..Scope::default()
         });
         let body = self.region(start, end, &mut Vec::new(), &mut Vec::new());
@@ -458,7 +493,7 @@ impl<'g, 'i> Dec<'g, 'i> {
             .map_or(0, |e| e.arguments_count as usize);
         let inherits = self.scopes.last_mut().and_then(|s| s.inherits.take());
         let body = self.finish_scope(body, true);
-        let (params, body) = extract_defaults(body, args.max(declared));
+        let (params, body) = extract_defaults(body, args.max(declared), &arg_prefix);
         Function {
             name: None,
             params,
@@ -1488,11 +1523,28 @@ fn negate(e: Expr) -> Expr {
     }
 }
 
+/// A parameter-name prefix none of `locals` uses with a number after it (`_arg`, else
+/// `__arg`, ...): a function's `var _arg0` is not its parameter 0.
+fn arg_prefix(locals: &std::collections::HashSet<String>) -> String {
+    let mut prefix = String::from("_arg");
+    while locals.iter().any(|n| {
+        n.strip_prefix(prefix.as_str())
+            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+    }) {
+        prefix.insert(0, '_');
+    }
+    prefix
+}
+
 /// Default-argument blocks at the top of a function body
 /// (`if (p == undefined) p = v;`) become parameter defaults.
-fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)>, Vec<Stmt>) {
+fn extract_defaults(
+    body: Vec<Stmt>,
+    args: usize,
+    prefix: &str,
+) -> (Vec<(String, Option<Expr>)>, Vec<Stmt>) {
     let mut params: Vec<(String, Option<Expr>)> =
-        (0..args).map(|k| (format!("_arg{k}"), None)).collect();
+        (0..args).map(|k| (format!("{prefix}{k}"), None)).collect();
     let mut rest = Vec::with_capacity(body.len());
     let mut it = body.into_iter().peekable();
     // Hoisted `var` declarations (no code of their own) stay first.
@@ -1518,7 +1570,7 @@ fn extract_defaults(body: Vec<Stmt>, args: usize) -> (Vec<(String, Option<Expr>)
         else {
             break;
         };
-        let Some(k) = p.strip_prefix("_arg").and_then(|k| k.parse::<usize>().ok()) else {
+        let Some(k) = p.strip_prefix(prefix).and_then(|k| k.parse::<usize>().ok()) else {
             break;
         };
         if t != p || k >= params.len() || params[k].1.is_some() {

@@ -92,6 +92,9 @@ pub(super) struct Val {
     pub fn_entry: Option<String>,
     /// `@@NullObject@@` (the self of a constructor's `method`).
     pub null_object: bool,
+    /// A function literal already bound by the compiler's own `method(-1, f)`: a further
+    /// `method(x, f)` around it is the source's call.
+    pub bound: bool,
 }
 
 impl Val {
@@ -115,6 +118,7 @@ impl Val {
             plain_read: false,
             fn_entry: None,
             null_object: false,
+            bound: false,
         }
     }
 
@@ -270,7 +274,7 @@ impl Dec<'_, '_> {
                 return ident(name);
             }
             s.args = s.args.max(k + 1);
-            return Expr::Ident(format!("_arg{k}"));
+            return Expr::Ident(format!("{}{k}", s.arg_prefix));
         }
         ident(name)
     }
@@ -279,7 +283,8 @@ impl Dec<'_, '_> {
     fn scoped(&mut self, inst: InstanceType, name: &str, stack: &mut Vec<Val>, at: usize) -> Expr {
         match inst.0 {
             -1 => {
-                if self.game.features.self_to_builtin() {
+                // `self.name` where a local of the same name would take the bare name.
+                if self.game.features.self_to_builtin() || self.scope().own_locals.contains(name) {
                     member(ident("self"), name)
                 } else {
                     ident(name)
@@ -786,9 +791,17 @@ impl Dec<'_, '_> {
                 }
             }
             "@@NewGMLObject@@" => plain(Expr::Struct(Vec::new())),
-            "method" if args.len() == 2 && args[1].fn_entry.is_some() => {
+            // The compiler binds every function literal: to the current self (`pushi.e -1`),
+            // a static (`-16`) or a constructor's new struct (`@@NullObject@@`).
+            "method"
+                if args.len() == 2
+                    && args[1].fn_entry.is_some()
+                    && !args[1].bound
+                    && (args[0].null_object || matches!(lit_int(&args[0].e), Some(-1 | -16))) =>
+            {
                 let this = args.remove(0);
                 let mut f = args.remove(0);
+                f.bound = true;
                 if this.null_object
                     && let Expr::Function(func) = &mut f.e
                 {
@@ -1007,6 +1020,13 @@ fn struct_literal(
                 Expr::Member(t, k) if *t == ident("self") => k,
                 _ => continue,
             };
+            // A negative literal is hoisted, so one left in the body was a named constant
+            // (killstreak, 2024.14: `req: noone` is `pushi.e -4` inside).
+            let value = match value {
+                Expr::Lit(Literal::Int(-4)) => ident("noone"),
+                Expr::Lit(Literal::Int(-3)) => ident("all"),
+                v => v,
+            };
             fields.push((
                 key,
                 substitute_hoisted(value, &hoisted, sizes, room, copied),
@@ -1038,6 +1058,16 @@ fn substitute_hoisted_here(
             items
                 .into_iter()
                 .map(|x| substitute_hoisted(x, hoisted, sizes, room, copied))
+                .collect(),
+        );
+    }
+    // A nested struct literal's own hoisted values are hoisted on out to the outermost
+    // literal: inside, they read this literal's `argument[i]`.
+    if let Expr::Struct(fields) = e {
+        return Expr::Struct(
+            fields
+                .into_iter()
+                .map(|(k, x)| (k, substitute_hoisted(x, hoisted, sizes, room, copied)))
                 .collect(),
         );
     }
