@@ -71,7 +71,8 @@ pub fn page(file: &mut DataFile, n: usize, label: &str, png: &[u8]) -> Result<()
     Ok(())
 }
 
-/// Replaces the audio of the sound named `name` (embedded in the data file).
+/// Replaces the audio of the sound named `name` (embedded in the data file); its stored length
+/// (2024.6+) becomes the new audio's ([`crate::audio::duration`]).
 pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
     let strings = file.strings.as_ref();
     let sound = file
@@ -115,7 +116,22 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
                 format!("expected AUDO entry {index} to exist"),
             )
         })?;
+    // The sound's stored length (2024.6+) follows the new audio.
+    let length = crate::audio::duration(&bytes);
     *entry = Some(bytes.into());
+    if let Some(l) = length {
+        let strings = file.strings.as_ref();
+        if let Some(s) = file.sounds.as_mut().and_then(|s| {
+            s.sounds.iter_mut().flatten().find(|s| {
+                strings
+                    .and_then(|t| t.get(s.name))
+                    .is_some_and(|t| t == name)
+            })
+        }) && s.audio_length.is_some()
+        {
+            s.audio_length = Some(l as f32);
+        }
+    }
     Ok(())
 }
 

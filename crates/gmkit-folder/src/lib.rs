@@ -19,6 +19,7 @@
 #![warn(missing_docs)]
 
 pub mod code;
+pub mod audio;
 pub mod diff;
 mod error;
 mod folder;

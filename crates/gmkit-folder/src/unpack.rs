@@ -63,10 +63,11 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     );
     manifest.insert("layout".into(), top.remove("layout").unwrap_or(Value::Null));
     if let Some(s) = &file.strings {
-        manifest.insert(
-            "strings".into(),
-            json!({"aligned": s.aligned, "end_align": s.end_align}),
-        );
+        let mut section = json!({"aligned": s.aligned, "end_align": s.end_align});
+        if let Some(r) = crate::strings::code_texts_record(file) {
+            section[crate::strings::CODE_TEXTS] = r.into();
+        }
+        manifest.insert("strings".into(), section);
         out.insert(format!("{prefix}{STRINGS}"), crate::strings::to_json(s));
     }
     if let Some(t) = &file.textures {
