@@ -7,22 +7,22 @@
 //! `.bin` entry holds anything (unpack writes it for bytes of no known type); a `.null` entry (a
 //! stripped slot) is empty.
 //!
-//! A sound of 2024.6 and later stores its length in seconds ([`Sound::audio_length`]). When the
-//! length of the audio it points at (WAV: frames of its `data` chunk over its sample rate; Ogg:
-//! the last page's granule position over the Vorbis sample rate, or 48 kHz less the pre-skip for
-//! Opus) differs from the stored one by more than [`LENGTH_TOLERANCE`], the audio was replaced
-//! and the stored length becomes the new one; otherwise it is kept as stored (GameMaker's own
-//! rounding stays byte-exact). The sound's file type string (`".ogg"` ...) is left as it is:
+//! A sound of 2024.6 and later stores its length in seconds
+//! ([`gmkit_data::chunks::sound::Sound::audio_length`]), in hundredths, measured by GameMaker on
+//! the file it imported (it differs from the embedded audio's own length by up to 0.06 s in the
+//! corpus, so it cannot be recomputed for audio left as it was). Unpack records a hash of every
+//! audio entry in the manifest ([`RECORD`]); at pack, a sound whose audio entry no longer has its
+//! hash gets the new audio's length ([`duration`]: WAV, frames of its `data` chunk over its
+//! sample rate; Ogg, the last page's granule position over the Vorbis sample rate, or 48 kHz
+//! less the pre-skip for Opus), rounded to hundredths. The sound's file type string (`".ogg"` ...) is left as it is:
 //! GameMaker keeps the imported file's type there even when it stores the audio in another
 //! (an `.mp3` compressed to Ogg), so it is not derived from the bytes.
 
 use crate::Game;
 use crate::error::{Error, Result};
+use crate::folder::Folder;
 use gmkit_data::DataFile;
 use gmkit_media::audio::{SoundLocation, sound_location};
-
-/// Seconds by which a stored length may differ from the audio's own before it is recomputed.
-pub const LENGTH_TOLERANCE: f64 = 0.01;
 
 /// The file types unpack writes (extension → what the bytes must be).
 const TYPES: &[(&str, &str)] = &[
@@ -163,13 +163,64 @@ fn ogg_duration(b: &[u8]) -> Option<f64> {
     Some(granule.saturating_sub(preskip) as f64 / f64::from(rate))
 }
 
-/// Updates the stored length of every sound whose audio (in the data file or an
-/// audio group's file of `game`) was replaced.
-pub(crate) fn update_sounds(game: &mut Game) {
-    let Game { data, audio_groups } = game;
-    let groups: Vec<(u32, &DataFile)> = audio_groups
+/// Key, in the manifest's `"audio"` section, of the record of the audio entries as unpacked:
+/// their FNV-1a 64-bit hashes in entry order, separated by spaces (`-` for a stripped entry).
+pub const RECORD: &str = "fnv1a64";
+
+/// The [`RECORD`] of a data file's audio entries.
+pub fn record(entries: &[Option<bytes::Bytes>]) -> String {
+    entries
         .iter()
-        .filter_map(|(name, f)| Some((crate::audio_group_number(name)?, f)))
+        .map(|e| e.as_ref().map_or("-".to_owned(), |b| crate::gml::fnv1a64(b)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Which audio entries of `file` (packed from the folder under `prefix`) differ from the ones
+/// unpacked, by the manifest's [`RECORD`] (none when the manifest has no record).
+fn replaced(folder: &Folder, prefix: &str, file: &DataFile) -> Vec<bool> {
+    let manifest = folder
+        .get(&format!("{prefix}{}", crate::layout::MANIFEST))
+        .and_then(|m| serde_json::from_slice::<serde_json::Value>(m).ok());
+    let Some(rec) = manifest
+        .as_ref()
+        .and_then(|m| m.get("audio")?.get(RECORD)?.as_str())
+    else {
+        return Vec::new();
+    };
+    let rec: Vec<&str> = rec.split_ascii_whitespace().collect();
+    let entries = file.audio.as_ref().map_or(&[][..], |a| &a.entries[..]);
+    entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match (e, rec.get(i)) {
+            (Some(b), Some(h)) => crate::gml::fnv1a64(b) != *h,
+            (Some(_), None) => true,
+            (None, _) => false,
+        })
+        .collect()
+}
+
+/// Updates the stored length (2024.6+) of every sound whose audio (in the data file or an
+/// audio group's file of `game`, packed from `folder`) was replaced: the new audio's
+/// [`duration`], to hundredths of a second as GameMaker stores it.
+pub(crate) fn update_sounds(folder: &Folder, game: &mut Game) {
+    let Game { data, audio_groups } = game;
+    if !data
+        .sounds
+        .as_ref()
+        .is_some_and(|s| s.sounds.iter().flatten().any(|s| s.audio_length.is_some()))
+    {
+        return;
+    }
+    let own = replaced(folder, "", data);
+    let groups: Vec<(u32, &DataFile, Vec<bool>)> = audio_groups
+        .iter()
+        .filter_map(|(name, f)| {
+            let n = crate::audio_group_number(name)?;
+            let prefix = format!("{}/{name}/", crate::layout::AUDIO_GROUPS);
+            Some((n, f, replaced(folder, &prefix, f)))
+        })
         .collect();
     let Some(sounds) = data.sounds.as_ref() else {
         return;
@@ -177,20 +228,24 @@ pub(crate) fn update_sounds(game: &mut Game) {
     let mut updates: Vec<(usize, f32)> = Vec::new();
     for (k, s) in sounds.sounds.iter().enumerate() {
         let Some(s) = s else { continue };
-        let bytes = match sound_location(data, s) {
-            SoundLocation::Builtin { index } => data.audio.as_ref().and_then(|a| a.entries.get(index)),
-            SoundLocation::Group { group, index } => groups
-                .iter()
-                .find(|g| g.0 == group)
-                .and_then(|g| g.1.audio.as_ref())
-                .and_then(|a| a.entries.get(index)),
-            SoundLocation::NotEmbedded => None,
+        let (file, flags, index) = match sound_location(data, s) {
+            SoundLocation::Builtin { index } => (&*data, &own, index),
+            SoundLocation::Group { group, index } => {
+                match groups.iter().find(|g| g.0 == group) {
+                    Some(g) => (g.1, &g.2, index),
+                    None => continue,
+                }
+            }
+            SoundLocation::NotEmbedded => continue,
         };
-        let Some(Some(bytes)) = bytes else { continue };
-        if let (Some(old), Some(new)) = (s.audio_length, duration(bytes))
-            && (f64::from(old) - new).abs() > LENGTH_TOLERANCE
+        if s.audio_length.is_none() || flags.get(index) != Some(&true) {
+            continue;
+        }
+        let bytes = file.audio.as_ref().and_then(|a| a.entries.get(index));
+        if let Some(Some(b)) = bytes
+            && let Some(d) = duration(b)
         {
-            updates.push((k, new as f32));
+            updates.push((k, ((d * 100.0).round() / 100.0) as f32));
         }
     }
     for (k, length) in updates {

@@ -461,7 +461,8 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                     if p == MANIFEST {
                         // Counts and records that follow from the files themselves.
                         let record = format!("strings.{}", crate::strings::CODE_TEXTS);
-                        l.retain(|(f, _, _)| f != "audio.entries" && *f != record);
+                        let audio = format!("audio.{}", crate::audio::RECORD);
+                        l.retain(|(f, _, _)| f != "audio.entries" && *f != record && *f != audio);
                     }
                     if frame_changed && p.starts_with("sprites/") {
                         l.retain(|(f, _, _)| f != "frames" && !f.starts_with("frames["));

@@ -129,7 +129,7 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
             })
         }) && s.audio_length.is_some()
         {
-            s.audio_length = Some(l as f32);
+            s.audio_length = Some(((l * 100.0).round() / 100.0) as f32);
         }
     }
     Ok(())

@@ -79,7 +79,7 @@ pub fn pack(folder: &Folder) -> Result<Game> {
         .map(|(_, g)| pack_from(folder, &format!("{AUDIO_GROUPS}/{g}/")).map(|d| (g, d)))
         .collect::<Result<_>>()?;
     let mut game = Game { data, audio_groups };
-    crate::audio::update_sounds(&mut game);
+    crate::audio::update_sounds(folder, &mut game);
     Ok(game)
 }
 

@@ -106,7 +106,10 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         }
     }
     if let Some(a) = &file.audio {
-        manifest.insert("audio".into(), json!({ "entries": a.entries.len() }));
+        manifest.insert(
+            "audio".into(),
+            json!({ "entries": a.entries.len(), crate::audio::RECORD: crate::audio::record(&a.entries) }),
+        );
         for (i, e) in a.entries.iter().enumerate() {
             let path = match e {
                 Some(b) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),
