@@ -171,7 +171,10 @@ pub const RECORD: &str = "fnv1a64";
 pub fn record(entries: &[Option<bytes::Bytes>]) -> String {
     entries
         .iter()
-        .map(|e| e.as_ref().map_or("-".to_owned(), |b| crate::gml::fnv1a64(b)))
+        .map(|e| {
+            e.as_ref()
+                .map_or("-".to_owned(), |b| crate::gml::fnv1a64(b))
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -230,12 +233,10 @@ pub(crate) fn update_sounds(folder: &Folder, game: &mut Game) {
         let Some(s) = s else { continue };
         let (file, flags, index) = match sound_location(data, s) {
             SoundLocation::Builtin { index } => (&*data, &own, index),
-            SoundLocation::Group { group, index } => {
-                match groups.iter().find(|g| g.0 == group) {
-                    Some(g) => (g.1, &g.2, index),
-                    None => continue,
-                }
-            }
+            SoundLocation::Group { group, index } => match groups.iter().find(|g| g.0 == group) {
+                Some(g) => (g.1, &g.2, index),
+                None => continue,
+            },
             SoundLocation::NotEmbedded => continue,
         };
         if s.audio_length.is_none() || flags.get(index) != Some(&true) {

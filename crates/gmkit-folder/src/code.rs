@@ -225,11 +225,7 @@ pub(crate) fn read(
                 let recorded = m.gml.as_ref().and_then(|r| r.asm_fnv1a64.as_deref());
                 unchanged.push(
                     recorded.is_some()
-                        && recorded
-                            == folder
-                                .get(&asm)
-                                .map(crate::gml::fnv1a64)
-                                .as_deref(),
+                        && recorded == folder.get(&asm).map(crate::gml::fnv1a64).as_deref(),
                 );
                 roots.push((n, asm));
                 CodeBody::Instructions(Vec::new())

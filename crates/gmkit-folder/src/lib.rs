@@ -18,8 +18,8 @@
 
 #![warn(missing_docs)]
 
-pub mod code;
 pub mod audio;
+pub mod code;
 pub mod diff;
 mod error;
 mod folder;

@@ -461,7 +461,11 @@ fn follow_strings(
     };
     let field = format!("strings.{key}");
     let Some(record) = record.as_str() else {
-        return Err(Error::new(path, field, "expected a text of INDEX:HASH items"));
+        return Err(Error::new(
+            path,
+            field,
+            "expected a text of INDEX:HASH items",
+        ));
     };
     crate::strings::Follow::new(path, &field, record, table)
 }

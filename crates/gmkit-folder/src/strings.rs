@@ -13,10 +13,10 @@
 use crate::error::{Error, Result};
 use gmkit_data::chunks::code::{Instruction, PushValue};
 use gmkit_data::chunks::string_table::Strings;
-use gmkit_data::{DataFile, GmString, StringRef};
-use std::collections::HashMap;
 use gmkit_data::serde_support::{from_hex, to_hex};
+use gmkit_data::{DataFile, GmString, StringRef};
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// Renders the table.
 pub fn to_json(s: &Strings) -> Vec<u8> {
@@ -343,7 +343,10 @@ fn string_token(s: &str) -> Option<(Option<Vec<u8>>, Option<u32>, usize)> {
     }
     let mut id = None;
     if b.get(pos) == Some(&b'#') {
-        let digits = b[pos + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        let digits = b[pos + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
         id = Some(s.get(pos + 1..pos + 1 + digits)?.parse().ok()?);
         pos += 1 + digits;
     }
@@ -433,6 +436,17 @@ mod tests {
     fn a_bad_record_is_one_line() {
         let e = Follow::new("manifest.json", "strings.k", "1:zz", &table(&["a", "b"])).unwrap_err();
         assert!(e.to_string().contains("INDEX:HASH"), "{e}");
+    }
+
+    #[test]
+    fn newlines_quotes_and_bytes_survive_the_json() {
+        let mut t = table(&["line 1\nline 2", "say \"hi\" \\ ✓", "tab\there"]);
+        t.push(GmString(b"\xff\x00raw".to_vec().into()));
+        let json = to_json(&t);
+        let back = from_json("strings.json", &json, t.aligned, t.end_align).unwrap();
+        assert_eq!(back, t);
+        let e = parse_entries("fr.json", br#"{"1": "dit \"salut\"\n"}"#).unwrap();
+        assert_eq!(e[0].1.as_bytes(), b"dit \"salut\"\n");
     }
 
     #[test]

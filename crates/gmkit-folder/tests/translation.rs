@@ -102,11 +102,14 @@ struct Outcome {
     shared: bool,
 }
 
-fn check(name: &str, bytes: Vec<u8>) -> Result<Option<(gmkit_gml::Family, Outcome)>, String> {
+/// A file's result: `None` when it has no code to translate.
+type Checked = Result<Option<(gmkit_gml::Family, Outcome)>, String>;
+
+fn check(name: &str, bytes: Vec<u8>) -> Checked {
     let Ok(data) = gmkit_data::parse_bytes(bytes) else {
         return Ok(None);
     };
-    let family = gmkit_gml::Features::new(data.version.clone()).family();
+    let family = gmkit_gml::Features::new(data.version).family();
     let before = code(&data);
     if before.iter().all(Option::is_none) {
         return Ok(None);
@@ -127,8 +130,13 @@ fn check(name: &str, bytes: Vec<u8>) -> Result<Option<(gmkit_gml::Family, Outcom
         text(i).is_some_and(|t| {
             (t.contains(' ') || !space)
                 && t.len() >= 3
-                && t.chars().all(|c| c.is_alphanumeric() || " .,!?:".contains(c))
-                && strings.iter().filter(|s| s.as_bytes() == t.as_bytes()).count() == 1
+                && t.chars()
+                    .all(|c| c.is_alphanumeric() || " .,!?:".contains(c))
+                && strings
+                    .iter()
+                    .filter(|s| s.as_bytes() == t.as_bytes())
+                    .count()
+                    == 1
         })
     };
     let visible = pushes
@@ -156,10 +164,14 @@ fn check(name: &str, bytes: Vec<u8>) -> Result<Option<(gmkit_gml::Family, Outcom
             .iter()
             .map(ToString::to_string)
             .collect();
-        if !changes.iter().any(|c| c.starts_with(&format!("string {i}:")))
+        if !changes
+            .iter()
+            .any(|c| c.starts_with(&format!("string {i}:")))
             || changes.iter().any(|c| c.starts_with("code "))
         {
-            return Err(format!("{name}: diff after editing string {i}: {changes:?}"));
+            return Err(format!(
+                "{name}: diff after editing string {i}: {changes:?}"
+            ));
         }
         // The same edit as a search-and-replace over the whole folder (plain text: GML before
         // 2.3 has no escapes in strings).
@@ -256,7 +268,7 @@ fn check(name: &str, bytes: Vec<u8>) -> Result<Option<(gmkit_gml::Family, Outcom
 #[test]
 fn strings_json_edits_follow_into_code() {
     let files = need!(corpus_all());
-    let results: Vec<(String, Result<Option<(gmkit_gml::Family, Outcome)>, String>)> = files
+    let results: Vec<(String, Checked)> = files
         .into_par_iter()
         .map(|(name, bytes)| {
             let r = check(&name, bytes);
