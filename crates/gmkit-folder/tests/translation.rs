@@ -7,7 +7,8 @@
 //!   the same game as the `strings.json` edit alone;
 //! - the text edited in one `.gml` only: that entry alone changes (it pushes a new entry);
 //! - a pushed text that is also a variable's name, translated in `strings.json`: the code
-//!   pushes the new text, the variable keeps its name (the entry is split).
+//!   pushes the new text, the variable keeps its name (the entry is split); `import --strings`
+//!   of the same translation gives the same game.
 
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{Instruction, PushValue};
@@ -258,6 +259,16 @@ fn check(name: &str, bytes: Vec<u8>) -> Checked {
         {
             return Err(format!(
                 "{name}: translating shared string {i} ({old:?}): variables now named {var_names:?}"
+            ));
+        }
+        // `import --strings` splits the entry the same way: the same game.
+        let mut imported = data.clone();
+        let json = format!("{{\"{i}\": \"translated text\"}}");
+        gmkit_folder::import::strings(&mut imported, "tr.json", json.as_bytes())
+            .map_err(|e| format!("{name}: import: {e}"))?;
+        if gmkit_data::build_bytes(&imported).ok() != gmkit_data::build_bytes(&p).ok() {
+            return Err(format!(
+                "{name}: import --strings of shared string {i} gives another game than the folder"
             ));
         }
         out.shared = true;
