@@ -136,6 +136,9 @@ pub(crate) struct Unassembled {
     empty_body: bool,
     /// Per root entry: (entry index, `.asm` path).
     roots: Vec<(usize, String)>,
+    /// Per root entry: its `.asm` text has the hash recorded at unpack (it follows
+    /// `strings.json`, see [`crate::strings::Follow`]).
+    unchanged: Vec<bool>,
     /// Root entries whose `.gml` text was edited: compiled after the assembly.
     gml: Vec<crate::gml::Pending>,
     /// `.gml` files with no entry yet (no `.json` beside them): new entries, added after
@@ -193,6 +196,7 @@ pub(crate) fn read(
     metas.sort_by_key(|m| m.0);
     let mut entries = Vec::with_capacity(metas.len());
     let mut roots = Vec::new();
+    let mut unchanged = Vec::new();
     let mut gml = Vec::new();
     for (n, (i, p)) in metas.iter().enumerate() {
         if *i != n {
@@ -218,6 +222,11 @@ pub(crate) fn read(
                     ));
                 }
                 gml.extend(crate::gml::pending(folder, n, &asm, m.gml.as_ref())?);
+                let recorded = m.gml.as_ref().and_then(|r| r.asm_fnv1a64.as_deref());
+                unchanged.push(
+                    recorded.is_some()
+                        && recorded == folder.get(&asm).map(crate::gml::fnv1a64).as_deref(),
+                );
                 roots.push((n, asm));
                 CodeBody::Instructions(Vec::new())
             }
@@ -250,6 +259,7 @@ pub(crate) fn read(
         entries,
         empty_body: chunk.empty_body,
         roots,
+        unchanged,
         gml,
         new,
     }))
@@ -285,21 +295,35 @@ fn asm_error(path: &str, e: gmkit_data::chunks::code::asm::AsmError) -> Error {
 /// they name that the file lacks). Texts are assembled on all cores against copies of the
 /// file's name tables; a text that adds names (or fails) is assembled again in entry order on
 /// the file itself, so additions get the same indices whatever the number of threads.
-pub(crate) fn assemble(folder: &Folder, file: &mut DataFile, u: Unassembled) -> Result<()> {
+///
+/// With `follow` (entries of `strings.json` edited), the texts left as unpacked name the
+/// edited entries by index first, so they push the table's new texts.
+pub(crate) fn assemble(
+    folder: &Folder,
+    file: &mut DataFile,
+    u: Unassembled,
+    follow: Option<&crate::strings::Follow>,
+) -> Result<()> {
     let Unassembled {
         mut entries,
         empty_body,
         roots,
+        unchanged,
         gml,
         new,
     } = u;
-    let texts: Vec<(usize, &str, &str)> = roots
-        .iter()
-        .map(|(i, p)| {
+    let texts: Vec<(usize, &str, std::borrow::Cow<str>)> = roots
+        .par_iter()
+        .zip(unchanged.par_iter())
+        .map(|((i, p), &same)| {
             let bytes = folder.get(p).unwrap_or_default();
-            std::str::from_utf8(bytes)
-                .map(|t| (*i, p.as_str(), t))
-                .map_err(|e| Error::new(p, "", format!("expected UTF-8 text: {e}")))
+            let t = std::str::from_utf8(bytes)
+                .map_err(|e| Error::new(p, "", format!("expected UTF-8 text: {e}")))?;
+            let t = match follow.filter(|_| same).and_then(|f| f.rewrite(t)) {
+                Some(r) => std::borrow::Cow::Owned(r),
+                None => std::borrow::Cow::Borrowed(t),
+            };
+            Ok((*i, p.as_str(), t))
         })
         .collect::<Result<_>>()?;
     let threads = rayon::current_num_threads().max(1);

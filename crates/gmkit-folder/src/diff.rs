@@ -459,8 +459,10 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                         l.retain(|(f, _, _)| f != "gml" && !f.starts_with("gml."));
                     }
                     if p == MANIFEST {
-                        // Counts that follow from the files themselves.
-                        l.retain(|(f, _, _)| f != "audio.entries");
+                        // Counts and records that follow from the files themselves.
+                        let record = format!("strings.{}", crate::strings::CODE_TEXTS);
+                        let audio = format!("audio.{}", crate::audio::RECORD);
+                        l.retain(|(f, _, _)| f != "audio.entries" && *f != record && *f != audio);
                     }
                     if frame_changed && p.starts_with("sprites/") {
                         l.retain(|(f, _, _)| f != "frames" && !f.starts_with("frames["));

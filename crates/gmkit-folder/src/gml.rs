@@ -86,6 +86,7 @@ impl<'a> Decompiler<'a> {
                 None,
                 GmlRecord {
                     skipped: Some(why),
+                    asm_fnv1a64: Some(fnv1a64(asm.as_bytes())),
                     ..GmlRecord::default()
                 },
             ),
@@ -182,11 +183,15 @@ pub(crate) struct Pending {
     pub entry: usize,
     /// The `.gml` path.
     pub path: String,
+    /// The entry's `.asm` was edited too: the two must give the same instructions (a
+    /// search-and-replace over the folder changes both the same way).
+    pub asm_edited: Option<String>,
 }
 
 /// Decides, for root entry `entry` (its JSON's `"gml"` record `rec`, its `.asm` at `asm_path`),
 /// whether its `.gml` file must be compiled: when the file exists and its text hash differs
-/// from the recorded one. Refuses an entry whose `.asm` was edited too.
+/// from the recorded one. When its `.asm` was edited too, [`compile`] takes the two only when
+/// they give the same instructions.
 pub(crate) fn pending(
     folder: &Folder,
     entry: usize,
@@ -209,17 +214,11 @@ pub(crate) fn pending(
         // No record of the assembly as unpacked: the `.gml` is new and wins.
         None => false,
     };
-    if asm_edited {
-        return Err(Error::new(
-            &path,
-            "",
-            format!(
-                "both this file and {asm_path} were edited; expected only one of them edited \
-                 (undo the edits of one, or delete the .gml to keep the assembly)"
-            ),
-        ));
-    }
-    Ok(Some(Pending { entry, path }))
+    Ok(Some(Pending {
+        entry,
+        path,
+        asm_edited: asm_edited.then(|| asm_path.to_owned()),
+    }))
 }
 
 /// Compiles the pending `.gml` files against `file` (whose code holds the assembled `.asm`
@@ -258,8 +257,47 @@ pub(crate) fn compile(folder: &Folder, file: &mut DataFile, pending: &[Pending])
         let c = compile_into(file, p.entry, &p.path, &text)?;
         done.push(c);
     }
+    for p in pending.iter().filter(|p| p.asm_edited.is_some()) {
+        if let Some(c) = done.iter().find(|c| c.0 == p.entry) {
+            both_agree(file, p, &c.1)?;
+        }
+    }
     put_in_place(file, done);
     Ok(())
+}
+
+/// An entry whose `.gml` and `.asm` were both edited: taken when the compiled text gives the
+/// instructions the assembly gave (`compiled`), else refused naming the first difference.
+fn both_agree(
+    file: &DataFile,
+    p: &Pending,
+    compiled: &[gmkit_data::chunks::code::Instruction],
+) -> Result<()> {
+    let asm_path = p.asm_edited.as_deref().unwrap_or_default();
+    let assembled = file
+        .code
+        .as_ref()
+        .and_then(|c| c.instructions(p.entry).ok());
+    let Some(assembled) = assembled else {
+        return Ok(());
+    };
+    if assembled.as_ref() == compiled {
+        return Ok(());
+    }
+    let k = assembled
+        .iter()
+        .zip(compiled)
+        .position(|(a, b)| a != b)
+        .unwrap_or(assembled.len().min(compiled.len()));
+    Err(Error::new(
+        &p.path,
+        "",
+        format!(
+            "both this file and {asm_path} were edited and they differ (at instruction {k}); \
+             expected only one of them edited, or both the same way (undo the edits of one, \
+             or delete the .gml to keep the assembly)"
+        ),
+    ))
 }
 
 fn put_in_place(file: &mut DataFile, results: Vec<Compiled>) {

@@ -1,11 +1,18 @@
 //! `gmkit import`: put strings, texture pages and sounds into a parsed data file.
 
 use crate::error::{Error, Result};
-use gmkit_data::DataFile;
+use gmkit_data::chunks::string_table::Strings;
+use gmkit_data::{DataFile, GmString};
 use gmkit_media::audio::{SoundLocation, sound_location};
 
 /// Applies a strings JSON (`{"index": "text"}`, see [`crate::strings`]): entries present are
 /// replaced, an index equal to the table length appends. Returns how many entries changed.
+///
+/// A replaced entry that is also a name (of a variable, function, asset, code entry, or any
+/// other field that is not a string constant of code) is split as pack splits it (see
+/// `docs/translation.md`): the entry keeps its index and takes the new text, which every code
+/// constant pushing it now pushes, and the names move to the first entry that still has the old
+/// text, or a new one at the end of the table.
 pub fn strings(file: &mut DataFile, label: &str, json: &[u8]) -> Result<usize> {
     let entries = crate::strings::parse_entries(label, json)?;
     let table = file
@@ -13,11 +20,13 @@ pub fn strings(file: &mut DataFile, label: &str, json: &[u8]) -> Result<usize> {
         .as_mut()
         .ok_or_else(|| Error::new(label, "", "expected a data file with a string table (STRG)"))?;
     let mut changed = 0;
+    let mut replaced = Vec::new();
     for (i, s) in entries {
         let i = i as usize;
         if i < table.len() {
             let r = gmkit_data::StringRef(i as u32);
-            if table.get(r).map(|t| t.as_bytes()) != Some(s.as_bytes()) {
+            if let Some(old) = table.get(r).filter(|t| t.as_bytes() != s.as_bytes()) {
+                replaced.push((i as u32, GmString(old.as_bytes().to_vec().into())));
                 table.set(r, s);
                 changed += 1;
             }
@@ -35,7 +44,150 @@ pub fn strings(file: &mut DataFile, label: &str, json: &[u8]) -> Result<usize> {
             ));
         }
     }
+    if !replaced.is_empty() {
+        split_names(file, label, replaced)?;
+    }
     Ok(changed)
+}
+
+/// Text standing for entry `i` while names are counted and moved (no real text has it).
+fn marker(i: usize) -> String {
+    format!("\u{1}gmkit-string-{i}")
+}
+
+/// Moves the names that used the `replaced` entries (index, old text) to an entry with the
+/// old text. The model's names are found by serializing it against a table of markers (one
+/// per entry) and moved by reading it back with the markers rewritten: the same path as the
+/// folder's JSON, so every field that names a string is covered.
+fn split_names(file: &mut DataFile, label: &str, replaced: Vec<(u32, GmString)>) -> Result<()> {
+    use gmkit_data::chunks::code::Instruction;
+    use gmkit_data::serde_support::StringScope;
+    use std::collections::HashMap;
+    let fail = |e: &dyn std::fmt::Display| Error::new(label, "", format!("cannot move names: {e}"));
+    let Some(table) = file.strings.as_ref() else {
+        return Ok(());
+    };
+    let markers = |n: usize| {
+        let mut t = Strings::default();
+        for i in 0..n {
+            t.push(GmString::from(marker(i)));
+        }
+        t
+    };
+    let mut skel = file.clone();
+    skel.strings = None;
+    skel.textures = None;
+    skel.audio = None;
+    skel.code = None;
+    let scope = StringScope::new(&markers(table.len()));
+    let mut value = scope
+        .enter(|| serde_json::to_value(&skel))
+        .map_err(|e| fail(&e))?;
+    drop(skel);
+    // Which replaced entries name something: the model's fields, code entry names, by-name calls.
+    let wanted: HashMap<String, u32> = replaced
+        .iter()
+        .map(|(i, _)| (marker(*i as usize), *i))
+        .collect();
+    let mut used = std::collections::HashSet::new();
+    walk_strings(&mut value, &mut |s| {
+        if let Some(&i) = wanted.get(s.as_str()) {
+            used.insert(i);
+        }
+    });
+    if let Some(code) = file.code.as_ref() {
+        for (k, e) in code.entries.iter().enumerate() {
+            if replaced.iter().any(|r| r.0 == e.name.0) {
+                used.insert(e.name.0);
+            }
+            if e.body.is_root()
+                && let Ok(ins) = code.instructions(k)
+            {
+                for x in ins.iter() {
+                    if let Instruction::CallByName { name, .. } = x
+                        && replaced.iter().any(|r| r.0 == name.0)
+                    {
+                        used.insert(name.0);
+                    }
+                }
+            }
+        }
+    }
+    if used.is_empty() {
+        return Ok(());
+    }
+    // Each used entry's names go to the first entry with the old text, else a new one.
+    let mut moved: HashMap<u32, u32> = HashMap::new();
+    for (i, old) in replaced.iter().filter(|r| used.contains(&r.0)) {
+        let t = file.strings.get_or_insert_with(Default::default);
+        let found = t.iter().position(|e| e.as_bytes() == old.as_bytes());
+        let k = match found {
+            Some(k) => k as u32,
+            None => t.push(old.clone()).0,
+        };
+        moved.insert(*i, k);
+    }
+    let by_marker: HashMap<String, String> = moved
+        .iter()
+        .map(|(i, k)| (marker(*i as usize), marker(*k as usize)))
+        .collect();
+    walk_strings(&mut value, &mut |s| {
+        if let Some(m) = by_marker.get(s.as_str()) {
+            *s = m.clone();
+        }
+    });
+    let n = file.strings.as_ref().map_or(0, Strings::len);
+    let scope = StringScope::new(&markers(n));
+    let mut back: DataFile = scope
+        .enter(|| serde_json::from_value(value))
+        .map_err(|e| fail(&e))?;
+    if !scope.added().is_empty() {
+        return Err(fail(&"a name did not read back"));
+    }
+    back.version = file.version;
+    back.layout = std::mem::take(&mut file.layout);
+    back.strings = file.strings.take();
+    back.textures = file.textures.take();
+    back.audio = file.audio.take();
+    back.code = file.code.take();
+    *file = back;
+    if let Some(code) = file.code.as_mut() {
+        for k in 0..code.entries.len() {
+            if let Some(&to) = moved.get(&code.entries[k].name.0) {
+                code.entries[k].name = gmkit_data::StringRef(to);
+            }
+            let by_name = code.entries[k].body.is_root()
+                && code.instructions(k).is_ok_and(|ins| {
+                    ins.iter().any(|x| {
+                        matches!(x, Instruction::CallByName { name, .. } if moved.contains_key(&name.0))
+                    })
+                });
+            if by_name && let Ok(ins) = code.instructions_mut(k) {
+                for x in ins.iter_mut() {
+                    if let Instruction::CallByName { name, .. } = x
+                        && let Some(&to) = moved.get(&name.0)
+                    {
+                        *name = gmkit_data::StringRef(to);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Calls `f` on every JSON string of `v` (not on object keys); stack-safe.
+fn walk_strings(v: &mut serde_json::Value, f: &mut impl FnMut(&mut String)) {
+    use serde_json::Value;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => f(s),
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            Value::Object(o) => stack.extend(o.values_mut()),
+            _ => {}
+        }
+    }
 }
 
 /// Replaces texture page `n` with a PNG image of the same size, re-encoded in the page's format.
@@ -71,7 +223,8 @@ pub fn page(file: &mut DataFile, n: usize, label: &str, png: &[u8]) -> Result<()
     Ok(())
 }
 
-/// Replaces the audio of the sound named `name` (embedded in the data file).
+/// Replaces the audio of the sound named `name` (embedded in the data file); its stored length
+/// (2024.6+) becomes the new audio's ([`crate::audio::duration`]).
 pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
     let strings = file.strings.as_ref();
     let sound = file
@@ -115,7 +268,22 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
                 format!("expected AUDO entry {index} to exist"),
             )
         })?;
+    // The sound's stored length (2024.6+) follows the new audio.
+    let length = crate::audio::duration(&bytes);
     *entry = Some(bytes.into());
+    if let Some(l) = length {
+        let strings = file.strings.as_ref();
+        if let Some(s) = file.sounds.as_mut().and_then(|s| {
+            s.sounds.iter_mut().flatten().find(|s| {
+                strings
+                    .and_then(|t| t.get(s.name))
+                    .is_some_and(|t| t == name)
+            })
+        }) && s.audio_length.is_some()
+        {
+            s.audio_length = Some(((l * 100.0).round() / 100.0) as f32);
+        }
+    }
     Ok(())
 }
 

@@ -78,7 +78,9 @@ pub fn pack(folder: &Folder) -> Result<Game> {
         .into_iter()
         .map(|(_, g)| pack_from(folder, &format!("{AUDIO_GROUPS}/{g}/")).map(|d| (g, d)))
         .collect::<Result<_>>()?;
-    Ok(Game { data, audio_groups })
+    let mut game = Game { data, audio_groups };
+    crate::audio::update_sounds(folder, &mut game);
+    Ok(game)
 }
 
 /// `N` of an audio group file stem `audiogroupN` (N ≥ 1, decimal, no leading zeros, below
@@ -314,6 +316,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         }
         _ => None,
     };
+    let follow = follow_strings(&manifest, &manifest_path, strings.as_ref())?;
 
     // Texture pages: records from JSON, images from their files.
     let mut blobs: Vec<(usize, Bytes)> = Vec::new();
@@ -436,12 +439,35 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     crate::masks::pack(&mut file, folder, masks)?;
     crate::frames::pack(&mut file, folder, prefix, &sprite_stems)?;
     if let Some(code) = code {
-        crate::code::assemble(folder, &mut file, code)?;
+        crate::code::assemble(folder, &mut file, code, follow.as_ref())?;
     }
     file.layout.size_hint = folder.size();
     file.validate()
         .map_err(|e| invalid(&sources, &manifest_path, prefix, &e))?;
     Ok(file)
+}
+
+/// The edits of `strings.json` that code left as unpacked follows (`None`: no entry that code
+/// pushes was edited, or the manifest has no record of them).
+fn follow_strings(
+    manifest: &Map<String, Value>,
+    path: &str,
+    table: Option<&gmkit_data::chunks::string_table::Strings>,
+) -> Result<Option<crate::strings::Follow>> {
+    let key = crate::strings::CODE_TEXTS;
+    let (Some(table), Some(record)) = (table, manifest.get("strings").and_then(|s| s.get(key)))
+    else {
+        return Ok(None);
+    };
+    let field = format!("strings.{key}");
+    let Some(record) = record.as_str() else {
+        return Err(Error::new(
+            path,
+            field,
+            "expected a text of INDEX:HASH items",
+        ));
+    };
+    crate::strings::Follow::new(path, &field, record, table)
 }
 
 /// Turns a model check's error into one naming the folder file of the element at fault.
@@ -502,6 +528,7 @@ fn read_audio(folder: &Folder, prefix: &str, manifest: &str, n: u64) -> Result<E
                 "expected a file name starting with its index (0003.wav)",
             )
         })?;
+        crate::audio::check_file(p, b)?;
         items.push((i, p, b));
     }
     // The count is bounded by the files the folder holds (never allocated from the manifest).

@@ -63,10 +63,11 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     );
     manifest.insert("layout".into(), top.remove("layout").unwrap_or(Value::Null));
     if let Some(s) = &file.strings {
-        manifest.insert(
-            "strings".into(),
-            json!({"aligned": s.aligned, "end_align": s.end_align}),
-        );
+        let mut section = json!({"aligned": s.aligned, "end_align": s.end_align});
+        if let Some(r) = crate::strings::code_texts_record(file) {
+            section[crate::strings::CODE_TEXTS] = r.into();
+        }
+        manifest.insert("strings".into(), section);
         out.insert(format!("{prefix}{STRINGS}"), crate::strings::to_json(s));
     }
     if let Some(t) = &file.textures {
@@ -105,7 +106,10 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         }
     }
     if let Some(a) = &file.audio {
-        manifest.insert("audio".into(), json!({ "entries": a.entries.len() }));
+        manifest.insert(
+            "audio".into(),
+            json!({ "entries": a.entries.len(), crate::audio::RECORD: crate::audio::record(&a.entries) }),
+        );
         for (i, e) in a.entries.iter().enumerate() {
             let path = match e {
                 Some(b) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),

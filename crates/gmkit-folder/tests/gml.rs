@@ -160,17 +160,25 @@ fn a_broken_gml_file_gets_one_error_line_naming_file_and_line() {
 }
 
 #[test]
-fn an_entry_with_both_asm_and_gml_edited_is_refused() {
-    let (_, folder) = need!(load(GAME));
+fn an_entry_with_both_asm_and_gml_edited_is_refused_when_they_differ() {
+    let (bytes, folder) = need!(load(GAME));
     let (path, text) = gml_files(&folder).into_iter().next().expect("a .gml file");
     let asm = path.replace(".gml", ".asm");
+    let a = String::from_utf8(folder.get(&asm).unwrap().to_vec()).unwrap();
+    // Both edited the same way (comments only: the same instructions): taken.
     let mut edited = folder.clone();
     edited.insert(&path, format!("// x\n{text}").into_bytes());
-    let a = String::from_utf8(folder.get(&asm).unwrap().to_vec()).unwrap();
     edited.insert(&asm, format!("; x\n{a}").into_bytes());
-    let e = pack(&edited).unwrap_err();
+    let game = pack(&edited).unwrap_or_else(|e| panic!("{e}"));
+    assert!(gmkit_data::build_bytes(&game.data).unwrap() == bytes);
+    // The assembly given one more instruction pair, the GML only a comment: refused.
+    edited.insert(&asm, format!("pushi.e 1\npopz.v\n{a}").into_bytes());
+    let e = pack(&edited).map(|_| ()).unwrap_err();
     assert_eq!(e.file, path);
-    assert!(e.message.contains("both"), "{e}");
+    assert!(
+        e.message.contains("both") && e.message.contains("differ"),
+        "{e}"
+    );
 }
 
 #[test]
