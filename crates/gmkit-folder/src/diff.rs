@@ -1,6 +1,7 @@
 //! Differences between two unpacked games, asset by asset, in a modder's words:
-//! `string 4512: "Hello" → "Bonjour"`, `code gml_Object_o_player_Step_0: 3 instructions
-//! changed`, `texture page 2: 312 pixels changed`.
+//! `sprite spr_x: width 32 → 48`, `string 4512: "Hello" → "Bonjour"`,
+//! `code gml_Object_o_player_Step_0: 3 instructions changed`, `texture page 2: 312 pixels
+//! changed`, `sprite spr_hero: renamed spr_player → spr_hero`.
 
 use crate::folder::Folder;
 use crate::layout::*;
@@ -9,12 +10,21 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// One difference.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Change {
     /// The asset (`sprite spr_player`, `string 4512`, `code gml_Script_foo`).
     pub asset: String,
-    /// What changed (`width: 32 → 48`, `added`, `3 instructions changed`).
+    /// What changed (`width 32 → 48`, `added`, `3 instructions changed`, `renamed a → b`).
     pub what: String,
+    /// The field whose value changed (`width`, `events.Step[0]`), for a change of one value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The old value as shown (JSON text; strings quoted), for a changed value or a rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    /// The new value as shown, for a changed value or a rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
 }
 
 impl std::fmt::Display for Change {
@@ -305,11 +315,12 @@ const TEXTURE_PAGE_ITEMS: &str = "texture_page_items.json";
 
 /// Compares two folders.
 ///
-/// An asset renamed (same kind and index, another name) is one change, `renamed: old → new`,
-/// with its other differences listed under its new name. Texture pages and texture page items
-/// follow from the frames: when a sprite frame changed (or was added or removed), the pages
-/// holding it and the items are not listed again, nor the sprite's list of frame items; a
-/// change of any other page is.
+/// A changed value is `field old → new` (`width 32 → 48`, with `field`, `old` and `new` set for
+/// JSON). An asset renamed (same kind and index, another name) is one change, `renamed old →
+/// new`, with its other differences listed under its new name. Texture pages are never hidden:
+/// a page whose pixels changed is listed, and says so when changed sprite frames are on it;
+/// the texture page items and a sprite's list of frame items, bookkeeping of the frames, are
+/// not listed when frames changed (each changed frame is).
 pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let mut out = Vec::new();
     let renames = renamed_assets(a, b);
@@ -327,7 +338,10 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         let dir = new.rsplit_once('/').map_or("", |s| s.0);
         out.push(Change {
             asset: format!("{} {now}", kind_of(dir.rsplit('/').next().unwrap_or(dir))),
-            what: format!("renamed: {was} → {now}"),
+            what: format!("renamed {was} → {now}"),
+            old: Some(was.clone()),
+            new: Some(now.clone()),
+            ..Default::default()
         });
     }
     let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| format!("{n}.json")).collect();
@@ -373,7 +387,9 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             .strip_prefix(&format!("{TEXTURES}/"))
             .and_then(leading_index)
             .is_some_and(|i| frame_pages.contains(&(i as i64)));
-        if frame_changed && (page_of_frames || p == TEXTURE_PAGE_ITEMS) {
+        // The items are bookkeeping of the frames (each changed frame is listed); a page is
+        // always listed, saying when changed frames are on it.
+        if frame_changed && p == TEXTURE_PAGE_ITEMS {
             continue;
         }
         if is_frame(p) {
@@ -407,6 +423,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             out.push(Change {
                 asset: format!("sprite {name} {k}"),
                 what,
+                ..Default::default()
             });
             continue;
         }
@@ -428,6 +445,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             out.push(Change {
                 asset: label(&json, v.as_ref()),
                 what,
+                ..Default::default()
             });
             continue;
         }
@@ -443,10 +461,12 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 (None, Some(_)) => out.push(Change {
                     asset,
                     what: "added".into(),
+                    ..Default::default()
                 }),
                 (Some(_), None) => out.push(Change {
                     asset,
                     what: "removed".into(),
+                    ..Default::default()
                 }),
                 (Some(u), Some(v)) => {
                     let mut l = Vec::new();
@@ -468,13 +488,17 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                     for (f, o, n) in l {
                         out.push(Change {
                             asset: asset.clone(),
-                            what: format!("{f}: {o} → {n}"),
+                            what: format!("{f} {o} → {n}"),
+                            field: Some(f),
+                            old: Some(o),
+                            new: Some(n),
                         });
                     }
                 }
                 (None, None) => out.push(Change {
                     asset,
                     what: "not JSON".into(),
+                    ..Default::default()
                 }),
             }
             continue;
@@ -484,6 +508,14 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         let dir_last = dir.rsplit('/').next().unwrap_or(dir);
         let idx = leading_index(file).map_or(file.to_owned(), |i| i.to_string());
         let asset = format!("{} {idx}", kind_of(dir_last));
+        // A page added or removed is listed once, by its record.
+        let record = format!("{}.json", p.rsplit_once('.').map_or(p, |s| s.0));
+        if dir_last == TEXTURES
+            && x.is_some() != y.is_some()
+            && av.contains_key(&record) != b.get(&record).is_some()
+        {
+            continue;
+        }
         let what = match (x, y) {
             (None, Some(_)) => "added".to_owned(),
             (Some(_), None) => "removed".to_owned(),
@@ -491,6 +523,9 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 match (gmkit_media::decode(x), gmkit_media::decode(y)) {
                     (Ok(i), Ok(j)) => match i.count_differences(&j) {
                         Some(0) => continue,
+                        Some(n) if page_of_frames => {
+                            format!("{n} pixels changed (changed sprite frames are on it)")
+                        }
                         Some(n) => format!("{n} pixels changed"),
                         None => format!(
                             "size {}×{} → {}×{}",
@@ -506,7 +541,11 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             (Some(x), Some(y)) => format!("changed ({} → {} bytes)", x.len(), y.len()),
             (None, None) => continue,
         };
-        out.push(Change { asset, what });
+        out.push(Change {
+            asset,
+            what,
+            ..Default::default()
+        });
     }
     out
 }
@@ -519,6 +558,7 @@ fn diff_strings(path: &str, x: &[u8], y: &[u8], out: &mut Vec<Change>) {
         out.push(Change {
             asset: "strings".into(),
             what: "not readable".into(),
+            ..Default::default()
         });
         return;
     };
@@ -542,6 +582,9 @@ fn diff_strings(path: &str, x: &[u8], y: &[u8], out: &mut Vec<Change>) {
         out.push(Change {
             asset: format!("string {k}"),
             what,
+            old: a.get(k).map(|s| format!("{s:?}")),
+            new: b.get(k).map(|t| format!("{t:?}")),
+            ..Default::default()
         });
     }
 }
