@@ -62,7 +62,10 @@ fn ls_shows_the_columns_of_the_sample() {
     assert_eq!(squash(&objects[1]), "0 obj_ball spr_ball - 1");
     assert_eq!(squash(&rows("rooms")[1]), "0 rm_start 320 240 0");
     // A tenth of a second of WAV.
-    assert_eq!(squash(&rows("sounds")[1]), "0 snd_beep wav 0.10s snd_beep.wav");
+    assert_eq!(
+        squash(&rows("sounds")[1]),
+        "0 snd_beep wav 0.10s snd_beep.wav"
+    );
     assert_eq!(squash(&rows("code")[1]), "0 gml_Object_obj_ball_Create_0 -");
     // Kinds without columns: index and name, no header.
     assert!(rows("strings").iter().any(|l| l.ends_with(" spr_ball")));
@@ -112,7 +115,11 @@ fn ls_columns_agree_with_the_model_on_every_corpus_file() {
             let parent = o
                 .parent_id()
                 .map(|p| data.asset_name(gmkit_data::Id::<Object>::new(p)).unwrap());
-            assert_eq!(row["parent"].as_str(), parent.as_deref(), "{name} object {i}");
+            assert_eq!(
+                row["parent"].as_str(),
+                parent.as_deref(),
+                "{name} object {i}"
+            );
             match &row["sprite"] {
                 Value::Null => {}
                 Value::String(s) => {
@@ -135,7 +142,8 @@ fn ls_columns_agree_with_the_model_on_every_corpus_file() {
         for row in &code {
             if let Value::String(root) = &row["parent"] {
                 assert!(
-                    code.iter().any(|r| r["name"] == *root && r["parent"].is_null()),
+                    code.iter()
+                        .any(|r| r["name"] == *root && r["parent"].is_null()),
                     "{name}: {row}"
                 );
                 checked[3] += 1;
@@ -162,7 +170,7 @@ fn ls_sounds_have_type_and_length() {
         let path = corpus_path(name).unwrap();
         for row in ls_json(&path, "sounds") {
             if let Some(l) = row["length"].as_f64() {
-                assert!(l >= 0.0 && l < 36_000.0, "{name}: {row}");
+                assert!((0.0..36_000.0).contains(&l), "{name}: {row}");
                 assert!(row["type"].is_string(), "{name}: {row}");
                 with_length += 1;
             }
@@ -184,7 +192,8 @@ fn diff_shows_old_and_new_values() {
         .into_iter()
         .find(|p| {
             p.extension().is_some_and(|e| e == "json")
-                && std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"spr_ball\"") && t.contains("\"origin_x\""))
+                && std::fs::read_to_string(p)
+                    .is_ok_and(|t| t.contains("\"spr_ball\"") && t.contains("\"origin_x\""))
         })
         .expect("the sprite's JSON");
     let mut v: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
@@ -254,7 +263,10 @@ fn diff_of_data_files_renames_and_values() {
         )),
         "{lines:#?}"
     );
-    assert!(!lines.iter().any(|l| l.ends_with(": removed")), "{lines:#?}");
+    assert!(
+        !lines.iter().any(|l| l.ends_with(": removed")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -345,7 +357,10 @@ fn demo_leaves_its_folder_and_shows_gml() {
     assert!(o.status.success(), "{t}{}", err(&o));
     assert!(t.contains("byte-identical to the input"), "{t}");
     assert!(t.contains("(decompiled GML; edit it and pack)"), "{t}");
-    assert!(t.contains("show_debug_message(\"Hello from the gmkit sample\");"), "{t}");
+    assert!(
+        t.contains("show_debug_message(\"Hello from the gmkit sample\");"),
+        "{t}"
+    );
     assert!(
         t.contains(&format!("The folder stays at {}", target.display())),
         "{t}"
@@ -369,9 +384,17 @@ fn demo_on_a_corpus_file() {
     let path = need!(corpus_path("the-game.win"));
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("demo");
-    let o = gmkit(&["demo", path.to_str().unwrap(), "--dir", target.to_str().unwrap()]);
+    let o = gmkit(&[
+        "demo",
+        path.to_str().unwrap(),
+        "--dir",
+        target.to_str().unwrap(),
+    ]);
     let t = text(&o);
     assert!(o.status.success(), "{t}{}", err(&o));
-    assert!(t.contains(".gml (decompiled GML; edit it and pack):"), "{t}");
+    assert!(
+        t.contains(".gml (decompiled GML; edit it and pack):"),
+        "{t}"
+    );
     assert!(target.join("manifest.json").is_file());
 }

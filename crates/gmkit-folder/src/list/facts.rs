@@ -29,11 +29,7 @@ fn row(file: &DataFile, groups: &AudioGroupFiles, kind: &str, i: usize) -> Optio
     match kind {
         "sprites" => {
             let s = file.sprites.as_ref()?.sprites.get(i)?.as_ref()?;
-            Some(vec![
-                json!(s.width),
-                json!(s.height),
-                json!(s.frames.len()),
-            ])
+            Some(vec![json!(s.width), json!(s.height), json!(s.frames.len())])
         }
         "objects" => {
             let o = file.objects.as_ref()?.objects.get(i)?.as_ref()?;
@@ -60,7 +56,11 @@ fn row(file: &DataFile, groups: &AudioGroupFiles, kind: &str, i: usize) -> Optio
             // its audio id says).
             let streamed = s.flags & (FLAG_EMBEDDED | FLAG_COMPRESSED) == 0;
             let bytes = (!streamed)
-                .then(|| gmkit_media::audio::sound_bytes(file, groups, i).ok().flatten())
+                .then(|| {
+                    gmkit_media::audio::sound_bytes(file, groups, i)
+                        .ok()
+                        .flatten()
+                })
                 .flatten()
                 .filter(|b| !b.is_empty());
             let detected = bytes.as_deref().map(AudioKind::detect);
@@ -183,7 +183,9 @@ fn wav_seconds(b: &[u8]) -> Option<f64> {
         if rate.is_some() && data.is_some() {
             break;
         }
-        at = body.checked_add(len as usize)?.checked_add(len as usize & 1)?;
+        at = body
+            .checked_add(len as usize)?
+            .checked_add(len as usize & 1)?;
     }
     let rate = rate.filter(|r| *r > 0)?;
     Some(f64::from(data?) / f64::from(rate))

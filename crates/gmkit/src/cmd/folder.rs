@@ -32,7 +32,7 @@ fn fail(cmd: &str, e: impl std::fmt::Display, code: u8) -> u8 {
 /// Arguments of `gmkit unpack`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n  $EDITOR mygame/code/0012_gml_Object_obj_player_Step_0.gml && gmkit pack mygame/ out.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, code as .asm\n(and .gml for every entry whose GML compiles back exactly; pack compiles the edited ones), and manifest.json\n(see the README, \"The folder layout\"). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
+    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n  $EDITOR mygame/code/0012_gml_Object_obj_player_Step_0.gml && gmkit pack mygame/ out.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, code as .asm\n(and .gml for every entry whose GML compiles back exactly; pack compiles the edited ones), and manifest.json\n(see the README, \"The folder layout\", and docs/folder.md). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
 )]
 pub struct UnpackArgs {
     /// The data file (data.win, game.unx, game.droid, game.ios)
@@ -336,7 +336,11 @@ fn ls_table(kind: &str, items: &[gmkit_folder::list::Item]) -> Vec<String> {
     }
     let cells: Vec<Vec<String>> = items
         .iter()
-        .map(|it| cols.iter().map(|k| one(&ls_cell(k, it.column(k)))).collect())
+        .map(|it| {
+            cols.iter()
+                .map(|k| one(&ls_cell(k, it.column(k))))
+                .collect()
+        })
         .collect();
     let names: Vec<String> = items.iter().map(|it| one(&it.name)).collect();
     let width = |texts: &mut dyn Iterator<Item = &String>, header: &str| {
@@ -662,9 +666,10 @@ pub fn demo(a: DemoArgs) -> u8 {
         Ok(d) => d,
         Err(e) => return fail("demo", e, exit::FAILED),
     };
-    let dir = a.dir.clone().unwrap_or_else(|| {
-        std::env::temp_dir().join(format!("gmkit-demo-{}", std::process::id()))
-    });
+    let dir = a
+        .dir
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("gmkit-demo-{}", std::process::id())));
     let t = Instant::now();
     let folder = match gmkit_folder::unpack(&Game {
         data,
@@ -726,9 +731,12 @@ pub fn demo(a: DemoArgs) -> u8 {
     );
     let d = dir.display();
     println!("\nThe folder stays at {d}: edit a file there, then");
-    println!("  gmkit pack {d} out.win && gmkit diff {name_arg} out.win", name_arg = match &a.file {
-        Some(p) => p.display().to_string(),
-        None => d.to_string(),
-    });
+    println!(
+        "  gmkit pack {d} out.win && gmkit diff {name_arg} out.win",
+        name_arg = match &a.file {
+            Some(p) => p.display().to_string(),
+            None => d.to_string(),
+        }
+    );
     if same { exit::OK } else { exit::FAILED }
 }
