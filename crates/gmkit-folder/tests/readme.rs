@@ -11,7 +11,8 @@ fn block(text: &str, marker: &str) -> Vec<String> {
             if inside && lines.iter().any(|l: &String| l.contains(marker)) {
                 return lines;
             }
-            inside = t.starts_with("```rust");
+            // `rust`, `rust,no_run` (README) or `no_run` (rustdoc, where Rust is the default).
+            inside = t.starts_with("```rust") || t.starts_with("```no_run");
             lines.clear();
             continue;
         }
