@@ -116,6 +116,24 @@ fn label(path: &str, v: Option<&Value>) -> String {
     if dir.is_empty() {
         return stem.to_owned();
     }
+    // A file inside an asset's own folder (`objects/obj_player/object.json`,
+    // `objects/obj_player/Step_0.asm`): the asset, and the file when it is not the asset's
+    // record.
+    if let Some((parent, asset)) = dir.rsplit_once('/') {
+        let parent_last = parent.rsplit('/').next().unwrap_or(parent);
+        if let Some(record) = ASSET_FOLDERS
+            .iter()
+            .find(|(d, _)| *d == parent_last)
+            .map(|(_, r)| *r)
+        {
+            let kind = kind_of(parent_last);
+            return if stem == record {
+                format!("{kind} {asset}")
+            } else {
+                format!("{kind} {asset} {stem}")
+            };
+        }
+    }
     if file == CHUNK_REST {
         return format!("{dir} chunk");
     }
@@ -125,6 +143,14 @@ fn label(path: &str, v: Option<&Value>) -> String {
     });
     format!("{} {name}", kind_of(dir_last))
 }
+
+/// Kinds whose assets are folders holding their record and code (the record's file stem).
+const ASSET_FOLDERS: &[(&str, &str)] = &[
+    ("objects", "object"),
+    ("rooms", "room"),
+    ("scripts", "script"),
+    ("timelines", "timeline"),
+];
 
 /// `sprites/0003_spr_player/2.png`.
 fn is_frame(p: &str) -> bool {
@@ -195,15 +221,41 @@ fn same_instruction(x: &str, y: &str, renamed: &HashSet<(String, String)>) -> bo
     }
 }
 
-/// How many instructions differ between two texts: line by line when they have as many
-/// instructions, else the longer of the two middles left after the common beginning and end.
+/// How many instructions differ between two texts ([`changed_count`]).
 fn changed_instructions(a: &[u8], b: &[u8], renamed: &HashSet<(String, String)>) -> usize {
     let (x, y) = (asm_lines(a), asm_lines(b));
-    let same = |s: &&str, t: &&str| same_instruction(s, t, renamed);
+    changed_count(&x, &y, |s, t| same_instruction(s, t, renamed))
+}
+
+/// How many lines of GML text differ (blank lines and trailing spaces aside).
+fn changed_gml_lines(a: &[u8], b: &[u8]) -> usize {
+    let lines = |t: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(t)
+            .lines()
+            .map(|l| l.trim_end().to_owned())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let (x, y) = (lines(a), lines(b));
+    let (x, y): (Vec<&str>, Vec<&str>) = (
+        x.iter().map(String::as_str).collect(),
+        y.iter().map(String::as_str).collect(),
+    );
+    changed_count(&x, &y, |s, t| s == t)
+}
+
+/// How many lines differ: line by line when the texts have as many, else the longer of the two
+/// middles left after the common beginning and end.
+fn changed_count(x: &[&str], y: &[&str], same: impl Fn(&str, &str) -> bool) -> usize {
+    let same = |s: &&str, t: &&str| same(s, t);
     if x.len() == y.len() {
-        return x.iter().zip(&y).filter(|(s, t)| !same(s, t)).count();
+        return x.iter().zip(y.iter()).filter(|(s, t)| !same(s, t)).count();
     }
-    let head = x.iter().zip(&y).take_while(|(s, t)| same(s, t)).count();
+    let head = x
+        .iter()
+        .zip(y.iter())
+        .take_while(|(s, t)| same(s, t))
+        .count();
     let tail = x[head..]
         .iter()
         .rev()
@@ -373,12 +425,53 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let frame_pages = pages_of_frames(&av, b, &changed_frames);
     for p in paths {
         let (x, y) = (av.get(p).copied(), b.get(p));
-        // A code entry's `.gml` text (and its record) follow its instructions, which the
-        // `.asm` file reports.
-        if x == y
-            || p.ends_with(crate::frames::FRAMES_RECORD)
-            || p.ends_with(&format!(".{}", crate::gml::GML_EXT))
-        {
+        if x == y || p.ends_with(crate::frames::FRAMES_RECORD) {
+            continue;
+        }
+        // A code entry's `.gml` text follows its instructions, which the `.asm` file reports;
+        // a `.gml` edited in a folder whose `.asm` is unchanged (what pack will compile) is
+        // reported by its lines.
+        if let Some(stem) = p.strip_suffix(&format!(".{}", crate::gml::GML_EXT)) {
+            let asm = format!("{stem}.asm");
+            let json = format!("{stem}.json");
+            if av.get(asm.as_str()).copied() != b.get(&asm) {
+                continue;
+            }
+            let v = b
+                .get(&json)
+                .or_else(|| av.get(json.as_str()).copied())
+                .and_then(|j| serde_json::from_slice::<Value>(j).ok());
+            let has_record = av.contains_key(&json) || b.get(&json).is_some();
+            let what = match (x, y) {
+                (Some(x), Some(y)) => match changed_gml_lines(x, y) {
+                    0 => "GML edited (blank lines or spacing)".to_owned(),
+                    1 => "GML edited (1 line changed)".to_owned(),
+                    n => format!("GML edited ({n} lines changed)"),
+                },
+                // A new code entry (a `.gml` without a record: pack compiles it in).
+                (None, Some(_)) if !has_record => "added (GML)".to_owned(),
+                (Some(_), None) if !has_record => "removed (GML)".to_owned(),
+                _ => continue,
+            };
+            let asset = match &v {
+                Some(_) => label(&json, v.as_ref()),
+                // In an asset's folder the label names the asset and event; under `code/`
+                // the entry's name is the file's.
+                None if stem.starts_with(&format!("{}/", crate::code::DIR)) => {
+                    let name = stem.rsplit('/').next().unwrap_or(stem);
+                    let name = match leading_index(name) {
+                        Some(_) => name.split_once('_').map_or(name, |s| s.1),
+                        None => name,
+                    };
+                    format!("code {name}")
+                }
+                None => label(&json, None),
+            };
+            out.push(Change {
+                asset,
+                what,
+                ..Default::default()
+            });
             continue;
         }
         // A page whose change the changed frames explain (one holding a frame that changed,

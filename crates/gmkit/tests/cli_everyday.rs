@@ -213,6 +213,42 @@ fn diff_shows_old_and_new_values() {
     assert_eq!(j[0]["new"], (old + 5).to_string());
 }
 
+/// A `.gml` edited in an unpacked folder (its `.asm` unchanged: pack compiles the text) is a
+/// change of that entry, by lines; so is a new `.gml` file.
+#[test]
+fn diff_against_a_folder_shows_an_edited_gml() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sample_file(dir.path());
+    let folder = dir.path().join("f");
+    let (f, d) = (file.to_str().unwrap(), folder.to_str().unwrap());
+    assert!(gmkit(&["unpack", f, d]).status.success());
+    let gml = walk(&folder)
+        .into_iter()
+        .find(|p| p.to_string_lossy().ends_with("Create_0.gml"))
+        .expect("the create event's GML");
+    let source = std::fs::read_to_string(&gml).unwrap();
+    assert!(source.contains("lives = 3;"), "{source}");
+    std::fs::write(&gml, source.replace("lives = 3;", "lives = 5;")).unwrap();
+    let o = gmkit(&["diff", f, d]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    let out = text(&o);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(out.contains("obj_ball"), "{out}");
+    assert!(out.ends_with(": GML edited (1 line changed)\n"), "{out}");
+    // Packed, the change is one instruction of that entry.
+    let packed = dir.path().join("out.win");
+    assert!(
+        gmkit(&["pack", d, packed.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let o = gmkit(&["diff", f, packed.to_str().unwrap()]);
+    assert_eq!(
+        text(&o),
+        "code gml_Object_obj_ball_Create_0: 1 instruction changed\n"
+    );
+}
+
 /// All files under `dir`.
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
