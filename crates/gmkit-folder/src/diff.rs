@@ -1,6 +1,7 @@
 //! Differences between two unpacked games, asset by asset, in a modder's words:
-//! `string 4512: "Hello" → "Bonjour"`, `code gml_Object_o_player_Step_0: 3 instructions
-//! changed`, `texture page 2: 312 pixels changed`.
+//! `sprite spr_x: width 32 → 48`, `string 4512: "Hello" → "Bonjour"`,
+//! `code gml_Object_o_player_Step_0: 3 instructions changed`, `texture page 2: 312 pixels
+//! changed`, `sprite spr_hero: renamed spr_player → spr_hero`.
 
 use crate::folder::Folder;
 use crate::layout::*;
@@ -9,12 +10,21 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// One difference.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct Change {
     /// The asset (`sprite spr_player`, `string 4512`, `code gml_Script_foo`).
     pub asset: String,
-    /// What changed (`width: 32 → 48`, `added`, `3 instructions changed`).
+    /// What changed (`width 32 → 48`, `added`, `3 instructions changed`, `renamed a → b`).
     pub what: String,
+    /// The field whose value changed (`width`, `events.Step[0]`), for a change of one value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The old value as shown (JSON text; strings quoted), for a changed value or a rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<String>,
+    /// The new value as shown, for a changed value or a rename.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<String>,
 }
 
 impl std::fmt::Display for Change {
@@ -106,6 +116,24 @@ fn label(path: &str, v: Option<&Value>) -> String {
     if dir.is_empty() {
         return stem.to_owned();
     }
+    // A file inside an asset's own folder (`objects/obj_player/object.json`,
+    // `objects/obj_player/Step_0.asm`): the asset, and the file when it is not the asset's
+    // record.
+    if let Some((parent, asset)) = dir.rsplit_once('/') {
+        let parent_last = parent.rsplit('/').next().unwrap_or(parent);
+        if let Some(record) = ASSET_FOLDERS
+            .iter()
+            .find(|(d, _)| *d == parent_last)
+            .map(|(_, r)| *r)
+        {
+            let kind = kind_of(parent_last);
+            return if stem == record {
+                format!("{kind} {asset}")
+            } else {
+                format!("{kind} {asset} {stem}")
+            };
+        }
+    }
     if file == CHUNK_REST {
         return format!("{dir} chunk");
     }
@@ -115,6 +143,14 @@ fn label(path: &str, v: Option<&Value>) -> String {
     });
     format!("{} {name}", kind_of(dir_last))
 }
+
+/// Kinds whose assets are folders holding their record and code (the record's file stem).
+const ASSET_FOLDERS: &[(&str, &str)] = &[
+    ("objects", "object"),
+    ("rooms", "room"),
+    ("scripts", "script"),
+    ("timelines", "timeline"),
+];
 
 /// `sprites/0003_spr_player/2.png`.
 fn is_frame(p: &str) -> bool {
@@ -185,15 +221,41 @@ fn same_instruction(x: &str, y: &str, renamed: &HashSet<(String, String)>) -> bo
     }
 }
 
-/// How many instructions differ between two texts: line by line when they have as many
-/// instructions, else the longer of the two middles left after the common beginning and end.
+/// How many instructions differ between two texts ([`changed_count`]).
 fn changed_instructions(a: &[u8], b: &[u8], renamed: &HashSet<(String, String)>) -> usize {
     let (x, y) = (asm_lines(a), asm_lines(b));
-    let same = |s: &&str, t: &&str| same_instruction(s, t, renamed);
+    changed_count(&x, &y, |s, t| same_instruction(s, t, renamed))
+}
+
+/// How many lines of GML text differ (blank lines and trailing spaces aside).
+fn changed_gml_lines(a: &[u8], b: &[u8]) -> usize {
+    let lines = |t: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(t)
+            .lines()
+            .map(|l| l.trim_end().to_owned())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let (x, y) = (lines(a), lines(b));
+    let (x, y): (Vec<&str>, Vec<&str>) = (
+        x.iter().map(String::as_str).collect(),
+        y.iter().map(String::as_str).collect(),
+    );
+    changed_count(&x, &y, |s, t| s == t)
+}
+
+/// How many lines differ: line by line when the texts have as many, else the longer of the two
+/// middles left after the common beginning and end.
+fn changed_count(x: &[&str], y: &[&str], same: impl Fn(&str, &str) -> bool) -> usize {
+    let same = |s: &&str, t: &&str| same(s, t);
     if x.len() == y.len() {
-        return x.iter().zip(&y).filter(|(s, t)| !same(s, t)).count();
+        return x.iter().zip(y.iter()).filter(|(s, t)| !same(s, t)).count();
     }
-    let head = x.iter().zip(&y).take_while(|(s, t)| same(s, t)).count();
+    let head = x
+        .iter()
+        .zip(y.iter())
+        .take_while(|(s, t)| same(s, t))
+        .count();
     let tail = x[head..]
         .iter()
         .rev()
@@ -305,11 +367,12 @@ const TEXTURE_PAGE_ITEMS: &str = "texture_page_items.json";
 
 /// Compares two folders.
 ///
-/// An asset renamed (same kind and index, another name) is one change, `renamed: old → new`,
-/// with its other differences listed under its new name. Texture pages and texture page items
-/// follow from the frames: when a sprite frame changed (or was added or removed), the pages
-/// holding it and the items are not listed again, nor the sprite's list of frame items; a
-/// change of any other page is.
+/// A changed value is `field old → new` (`width 32 → 48`, with `field`, `old` and `new` set for
+/// JSON). An asset renamed (same kind and index, another name) is one change, `renamed old →
+/// new`, with its other differences listed under its new name. Texture pages are never hidden:
+/// a page whose pixels changed is listed, and says so when changed sprite frames are on it;
+/// the texture page items and a sprite's list of frame items, bookkeeping of the frames, are
+/// not listed when frames changed (each changed frame is).
 pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let mut out = Vec::new();
     let renames = renamed_assets(a, b);
@@ -327,7 +390,10 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         let dir = new.rsplit_once('/').map_or("", |s| s.0);
         out.push(Change {
             asset: format!("{} {now}", kind_of(dir.rsplit('/').next().unwrap_or(dir))),
-            what: format!("renamed: {was} → {now}"),
+            what: format!("renamed {was} → {now}"),
+            old: Some(was.clone()),
+            new: Some(now.clone()),
+            ..Default::default()
         });
     }
     let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| format!("{n}.json")).collect();
@@ -359,12 +425,53 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let frame_pages = pages_of_frames(&av, b, &changed_frames);
     for p in paths {
         let (x, y) = (av.get(p).copied(), b.get(p));
-        // A code entry's `.gml` text (and its record) follow its instructions, which the
-        // `.asm` file reports.
-        if x == y
-            || p.ends_with(crate::frames::FRAMES_RECORD)
-            || p.ends_with(&format!(".{}", crate::gml::GML_EXT))
-        {
+        if x == y || p.ends_with(crate::frames::FRAMES_RECORD) {
+            continue;
+        }
+        // A code entry's `.gml` text follows its instructions, which the `.asm` file reports;
+        // a `.gml` edited in a folder whose `.asm` is unchanged (what pack will compile) is
+        // reported by its lines.
+        if let Some(stem) = p.strip_suffix(&format!(".{}", crate::gml::GML_EXT)) {
+            let asm = format!("{stem}.asm");
+            let json = format!("{stem}.json");
+            if av.get(asm.as_str()).copied() != b.get(&asm) {
+                continue;
+            }
+            let v = b
+                .get(&json)
+                .or_else(|| av.get(json.as_str()).copied())
+                .and_then(|j| serde_json::from_slice::<Value>(j).ok());
+            let has_record = av.contains_key(&json) || b.get(&json).is_some();
+            let what = match (x, y) {
+                (Some(x), Some(y)) => match changed_gml_lines(x, y) {
+                    0 => "GML edited (blank lines or spacing)".to_owned(),
+                    1 => "GML edited (1 line changed)".to_owned(),
+                    n => format!("GML edited ({n} lines changed)"),
+                },
+                // A new code entry (a `.gml` without a record: pack compiles it in).
+                (None, Some(_)) if !has_record => "added (GML)".to_owned(),
+                (Some(_), None) if !has_record => "removed (GML)".to_owned(),
+                _ => continue,
+            };
+            let asset = match &v {
+                Some(_) => label(&json, v.as_ref()),
+                // In an asset's folder the label names the asset and event; under `code/`
+                // the entry's name is the file's.
+                None if stem.starts_with(&format!("{}/", crate::code::DIR)) => {
+                    let name = stem.rsplit('/').next().unwrap_or(stem);
+                    let name = match leading_index(name) {
+                        Some(_) => name.split_once('_').map_or(name, |s| s.1),
+                        None => name,
+                    };
+                    format!("code {name}")
+                }
+                None => label(&json, None),
+            };
+            out.push(Change {
+                asset,
+                what,
+                ..Default::default()
+            });
             continue;
         }
         // A page whose change the changed frames explain (one holding a frame that changed,
@@ -373,7 +480,9 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             .strip_prefix(&format!("{TEXTURES}/"))
             .and_then(leading_index)
             .is_some_and(|i| frame_pages.contains(&(i as i64)));
-        if frame_changed && (page_of_frames || p == TEXTURE_PAGE_ITEMS) {
+        // The items are bookkeeping of the frames (each changed frame is listed); a page is
+        // always listed, saying when changed frames are on it.
+        if frame_changed && p == TEXTURE_PAGE_ITEMS {
             continue;
         }
         if is_frame(p) {
@@ -407,6 +516,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             out.push(Change {
                 asset: format!("sprite {name} {k}"),
                 what,
+                ..Default::default()
             });
             continue;
         }
@@ -428,6 +538,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             out.push(Change {
                 asset: label(&json, v.as_ref()),
                 what,
+                ..Default::default()
             });
             continue;
         }
@@ -443,10 +554,12 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 (None, Some(_)) => out.push(Change {
                     asset,
                     what: "added".into(),
+                    ..Default::default()
                 }),
                 (Some(_), None) => out.push(Change {
                     asset,
                     what: "removed".into(),
+                    ..Default::default()
                 }),
                 (Some(u), Some(v)) => {
                     let mut l = Vec::new();
@@ -470,13 +583,17 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                     for (f, o, n) in l {
                         out.push(Change {
                             asset: asset.clone(),
-                            what: format!("{f}: {o} → {n}"),
+                            what: format!("{f} {o} → {n}"),
+                            field: Some(f),
+                            old: Some(o),
+                            new: Some(n),
                         });
                     }
                 }
                 (None, None) => out.push(Change {
                     asset,
                     what: "not JSON".into(),
+                    ..Default::default()
                 }),
             }
             continue;
@@ -486,6 +603,14 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         let dir_last = dir.rsplit('/').next().unwrap_or(dir);
         let idx = leading_index(file).map_or(file.to_owned(), |i| i.to_string());
         let asset = format!("{} {idx}", kind_of(dir_last));
+        // A page added or removed is listed once, by its record.
+        let record = format!("{}.json", p.rsplit_once('.').map_or(p, |s| s.0));
+        if dir_last == TEXTURES
+            && x.is_some() != y.is_some()
+            && av.contains_key(&record) != b.get(&record).is_some()
+        {
+            continue;
+        }
         let what = match (x, y) {
             (None, Some(_)) => "added".to_owned(),
             (Some(_), None) => "removed".to_owned(),
@@ -493,6 +618,9 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 match (gmkit_media::decode(x), gmkit_media::decode(y)) {
                     (Ok(i), Ok(j)) => match i.count_differences(&j) {
                         Some(0) => continue,
+                        Some(n) if page_of_frames => {
+                            format!("{n} pixels changed (changed sprite frames are on it)")
+                        }
                         Some(n) => format!("{n} pixels changed"),
                         None => format!(
                             "size {}×{} → {}×{}",
@@ -508,7 +636,11 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             (Some(x), Some(y)) => format!("changed ({} → {} bytes)", x.len(), y.len()),
             (None, None) => continue,
         };
-        out.push(Change { asset, what });
+        out.push(Change {
+            asset,
+            what,
+            ..Default::default()
+        });
     }
     out
 }
@@ -521,6 +653,7 @@ fn diff_strings(path: &str, x: &[u8], y: &[u8], out: &mut Vec<Change>) {
         out.push(Change {
             asset: "strings".into(),
             what: "not readable".into(),
+            ..Default::default()
         });
         return;
     };
@@ -544,6 +677,9 @@ fn diff_strings(path: &str, x: &[u8], y: &[u8], out: &mut Vec<Change>) {
         out.push(Change {
             asset: format!("string {k}"),
             what,
+            old: a.get(k).map(|s| format!("{s:?}")),
+            new: b.get(k).map(|t| format!("{t:?}")),
+            ..Default::default()
         });
     }
 }

@@ -116,6 +116,63 @@ pub fn counts(f: &DataFile) -> Vec<(String, usize)> {
         .collect()
 }
 
+/// Why `bytes` are not a GameMaker data file, in one line (what was expected, what was
+/// found), or `None` when they start as one: a `FORM` container whose first chunk header is
+/// inside the file. Say this instead of summarizing a file that is something else (an image,
+/// an archive, the game's executable, a text file).
+///
+/// ```
+/// use gmkit_folder::info::not_a_data_file;
+/// assert_eq!(not_a_data_file(b"FORM\x08\0\0\0GEN8\0\0\0\0"), None);
+/// let why = not_a_data_file(b"\x89PNG\r\n\x1a\n....").unwrap();
+/// assert_eq!(why, "expected a GameMaker data file (data.win, game.unx, ...: a FORM container), found a PNG image");
+/// ```
+pub fn not_a_data_file(bytes: &[u8]) -> Option<String> {
+    const EXPECTED: &str =
+        "expected a GameMaker data file (data.win, game.unx, ...: a FORM container)";
+    if bytes.starts_with(b"FORM") {
+        let declared = le32(bytes, 4).unwrap_or(0) as usize;
+        return if bytes.len() < 16 || declared < 8 {
+            Some(format!(
+                "{EXPECTED}, found a FORM header with no chunk in it ({} bytes)",
+                bytes.len()
+            ))
+        } else {
+            None
+        };
+    }
+    let at = |i: usize, m: &[u8]| bytes.get(i..i + m.len()) == Some(m);
+    let found = if bytes.is_empty() {
+        "an empty file".to_owned()
+    } else if at(0, b"\x89PNG") {
+        "a PNG image".to_owned()
+    } else if at(0, b"PK\x03\x04") {
+        "a ZIP archive (an APK or a packaged game: its data file is inside)".to_owned()
+    } else if at(0, b"MZ") {
+        "a Windows executable (the game's data.win is usually the file beside it)".to_owned()
+    } else if at(0, b"\x7fELF") {
+        "an ELF executable (the game's game.unx is usually beside it, in assets/)".to_owned()
+    } else if at(0, b"RIFF") || at(0, b"OggS") {
+        "an audio file".to_owned()
+    } else if at(0, b"GIF8") || at(0, b"\xff\xd8\xff") {
+        "an image".to_owned()
+    } else if std::str::from_utf8(&bytes[..bytes.len().min(512)]).is_ok_and(|t| {
+        !t.chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    }) {
+        let head: String = bytes[..bytes.len().min(16)]
+            .iter()
+            .map(|&b| b as char)
+            .take_while(|c| !c.is_control())
+            .collect();
+        format!("text ({head:?}...)")
+    } else {
+        let hex: Vec<String> = bytes.iter().take(4).map(|b| format!("{b:02X}")).collect();
+        format!("bytes {} instead of \"FORM\"", hex.join(" "))
+    };
+    Some(format!("{EXPECTED}, found {found}"))
+}
+
 /// Summarizes a data file's bytes.
 pub fn info(bytes: &[u8]) -> Info {
     let chunks = chunk_table(bytes);
@@ -147,13 +204,16 @@ pub fn info(bytes: &[u8]) -> Info {
     let names: Vec<&str> = info.chunks.iter().map(|c| c.name.as_str()).collect();
     info.version_evidence
         .push(format!("chunks present: {}", names.join(" ")));
-    info.compiler = Some(
-        match info.chunks.iter().find(|c| c.name == "CODE") {
-            Some(c) if c.size > 0 => "VM",
-            _ => "YYC",
-        }
-        .to_owned(),
-    );
+    // Only a game's main data file (with GEN8) is VM or YYC; an `audiogroupN.dat` is neither.
+    if info.chunks.iter().any(|c| c.name == "GEN8") {
+        info.compiler = Some(
+            match info.chunks.iter().find(|c| c.name == "CODE") {
+                Some(c) if c.size > 0 => "VM",
+                _ => "YYC",
+            }
+            .to_owned(),
+        );
+    }
     // The detector's own steps (GEN8, chunks present, per-chunk layout checks): they are known
     // even when a chunk later fails to parse.
     match gmkit_data::detect_version(bytes) {

@@ -1,21 +1,83 @@
-//! `gmkit ls`: the assets of one kind, by index and name.
+//! `gmkit ls`: the assets of one kind, by index and name, with the columns people look for:
+//! a sprite's size and frame count, an object's sprite and parent (by name), a room's size and
+//! instance count, a sound's type and length, the root entry of a child code entry.
+//!
+//! [`list`] (or [`list_game`], which also reads the sounds of `audiogroupN.dat` files) gives one
+//! [`Item`] per asset; [`columns`] names the extra columns of a kind, in display order, and
+//! [`Item::column`] gives each one's value (JSON `null` where there is none: an object without a
+//! sprite, a sound whose audio is not embedded). The CLI only prints them.
 
 use gmkit_data::DataFile;
 use gmkit_data::chunks::string_table::Strings;
 use gmkit_data::serde_support::StringScope;
 use serde::Serialize;
+use serde::ser::SerializeMap;
 use serde_json::Value;
 
+mod facts;
+
 /// One listed asset.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Item {
     /// Index in its chunk.
     pub index: usize,
     /// Name (or the text, for strings).
     pub name: String,
     /// A short detail (size, format), when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// The kind's extra columns ([`columns`]), in that order: (column, value).
+    pub columns: Vec<(&'static str, Value)>,
+}
+
+impl Item {
+    fn new(index: usize, name: String) -> Item {
+        Item {
+            index,
+            name,
+            detail: None,
+            columns: Vec::new(),
+        }
+    }
+
+    /// The value of column `key` (`None` when the kind has no such column).
+    pub fn column(&self, key: &str) -> Option<&Value> {
+        self.columns.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+/// JSON: `{"index": .., "name": .., "detail": ..?, <column>: <value>, ...}` (columns in order).
+impl Serialize for Item {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("index", &self.index)?;
+        m.serialize_entry("name", &self.name)?;
+        if let Some(d) = &self.detail {
+            m.serialize_entry("detail", d)?;
+        }
+        for (k, v) in &self.columns {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+/// The extra columns of `kind`, in display order (empty for kinds with none).
+///
+/// ```
+/// assert_eq!(gmkit_folder::list::columns("sprites"), ["width", "height", "frames"]);
+/// assert!(gmkit_folder::list::columns("strings").is_empty());
+/// ```
+pub fn columns(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "sprites" => &["width", "height", "frames"],
+        "objects" => &["sprite", "parent", "events"],
+        "rooms" => &["width", "height", "instances"],
+        "sounds" => &["type", "length", "file"],
+        "code" => &["parent"],
+        "backgrounds" => &["width", "height"],
+        "fonts" => &["font", "size"],
+        _ => &[],
+    }
 }
 
 /// The kinds [`list`] knows.
@@ -51,25 +113,54 @@ fn named(v: Option<Result<Value, serde_json::Error>>, key: &str) -> Result<Vec<I
     Ok(list
         .iter()
         .enumerate()
-        .map(|(index, e)| Item {
-            index,
-            name: match e.get("name") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Object(o)) => o
-                    .get("text")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_owned(),
-                _ if e.is_null() => "(none)".to_owned(),
-                _ => "?".to_owned(),
-            },
-            detail: None,
+        .map(|(index, e)| {
+            Item::new(
+                index,
+                match e.get("name") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Object(o)) => o
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or("?")
+                        .to_owned(),
+                    _ if e.is_null() => "(none)".to_owned(),
+                    _ => "?".to_owned(),
+                },
+            )
         })
         .collect())
 }
 
-/// Lists the assets of `kind` (one of [`KINDS`]).
+/// Lists the assets of `kind` (one of [`KINDS`]), with the kind's [`columns`]; the sounds of
+/// audio groups have no type or length here (their audio is in `audiogroupN.dat`: see
+/// [`list_game`]).
 pub fn list(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
+    list_with(file, &gmkit_media::audio::AudioGroupFiles::new(), kind)
+}
+
+/// Lists the assets of `kind` of a game, the sounds of its audio groups included.
+pub fn list_game(game: &crate::Game, kind: &str) -> Result<Vec<Item>, String> {
+    let mut groups = gmkit_media::audio::AudioGroupFiles::new();
+    for (stem, f) in &game.audio_groups {
+        if let Some(n) = crate::audio_group_number(stem) {
+            groups.insert(n, f.clone());
+        }
+    }
+    list_with(&game.data, &groups, kind)
+}
+
+/// [`list`] with the parsed audio group files.
+pub fn list_with(
+    file: &DataFile,
+    groups: &gmkit_media::audio::AudioGroupFiles,
+    kind: &str,
+) -> Result<Vec<Item>, String> {
+    let mut items = list_names(file, kind)?;
+    facts::add(file, groups, kind, &mut items);
+    Ok(items)
+}
+
+fn list_names(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
     let empty = Strings::default();
     let scope = StringScope::new(file.strings.as_ref().unwrap_or(&empty));
     macro_rules! chunk {
@@ -97,22 +188,14 @@ pub fn list(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
             .iter()
             .flat_map(|c| c.entries.iter())
             .enumerate()
-            .map(|(index, e)| Item {
-                index,
-                name: text(file, e.name),
-                detail: None,
-            })
+            .map(|(index, e)| Item::new(index, text(file, e.name)))
             .collect()),
         "strings" => Ok(file
             .strings
             .iter()
             .flat_map(|s| s.iter())
             .enumerate()
-            .map(|(index, s)| Item {
-                index,
-                name: s.to_string_lossy().into_owned(),
-                detail: None,
-            })
+            .map(|(index, s)| Item::new(index, s.to_string_lossy().into_owned()))
             .collect()),
         "textures" => Ok(file
             .textures
@@ -120,6 +203,7 @@ pub fn list(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
             .flat_map(|t| t.pages.iter())
             .enumerate()
             .map(|(index, p)| Item {
+                columns: Vec::new(),
                 index,
                 name: format!("page {index}"),
                 detail: p.as_ref().map(|p| {
@@ -138,6 +222,7 @@ pub fn list(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
             .flat_map(|a| a.entries.iter())
             .enumerate()
             .map(|(index, e)| Item {
+                columns: Vec::new(),
                 index,
                 name: format!("audio {index}"),
                 detail: e
@@ -152,6 +237,7 @@ pub fn list(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
     }
 }
 
+/// The text of string entry `r` (`#N` when it has none).
 fn text(file: &DataFile, r: gmkit_data::StringRef) -> String {
     file.strings
         .as_ref()

@@ -44,7 +44,7 @@ fn a_renamed_sprite_is_one_rename() {
     assert_eq!(
         sprite_lines,
         [&format!(
-            "sprite spr_renamed_by_test: renamed: {old} → spr_renamed_by_test"
+            "sprite spr_renamed_by_test: renamed {old} → spr_renamed_by_test"
         )],
         "{d:#?}"
     );

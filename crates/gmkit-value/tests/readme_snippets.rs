@@ -1,6 +1,7 @@
-//! The Rust snippets of the workspace README's gmkit-value section are doctested: each must be
-//! one of this crate's README snippets, which run as doctests (`src/lib.rs` includes the crate
-//! README under `cfg(doctest)`).
+//! The Rust snippets of the gmkit-value section of the workspace's library guide
+//! (`docs/library.md`, moved there from the README) are doctested: each must be one of this
+//! crate's README snippets, which run as doctests (`src/lib.rs` includes the crate README under
+//! `cfg(doctest)`).
 
 /// The ```rust blocks of `text`.
 fn rust_blocks(text: &str) -> Vec<String> {
@@ -22,8 +23,8 @@ fn rust_blocks(text: &str) -> Vec<String> {
 
 #[test]
 fn workspace_readme_snippets_are_doctested() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
-    let top = std::fs::read_to_string(root).expect("workspace README");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/library.md");
+    let top = std::fs::read_to_string(root).expect("the workspace's docs/library.md");
     let start = top.find("\n## gmkit-value").expect("a gmkit-value section");
     let section = &top[start + 1..];
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
@@ -33,7 +34,7 @@ fn workspace_readme_snippets_are_doctested() {
     for b in &theirs {
         assert!(
             ours.contains(b),
-            "workspace README snippet is not one of crates/gmkit-value/README.md's:\n{b}"
+            "docs/library.md snippet is not one of crates/gmkit-value/README.md's:\n{b}"
         );
     }
 }

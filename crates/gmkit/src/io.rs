@@ -112,7 +112,8 @@ pub fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// Prints a JSON document to standard output (pretty, or on one line with `compact`); returns
-/// the exit code ([`crate::exit::IO`] when standard output cannot be written, e.g. a closed pipe).
+/// the exit code ([`crate::exit::IO`] when standard output cannot be written, e.g. a full
+/// disk; a closed pipe ends the process quietly, see [`stdout_error`]).
 pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {
     let text = if compact {
         j.to_string()
@@ -121,11 +122,27 @@ pub fn print_json(j: &serde_json::Value, compact: bool) -> u8 {
     };
     match write_stdout(format!("{text}\n").as_bytes()) {
         Ok(()) => crate::exit::OK,
-        Err(e) => {
-            eprintln!("gmkit: stdout: {e}");
-            crate::exit::IO
-        }
+        Err(e) => stdout_error("gmkit", &e),
     }
+}
+
+/// How the standard library words a closed pipe (`EPIPE`) in the message of a failed `print!`.
+pub const BROKEN_PIPE_TEXT: &str = "Broken pipe";
+
+/// Ends the process quietly because standard output's reader has gone (`gmkit ls x | head`):
+/// no message, exit status 0, as the reader asked for no more.
+pub fn closed_pipe() -> ! {
+    std::process::exit(i32::from(crate::exit::OK))
+}
+
+/// The exit code for a failed write to standard output, after saying so on one line
+/// (`<who>: stdout: <error>`); a closed pipe ends the process quietly instead ([`closed_pipe`]).
+pub fn stdout_error(who: &str, e: &std::io::Error) -> u8 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        closed_pipe();
+    }
+    eprintln!("{who}: stdout: {e}");
+    crate::exit::IO
 }
 
 /// The message for an error opening or parsing data file `path`: the error's own text when it

@@ -96,8 +96,9 @@ enum Command {
 
 fn main() -> ExitCode {
     keep_freed_heap();
-    // `println!` panics when stdout is closed (`gmkit info x | head -1`) or full: every command
-    // then ends like an explicit stdout error, with one line and exit status 3.
+    // `println!` panics when stdout cannot be written. A closed pipe (`gmkit ls x | head -3`)
+    // means the reader wants no more: the command ends quietly (exit 0). A full disk ends like
+    // an explicit stdout error, with one line and exit status 3.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();
@@ -107,6 +108,9 @@ fn main() -> ExitCode {
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
         if let Some(why) = msg.strip_prefix("failed printing to stdout") {
+            if why.contains(io::BROKEN_PIPE_TEXT) {
+                io::closed_pipe();
+            }
             eprintln!("gmkit: stdout{why}");
             std::process::exit(3);
         }

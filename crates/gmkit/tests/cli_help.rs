@@ -39,8 +39,12 @@ fn every_subcommand_help_has_an_example() {
 
 #[test]
 fn demo_runs_on_the_builtin_sample() {
+    // demo leaves the folder it unpacked: here in a directory the test removes.
+    let dir = tempfile::tempdir().unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_gmkit"))
         .arg("demo")
+        .arg("--dir")
+        .arg(dir.path().join("demo"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -259,8 +259,7 @@ pub fn run(args: Args) -> u8 {
         if let Err(e) = bar
             .suspend(|| std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes()))
         {
-            eprintln!("gmkit check: stdout: {e}");
-            return crate::exit::IO;
+            return crate::io::stdout_error("gmkit check", &e);
         }
         bar.inc(1);
     }

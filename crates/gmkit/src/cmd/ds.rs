@@ -231,7 +231,7 @@ fn encode(a: EncodeArgs) -> u8 {
         None => {
             let nl = if a.no_newline { "" } else { "\n" };
             if let Err(e) = crate::io::write_stdout(format!("{hex}{nl}").as_bytes()) {
-                return fail("encode", exit::IO, &format!("stdout: {e}"));
+                return crate::io::stdout_error("gmkit ds encode", &e);
             }
         }
     }

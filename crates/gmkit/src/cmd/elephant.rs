@@ -193,10 +193,7 @@ fn encode(input: &str, string: bool, output: Option<PathBuf>, schemas: Option<Pa
                 }
                 out.write_all(&bytes)
                     .and_then(|_| out.flush())
-                    .map_err(|e| {
-                        eprintln!("gmkit elephant encode: stdout: {e}");
-                        exit::IO
-                    })
+                    .map_err(|e| crate::io::stdout_error("gmkit elephant encode", &e))
             }
         }
     };

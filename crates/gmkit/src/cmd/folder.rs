@@ -32,7 +32,7 @@ fn fail(cmd: &str, e: impl std::fmt::Display, code: u8) -> u8 {
 /// Arguments of `gmkit unpack`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n  $EDITOR mygame/code/0012_gml_Object_obj_player_Step_0.gml && gmkit pack mygame/ out.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, code as .asm\n(and .gml for every entry whose GML compiles back exactly; pack compiles the edited ones), and manifest.json\n(see the README, \"The folder layout\"). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
+    after_help = "Examples:\n  gmkit unpack data.win mygame/          # then edit, git add, ...\n  gmkit pack mygame/ data-modded.win\n  $EDITOR mygame/code/0012_gml_Object_obj_player_Step_0.gml && gmkit pack mygame/ out.win\n\nWrites one JSON file per asset, strings.json, texture pages and audio as files, code as .asm\n(and .gml for every entry whose GML compiles back exactly; pack compiles the edited ones), and manifest.json\n(see the README, \"The folder layout\", and docs/folder.md). audiogroupN.dat files beside FILE go to DIR/audiogroups/.\nDIR must be new or empty."
 )]
 pub struct UnpackArgs {
     /// The data file (data.win, game.unx, game.droid, game.ios)
@@ -189,7 +189,7 @@ pub fn pack(a: PackArgs) -> u8 {
 /// Arguments of `gmkit info`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit info data.win\n  gmkit info --json data.win\n\nStill prints the chunk table and GEN8's version fields when a chunk fails to parse."
+    after_help = "Examples:\n  gmkit info data.win\n  gmkit info --json data.win\n\nStill prints the chunk table and GEN8's version fields when a chunk fails to parse.\nA file that is not a data file (an image, an archive, the game's .exe) gets one line saying\nwhat was expected and what was found, and nothing else.\nExit status: 0 when the file parsed, 1 when it is not a data file or did not parse, 3 when\nit cannot be read."
 )]
 pub struct InfoArgs {
     /// The data file
@@ -231,6 +231,9 @@ pub fn info(a: InfoArgs) -> u8 {
         Ok(b) => b,
         Err(e) => return fail("info", format!("{}: {e}", a.file.display()), exit::IO),
     };
+    if let Some(why) = gmkit_folder::info::not_a_data_file(&bytes) {
+        return fail("info", format!("{}: {why}", a.file.display()), exit::FAILED);
+    }
     let i = gmkit_folder::info::info(&bytes);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&i).unwrap_or_default());
@@ -247,7 +250,7 @@ pub fn info(a: InfoArgs) -> u8 {
 /// Arguments of `gmkit ls`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit ls data.win sprites\n  gmkit ls --json data.win strings | jq '.[] | select(.name | test(\"Hello\"))'\n\nKINDS: sprites sounds rooms objects scripts code strings fonts textures backgrounds shaders\npaths sequences timelines extensions variables functions audio"
+    after_help = "Examples:\n  gmkit ls data.win sprites          # index, name, width, height, frames\n  gmkit ls data.win objects          # sprite, parent (by name), events\n  gmkit ls data.win rooms            # width, height, instances\n  gmkit ls data.win sounds           # type, length in seconds, file\n  gmkit ls data.win code             # child entries (2.3+ functions) name their root entry\n  gmkit ls --json data.win strings | jq '.[] | select(.name | test(\"Hello\"))'\n\nKINDS: sprites sounds rooms objects scripts code strings fonts textures backgrounds shaders\npaths sequences timelines extensions variables functions audio\n\nThe text form has a header line when the kind has columns; \"-\" is no value (an object\nwithout a sprite). --json gives every column under its name (null for no value)."
 )]
 pub struct LsArgs {
     /// The data file
@@ -260,28 +263,113 @@ pub struct LsArgs {
 }
 
 pub fn ls(a: LsArgs) -> u8 {
-    let file = match gmkit_data::parse_file(&a.file) {
-        Ok(f) => f,
-        Err(e) => return fail("ls", crate::io::file_error(&a.file, &e), exit::FAILED),
+    if !gmkit_folder::list::KINDS.contains(&a.kind.as_str()) {
+        return fail(
+            "ls",
+            format!(
+                "unknown kind {:?}; expected one of: {}",
+                a.kind,
+                gmkit_folder::list::KINDS.join(" ")
+            ),
+            exit::USAGE,
+        );
+    }
+    // Sounds read the audio group files beside the data file too (type and length).
+    let listed = if a.kind == "sounds" {
+        Game::open(&a.file)
+            .map_err(|e| crate::io::file_error(&a.file, &e))
+            .and_then(|g| gmkit_folder::list::list_game(&g, &a.kind))
+    } else {
+        gmkit_data::parse_file(&a.file)
+            .map_err(|e| crate::io::file_error(&a.file, &e))
+            .and_then(|f| gmkit_folder::list::list(&f, &a.kind))
     };
-    let items = match gmkit_folder::list::list(&file, &a.kind) {
+    let items = match listed {
         Ok(v) => v,
-        Err(e) => return fail("ls", e, exit::USAGE),
+        Err(e) => return fail("ls", e, exit::FAILED),
     };
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&items).unwrap_or_default()
-        );
-    } else {
-        for it in items {
-            match it.detail {
-                Some(d) => println!("{:5} {}  {d}", it.index, it.name),
-                None => println!("{:5} {}", it.index, it.name),
-            }
-        }
+        // Serialized directly: the columns keep their order.
+        let text = serde_json::to_string_pretty(&items).unwrap_or_default();
+        return match crate::io::write_stdout(format!("{text}\n").as_bytes()) {
+            Ok(()) => exit::OK,
+            Err(e) => crate::io::stdout_error("gmkit ls", &e),
+        };
     }
-    exit::OK
+    let mut out = String::new();
+    for line in ls_table(&a.kind, &items) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    match crate::io::write_stdout(out.as_bytes()) {
+        Ok(()) => exit::OK,
+        Err(e) => crate::io::stdout_error("gmkit ls", &e),
+    }
+}
+
+/// The text of one cell of `gmkit ls` (`-` for no value; a length in seconds with 2 decimals).
+fn ls_cell(key: &str, v: Option<&serde_json::Value>) -> String {
+    use serde_json::Value;
+    match v {
+        None | Some(Value::Null) => "-".to_owned(),
+        Some(Value::Number(n)) if key == "length" => {
+            format!("{:.2}s", n.as_f64().unwrap_or(0.0))
+        }
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+    }
+}
+
+/// The lines `gmkit ls` prints: index and name, then the kind's columns aligned under a
+/// header line (names and texts on one line each: control characters escaped).
+fn ls_table(kind: &str, items: &[gmkit_folder::list::Item]) -> Vec<String> {
+    let one = |s: &str| gmkit_data::text::one_line(s, 200);
+    let cols = gmkit_folder::list::columns(kind);
+    if cols.is_empty() {
+        return items
+            .iter()
+            .map(|it| match &it.detail {
+                Some(d) => format!("{:5} {}  {d}", it.index, one(&it.name)),
+                None => format!("{:5} {}", it.index, one(&it.name)),
+            })
+            .collect();
+    }
+    let cells: Vec<Vec<String>> = items
+        .iter()
+        .map(|it| {
+            cols.iter()
+                .map(|k| one(&ls_cell(k, it.column(k))))
+                .collect()
+        })
+        .collect();
+    let names: Vec<String> = items.iter().map(|it| one(&it.name)).collect();
+    let width = |texts: &mut dyn Iterator<Item = &String>, header: &str| {
+        texts
+            .map(|t| t.chars().count())
+            .chain([header.chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let name_w = width(&mut names.iter(), "name");
+    let widths: Vec<usize> = (0..cols.len())
+        .map(|c| width(&mut cells.iter().map(|r| &r[c]), cols[c]))
+        .collect();
+    let row = |index: &str, name: &str, values: &mut dyn Iterator<Item = &str>| {
+        let mut line = format!("{index:>5}  {name:<name_w$}");
+        for (v, w) in values.zip(&widths) {
+            line.push_str(&format!("  {v:<w$}"));
+        }
+        line.trim_end().to_owned()
+    };
+    let mut out = vec![row("index", "name", &mut cols.iter().copied())];
+    for ((it, name), values) in items.iter().zip(&names).zip(&cells) {
+        out.push(row(
+            &it.index.to_string(),
+            name,
+            &mut values.iter().map(String::as_str),
+        ));
+    }
+    out
 }
 
 /// Arguments of `gmkit export`.
@@ -476,7 +564,7 @@ pub fn import(a: ImportArgs) -> u8 {
 /// Arguments of `gmkit diff`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit diff data.win data-modded.win\n  gmkit diff data.win mygame/            # a data file against an unpacked folder\n  gmkit diff --json a.win b.win\n\nExit status: 0 when equal, 1 when they differ, 3 on I/O errors."
+    after_help = "Examples:\n  gmkit diff data.win data-modded.win\n  gmkit diff data.win mygame/            # a data file against an unpacked folder\n  gmkit diff --json a.win b.win\n\nOne line per change, old -> new:\n  sprite spr_x: width 32 → 48\n  sprite spr_hero: renamed spr_player → spr_hero\n  sprite spr_x frame 1: 210 pixels changed\n  texture page 2: 210 pixels changed (changed sprite frames are on it)\n  code gml_Object_obj_player_Step_0: 1 instruction changed\n  string 4512: \"Hello\" → \"Bonjour\"\n--json: a list of {asset, what} with field, old and new for a changed value or a rename.\n\nExit status: 0 when equal, 1 when they differ, 3 on I/O errors."
 )]
 pub struct DiffArgs {
     /// A data file or an unpacked folder
@@ -504,17 +592,22 @@ pub fn diff(a: DiffArgs) -> u8 {
         (Err(e), _) | (_, Err(e)) => return fail("diff", e, exit::IO),
     };
     let changes = gmkit_folder::diff::diff(&x, &y);
-    if a.json {
-        println!(
-            "{}",
+    let text = if a.json {
+        // Serialized directly: each change's keys keep their order.
+        format!(
+            "{}\n",
             serde_json::to_string_pretty(&changes).unwrap_or_default()
-        );
+        )
     } else {
-        for c in &changes {
-            println!("{c}");
-        }
-    }
-    if changes.is_empty() {
+        changes.iter().map(|c| format!("{c}\n")).collect()
+    };
+    let printed = match crate::io::write_stdout(text.as_bytes()) {
+        Ok(()) => exit::OK,
+        Err(e) => crate::io::stdout_error("gmkit diff", &e),
+    };
+    if printed != exit::OK {
+        printed
+    } else if changes.is_empty() {
         exit::OK
     } else {
         exit::FAILED
@@ -524,11 +617,30 @@ pub fn diff(a: DiffArgs) -> u8 {
 /// Arguments of `gmkit demo`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit demo                 # the built-in sample (a sprite, a sound, a room, an object with code)\n  gmkit demo data.win        # the same steps on a real file\n\nShows info, unpacks into a temporary folder, packs it back and compares with the input."
+    after_help = "Examples:\n  gmkit demo                      # the built-in sample (a sprite, a sound, a room, an object with code)\n  gmkit demo data.win             # the same steps on a real file\n  gmkit demo --dir mygame/        # unpack into mygame/ (new or empty)\n\nShows info, unpacks into a folder (by default a new one in the system's temporary directory),\nshows a few lines of decompiled GML from it, packs it back and compares with the input. The\nfolder stays where it is, for you to open, edit and pack: the last lines say where."
 )]
 pub struct DemoArgs {
     /// A data file (default: the built-in sample)
     pub file: Option<PathBuf>,
+    /// Where to unpack (new or empty; default: gmkit-demo-<process id> in the temporary
+    /// directory). The folder is left in place.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// Most lines of GML `gmkit demo` shows.
+const DEMO_GML_LINES: usize = 8;
+
+/// The `.gml` file `gmkit demo` shows: an object event's if there is one, else the first.
+fn demo_gml(folder: &Folder) -> Option<(&str, &[u8])> {
+    let gml = |p: &&String| p.ends_with(".gml");
+    let pick = folder
+        .files
+        .keys()
+        .filter(gml)
+        .find(|p| p.contains("Object") || p.starts_with("objects/"))
+        .or_else(|| folder.files.keys().find(gml))?;
+    Some((pick.as_str(), folder.get(pick)?))
 }
 
 pub fn demo(a: DemoArgs) -> u8 {
@@ -546,12 +658,18 @@ pub fn demo(a: DemoArgs) -> u8 {
             }
         }
     };
+    if let Some(why) = gmkit_folder::info::not_a_data_file(&bytes) {
+        return fail("demo", format!("{name}: {why}"), exit::FAILED);
+    }
     print_info(&name, &gmkit_folder::info::info(&bytes));
     let data = match gmkit_data::parse_bytes(bytes.clone()) {
         Ok(d) => d,
         Err(e) => return fail("demo", e, exit::FAILED),
     };
-    let dir = std::env::temp_dir().join(format!("gmkit-demo-{}", std::process::id()));
+    let dir = a
+        .dir
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("gmkit-demo-{}", std::process::id())));
     let t = Instant::now();
     let folder = match gmkit_folder::unpack(&Game {
         data,
@@ -576,9 +694,22 @@ pub fn demo(a: DemoArgs) -> u8 {
     if folder.files.len() > SHOWN {
         println!("  ... {} more", folder.files.len() - SHOWN);
     }
+    match demo_gml(&folder) {
+        Some((path, text)) => {
+            let text = String::from_utf8_lossy(text);
+            let lines: Vec<&str> = text.lines().collect();
+            println!("\n{path} (decompiled GML; edit it and pack):");
+            for l in lines.iter().take(DEMO_GML_LINES) {
+                println!("  {l}");
+            }
+            if lines.len() > DEMO_GML_LINES {
+                println!("  ... {} more lines", lines.len() - DEMO_GML_LINES);
+            }
+        }
+        None => println!("\n(no decompiled GML: the game has no bytecode, e.g. YYC)"),
+    }
     let t = Instant::now();
     let back = Folder::read_dir(&dir).and_then(|f| gmkit_folder::pack(&f));
-    let _ = std::fs::remove_dir_all(&dir);
     let game = match back {
         Ok(g) => g,
         Err(e) => return fail("demo", e, exit::FAILED),
@@ -598,8 +729,14 @@ pub fn demo(a: DemoArgs) -> u8 {
             "DIFFERENT from the input"
         }
     );
+    let d = dir.display();
+    println!("\nThe folder stays at {d}: edit a file there, then");
     println!(
-        "\nNext: gmkit unpack data.win mygame/ && gmkit pack mygame/ out.win && gmkit diff data.win out.win"
+        "  gmkit pack {d} out.win && gmkit diff {name_arg} out.win",
+        name_arg = match &a.file {
+            Some(p) => p.display().to_string(),
+            None => d.to_string(),
+        }
     );
     if same { exit::OK } else { exit::FAILED }
 }

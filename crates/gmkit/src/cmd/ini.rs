@@ -124,7 +124,7 @@ fn encode(a: EncodeArgs) -> u8 {
         }
         None => match crate::io::write_stdout(&bytes) {
             Ok(()) => exit::OK,
-            Err(e) => fail("encode", exit::IO, &format!("stdout: {e}")),
+            Err(e) => crate::io::stdout_error("gmkit ini encode", &e),
         },
     }
 }
