@@ -9,7 +9,47 @@
 //!   mentions the local (compiled earlier it would not be a local yet) and every later mention
 //!   is in the same block, after it.
 
-use crate::ast::{Case, Expr, Literal, Stmt};
+use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp};
+
+/// The instance variables GameMaker Studio 2's drag-and-drop actions "Set Health", "Set Score"
+/// and "Set Lives" keep their value in.
+const DND_VARIABLES: [&str; 3] = ["__dnd_health", "__dnd_score", "__dnd_lives"];
+
+/// `__dnd_health = real(100)` / `__dnd_health += real(-5)`: what GameMaker Studio 2's
+/// drag-and-drop actions write (the compiler folds `real` of a number away), where a number is
+/// stored in or added to one of [`DND_VARIABLES`]; not the `= 0` the same actions write when
+/// the variable does not exist yet (`if (!variable_instance_exists(id, "__dnd_health"))`).
+pub(super) fn dnd_reals(body: &mut [Stmt]) {
+    crate::limits::deep(|| {
+        for s in body.iter_mut() {
+            if let Stmt::If(Expr::Unary(UnaryOp::Not, c), _, None) = s
+                && matches!(&**c, Expr::Call(f, _) if matches!(&**f, Expr::Ident(n) if n == "variable_instance_exists"))
+            {
+                continue;
+            }
+            for b in child_blocks(s) {
+                dnd_reals(b);
+            }
+            if let Stmt::Assign {
+                target: Expr::Ident(n),
+                op: None | Some(BinaryOp::Add),
+                value,
+            } = s
+                && DND_VARIABLES.contains(&n.as_str())
+                && match value {
+                    Expr::Lit(Literal::Int(_) | Literal::Real(_)) => true,
+                    Expr::Unary(UnaryOp::Neg, x) => {
+                        matches!(**x, Expr::Lit(Literal::Int(_) | Literal::Real(_)))
+                    }
+                    _ => false,
+                }
+            {
+                let v = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                *value = Expr::Call(Box::new(Expr::Ident("real".into())), vec![v]);
+            }
+        }
+    })
+}
 
 /// Turns `init; while (c) { …; step }` into `for` loops, at every level of `body`.
 pub(super) fn for_loops(body: &mut Vec<Stmt>) {
