@@ -221,7 +221,8 @@ fn child_blocks(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
 pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> {
     let mut hoisted = Vec::new();
     for n in locals {
-        if !crate::limits::deep(|| declare_in(&mut body, &n, false)) {
+        if !crate::limits::deep(|| declare_in(&mut body, &n, false) || declare_each(&mut body, &n))
+        {
             hoisted.push((n, None));
         }
     }
@@ -237,6 +238,30 @@ pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> 
         body.insert(0, Stmt::Var(hoisted));
     }
     body
+}
+
+/// Declares `x` in each statement of `list` that mentions it, where each of them can on its
+/// own ([`declare_in`]): the local is used in separate pieces of code, each starting afresh
+/// with a plain assignment (`with (a) { var d = …; } with (b) { var d = …; }`), as sources
+/// declare it. False (and nothing changed) when some piece cannot.
+fn declare_each(list: &mut [Stmt], x: &str) -> bool {
+    let at: Vec<usize> = (0..list.len())
+        .filter(|&k| stmt_mentions(&list[k], x))
+        .collect();
+    if at.len() < 2 {
+        return false;
+    }
+    let each = |k: usize| {
+        let mut one = [list[k].clone()];
+        declare_in(&mut one, x, false)
+    };
+    if !at.iter().all(|&k| each(k)) {
+        return false;
+    }
+    for k in at {
+        declare_in(std::slice::from_mut(&mut list[k]), x, false);
+    }
+    true
 }
 
 /// Collects the locals declared in `for` headers (`redeclare` false), or declares those
