@@ -26,6 +26,9 @@ use crate::macros::strip_directives;
 use crate::parse::{ParseError, parse_tokens};
 use std::collections::HashMap;
 
+/// An enum of the file: its name and members (name, value) in order.
+type EnumDecl = (String, Vec<(String, i64)>);
+
 /// Where a kind of value lives.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Place {
@@ -51,8 +54,8 @@ pub enum Family {
 /// A parsed names file.
 #[derive(Clone, Debug, Default)]
 pub struct NamesFile {
-    /// Enums in declaration order: name → members (name, value) in order.
-    enums: Vec<(String, Vec<(String, i64)>)>,
+    /// Enums in declaration order.
+    enums: Vec<EnumDecl>,
     /// Macros whose value is one integer: (name, value), in order.
     int_macros: Vec<(String, i64)>,
     /// Every macro: name → its value tokens (substituted when compiling).
@@ -257,8 +260,8 @@ fn parse_place(s: &str) -> Option<Place> {
 }
 
 /// The `enum` declarations of `toks` (nothing else may appear outside them).
-fn parse_enums(toks: &[Token]) -> Result<Vec<(String, Vec<(String, i64)>)>, ParseError> {
-    let mut out: Vec<(String, Vec<(String, i64)>)> = Vec::new();
+fn parse_enums(toks: &[Token]) -> Result<Vec<EnumDecl>, ParseError> {
+    let mut out: Vec<EnumDecl> = Vec::new();
     let mut i = 0;
     let at = |i: usize| {
         toks.get(i)
