@@ -251,11 +251,10 @@ fn declare_each(list: &mut [Stmt], x: &str) -> bool {
     if at.len() < 2 {
         return false;
     }
-    let each = |k: usize| {
-        let mut one = [list[k].clone()];
-        declare_in(&mut one, x, false)
-    };
-    if !at.iter().all(|&k| each(k)) {
+    if !at
+        .iter()
+        .all(|&k| declare_in_as(std::slice::from_mut(&mut list[k]), x, false, true))
+    {
         return false;
     }
     for k in at {
@@ -298,6 +297,11 @@ fn header_vars(body: &mut [Stmt], names: &mut Vec<String>, redeclare: bool) {
 /// later mention follows in `list` (or nested in it): `outer` says whether something after
 /// `list` mentions it. False when it cannot.
 fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
+    declare_in_as(list, x, outer, false)
+}
+
+/// [`declare_in`], or with `dry` only whether it could (nothing changed).
+fn declare_in_as(list: &mut [Stmt], x: &str, outer: bool, dry: bool) -> bool {
     let Some(k) = list.iter().position(|s| stmt_mentions(s, x)) else {
         return false;
     };
@@ -312,8 +316,10 @@ fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
             if outer {
                 return false;
             }
-            let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
-            *s = Stmt::Var(vec![(x.to_string(), Some(value))]);
+            if !dry {
+                let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                *s = Stmt::Var(vec![(x.to_string(), Some(value))]);
+            }
             true
         }
         Stmt::For(init, c, step, b) => {
@@ -330,8 +336,10 @@ fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
                 if outer {
                     return false;
                 }
-                let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
-                **i = Stmt::Var(vec![(x.to_string(), Some(value))]);
+                if !dry {
+                    let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                    **i = Stmt::Var(vec![(x.to_string(), Some(value))]);
+                }
                 return true;
             }
             if init.as_deref().is_some_and(|i| stmt_mentions(i, x))
@@ -340,20 +348,22 @@ fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
             {
                 return false;
             }
-            declare_in(b, x, after)
+            declare_in_as(b, x, after, dry)
         }
         Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-            !expr_mentions(c, x) && declare_in(b, x, after)
+            !expr_mentions(c, x) && declare_in_as(b, x, after, dry)
         }
-        Stmt::DoUntil(b, c) => declare_in(b, x, after || expr_mentions(c, x)),
-        Stmt::Block(b) => declare_in(b, x, after),
+        Stmt::DoUntil(b, c) => declare_in_as(b, x, after || expr_mentions(c, x), dry),
+        Stmt::Block(b) => declare_in_as(b, x, after, dry),
         Stmt::If(c, a, b) => {
             if expr_mentions(c, x) {
                 return false;
             }
             match b {
-                Some(b) if block_mentions(b, x) => !block_mentions(a, x) && declare_in(b, x, after),
-                _ => declare_in(a, x, after),
+                Some(b) if block_mentions(b, x) => {
+                    !block_mentions(a, x) && declare_in_as(b, x, after, dry)
+                }
+                _ => declare_in_as(a, x, after, dry),
             }
         }
         _ => false,
