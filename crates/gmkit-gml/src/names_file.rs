@@ -267,10 +267,7 @@ fn parse_enums(toks: &[Token]) -> Result<Vec<EnumDecl>, ParseError> {
         toks.get(i)
             .map_or((1, 1), |t| (t.line as usize, t.col as usize))
     };
-    let shown = |i: usize| {
-        toks.get(i)
-            .map_or("the end".into(), |t| format!("{:?}", t.tok))
-    };
+    let shown = |i: usize| toks.get(i).map_or("the end".into(), |t| t.tok.describe());
     let expect = |i: usize, what: &str| {
         let (l, c) = at(i);
         Err(err(l, c, what, shown(i)))
