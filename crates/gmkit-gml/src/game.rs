@@ -23,6 +23,8 @@ pub struct Game<'a> {
     code_names: Vec<String>,
     /// Names the decompiler must not print for a value, collected on first use.
     name_index: std::sync::OnceLock<crate::decompile::names::NameIndex>,
+    /// The game's names file (enums, macros and the places holding them), if given.
+    names_file: Option<crate::names_file::NamesFile>,
 }
 
 fn lossy(s: Option<&GmStr>) -> String {
@@ -113,7 +115,26 @@ impl<'a> Game<'a> {
             children,
             code_names,
             name_index: std::sync::OnceLock::new(),
+            names_file: None,
         }
+    }
+
+    /// The same game, its code decompiled with the names of `file` where they apply
+    /// ([`crate::names_file`]).
+    pub fn with_names_file(mut self, file: crate::names_file::NamesFile) -> Self {
+        self.names_file = Some(file);
+        self
+    }
+
+    /// The names file given with [`Game::with_names_file`].
+    pub fn names_file(&self) -> Option<&crate::names_file::NamesFile> {
+        self.names_file.as_ref()
+    }
+
+    /// Whether enum members are int64 literals in this game's code (GameMaker Studio 2 and
+    /// later; GMS 1 pushes plain integers).
+    pub fn enum_int64(&self) -> bool {
+        self.file.version.at_least(2, 0)
     }
 
     /// The game's names a decompiled value's name must not collide with (built once).
@@ -175,6 +196,22 @@ impl<'a> Game<'a> {
     /// Number of code entries.
     pub fn code_count(&self) -> usize {
         self.code_names.len()
+    }
+
+    /// Whether the game defines a script or function named `name` itself (a script asset, or
+    /// a code entry `gml_Script_<name>` / `gml_GlobalScript_<name>`), so that a call of `name`
+    /// is the game's, not the built-in of that name.
+    pub fn defines_function(&self, name: &str) -> bool {
+        let script = self
+            .assets
+            .get(&AssetKind::Script)
+            .is_some_and(|l| l.iter().any(|n| n.as_deref() == Some(name)));
+        script
+            || self.code_names.iter().any(|c| {
+                c.strip_prefix("gml_Script_")
+                    .or_else(|| c.strip_prefix("gml_GlobalScript_"))
+                    == Some(name)
+            })
     }
 }
 

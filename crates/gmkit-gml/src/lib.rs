@@ -23,6 +23,7 @@ pub mod game;
 pub mod lex;
 pub mod limits;
 pub mod macros;
+pub mod names_file;
 pub mod parse;
 pub mod print;
 pub mod project;

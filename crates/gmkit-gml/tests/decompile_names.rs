@@ -462,3 +462,63 @@ fn literal_conditions_are_booleans() {
         "while (true) {\n    a = 1;\n}",
     );
 }
+
+#[test]
+fn ord_of_a_letter_where_the_game_also_calls_ord() {
+    // GameMaker folds `ord("Z")` to 90 whether or not the game calls `ord` at run time
+    // elsewhere (jtool: `keyboard_check_pressed(ord("A"))` beside `ord(string_char_at(..))`).
+    for v in [GMS1, V22, V23] {
+        named_in(
+            v,
+            &[
+                (
+                    "gml_Object_test_Create_0",
+                    "pushi.e 90 / conv.i.v / call.i keyboard_check_pressed 1 / pop.v.v self.k",
+                    "k = keyboard_check_pressed(ord(\"Z\"));",
+                ),
+                (
+                    "gml_Object_test_Step_0",
+                    "push.v self.s / call.i ord 1 / pop.v.v self.c",
+                    "c = ord(s);",
+                ),
+            ],
+        );
+    }
+    // A game with a script of its own named `ord`: its calls are calls; the key stays a number.
+    named_in(
+        V22,
+        &[
+            (
+                "gml_Object_test_Create_0",
+                "pushi.e 90 / conv.i.v / call.i keyboard_check_pressed 1 / pop.v.v self.k",
+                "k = keyboard_check_pressed(90);",
+            ),
+            ("gml_Script_ord", "pushi.e 1 / pop.v.i self.z", "z = 1;"),
+        ],
+    );
+}
+
+#[test]
+fn drag_and_drop_health_score_and_lives_read_real() {
+    // GameMaker Studio 2's "Set Health" action writes `__dnd_health = real(100);` (and `+=`
+    // when relative); the `= 0` it writes where the variable does not exist yet stays plain.
+    for v in [V22, V23] {
+        named(
+            v,
+            "pushi.e 100 / pop.v.i self.__dnd_health",
+            "__dnd_health = real(100);",
+        );
+        named(
+            v,
+            "push.v self.__dnd_score / pushi.e -5 / add.i.v / pop.v.v self.__dnd_score",
+            "__dnd_score += real(-5);",
+        );
+    }
+    // Not in GMS 1 (no such actions) nor on other variables.
+    named(
+        GMS1,
+        "pushi.e 100 / pop.v.i self.__dnd_health",
+        "__dnd_health = 100;",
+    );
+    named(V22, "pushi.e 100 / pop.v.i self.health", "health = 100;");
+}

@@ -248,3 +248,18 @@ fn empty_then_arm_before_a_break() {
          break;\n    }\n    if (d) {\n        g();\n    }\n}",
     );
 }
+
+#[test]
+fn a_local_used_afresh_in_separate_blocks_is_declared_in_each() {
+    // `var d` in two `with` blocks, each starting with a plain assignment: declared where each
+    // piece starts, as sources write it (a `var` emits no code).
+    same_everywhere(
+        NAMES,
+        "with (a) {\n    var t = 1;\n    b = t;\n}\nwith (c) {\n    var t = 2;\n    d = t;\n}",
+    );
+    // A piece reading the value another left is not afresh: declared once, at the top.
+    same_everywhere(
+        NAMES,
+        "var t;\nwith (a) {\n    t = 1;\n}\nwith (c) {\n    d = t;\n}",
+    );
+}

@@ -69,6 +69,11 @@ pub struct Names {
     /// Names the file's own code reads with `pushbltn` (global built-ins beyond the list).
     bltn_reads: HashSet<String>,
     funcs: HashMap<String, u32>,
+    /// Whether the game has a script or function of its own named `ord` (then `ord("A")` is
+    /// a call of it, not the built-in GameMaker folds).
+    own_ord: bool,
+    /// The same for `real` (`real(5)` folds to `5`).
+    own_real: bool,
     objects: HashMap<String, usize>,
     /// (name, VARI instance type, variable id) → index (locals share a name across entries).
     vars_by_id: HashMap<(String, i32, i32), u32>,
@@ -175,8 +180,21 @@ impl Names {
             vars_by_name,
             builtin,
             funcs,
+            own_ord: game.defines_function("ord"),
+            own_real: game.defines_function("real"),
             objects,
         }
+    }
+}
+
+/// A number literal, negated or not (`5`, `-1.5`).
+fn is_number_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(Literal::Int(_) | Literal::Real(_)) => true,
+        Expr::Unary(crate::ast::UnaryOp::Neg, x) => {
+            matches!(**x, Expr::Lit(Literal::Int(_) | Literal::Real(_)))
+        }
+        _ => false,
     }
 }
 
@@ -565,8 +583,9 @@ impl<'g> Compiler<'g> {
         }
     }
 
-    /// `ord("A")` of one character as its code (GameMaker folds it, spec §8), where the game
-    /// calls no `ord` at run time (it is not in FUNC); what the decompiler prints for a key.
+    /// `ord("A")` of one character as its code (GameMaker folds it, spec §8, whether or not the
+    /// game also calls `ord` at run time), unless the game defines an `ord` of its own; what
+    /// the decompiler prints for a key.
     fn ord_value(&mut self, n: &str, args: &[Expr]) -> Option<DataType> {
         let [Expr::Lit(Literal::String(s))] = args else {
             return None;
@@ -575,7 +594,7 @@ impl<'g> Compiler<'g> {
         let (Some(ch), None) = (c.next(), c.next()) else {
             return None;
         };
-        if n != "ord" || self.locals.contains(n) || self.names.funcs.contains_key(n) {
+        if n != "ord" || self.locals.contains(n) || self.names.own_ord {
             return None;
         }
         Some(self.push_int(ch as i64))
@@ -1671,6 +1690,16 @@ impl<'g> Compiler<'g> {
                 }
                 if let Some(t) = self.ord_value(n, args) {
                     return Ok(t);
+                }
+                if n == "real"
+                    && let [x] = args.as_slice()
+                    && is_number_literal(x)
+                    && !self.locals.contains(n)
+                    && !self.names.own_real
+                {
+                    // GameMaker folds `real(5)` to the number (what GMS2's drag-and-drop
+                    // actions write, and the decompiler prints there).
+                    return self.expr(x);
                 }
                 for a in args.iter().rev() {
                     let t = self.expr(a)?;

@@ -192,8 +192,15 @@ fn decompile_entry_raw(
         });
     }
     let mut body = body;
+    if let Some(f) = game.names_file() {
+        let script = game.code_name(entry).strip_prefix("gml_Script_");
+        crate::names_file::name_literals(f, script, game.enum_int64(), &mut body);
+    }
     if name {
         names::name_values(game, Some(entry), &mut body);
+    }
+    if game.file.version.at_least(2, 0) && !game.name_index().own_real {
+        tidy::dnd_reals(&mut body);
     }
     Ok(Decompiled {
         body,

@@ -47,6 +47,11 @@ pub struct NameIndex {
     assets: HashMap<String, u32>,
     /// Kinds of the game's own instance and global variables and script parameters.
     kinds: VariableKinds,
+    /// Whether the game defines a script or function `ord` of its own
+    /// ([`Game::defines_function`]).
+    own_ord: bool,
+    /// The same for `real`.
+    pub(crate) own_real: bool,
 }
 
 impl NameIndex {
@@ -78,6 +83,8 @@ impl NameIndex {
             taken,
             assets,
             kinds,
+            own_ord: game.defines_function("ord"),
+            own_real: game.defines_function("real"),
         }
     }
 }
@@ -154,6 +161,8 @@ struct Use {
     compared_noone: u32,
     /// Reads passed where a built-in takes an object or an instance.
     object_argument: u32,
+    /// Stores of another of the game's own variables (`a = b`): boolean when every such `b` is.
+    copies: u32,
     /// A store of anything else (a number, an expression).
     other: bool,
     /// The kinds of the built-in places it is passed to and of the values stored in it.
@@ -169,6 +178,7 @@ impl Use {
         self.condition += u.condition;
         self.compared_noone += u.compared_noone;
         self.object_argument += u.object_argument;
+        self.copies += u.copies;
         self.other |= u.other;
         self.ev.join(u.ev);
     }
@@ -379,6 +389,10 @@ fn variable_kinds(game: &Game) -> VariableKinds {
     let mut params: HashMap<String, Vec<Ev>> = HashMap::new();
     let mut returns: HashMap<String, Ev> = HashMap::new();
     let mut predicates: HashSet<String> = HashSet::new();
+    // Game variables passed straight to a script's parameter: (variable, script, parameter).
+    let mut passed: Vec<(u32, String, usize)> = Vec::new();
+    // Game variables stored straight into another: (destination, source).
+    let mut copied: Vec<(u32, u32)> = Vec::new();
     // The kind of the value an instruction leaves: a built-in variable's or a built-in call's.
     let kind_of = |x: &Instruction| -> Kind {
         match *x {
@@ -492,6 +506,15 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                         // A script: the kinds of the values its callers pass.
                         let s = super::stack::fn_short_name(n);
                         for (a, p) in args.iter().enumerate().take(16) {
+                            if let Instruction::Push {
+                                value: PushValue::Variable(var),
+                                ..
+                            } = p
+                                && var.instance != InstanceType::LOCAL
+                                && builtins::variable(game.var_name(var.variable)).is_none()
+                            {
+                                passed.push((var.variable.0, s.to_string(), a));
+                            }
                             let k = kind_of(p);
                             if k.has_names() && k != Kind::Bool {
                                 let v = params.entry(s.to_string()).or_default();
@@ -553,7 +576,10 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                                 v[p].used_as(k);
                             }
                             (Some(_), _) => {}
-                            (None, _) if k == Kind::Bool => {}
+                            // Passed where a built-in takes a boolean: read as one.
+                            (None, _) if k == Kind::Bool => {
+                                uses.entry(var.variable.0).or_default().condition += 1;
+                            }
                             (None, _) => {
                                 let u = uses.entry(var.variable.0).or_default();
                                 u.ev.used_as(k);
@@ -608,6 +634,17 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                             value: PushValue::Variable(v),
                             ..
                         }) if game.var_name(v.variable) == "id" => u.instance += 1,
+                        // Another of the game's own variables, of whatever kind it turns out.
+                        Some(Instruction::Push {
+                            value: PushValue::Variable(v),
+                            ..
+                        }) if v.instance != InstanceType::LOCAL
+                            && builtins::variable(game.var_name(v.variable)).is_none()
+                            && !game.var_name(v.variable).starts_with("argument") =>
+                        {
+                            u.copies += 1;
+                            copied.push((var.variable.0, v.variable.0));
+                        }
                         Some(
                             p @ Instruction::Push {
                                 value: PushValue::Variable(_),
@@ -697,6 +734,12 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             }
         }
     }
+    // A variable passed to a script's boolean parameter is read as a boolean.
+    for (v, s, a) in passed {
+        if params.get(&s).and_then(|p| p.get(a)).map(|e| e.kind()) == Some(Kind::Bool) {
+            uses.entry(v).or_default().condition += 1;
+        }
+    }
     let mut by_name: HashMap<&str, Use> = HashMap::new();
     for (v, u) in uses {
         let n = game.var_name(gmkit_data::Id::new(v));
@@ -716,14 +759,38 @@ fn variable_kinds(game: &Game) -> VariableKinds {
     for s in predicates {
         kinds.returns.entry(s).or_insert(Kind::Bool);
     }
-    for (n, u) in by_name {
-        if builtins::variable(n).is_some() {
+    // Booleans: without copies first, then those whose every copied source is a boolean, until
+    // nothing changes.
+    let copy_sources: HashMap<&str, Vec<&str>> =
+        copied.iter().fold(HashMap::new(), |mut m, &(d, s)| {
+            m.entry(game.var_name(gmkit_data::Id::new(d)))
+                .or_default()
+                .push(game.var_name(gmkit_data::Id::new(s)));
+            m
+        });
+    loop {
+        let before = kinds.bools.len();
+        for (n, u) in &by_name {
+            if builtins::variable(n).is_some() || kinds.bools.contains(*n) || !u.is_bool() {
+                continue;
+            }
+            let sources = copy_sources.get(n).map_or(&[][..], |v| v.as_slice());
+            if sources.iter().all(|s| kinds.bools.contains(*s)) {
+                kinds.bools.insert(n.to_string());
+            }
+        }
+        if kinds.bools.len() == before {
+            break;
+        }
+    }
+    for (n, mut u) in by_name {
+        if builtins::variable(n).is_some() || kinds.bools.contains(n) {
             continue;
         }
+        // A copy of a variable that is not a boolean is a value of any kind.
+        u.other |= u.copies > 0;
         let objectish = matches!(u.ev.kind(), Kind::Instance | Kind::Asset(AssetKind::Object));
-        if u.is_bool() {
-            kinds.bools.insert(n.to_string());
-        } else if u.is_instance() {
+        if u.is_instance() {
             kinds.instances.insert(n.to_string());
         } else if u.object_argument > 0
             && u.boolean == 0
@@ -1490,12 +1557,13 @@ impl Namer<'_, '_> {
             Kind::Asset(AssetKind::Script) => None,
             Kind::Asset(a) if v >= 0 => self.asset(a, v),
             Kind::Asset(_) => None,
-            // A letter or digit key reads `ord("A")` (compiled to its code) where the game
-            // has no `ord` of its own.
+            // A letter or digit key reads `ord("A")` (GameMaker's compiler folds it to the
+            // key's code whether or not the game also calls `ord` at run time) where the game
+            // has no `ord` of its own and no local hides the built-in.
             Kind::Key
-                // Only where the game never calls `ord` itself: then a call of it compiles to
-                // a call, not to the key's code.
-                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v) && self.free("ord") =>
+                if (b'A'..=b'Z').chain(b'0'..=b'9').any(|c| c as i64 == v)
+                    && !self.index.own_ord
+                    && !self.locals.contains("ord") =>
             {
                 Some(Expr::Call(
                     Box::new(Expr::Ident("ord".into())),

@@ -9,7 +9,47 @@
 //!   mentions the local (compiled earlier it would not be a local yet) and every later mention
 //!   is in the same block, after it.
 
-use crate::ast::{Case, Expr, Literal, Stmt};
+use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp};
+
+/// The instance variables GameMaker Studio 2's drag-and-drop actions "Set Health", "Set Score"
+/// and "Set Lives" keep their value in.
+const DND_VARIABLES: [&str; 3] = ["__dnd_health", "__dnd_score", "__dnd_lives"];
+
+/// `__dnd_health = real(100)` / `__dnd_health += real(-5)`: what GameMaker Studio 2's
+/// drag-and-drop actions write (the compiler folds `real` of a number away), where a number is
+/// stored in or added to one of [`DND_VARIABLES`]; not the `= 0` the same actions write when
+/// the variable does not exist yet (`if (!variable_instance_exists(id, "__dnd_health"))`).
+pub(super) fn dnd_reals(body: &mut [Stmt]) {
+    crate::limits::deep(|| {
+        for s in body.iter_mut() {
+            if let Stmt::If(Expr::Unary(UnaryOp::Not, c), _, None) = s
+                && matches!(&**c, Expr::Call(f, _) if matches!(&**f, Expr::Ident(n) if n == "variable_instance_exists"))
+            {
+                continue;
+            }
+            for b in child_blocks(s) {
+                dnd_reals(b);
+            }
+            if let Stmt::Assign {
+                target: Expr::Ident(n),
+                op: None | Some(BinaryOp::Add),
+                value,
+            } = s
+                && DND_VARIABLES.contains(&n.as_str())
+                && match value {
+                    Expr::Lit(Literal::Int(_) | Literal::Real(_)) => true,
+                    Expr::Unary(UnaryOp::Neg, x) => {
+                        matches!(**x, Expr::Lit(Literal::Int(_) | Literal::Real(_)))
+                    }
+                    _ => false,
+                }
+            {
+                let v = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                *value = Expr::Call(Box::new(Expr::Ident("real".into())), vec![v]);
+            }
+        }
+    })
+}
 
 /// Turns `init; while (c) { …; step }` into `for` loops, at every level of `body`.
 pub(super) fn for_loops(body: &mut Vec<Stmt>) {
@@ -181,7 +221,8 @@ fn child_blocks(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
 pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> {
     let mut hoisted = Vec::new();
     for n in locals {
-        if !crate::limits::deep(|| declare_in(&mut body, &n, false)) {
+        if !crate::limits::deep(|| declare_in(&mut body, &n, false) || declare_each(&mut body, &n))
+        {
             hoisted.push((n, None));
         }
     }
@@ -197,6 +238,29 @@ pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> 
         body.insert(0, Stmt::Var(hoisted));
     }
     body
+}
+
+/// Declares `x` in each statement of `list` that mentions it, where each of them can on its
+/// own ([`declare_in`]): the local is used in separate pieces of code, each starting afresh
+/// with a plain assignment (`with (a) { var d = …; } with (b) { var d = …; }`), as sources
+/// declare it. False (and nothing changed) when some piece cannot.
+fn declare_each(list: &mut [Stmt], x: &str) -> bool {
+    let at: Vec<usize> = (0..list.len())
+        .filter(|&k| stmt_mentions(&list[k], x))
+        .collect();
+    if at.len() < 2 {
+        return false;
+    }
+    if !at
+        .iter()
+        .all(|&k| declare_in_as(std::slice::from_mut(&mut list[k]), x, false, true))
+    {
+        return false;
+    }
+    for k in at {
+        declare_in(std::slice::from_mut(&mut list[k]), x, false);
+    }
+    true
 }
 
 /// Collects the locals declared in `for` headers (`redeclare` false), or declares those
@@ -233,6 +297,11 @@ fn header_vars(body: &mut [Stmt], names: &mut Vec<String>, redeclare: bool) {
 /// later mention follows in `list` (or nested in it): `outer` says whether something after
 /// `list` mentions it. False when it cannot.
 fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
+    declare_in_as(list, x, outer, false)
+}
+
+/// [`declare_in`], or with `dry` only whether it could (nothing changed).
+fn declare_in_as(list: &mut [Stmt], x: &str, outer: bool, dry: bool) -> bool {
     let Some(k) = list.iter().position(|s| stmt_mentions(s, x)) else {
         return false;
     };
@@ -247,8 +316,10 @@ fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
             if outer {
                 return false;
             }
-            let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
-            *s = Stmt::Var(vec![(x.to_string(), Some(value))]);
+            if !dry {
+                let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                *s = Stmt::Var(vec![(x.to_string(), Some(value))]);
+            }
             true
         }
         Stmt::For(init, c, step, b) => {
@@ -265,8 +336,10 @@ fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
                 if outer {
                     return false;
                 }
-                let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
-                **i = Stmt::Var(vec![(x.to_string(), Some(value))]);
+                if !dry {
+                    let value = std::mem::replace(value, Expr::Lit(Literal::Int(0)));
+                    **i = Stmt::Var(vec![(x.to_string(), Some(value))]);
+                }
                 return true;
             }
             if init.as_deref().is_some_and(|i| stmt_mentions(i, x))
@@ -275,20 +348,22 @@ fn declare_in(list: &mut [Stmt], x: &str, outer: bool) -> bool {
             {
                 return false;
             }
-            declare_in(b, x, after)
+            declare_in_as(b, x, after, dry)
         }
         Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-            !expr_mentions(c, x) && declare_in(b, x, after)
+            !expr_mentions(c, x) && declare_in_as(b, x, after, dry)
         }
-        Stmt::DoUntil(b, c) => declare_in(b, x, after || expr_mentions(c, x)),
-        Stmt::Block(b) => declare_in(b, x, after),
+        Stmt::DoUntil(b, c) => declare_in_as(b, x, after || expr_mentions(c, x), dry),
+        Stmt::Block(b) => declare_in_as(b, x, after, dry),
         Stmt::If(c, a, b) => {
             if expr_mentions(c, x) {
                 return false;
             }
             match b {
-                Some(b) if block_mentions(b, x) => !block_mentions(a, x) && declare_in(b, x, after),
-                _ => declare_in(a, x, after),
+                Some(b) if block_mentions(b, x) => {
+                    !block_mentions(a, x) && declare_in_as(b, x, after, dry)
+                }
+                _ => declare_in_as(a, x, after, dry),
             }
         }
         _ => false,

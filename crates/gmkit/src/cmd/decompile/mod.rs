@@ -26,6 +26,9 @@ pub struct Args {
     /// Print one JSON object per entry (JSON lines: entry, failures, text)
     #[arg(long)]
     pub json: bool,
+    /// The game's names file (enums, macros and the places holding them; docs/names-file.md)
+    #[arg(long = "names", value_name = "FILE")]
+    pub names: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -52,7 +55,19 @@ pub fn run(args: Args) -> u8 {
         );
         return exit::FAILED;
     };
-    let game = Game::new(&file);
+    let mut game = Game::new(&file);
+    if let Some(path) = &args.names {
+        let parsed = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| gmkit_gml::names_file::NamesFile::parse(&t).map_err(|e| e.to_string()));
+        match parsed {
+            Ok(n) => game = game.with_names_file(n),
+            Err(e) => {
+                eprintln!("gmkit decompile: {}: {e}", path.display());
+                return exit::FAILED;
+            }
+        }
+    }
     let mut status = exit::OK;
     let mut list = Vec::new();
     if args.entries.is_empty() {

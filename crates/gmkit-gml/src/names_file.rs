@@ -1,0 +1,563 @@
+//! A game's names file: what no table of built-in names can know about one game, written by
+//! the person modding it (docs/names-file.md).
+//!
+//! GameMaker compiles enum members and macros away: `global.state == State.idle` and
+//! `global.state == STATE_IDLE` both leave `global.state == 0` in the bytecode. A names file
+//! declares them again, in GML, together with the places that hold them:
+//!
+//! ```gml
+//! enum State { idle, walk, jump = 5 }
+//! #macro STATE_MENU 7
+//! /// @holds global.state State
+//! /// @holds mode MODE_*
+//! /// @holds set_mode(0) MODE_*
+//! /// @holds get_mode() MODE_*
+//! ```
+//!
+//! The decompiler ([`crate::decompile::decompile_entry`] on a [`crate::Game`] given the file
+//! with [`crate::Game::with_names_file`]) prints a number as the name where it is stored in,
+//! compared with, or switched on such a place, passed as such a parameter or returned as
+//! such a result. The compiler reads the names back through [`NamesFile::parse_code`], so
+//! `compile(decompile(entry))` stays exact.
+
+use crate::ast::{Expr, Literal, Stmt, UnaryOp};
+use crate::lex::{Tok, Token, lex};
+use crate::macros::strip_directives;
+use crate::parse::{ParseError, parse_tokens};
+use std::collections::HashMap;
+
+/// An enum of the file: its name and members (name, value) in order.
+type EnumDecl = (String, Vec<(String, i64)>);
+
+/// Where a kind of value lives.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// An instance or local variable of this name, on any instance (`state`, `other.state`).
+    Variable(String),
+    /// A global variable (`global.state`).
+    Global(String),
+    /// Parameter `k` (0-based) of a script or function (`set_mode(0)`).
+    Parameter(String, usize),
+    /// The result of a script or function (`get_mode()`).
+    Result(String),
+}
+
+/// The names a place's numbers read by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// The members of an enum of the file.
+    Enum(String),
+    /// The macros of the file whose names start with this prefix (`MODE_*`).
+    Macros(String),
+}
+
+/// A parsed names file.
+#[derive(Clone, Debug, Default)]
+pub struct NamesFile {
+    /// Enums in declaration order.
+    enums: Vec<EnumDecl>,
+    /// Macros whose value is one integer: (name, value), in order.
+    int_macros: Vec<(String, i64)>,
+    /// Every macro: name → its value tokens (substituted when compiling).
+    macros: HashMap<String, Vec<Tok>>,
+    /// `@holds` lines.
+    holds: Vec<(Place, Family)>,
+}
+
+fn err(line: usize, col: usize, expected: &str, found: impl Into<String>) -> ParseError {
+    ParseError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        col: u32::try_from(col).unwrap_or(u32::MAX),
+        expected: expected.into(),
+        found: found.into(),
+    }
+}
+
+/// An integer literal of a declaration: `5`, `-3`, `$ff`/`0xff` (as lexed).
+fn int_value(toks: &[Tok]) -> Option<i64> {
+    match toks {
+        [Tok::Int(v)] => Some(*v),
+        [Tok::Punct("-"), Tok::Int(v)] => v.checked_neg(),
+        _ => None,
+    }
+}
+
+impl NamesFile {
+    /// Parses the text of a names file: `enum` declarations (members with integer values or
+    /// none: the previous value + 1), `#macro NAME value` lines and `/// @holds PLACE NAMES`
+    /// lines (PLACE: `name`, `global.name`, `script(k)`, `script()`; NAMES: an enum of the
+    /// file or a macro prefix ending in `*`). Anything else is an error with its line and
+    /// column.
+    pub fn parse(text: &str) -> Result<NamesFile, ParseError> {
+        let mut out = NamesFile::default();
+        for (n, line) in text.lines().enumerate() {
+            let t = line.trim_start();
+            let Some(rest) = t.strip_prefix("///") else {
+                continue;
+            };
+            let rest = rest.trim();
+            let Some(h) = rest.strip_prefix("@holds") else {
+                continue;
+            };
+            let col = line.len() - t.len() + 1;
+            let words: Vec<&str> = h.split_whitespace().collect();
+            let [place, family] = words[..] else {
+                return Err(err(
+                    n + 1,
+                    col,
+                    "`/// @holds PLACE NAMES` (two words after @holds)",
+                    h.trim(),
+                ));
+            };
+            let place = parse_place(place).ok_or_else(|| {
+                err(
+                    n + 1,
+                    col,
+                    "a place: `name`, `global.name`, `script(k)` or `script()`",
+                    place,
+                )
+            })?;
+            let family = match family.strip_suffix('*') {
+                Some(p) if !p.is_empty() => Family::Macros(p.to_string()),
+                _ if is_name(family) => Family::Enum(family.to_string()),
+                _ => {
+                    return Err(err(
+                        n + 1,
+                        col,
+                        "an enum of this file or a macro prefix like `STATE_*`",
+                        family,
+                    ));
+                }
+            };
+            out.holds.push((place, family));
+        }
+        let (rest, macros) = strip_directives(text);
+        for (name, value, _) in macros {
+            let toks: Vec<Tok> = lex(&value)?
+                .into_iter()
+                .map(|t| t.tok)
+                .filter(|t| *t != Tok::Eof)
+                .collect();
+            if let Some(v) = int_value(&toks) {
+                out.int_macros.push((name.clone(), v));
+            }
+            out.macros.insert(name, toks);
+        }
+        out.enums = parse_enums(&lex(&rest)?)?;
+        for (place, family) in &out.holds {
+            if let Family::Enum(e) = family
+                && !out.enums.iter().any(|(n, _)| n == e)
+            {
+                let found = format!("`{e}` (for {place:?}), which this file does not declare");
+                return Err(err(1, 1, "an enum declared in the names file", found));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The places the file names and their families.
+    pub fn holds(&self) -> &[(Place, Family)] {
+        &self.holds
+    }
+
+    /// The name `v` reads by in `family`: `State.idle`, or the first macro of the prefix with
+    /// that value.
+    pub fn name_of(&self, family: &Family, v: i64) -> Option<Expr> {
+        match family {
+            Family::Enum(e) => {
+                let (_, members) = self.enums.iter().find(|(n, _)| n == e)?;
+                let (m, _) = members.iter().find(|(_, x)| *x == v)?;
+                Some(Expr::Member(Box::new(Expr::Ident(e.clone())), m.clone()))
+            }
+            Family::Macros(p) => self
+                .int_macros
+                .iter()
+                .find(|(n, x)| *x == v && n.starts_with(p.as_str()))
+                .map(|(n, _)| Expr::Ident(n.clone())),
+        }
+    }
+
+    /// The family of `place`, if the file names it.
+    pub fn family(&self, place: &Place) -> Option<&Family> {
+        self.holds.iter().find(|(p, _)| p == place).map(|(_, f)| f)
+    }
+
+    /// Parses code that may use the file's names: macros are substituted, `Enum.member` is
+    /// written as its value (`int64(v)` where `enum_int64`, GameMaker 2 and later; a plain
+    /// integer in GMS 1), then the code is parsed ([`crate::parse::parse_tokens`]). A
+    /// local, variable or field of the same name is not touched (a name after `.` is a field).
+    pub fn parse_code(&self, src: &str, enum_int64: bool) -> Result<Vec<Stmt>, ParseError> {
+        let toks = lex(src)?;
+        let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+        let mut i = 0;
+        while i < toks.len() {
+            let after_dot = i > 0 && toks[i - 1].tok == Tok::Punct(".");
+            let (line, col) = (toks[i].line, toks[i].col);
+            let t = |tok| Token { tok, line, col };
+            if let Tok::Ident(name) = &toks[i].tok
+                && !after_dot
+            {
+                if let (Some(Tok::Punct(".")), Some(Tok::Ident(m))) = (
+                    toks.get(i + 1).map(|t| &t.tok),
+                    toks.get(i + 2).map(|t| &t.tok),
+                ) && let Some(v) = self.enum_value(name, m)
+                {
+                    if enum_int64 {
+                        out.push(t(Tok::Ident("int64".into())));
+                        out.push(t(Tok::Punct("(")));
+                    }
+                    if v < 0 {
+                        out.push(t(Tok::Punct("-")));
+                    }
+                    out.push(t(Tok::Int(v.unsigned_abs().min(i64::MAX as u64) as i64)));
+                    if enum_int64 {
+                        out.push(t(Tok::Punct(")")));
+                    }
+                    i += 3;
+                    continue;
+                }
+                if let Some(value) = self.macros.get(name) {
+                    out.extend(value.iter().cloned().map(t));
+                    i += 1;
+                    continue;
+                }
+            }
+            out.push(toks[i].clone());
+            i += 1;
+        }
+        parse_tokens(out)
+    }
+
+    fn enum_value(&self, e: &str, m: &str) -> Option<i64> {
+        let (_, members) = self.enums.iter().find(|(n, _)| n == e)?;
+        members.iter().find(|(n, _)| n == m).map(|(_, v)| *v)
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+}
+
+fn parse_place(s: &str) -> Option<Place> {
+    if let Some(g) = s.strip_prefix("global.") {
+        return is_name(g).then(|| Place::Global(g.to_string()));
+    }
+    if let Some(call) = s.strip_suffix(')') {
+        let (f, arg) = call.split_once('(')?;
+        if !is_name(f) {
+            return None;
+        }
+        return if arg.is_empty() {
+            Some(Place::Result(f.to_string()))
+        } else {
+            Some(Place::Parameter(f.to_string(), arg.parse().ok()?))
+        };
+    }
+    is_name(s).then(|| Place::Variable(s.to_string()))
+}
+
+/// The `enum` declarations of `toks` (nothing else may appear outside them).
+fn parse_enums(toks: &[Token]) -> Result<Vec<EnumDecl>, ParseError> {
+    let mut out: Vec<EnumDecl> = Vec::new();
+    let mut i = 0;
+    let at = |i: usize| {
+        toks.get(i)
+            .map_or((1, 1), |t| (t.line as usize, t.col as usize))
+    };
+    let shown = |i: usize| toks.get(i).map_or("the end".into(), |t| t.tok.describe());
+    let expect = |i: usize, what: &str| {
+        let (l, c) = at(i);
+        Err(err(l, c, what, shown(i)))
+    };
+    while i < toks.len() && toks[i].tok != Tok::Eof {
+        if toks[i].tok == Tok::Punct(";") {
+            i += 1;
+            continue;
+        }
+        if !matches!(&toks[i].tok, Tok::Ident(e) if e == "enum") {
+            return expect(i, "`enum`, `#macro` or a `/// @holds` comment");
+        }
+        let Some(Tok::Ident(name)) = toks.get(i + 1).map(|t| &t.tok) else {
+            return expect(i + 1, "the enum's name");
+        };
+        if toks.get(i + 2).map(|t| &t.tok) != Some(&Tok::Punct("{")) {
+            return expect(i + 2, "`{`");
+        }
+        i += 3;
+        let mut members = Vec::new();
+        let mut next = 0i64;
+        loop {
+            match toks.get(i).map(|t| &t.tok) {
+                Some(Tok::Punct("}")) => {
+                    i += 1;
+                    break;
+                }
+                Some(Tok::Ident(m)) => {
+                    i += 1;
+                    if toks.get(i).map(|t| &t.tok) == Some(&Tok::Punct("=")) {
+                        let start = i + 1;
+                        let mut end = start;
+                        while toks.get(end).is_some_and(|t| {
+                            !matches!(t.tok, Tok::Punct(",") | Tok::Punct("}") | Tok::Eof)
+                        }) {
+                            end += 1;
+                        }
+                        let value: Vec<Tok> =
+                            toks[start..end].iter().map(|t| t.tok.clone()).collect();
+                        let Some(v) = int_value(&value) else {
+                            return expect(start, "an integer value for the enum member");
+                        };
+                        next = v;
+                        i = end;
+                    }
+                    members.push((m.clone(), next));
+                    next = next.wrapping_add(1);
+                    if toks.get(i).map(|t| &t.tok) == Some(&Tok::Punct(",")) {
+                        i += 1;
+                    }
+                }
+                _ => return expect(i, "an enum member or `}`"),
+            }
+        }
+        out.push((name.clone(), members));
+    }
+    Ok(out)
+}
+
+/// Names the literals of `body` by `file` (see the module's documentation): `script` is the
+/// script or function the body belongs to (for its parameters and result), `enum_int64`
+/// whether enum members are int64 literals in this game.
+pub(crate) fn name_literals(
+    file: &NamesFile,
+    script: Option<&str>,
+    enum_int64: bool,
+    body: &mut [Stmt],
+) {
+    if file.holds.is_empty() {
+        return;
+    }
+    let n = Namer {
+        file,
+        script,
+        params: &[],
+        enum_int64,
+    };
+    crate::limits::deep(|| n.stmts(body));
+}
+
+struct Namer<'a> {
+    file: &'a NamesFile,
+    /// The script or function the code belongs to.
+    script: Option<&'a str>,
+    /// Its named parameters (2.3+ functions), in order.
+    params: &'a [(String, Option<Expr>)],
+    enum_int64: bool,
+}
+
+impl Namer<'_> {
+    fn stmts(&self, body: &mut [Stmt]) {
+        for s in body {
+            crate::limits::deep(|| self.stmt(s));
+        }
+    }
+
+    /// The family of the place `e` reads or writes.
+    fn place(&self, e: &Expr) -> Option<&Family> {
+        match e {
+            Expr::Ident(n) => self.file.family(&Place::Variable(n.clone())).or_else(|| {
+                let k = match self.params.iter().position(|(p, _)| p == n) {
+                    Some(k) => k,
+                    None => n.strip_prefix("argument")?.parse().ok()?,
+                };
+                self.file
+                    .family(&Place::Parameter(self.script?.to_string(), k))
+            }),
+            Expr::Member(obj, n) => match &**obj {
+                Expr::Ident(g) if g == "global" => self.file.family(&Place::Global(n.clone())),
+                _ => self.file.family(&Place::Variable(n.clone())),
+            },
+            Expr::Call(f, _) => match &**f {
+                Expr::Ident(s) => self.file.family(&Place::Result(s.clone())),
+                _ => None,
+            },
+            Expr::Paren(x) => self.place(x),
+            _ => None,
+        }
+    }
+
+    /// Writes the literal `e` as its name in `family`, where one reads back as the same
+    /// literal.
+    fn name(&self, e: &mut Expr, family: &Family) {
+        let v = match (&*e, family) {
+            (Expr::Lit(Literal::Int64(v)), Family::Enum(_)) if self.enum_int64 => *v,
+            (Expr::Lit(Literal::Int(v)), Family::Enum(_)) if !self.enum_int64 => *v,
+            (Expr::Lit(Literal::Int(v)), Family::Macros(_)) => *v,
+            (Expr::Unary(UnaryOp::Neg, x), Family::Macros(_)) => match &**x {
+                Expr::Lit(Literal::Int(v)) => -*v,
+                _ => return,
+            },
+            _ => return,
+        };
+        if let Some(n) = self.file.name_of(family, v) {
+            *e = n;
+        }
+    }
+
+    fn stmt(&self, s: &mut Stmt) {
+        match s {
+            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.expr(e),
+            Stmt::Assign { target, op, value } => {
+                self.expr(target);
+                self.expr(value);
+                if op.is_none()
+                    && let Some(f) = self.place(target)
+                {
+                    self.name(value, f);
+                }
+            }
+            Stmt::Update { target, .. } => self.expr(target),
+            Stmt::Var(vs) => {
+                for (n, v) in vs {
+                    if let Some(v) = v {
+                        self.expr(v);
+                        if let Some(f) = self.file.family(&Place::Variable(n.clone())) {
+                            self.name(v, f);
+                        }
+                    }
+                }
+            }
+            Stmt::Static(vs) => vs.iter_mut().for_each(|(_, v)| self.expr(v)),
+            Stmt::GlobalVar(_) | Stmt::Break | Stmt::Continue | Stmt::Exit => {}
+            Stmt::Unstructured(_) => {}
+            Stmt::If(c, a, b) => {
+                self.expr(c);
+                self.stmts(a);
+                if let Some(b) = b {
+                    self.stmts(b);
+                }
+            }
+            Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+                self.expr(c);
+                self.stmts(b);
+            }
+            Stmt::DoUntil(b, c) => {
+                self.stmts(b);
+                self.expr(c);
+            }
+            Stmt::For(init, c, step, b) => {
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                if let Some(c) = c {
+                    self.expr(c);
+                }
+                if let Some(s) = step {
+                    self.stmt(s);
+                }
+                self.stmts(b);
+            }
+            Stmt::Switch(e, cases) => {
+                self.expr(e);
+                let f = self.place(e).cloned();
+                for c in cases {
+                    if let Some(l) = &mut c.label {
+                        self.expr(l);
+                        if let Some(f) = &f {
+                            self.name(l, f);
+                        }
+                    }
+                    self.stmts(&mut c.body);
+                }
+            }
+            Stmt::Return(v) => {
+                if let Some(v) = v {
+                    self.expr(v);
+                    if let Some(f) = self
+                        .script
+                        .and_then(|s| self.file.family(&Place::Result(s.to_string())))
+                    {
+                        self.name(v, f);
+                    }
+                }
+            }
+            Stmt::Try {
+                body,
+                catch,
+                finally,
+            } => {
+                self.stmts(body);
+                if let Some((_, c)) = catch {
+                    self.stmts(c);
+                }
+                if let Some(f) = finally {
+                    self.stmts(f);
+                }
+            }
+            Stmt::Function(f) => self.function(f),
+            Stmt::Block(b) => self.stmts(b),
+        }
+    }
+
+    /// A nested function: its parameters and results are its own (by its name).
+    fn function(&self, f: &mut crate::ast::Function) {
+        let inner = Namer {
+            file: self.file,
+            script: f.name.as_deref(),
+            params: &f.params,
+            enum_int64: self.enum_int64,
+        };
+        let mut body = std::mem::take(&mut f.body);
+        inner.stmts(&mut body);
+        f.body = body;
+    }
+
+    fn expr(&self, e: &mut Expr) {
+        crate::limits::deep(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&self, e: &mut Expr) {
+        match e {
+            Expr::Lit(_) | Expr::Ident(_) => {}
+            Expr::Function(f) => self.function(f),
+            Expr::Member(o, _) => self.expr(o),
+            Expr::Index(a, ix) => {
+                self.expr(a);
+                ix.iter_mut().for_each(|x| self.expr(x));
+            }
+            Expr::Call(f, args) | Expr::New(f, args) => {
+                self.expr(f);
+                args.iter_mut().for_each(|x| self.expr(x));
+                if let Expr::Ident(s) = &**f {
+                    for (k, a) in args.iter_mut().enumerate() {
+                        if let Some(fam) = self.file.family(&Place::Parameter(s.clone(), k)) {
+                            self.name(a, fam);
+                        }
+                    }
+                }
+            }
+            Expr::Unary(_, x) | Expr::Paren(x) => self.expr(x),
+            Expr::Binary(op, a, b) => {
+                self.expr(a);
+                self.expr(b);
+                if matches!(op, crate::ast::BinaryOp::Eq | crate::ast::BinaryOp::Ne) {
+                    if let Some(f) = self.place(a).cloned() {
+                        self.name(b, &f);
+                    } else if let Some(f) = self.place(b).cloned() {
+                        self.name(a, &f);
+                    }
+                }
+            }
+            Expr::Ternary(c, a, b) => {
+                self.expr(c);
+                self.expr(a);
+                self.expr(b);
+            }
+            Expr::Update { target, .. } => self.expr(target),
+            Expr::Array(xs) => xs.iter_mut().for_each(|x| self.expr(x)),
+            Expr::Struct(fs) => fs.iter_mut().for_each(|(_, x)| self.expr(x)),
+        }
+    }
+}
