@@ -24,6 +24,8 @@
 //!   payload, or the sign bit set) is `"NaN:0x7FC00001"` with its exact bits, as in the assembly
 //!   text. No bit of a float is lost.
 
+pub use crate::serde_names::NameScope;
+
 use crate::chunk::ChunkName;
 use crate::chunks::code::{CodeBody, Instruction};
 use crate::chunks::string_table::Strings;
