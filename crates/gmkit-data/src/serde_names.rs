@@ -136,9 +136,14 @@ impl NameScope {
     pub fn index_of(&self, kind: AssetKind, name: &str) -> Result<u32, String> {
         let t = &self.tables[kind as usize];
         let what = kind.name();
+        let a = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+            "an"
+        } else {
+            "a"
+        };
         if !t.present {
             return Err(format!(
-                "expected {{\"index\": N}} for a {what} (the game has no {} table to name it in), found the name {name:?}",
+                "expected {{\"index\": N}} for {a} {what} (the game has no {} table to name it in), found the name {name:?}",
                 kind.chunk()
             ));
         }
@@ -163,7 +168,7 @@ impl NameScope {
                     .map(|n| format!("; did you mean {n:?}?"))
                     .unwrap_or_default();
                 Err(format!(
-                    "expected the name of a {what}, found {name:?} (no {what} has this name{hint})"
+                    "expected the name of {a} {what}, found {name:?} (no {what} has this name{hint})"
                 ))
             }
         }
