@@ -294,7 +294,8 @@ impl DataFile {
                     r.instances[..*instance]
                         .iter()
                         .filter(|i| {
-                            i.creation_code.id().is_some() || i.pre_create_code.is_some_and(|c| c.id().is_some())
+                            i.creation_code.id().is_some()
+                                || i.pre_create_code.is_some_and(|c| c.id().is_some())
                         })
                         .count()
                 } else {
@@ -510,7 +511,10 @@ impl DataFile {
             }
             EntryTarget::RoomCreation { room } => {
                 let name = self.room_name(*room)?;
-                if self.asset(*room).is_some_and(|r| r.creation_code.id().is_some()) {
+                if self
+                    .asset(*room)
+                    .is_some_and(|r| r.creation_code.id().is_some())
+                {
                     return Err(refuse(
                         format!("room \"{name}\""),
                         "a room without creation code",

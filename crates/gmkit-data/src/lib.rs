@@ -66,9 +66,9 @@ mod read;
 mod refs;
 mod sample;
 #[cfg(feature = "serde")]
-pub mod serde_support;
-#[cfg(feature = "serde")]
 mod serde_names;
+#[cfg(feature = "serde")]
+pub mod serde_support;
 mod source;
 mod string;
 mod tables;
@@ -86,7 +86,7 @@ pub use error::{Error, ErrorKind, Location, ModelProblem, Result};
 pub use model::Layout;
 pub use options::ParseOptions;
 pub use read::Warning;
-pub use refs::{AssetRef, Id, StringRef, Target, id_from_i32, id_to_i32};
+pub use refs::{AssetRef, Id, Renumbering, StringRef, Target, id_from_i32, id_to_i32};
 pub use sample::sample;
 pub use source::Source;
 pub use string::{GmStr, GmString};

@@ -252,3 +252,83 @@ impl<T> From<Option<Id<T>>> for AssetRef<T> {
         id.map_or(AssetRef::NONE, AssetRef::to)
     }
 }
+
+/// How removing one asset renumbered its table: the asset at the removed index is gone, every
+/// later one moved down by one, earlier ones kept their index. Returned by
+/// [`DataFile::remove_asset_renumbering`](crate::DataFile::remove_asset_renumbering); the model's
+/// own typed references ([`AssetRef`], [`Id`] lists) have already followed it.
+///
+/// ```
+/// use gmkit_data::{AssetRef, Id, Renumbering, chunks::path::Path};
+/// let r: Renumbering<Path> = Renumbering::new(Id::new(2), 5);
+/// assert_eq!(r.map(Id::new(1)), Some(Id::new(1)));
+/// assert_eq!(r.map(Id::new(2)), None);
+/// assert_eq!(r.map(Id::new(4)), Some(Id::new(3)));
+/// assert_eq!(r.map(Id::new(5)), None); // past the old table
+/// assert_eq!(r.apply(AssetRef::at(3)), AssetRef::at(2));
+/// assert!(r.apply(AssetRef::at(2)).is_none());
+/// ```
+pub struct Renumbering<T> {
+    removed: u32,
+    old_len: u32,
+    _t: PhantomData<fn() -> T>,
+}
+
+impl<T> Renumbering<T> {
+    /// The renumbering of a table of `old_len` entries from which `removed` was taken.
+    pub fn new(removed: Id<T>, old_len: usize) -> Self {
+        Renumbering {
+            removed: removed.0,
+            old_len: u32::try_from(old_len).unwrap_or(u32::MAX),
+            _t: PhantomData,
+        }
+    }
+
+    /// The removed asset's old index.
+    pub fn removed(&self) -> Id<T> {
+        Id::new(self.removed)
+    }
+
+    /// The new index of the asset that had index `old`; `None` for the removed one (or an
+    /// index past the old table).
+    pub fn map(&self, old: Id<T>) -> Option<Id<T>> {
+        match old.0 {
+            i if i == self.removed || i >= self.old_len => None,
+            i if i > self.removed => Some(Id::new(i - 1)),
+            i => Some(Id::new(i)),
+        }
+    }
+
+    /// A reference renumbered: none stays none, a kept stored value stays as it is, a
+    /// reference to the removed asset becomes none.
+    pub fn apply(&self, r: AssetRef<T>) -> AssetRef<T> {
+        match r.id() {
+            Some(id) => self.map(id).into(),
+            None => r,
+        }
+    }
+
+    /// Every (old index, new index) pair, in order; the removed asset maps to `None`.
+    pub fn pairs(&self) -> impl Iterator<Item = (Id<T>, Option<Id<T>>)> + '_ {
+        (0..self.old_len).map(|i| (Id::new(i), self.map(Id::new(i))))
+    }
+}
+
+impl<T> Clone for Renumbering<T> {
+    fn clone(&self) -> Self {
+        Renumbering {
+            removed: self.removed,
+            old_len: self.old_len,
+            _t: PhantomData,
+        }
+    }
+}
+impl<T> fmt::Debug for Renumbering<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Renumbering {{ removed: {}, old_len: {} }}",
+            self.removed, self.old_len
+        )
+    }
+}

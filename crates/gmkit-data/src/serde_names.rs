@@ -266,9 +266,9 @@ impl<'de, T: Target> Deserialize<'de> for AssetRef<T> {
                 if v >= 0 {
                     return self.visit_u64(v as u64);
                 }
-                i32::try_from(v).map(AssetRef::stored).map_err(|_| {
-                    E::custom(format!("expected a 32-bit stored value, found {v}"))
-                })
+                i32::try_from(v)
+                    .map(AssetRef::stored)
+                    .map_err(|_| E::custom(format!("expected a 32-bit stored value, found {v}")))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<AssetRef<T>, E> {
                 match current() {

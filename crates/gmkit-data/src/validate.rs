@@ -326,7 +326,12 @@ fn object_sentinels(file: &DataFile, found: &mut Vec<Error>) {
     for (i, o) in objects.objects.iter().enumerate() {
         let Some(o) = o else { continue };
         let fields = [
-            ("sprite", o.sprite.kept(), None, "no sprite or a sprite index"),
+            (
+                "sprite",
+                o.sprite.kept(),
+                None,
+                "no sprite or a sprite index",
+            ),
             (
                 "mask_sprite",
                 o.mask_sprite.kept(),

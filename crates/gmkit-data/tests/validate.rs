@@ -12,7 +12,9 @@ use gmkit_data::chunks::room::Room;
 use gmkit_data::chunks::script::Script;
 use gmkit_data::chunks::sound::Sound;
 use gmkit_data::chunks::sprite::Sprite;
-use gmkit_data::{Asset, AssetKind, AssetRef, DataFile, ErrorKind, Id, StringRef, build_bytes, parse_bytes};
+use gmkit_data::{
+    Asset, AssetKind, AssetRef, DataFile, ErrorKind, Id, StringRef, build_bytes, parse_bytes,
+};
 
 mod common;
 use common::*;
@@ -193,7 +195,11 @@ fn room_missing_from_room_order_fails_the_build() {
 #[test]
 fn out_of_range_room_order_entry_fails_the_build() {
     let mut f = need!(load(PRE_2024_11));
-    f.general.as_mut().unwrap().room_order.push(AssetRef::at(500));
+    f.general
+        .as_mut()
+        .unwrap()
+        .room_order
+        .push(AssetRef::at(500));
     let (element, field, _, found, _) = build_error(&f);
     assert_eq!(element, "general info #0");
     assert_eq!(

@@ -45,9 +45,7 @@ fn count_ref(scope: &NameScope, kind: AssetKind, key: &str, v: &Value, out: &mut
             return;
         }
         Value::Number(n) => n.as_u64(),
-        Value::Object(o) if o.len() == 1 && o.contains_key("index") => {
-            o["index"].as_u64()
-        }
+        Value::Object(o) if o.len() == 1 && o.contains_key("index") => o["index"].as_u64(),
         // `{"stored": v}` (a kept value) or another shape (a background's tileset record).
         _ => return,
     };
@@ -132,12 +130,19 @@ fn every_reference_is_a_name_where_one_exists() {
             }
         }
     }
-    println!("{} files; per key: by name, null, {{\"index\"}} (no unique name), numeric where a name exists", per_file.len());
+    println!(
+        "{} files; per key: by name, null, {{\"index\"}} (no unique name), numeric where a name exists",
+        per_file.len()
+    );
     for (k, c) in &total {
         println!("  {k:>16}: {:>8} {:>8} {:>6} {:>4}", c[0], c[1], c[2], c[3]);
     }
     assert!(total.values().map(|c| c[0]).sum::<usize>() > 0);
-    assert!(bad.is_empty(), "numeric references where a name exists:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "numeric references where a name exists:\n{}",
+        bad.join("\n")
+    );
 }
 
 /// The sample game with a second object and a room instance of the first.
@@ -207,7 +212,10 @@ fn references_are_written_by_name_and_repointed_by_name() {
     assert!(text.contains("\"mask_sprite\": null"), "{text}");
     let room = file_of(&folder, "rooms", "rm_start");
     let general = String::from_utf8(folder.get("general.json").unwrap().to_vec()).unwrap();
-    assert!(general.contains("\"rm_start\""), "room order by name: {general}");
+    assert!(
+        general.contains("\"rm_start\""),
+        "room order by name: {general}"
+    );
     // Unchanged: identical.
     let back = build_bytes(&pack(&folder).unwrap().data).unwrap();
     assert!(back == bytes, "unpack -> pack identical");
@@ -250,7 +258,10 @@ fn a_duplicate_name_takes_the_index_form_and_round_trips() {
     named.replace_range(at..end, "\"object\": \"obj_ball\"");
     folder.insert(&room, named.into_bytes());
     let e = pack(&folder).unwrap_err().to_string();
-    assert!(e.contains(&room) && e.contains("instances[0].object"), "{e}");
+    assert!(
+        e.contains(&room) && e.contains("instances[0].object"),
+        "{e}"
+    );
     assert!(e.contains("several") && e.contains("{\"index\": N}"), "{e}");
 }
 

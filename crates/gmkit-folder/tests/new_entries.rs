@@ -205,7 +205,12 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
         // child entry that has its own SCPT entry.
         let s: Id<gmkit_data::chunks::script::Script> = out.find_asset(c.script.0).expect("script");
         let root = out.find_code_entry(&script_entry).expect("script entry");
-        assert_eq!(out.asset(s).unwrap().code_id.index().unwrap(), root, "{}", c.file);
+        assert_eq!(
+            out.asset(s).unwrap().code_id.index().unwrap(),
+            root,
+            "{}",
+            c.file
+        );
         assert_eq!(decompiled(&out, &script_entry), c.script.1, "{}", c.file);
         if modern {
             assert!(
@@ -367,11 +372,15 @@ fn instance_creation_code_through_the_library() {
     let instance = r
         .instances
         .iter()
-        .rposition(|i| i.creation_code.id().is_none() && i.pre_create_code.is_none_or(|c| c.id().is_none()))
+        .rposition(|i| {
+            i.creation_code.id().is_none() && i.pre_create_code.is_none_or(|c| c.id().is_none())
+        })
         .expect("an instance without code");
     let earlier = r.instances[..instance]
         .iter()
-        .filter(|i| i.creation_code.id().is_some() || i.pre_create_code.is_some_and(|c| c.id().is_some()))
+        .filter(|i| {
+            i.creation_code.id().is_some() || i.pre_create_code.is_some_and(|c| c.id().is_some())
+        })
         .count();
     let added = gmkit_gml::entries::add_entry(
         &mut data,
