@@ -175,7 +175,7 @@ impl DataFile {
         if T::KIND == AssetKind::Room
             && let Some(g) = self.general.as_mut()
         {
-            g.room_order.push(crate::refs::AssetRef::at(index as u32));
+            g.room_order.push(crate::refs::AssetRef::at(index));
         }
         Ok(Id::new(index))
     }
