@@ -87,10 +87,16 @@ impl NameScope {
     /// UTF-8 or not in the string table counts as no name.
     ///
     /// ```
-    /// use gmkit_data::{AssetKind, serde_support::NameScope};
-    /// let data = gmkit_data::sample();
+    /// use gmkit_data::{AssetKind, chunks::path::Path, serde_support::NameScope};
+    /// let mut data = gmkit_data::sample();
+    /// data.paths.get_or_insert_with(Default::default);
+    /// let name = data.intern("path_a");
+    /// data.add_asset(Path { name, ..Default::default() }).unwrap();
     /// let scope = NameScope::of_file(&data);
-    /// assert_eq!(scope.index_of(AssetKind::Object, "obj_ball"), Ok(0));
+    /// assert_eq!(scope.index_of(AssetKind::Path, "path_a"), Ok(0));
+    /// assert_eq!(scope.unique_name(AssetKind::Path, 0), Some("path_a"));
+    /// let e = scope.index_of(AssetKind::Path, "path_b").unwrap_err();
+    /// assert!(e.contains("did you mean \"path_a\""), "{e}");
     /// ```
     pub fn of_file(file: &DataFile) -> Self {
         let mut scope = Self::new();
