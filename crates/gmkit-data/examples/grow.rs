@@ -41,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     rooms.rooms.extend(new_rooms.into_iter().map(Some));
     if let Some(g) = f.general.as_mut() {
         g.room_order
-            .extend((first_new..first_new + 20_000).map(|i| i as i32));
+            .extend((first_new..first_new + 20_000).map(|i| gmkit_data::AssetRef::at(i as u32)));
     }
 
     // Tens of thousands of code entries: clones of root entries, renamed.

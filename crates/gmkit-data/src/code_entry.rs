@@ -42,7 +42,7 @@ use crate::chunks::object::{Action, Event, Object, Physics};
 use crate::chunks::room::Room;
 use crate::chunks::script::Script;
 use crate::error::{Error, ErrorKind, ModelProblem, Result};
-use crate::refs::{Id, StringRef};
+use crate::refs::{AssetRef, Id, StringRef};
 
 /// An object event type: its number in the object's event lists and its name in code entry
 /// names (`gml_Object_obj_player_Step_0`). Numbers and names: the GameMaker manual's event
@@ -294,7 +294,8 @@ impl DataFile {
                     r.instances[..*instance]
                         .iter()
                         .filter(|i| {
-                            i.creation_code >= 0 || i.pre_create_code.is_some_and(|c| c >= 0)
+                            i.creation_code.id().is_some()
+                                || i.pre_create_code.is_some_and(|c| c.id().is_some())
                         })
                         .count()
                 } else {
@@ -347,11 +348,11 @@ impl DataFile {
         for o in objects.objects.iter().flatten() {
             let list = o.events.get(EventType::Collision as usize)?;
             for e in list.iter().filter(|e| e.subtype == other) {
-                let Some(a) = e.actions.iter().find(|a| a.code_id >= 0) else {
+                let Some(a) = e.actions.iter().find(|a| a.code_id.id().is_some()) else {
                     continue;
                 };
                 let code = self.code.as_ref()?;
-                let entry = code.entries.get(a.code_id as usize)?;
+                let entry = code.entries.get(a.code_id.index()?)?;
                 let name = self.text(entry.name);
                 let prefix = format!("gml_Object_{}_Collision_", self.text(o.name));
                 if let Some(g) = name.strip_prefix(&prefix) {
@@ -389,7 +390,7 @@ impl DataFile {
                     apply_to_usable: old,
                     exe_type: 2,
                     action_name: if old { Some(self.intern("")) } else { None },
-                    code_id: -1,
+                    code_id: AssetRef::NONE,
                     argument_count: u32::from(old),
                     who: -1,
                     relative: false,
@@ -398,8 +399,9 @@ impl DataFile {
                 }
             }
         };
-        a.code_id =
-            i32::try_from(code).map_err(|_| refuse("CODE", "fewer entries", code.to_string()))?;
+        a.code_id = AssetRef::at(
+            u32::try_from(code).map_err(|_| refuse("CODE", "fewer entries", code.to_string()))?,
+        );
         Ok(a)
     }
 
@@ -430,14 +432,14 @@ impl DataFile {
         let name = self.intern(name);
         let object = Object {
             name,
-            sprite: -1,
+            sprite: AssetRef::NONE,
             visible: true,
             managed: v.at_least(2022, 5).then_some(true),
             solid: false,
             depth: 0,
             persistent: false,
-            parent: crate::chunks::object::NO_PARENT,
-            mask_sprite: -1,
+            parent: AssetRef::NONE,
+            mask_sprite: AssetRef::NONE,
             physics: Physics {
                 enabled: false,
                 sensor: false,
@@ -509,7 +511,10 @@ impl DataFile {
             }
             EntryTarget::RoomCreation { room } => {
                 let name = self.room_name(*room)?;
-                if self.asset(*room).is_some_and(|r| r.creation_code >= 0) {
+                if self
+                    .asset(*room)
+                    .is_some_and(|r| r.creation_code.id().is_some())
+                {
                     return Err(refuse(
                         format!("room \"{name}\""),
                         "a room without creation code",
@@ -520,7 +525,7 @@ impl DataFile {
             EntryTarget::InstanceCreation { room, instance } => {
                 let name = self.room_name(*room)?;
                 if let Some(i) = self.asset(*room).and_then(|r| r.instances.get(*instance))
-                    && i.creation_code >= 0
+                    && i.creation_code.id().is_some()
                 {
                     return Err(refuse(
                         format!("room \"{name}\", instance {instance}"),
@@ -559,8 +564,9 @@ impl DataFile {
         let args_ref = self.intern("arguments");
         let code = self.code.as_mut().expect("checked");
         let entry = code.entries.len();
-        let code_id =
-            i32::try_from(entry).map_err(|_| refuse("CODE", "fewer entries", entry.to_string()))?;
+        let code_id = AssetRef::at(
+            u32::try_from(entry).map_err(|_| refuse("CODE", "fewer entries", entry.to_string()))?,
+        );
         let has_locals = self
             .functions
             .as_ref()
@@ -674,8 +680,10 @@ impl DataFile {
             execution_offset: offset,
         });
         if let Some(constructor) = script_function {
-            let code_id = i32::try_from(entry)
-                .map_err(|_| refuse("CODE", "fewer entries", entry.to_string()))?;
+            let code_id = AssetRef::at(
+                u32::try_from(entry)
+                    .map_err(|_| refuse("CODE", "fewer entries", entry.to_string()))?,
+            );
             self.add_asset(Script {
                 name: name_ref,
                 code_id,

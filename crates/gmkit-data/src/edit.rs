@@ -175,7 +175,7 @@ impl DataFile {
         if T::KIND == AssetKind::Room
             && let Some(g) = self.general.as_mut()
         {
-            g.room_order.push(index as i32);
+            g.room_order.push(crate::refs::AssetRef::at(index));
         }
         Ok(Id::new(index))
     }
@@ -269,6 +269,35 @@ impl DataFile {
             .in_chunk(kind.chunk()));
         }
         self.remove_asset_ignoring_code(id)
+    }
+
+    /// [`DataFile::remove_asset`], returning with the removed asset how the table was
+    /// renumbered (old index -> new index, the removed one -> `None`), for references kept
+    /// outside the model. The model's typed references ([`crate::AssetRef`] fields and lists)
+    /// have already followed it.
+    ///
+    /// ```
+    /// use gmkit_data::{AssetRef, Id, chunks::room::Room};
+    /// let mut data = gmkit_data::sample();
+    /// data.rooms.get_or_insert_with(Default::default);
+    /// let name = data.intern("rm_first");
+    /// let first = data.add_asset(Room { name, ..Default::default() }).unwrap();
+    /// let name = data.intern("rm_second");
+    /// let second = data.add_asset(Room { name, ..Default::default() }).unwrap();
+    /// // The room order lists both rooms; remove the first.
+    /// let (removed, map) = data.remove_asset_renumbering(first).unwrap();
+    /// assert!(removed.is_some());
+    /// assert_eq!(map.map(second), Some(Id::new(0)));
+    /// assert_eq!(map.map(first), None);
+    /// assert_eq!(data.general.as_ref().unwrap().room_order, vec![AssetRef::to(Id::new(0))]);
+    /// ```
+    pub fn remove_asset_renumbering<T: Asset>(
+        &mut self,
+        id: Id<T>,
+    ) -> Result<(Option<T>, crate::Renumbering<T>)> {
+        let len = T::table(self).map_or(0, Vec::len);
+        let removed = self.remove_asset(id)?;
+        Ok((removed, crate::Renumbering::new(id, len)))
     }
 
     /// [`DataFile::remove_asset`] without its check for old bytecode: renumbers the model's

@@ -66,6 +66,8 @@ mod read;
 mod refs;
 mod sample;
 #[cfg(feature = "serde")]
+mod serde_names;
+#[cfg(feature = "serde")]
 pub mod serde_support;
 mod source;
 mod string;
@@ -84,7 +86,7 @@ pub use error::{Error, ErrorKind, Location, ModelProblem, Result};
 pub use model::Layout;
 pub use options::ParseOptions;
 pub use read::Warning;
-pub use refs::{Id, StringRef, id_from_i32, id_to_i32};
+pub use refs::{AssetRef, Id, Renumbering, StringRef, Target, id_from_i32, id_to_i32};
 pub use sample::sample;
 pub use source::Source;
 pub use string::{GmStr, GmString};

@@ -11,6 +11,9 @@
 //!   a bare index; a text that is not in the table is added to it ([`StringScope::added`]).
 //!   Without a scope a reference is its index.
 //! - [`Id`] is its index; [`ChunkName`] its four letters.
+//! - [`AssetRef`](crate::AssetRef) (a typed reference between assets) is written as the
+//!   asset's *name* while a [`NameScope`] is active (`null` for none, `{"index": n}` where no
+//!   name names it alone, `{"stored": v}` for a kept value); without one, as its index.
 //! - Byte payloads ([`bytes::Bytes`]) are lowercase hex strings.
 //! - A code entry body is always written as its instructions (an encoded blob is decoded);
 //!   writing the model back re-encodes them, which gives the same bytes. Inside instructions,
@@ -23,6 +26,8 @@
 //!   the strings `"NaN"`, `"inf"` and `"-inf"`, and a NaN other than the default one (another
 //!   payload, or the sign bit set) is `"NaN:0x7FC00001"` with its exact bits, as in the assembly
 //!   text. No bit of a float is lost.
+
+pub use crate::serde_names::NameScope;
 
 use crate::chunk::ChunkName;
 use crate::chunks::code::{CodeBody, Instruction};

@@ -12,6 +12,9 @@ macro_rules! tables {
         named { $($kind:ident => $field:ident . $list:ident : $ty:ty),* $(,)? }
         unnamed { $($ukind:ident => $ufield:ident . $ulist:ident : $uty:ty),* $(,)? }
     ) => {
+        $(impl crate::refs::Target for $ty {
+            const KIND: AssetKind = AssetKind::$kind;
+        })*
         $(impl crate::edit::Asset for $ty {
             const KIND: AssetKind = AssetKind::$kind;
             fn table(file: &DataFile) -> Option<&Vec<Option<Self>>> {
@@ -69,6 +72,17 @@ macro_rules! tables {
                 return n.map(|n| n.max(1));
             }
             n
+        }
+
+        /// The names of `kind`'s entries (`None` for a null slot), for the named kinds and code
+        /// entries; `None` when the file has no such table or its entries have no names.
+        #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+        pub(crate) fn names(file: &DataFile, kind: AssetKind) -> Option<Vec<Option<StringRef>>> {
+            match kind {
+                $(AssetKind::$kind => Some(file.$field.as_ref()?.$list.iter().map(|e| e.as_ref().map(|e| e.name)).collect()),)*
+                AssetKind::Code => Some(file.code.as_ref()?.entries.iter().map(|e| Some(e.name)).collect()),
+                _ => None,
+            }
         }
 
         /// The first null slot of `kind`'s table, if any.
@@ -139,4 +153,8 @@ pub(crate) fn other_nulls(file: &DataFile) -> [(&'static [u8; 4], &'static str, 
             first(file.audio.as_ref().map(|c| &c.entries)),
         ),
     ]
+}
+
+impl crate::refs::Target for crate::chunks::code::CodeEntry {
+    const KIND: AssetKind = AssetKind::Code;
 }

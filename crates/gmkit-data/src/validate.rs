@@ -287,7 +287,7 @@ fn room_order(file: &DataFile, found: &mut Vec<Error>) {
     }
     let mut listed = vec![false; n];
     for &r in &general.room_order {
-        if let Ok(i) = usize::try_from(r)
+        if let Some(i) = r.index()
             && let Some(l) = listed.get_mut(i)
         {
             *l = true;
@@ -315,33 +315,40 @@ fn room_order(file: &DataFile, found: &mut Vec<Error>) {
     }
 }
 
-/// Objects' sprite, mask and parent: "none" is -1 (for a parent -100, as GameMaker writes it,
-/// or -1, which a corpus game holds too; no other negative value occurs), anything else must be
-/// an index (the walk checks the range of those).
+/// Objects' sprite, mask and parent: "none" is stored -1 (for a parent -100, as GameMaker
+/// writes it, or -1, which a corpus game holds too and the model keeps as a stored value; no
+/// other negative value occurs), anything else must be an index (the walk checks the range of
+/// those). A kept value other than a parent's -1 (only deserialization makes one) is refused.
 fn object_sentinels(file: &DataFile, found: &mut Vec<Error>) {
-    use crate::chunks::object::NO_PARENT;
     let Some(objects) = &file.objects else {
         return;
     };
     for (i, o) in objects.objects.iter().enumerate() {
         let Some(o) = o else { continue };
         let fields = [
-            ("sprite", o.sprite, -1, "-1 (no sprite) or a sprite index"),
+            (
+                "sprite",
+                o.sprite.kept(),
+                None,
+                "no sprite or a sprite index",
+            ),
             (
                 "mask_sprite",
-                o.mask_sprite,
-                -1,
-                "-1 (no mask) or a sprite index",
+                o.mask_sprite.kept(),
+                None,
+                "no mask or a sprite index",
             ),
             (
                 "parent",
-                o.parent,
-                NO_PARENT,
-                "-100 or -1 (no parent) or an object index",
+                o.parent.kept(),
+                Some(-1),
+                "no parent (stored -100, or -1) or an object index",
             ),
         ];
-        for (field, value, none, expected) in fields {
-            if value < 0 && value != none && value != -1 {
+        for (field, value, allowed, expected) in fields {
+            if let Some(value) = value
+                && Some(value) != allowed
+            {
                 let elem = Elem {
                     chunk: ChunkName(*b"OBJT"),
                     kind: "object",

@@ -26,7 +26,7 @@ use crate::chunks::sequence::track::{CurveRef, KeyframeData, Track};
 use crate::chunks::sprite::SpecialBody;
 use crate::chunks::texture_page_item::TpagRef;
 use crate::chunks::ui_layer::UiNode;
-use crate::refs::{Id, StringRef};
+use crate::refs::{AssetRef, Id, StringRef};
 
 /// What a reference points at: an entry of one table of the file.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -225,6 +225,16 @@ impl<T> Slot for Id<T> {
     #[inline]
     fn set(&mut self, index: u32) {
         self.0 = index;
+    }
+}
+impl<T> Slot for AssetRef<T> {
+    #[inline]
+    fn get(&self) -> Option<u32> {
+        self.id().map(|i| i.0)
+    }
+    #[inline]
+    fn set(&mut self, index: u32) {
+        self.set_index(index);
     }
 }
 impl<S: Slot> Slot for Option<S> {

@@ -393,7 +393,7 @@ fn ui_layer_tree_round_trips() {
     };
     let text = TextItem {
         name,
-        font: -1,
+        font: gmkit_data::AssetRef::NONE,
         text: Some(name),
         wrap_mode_origin: file.version.at_least(2024, 14).then_some((1, 2)),
         paragraph_spacing: file.version.at_least(2024, 14).then_some(1.5),
@@ -403,12 +403,12 @@ fn ui_layer_tree_round_trips() {
         x: 5,
         y: -7,
         instance_id: 123_456,
-        creation_code: -1,
+        creation_code: gmkit_data::AssetRef::NONE,
         scale_x: 1.0,
         scale_y: 1.0,
         image: Some((1.0, 0)),
         colour: 0xFFFF_FFFF,
-        pre_create_code: Some(-1),
+        pre_create_code: Some(gmkit_data::AssetRef::NONE),
         ..Default::default()
     };
     let panel = FlexPanel {

@@ -12,7 +12,9 @@ use gmkit_data::chunks::room::Room;
 use gmkit_data::chunks::script::Script;
 use gmkit_data::chunks::sound::Sound;
 use gmkit_data::chunks::sprite::Sprite;
-use gmkit_data::{Asset, AssetKind, DataFile, ErrorKind, Id, StringRef, build_bytes, parse_bytes};
+use gmkit_data::{
+    Asset, AssetKind, AssetRef, DataFile, ErrorKind, Id, StringRef, build_bytes, parse_bytes,
+};
 
 mod common;
 use common::*;
@@ -74,7 +76,7 @@ fn first_object_with_sprite(f: &DataFile) -> usize {
         .unwrap()
         .objects
         .iter()
-        .position(|o| o.as_ref().is_some_and(|o| o.sprite >= 0))
+        .position(|o| o.as_ref().is_some_and(|o| o.sprite.id().is_some()))
         .expect("an object with a sprite")
 }
 
@@ -84,7 +86,7 @@ fn out_of_range_sprite_id_fails_the_build() {
     let n = f.sprites.as_ref().unwrap().sprites.len();
     let i = first_object_with_sprite(&f);
     let obj = f.objects.as_mut().unwrap().objects[i].as_mut().unwrap();
-    obj.sprite = 9_999_999;
+    obj.sprite = AssetRef::at(9_999_999);
     let obj_name = text(
         &f,
         f.objects.as_ref().unwrap().objects[i]
@@ -112,7 +114,7 @@ fn out_of_range_instance_object_fails_the_build() {
         .iter()
         .position(|r| r.as_ref().is_some_and(|r| r.instances.len() > 1))
         .expect("a room with instances");
-    rooms.rooms[r].as_mut().unwrap().instances[1].object = Some(Id::new(70_000));
+    rooms.rooms[r].as_mut().unwrap().instances[1].object = AssetRef::at(70_000);
     let (element, field, _, found, shown) = build_error(&f);
     assert!(element.starts_with(&format!("room #{r} ")), "{shown}");
     assert_eq!(field, "instances[1].object");
@@ -175,7 +177,7 @@ fn null_slot_from_2024_11_builds() {
 fn room_missing_from_room_order_fails_the_build() {
     let mut f = need!(load(PRE_2024_11));
     let order = &mut f.general.as_mut().unwrap().room_order;
-    let missing = order.pop().unwrap() as usize;
+    let missing = order.pop().unwrap().index().unwrap();
     let name = text(
         &f,
         f.rooms.as_ref().unwrap().rooms[missing]
@@ -193,7 +195,11 @@ fn room_missing_from_room_order_fails_the_build() {
 #[test]
 fn out_of_range_room_order_entry_fails_the_build() {
     let mut f = need!(load(PRE_2024_11));
-    f.general.as_mut().unwrap().room_order.push(500);
+    f.general
+        .as_mut()
+        .unwrap()
+        .room_order
+        .push(AssetRef::at(500));
     let (element, field, _, found, _) = build_error(&f);
     assert_eq!(element, "general info #0");
     assert_eq!(
@@ -377,9 +383,11 @@ fn remove_refuses_a_referenced_asset_and_leaves_the_model_unchanged() {
     let sprite = f.objects.as_ref().unwrap().objects[i]
         .as_ref()
         .unwrap()
-        .sprite;
+        .sprite
+        .id()
+        .unwrap();
     let e = f
-        .remove_asset_ignoring_code(Id::<Sprite>::new(sprite as u32))
+        .remove_asset_ignoring_code(sprite)
         .expect_err("a sprite in use");
     let shown = e.to_string();
     assert!(shown.contains("which is being removed"), "{shown}");
@@ -399,7 +407,9 @@ fn remove_renumbers_later_references() {
     let s = f.objects.as_ref().unwrap().objects[i]
         .as_ref()
         .unwrap()
-        .sprite as usize;
+        .sprite
+        .index()
+        .unwrap();
     let unused = (0..s).find(|&k| {
         f.references_to(AssetKind::Sprite, k)
             .iter()
@@ -414,8 +424,10 @@ fn remove_renumbers_later_references() {
     let now = f.objects.as_ref().unwrap().objects[i]
         .as_ref()
         .unwrap()
-        .sprite;
-    assert_eq!(now as usize, s - 1);
+        .sprite
+        .index()
+        .unwrap();
+    assert_eq!(now, s - 1);
     assert_eq!(f.asset_name(Id::<Sprite>::new(now as u32)), name);
 }
 
@@ -457,7 +469,7 @@ fn add_then_remove_gives_the_file_back() {
             Script,
             Script {
                 name: s,
-                code_id: -1,
+                code_id: AssetRef::NONE,
                 ..Default::default()
             }
         );
@@ -472,7 +484,7 @@ fn add_then_remove_gives_the_file_back() {
         }
         if let Some(id) = room {
             assert_eq!(back.find_asset::<Room>("gmkit_added_asset"), room, "{name}");
-            let r = id.index() as i32;
+            let r = AssetRef::to(id);
             assert!(back.general.as_ref().unwrap().room_order.contains(&r));
         }
         if let Some(id) = script {
@@ -503,9 +515,9 @@ fn add_then_remove_gives_the_file_back() {
 fn template_object(f: &DataFile) -> Option<Object> {
     let o = f.objects.as_ref()?.objects.iter().flatten().next()?;
     Some(Object {
-        sprite: -1,
-        mask_sprite: -1,
-        parent: -100,
+        sprite: AssetRef::NONE,
+        mask_sprite: AssetRef::NONE,
+        parent: AssetRef::NONE,
         events: vec![Vec::new(); o.events.len()],
         ..o.clone()
     })
@@ -516,7 +528,7 @@ fn template_object(f: &DataFile) -> Option<Object> {
 fn template_room(f: &DataFile) -> Option<Room> {
     let r = f.rooms.as_ref()?.rooms.iter().flatten().next()?;
     let mut r = r.clone();
-    r.creation_code = -1;
+    r.creation_code = AssetRef::NONE;
     r.instances.clear();
     r.tiles.clear();
     if let Some(l) = r.layers.as_mut() {
@@ -629,32 +641,38 @@ fn child_code_entries_outside_or_inside_an_instruction_fail_the_build() {
     assert_eq!(found, inside.to_string());
 }
 
-/// An object's sprite, mask or parent: -1 means none (-100 or -1 for a parent); any other
-/// negative value is refused.
+/// An object's sprite, mask or parent is typed: "none" is `AssetRef::NONE` (written -1, -100
+/// for a parent, and read back as none); a value such as -5 cannot be made through the API; an
+/// index past the table is refused naming the field.
 #[test]
-fn object_sentinels_other_than_none_fail_the_build() {
+fn object_references_are_none_or_an_index() {
     let f = need!(load(PRE_2024_11));
     let i = first_object_with_sprite(&f);
-    for (field, none) in [
-        ("sprite", -1),
-        ("mask_sprite", -1),
-        ("parent", -100),
-        ("parent", -1),
-    ] {
+    for field in ["sprite", "mask_sprite", "parent"] {
         let mut ok = f.clone();
         let mut bad = f.clone();
-        for (m, v) in [(&mut ok, none), (&mut bad, -5)] {
-            let o = m.objects.as_mut().unwrap().objects[i].as_mut().unwrap();
+        {
+            let o = ok.objects.as_mut().unwrap().objects[i].as_mut().unwrap();
+            let b = bad.objects.as_mut().unwrap().objects[i].as_mut().unwrap();
             match field {
-                "sprite" => o.sprite = v,
-                "mask_sprite" => o.mask_sprite = v,
-                _ => o.parent = v,
+                "sprite" => (o.sprite, b.sprite) = (AssetRef::NONE, AssetRef::at(70_000)),
+                "mask_sprite" => {
+                    (o.mask_sprite, b.mask_sprite) = (AssetRef::NONE, AssetRef::at(70_000))
+                }
+                _ => (o.parent, b.parent) = (AssetRef::NONE, AssetRef::at(70_000)),
             }
         }
-        assert!(build_bytes(&ok).is_ok(), "{field} = {none} means none");
+        let back = parse_bytes(build_bytes(&ok).expect("none builds")).unwrap();
+        let o = back.objects.as_ref().unwrap().objects[i].as_ref().unwrap();
+        let read = match field {
+            "sprite" => o.sprite.is_none(),
+            "mask_sprite" => o.mask_sprite.is_none(),
+            _ => o.parent.is_none(),
+        };
+        assert!(read, "{field}: none reads back as none");
         let (element, got, _, found, shown) = build_error(&bad);
         assert!(element.starts_with(&format!("object #{i} ")), "{shown}");
-        assert_eq!((got.as_str(), found.as_str()), (field, "-5"), "{shown}");
+        assert_eq!((got.as_str(), found.as_str()), (field, "70000"), "{shown}");
     }
 }
 

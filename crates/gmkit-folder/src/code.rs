@@ -265,6 +265,13 @@ pub(crate) fn read(
     }))
 }
 
+impl Unassembled {
+    /// The name reference of each entry, in order (for the names layer).
+    pub(crate) fn names(&self) -> Vec<StringRef> {
+        self.entries.iter().map(|e| e.name).collect()
+    }
+}
+
 fn parse<T: serde::de::DeserializeOwned>(path: &str, bytes: &[u8]) -> Result<T> {
     let de = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(de).map_err(|e| {

@@ -30,6 +30,7 @@ pub mod info;
 pub mod layout;
 pub mod list;
 pub mod masks;
+pub mod names;
 mod pack;
 pub mod reader;
 pub mod roundtrip;

@@ -385,11 +385,20 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         _ => Vec::new(),
     };
     let scope = StringScope::new(strings.as_ref().unwrap_or(&Default::default()));
-    let mut file: DataFile = scope.enter(|| {
-        serde_path_to_error::deserialize(Value::Object(top))
-            .map_err(|e| locate(&sources, &manifest_path, e))
-    })?;
+    // Code entries first: references name them (the names layer resolves every reference).
     let code = crate::code::read(folder, prefix, &scope)?;
+    let names = crate::names::of_folder(
+        &top,
+        code.as_ref().map(|c| c.names()).as_deref(),
+        strings.as_ref(),
+        &scope.added(),
+    );
+    let mut file: DataFile = names.enter(|| {
+        scope.enter(|| {
+            serde_path_to_error::deserialize(Value::Object(top))
+                .map_err(|e| locate(&sources, &manifest_path, e))
+        })
+    })?;
     if let Some(mut s) = strings {
         for t in scope.added() {
             s.push(t);

@@ -15,7 +15,7 @@ use gmkit_data::chunks::sprite::{SpecialHeader, Sprite, Sprites};
 use gmkit_data::chunks::texture::{PageData, TexturePage, Textures};
 use gmkit_data::chunks::texture_page_item::{TexturePageItem, TpagRef};
 use gmkit_data::chunks::variable::{Variables, VariablesHeader};
-use gmkit_data::{DataFile, Id};
+use gmkit_data::{AssetRef, DataFile, Id};
 
 /// Side of the sample sprite, in pixels.
 const SIZE: u32 = 32;
@@ -214,7 +214,7 @@ pub fn sample_data() -> Result<DataFile, String> {
             kind: 7,
             apply_to_usable: true,
             exe_type: 2,
-            code_id: 0,
+            code_id: AssetRef::at(0),
             argument_count: 1,
             who: -1,
             ..Default::default()
@@ -222,10 +222,10 @@ pub fn sample_data() -> Result<DataFile, String> {
     });
     data.add_asset(Object {
         name: obj_name,
-        sprite: sprite.index() as i32,
+        sprite: AssetRef::to(sprite),
         visible: true,
-        parent: -100,
-        mask_sprite: -1,
+        parent: AssetRef::NONE,
+        mask_sprite: AssetRef::NONE,
         events,
         ..Default::default()
     })
@@ -236,7 +236,7 @@ pub fn sample_data() -> Result<DataFile, String> {
         height: 240,
         background_colour: 0x00_40_30_20,
         draw_background_colour: true,
-        creation_code: -1,
+        creation_code: AssetRef::NONE,
         meters_per_pixel: 0.1,
         layers: Some(Vec::new()),
         ..Default::default()

@@ -46,8 +46,9 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     skel.textures = None;
     skel.audio = None;
     skel.code = None;
-    let value = scope
-        .enter(|| serde_json::to_value(&skel))
+    let names = crate::names::of_file(file);
+    let value = names
+        .enter(|| scope.enter(|| serde_json::to_value(&skel)))
         .map_err(|e| ser_err("model", e))?;
     drop(skel);
     let Value::Object(mut top) = value else {

@@ -103,7 +103,7 @@ fn event_entry(file: &DataFile, object: &str, event: EventType, subtype: u32) ->
     let e = o.events[event.number() as usize]
         .iter()
         .find(|e| e.subtype == subtype)?;
-    usize::try_from(e.actions.first()?.code_id).ok()
+    e.actions.first()?.code_id.index()
 }
 
 fn name_of(file: &DataFile, entry: usize) -> String {
@@ -205,7 +205,12 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
         // child entry that has its own SCPT entry.
         let s: Id<gmkit_data::chunks::script::Script> = out.find_asset(c.script.0).expect("script");
         let root = out.find_code_entry(&script_entry).expect("script entry");
-        assert_eq!(out.asset(s).unwrap().code_id as usize, root, "{}", c.file);
+        assert_eq!(
+            out.asset(s).unwrap().code_id.index().unwrap(),
+            root,
+            "{}",
+            c.file
+        );
         assert_eq!(decompiled(&out, &script_entry), c.script.1, "{}", c.file);
         if modern {
             assert!(
@@ -213,13 +218,13 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
                     .as_ref()
                     .unwrap()
                     .code_ids
-                    .contains(&(root as i32))
+                    .contains(&gmkit_data::AssetRef::at(root as u32))
             );
             let child = format!("gml_Script_{}", c.script.0);
             let k = out.find_code_entry(&child).expect("function entry");
             let cs: Id<gmkit_data::chunks::script::Script> =
                 out.find_asset(&child).expect("SCPT of the function");
-            assert_eq!(out.asset(cs).unwrap().code_id as usize, k);
+            assert_eq!(out.asset(cs).unwrap().code_id.index().unwrap(), k);
             let e = &out.code.as_ref().unwrap().entries[k];
             assert!(
                 matches!(e.body, gmkit_data::chunks::code::CodeBody::Shared { parent } if parent as usize == root)
@@ -295,7 +300,7 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
         let room: Id<Room> = out.find_asset(c.room).expect("room");
         let rc = out.asset(room).unwrap().creation_code;
         let rname = format!("gml_Room_{}_Create", c.room);
-        assert_eq!(out.find_code_entry(&rname), Some(rc as usize), "{}", c.file);
+        assert_eq!(out.find_code_entry(&rname), rc.index(), "{}", c.file);
         assert_eq!(decompiled(&out, &rname), room_text, "{}", c.file);
         // Code locals where the version keeps them: `arguments` for each new root.
         if let Some(list) = out.functions.as_ref().and_then(|f| f.code_locals.as_ref()) {
@@ -367,11 +372,15 @@ fn instance_creation_code_through_the_library() {
     let instance = r
         .instances
         .iter()
-        .rposition(|i| i.creation_code < 0 && i.pre_create_code.is_none_or(|c| c < 0))
+        .rposition(|i| {
+            i.creation_code.id().is_none() && i.pre_create_code.is_none_or(|c| c.id().is_none())
+        })
         .expect("an instance without code");
     let earlier = r.instances[..instance]
         .iter()
-        .filter(|i| i.creation_code >= 0 || i.pre_create_code.is_some_and(|c| c >= 0))
+        .filter(|i| {
+            i.creation_code.id().is_some() || i.pre_create_code.is_some_and(|c| c.id().is_some())
+        })
         .count();
     let added = gmkit_gml::entries::add_entry(
         &mut data,
@@ -385,7 +394,7 @@ fn instance_creation_code_through_the_library() {
     );
     let out = check_and_round_trip(&data, "instance creation code");
     let code = out.asset(room).unwrap().instances[instance].creation_code;
-    assert_eq!(code as usize, added.root.entry);
+    assert_eq!(code.index(), Some(added.root.entry));
     assert_eq!(decompiled(&out, &added.root.name), "x = 5;\n");
 }
 
@@ -478,8 +487,8 @@ fn event_table_matches_the_corpus_names() {
             for (t, list) in o.events.iter().enumerate() {
                 let ev = EventType::from_number(t as u32).expect("known event type");
                 for e in list {
-                    for a in e.actions.iter().filter(|a| a.code_id >= 0) {
-                        let name = name_of(&data, a.code_id as usize);
+                    for a in e.actions.iter().filter(|a| a.code_id.id().is_some()) {
+                        let name = name_of(&data, a.code_id.index().unwrap());
                         let want = format!("gml_Object_{oname}_{}_", ev.name());
                         assert!(name.starts_with(&want), "{file}: {name} for {want}");
                         let target = EntryTarget::Event {

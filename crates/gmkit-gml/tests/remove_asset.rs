@@ -328,7 +328,7 @@ fn typed_references_still_refuse_and_later_files_keep_pushref() {
     f.objects.as_mut().unwrap().objects[0]
         .as_mut()
         .unwrap()
-        .sprite = 1;
+        .sprite = gmkit_data::AssetRef::at(1);
     let before = f.clone();
     match remove_asset(&mut f, Id::<Sprite>::new(1)) {
         Err(RemoveError::Data(e)) => assert!(e.to_string().contains("sprite"), "{e}"),

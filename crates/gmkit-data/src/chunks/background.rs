@@ -10,7 +10,7 @@ use crate::chunk::{Chunk, ChunkName};
 use crate::chunks::texture_page_item::{TexturePageItems, TpagRef};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 
@@ -75,7 +75,7 @@ pub struct Tileset {
     /// Number of tiles.
     pub tile_count: u32,
     /// Sprite exported from this tileset (2023.8+; 0 before).
-    pub exported_sprite: i32,
+    pub exported_sprite: AssetRef<crate::chunks::sprite::Sprite>,
     /// Duration of an animation frame (microseconds).
     pub frame_length: i64,
     /// Tile ids, `tile_count × frames_per_tile` values, as stored.
@@ -106,7 +106,7 @@ fn read_tileset(r: &mut Reader, v: &Version) -> Result<Tileset> {
     let frames_per_tile = r.u32()?;
     let at = r.pos();
     let tile_count = r.u32()?;
-    let exported_sprite = r.i32()?;
+    let exported_sprite = AssetRef::from_stored(r.i32()?, -1);
     let frame_length = r.i64()?;
     let n = (tile_count as usize).checked_mul(frames_per_tile as usize);
     let n = match n {
@@ -234,7 +234,7 @@ impl Chunk for Backgrounds {
                     w.u32(t.columns);
                     w.u32(t.frames_per_tile);
                     w.u32(t.tile_count);
-                    w.i32(t.exported_sprite);
+                    w.i32(t.exported_sprite.to_stored(-1));
                     w.i64(t.frame_length);
                     for &id in &t.tile_ids {
                         w.u32(id);

@@ -13,7 +13,7 @@ use crate::write::Writer;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GameEnd {
     /// CODE entry ids, in execution order.
-    pub code_ids: Vec<i32>,
+    pub code_ids: Vec<crate::refs::AssetRef<crate::chunks::code::CodeEntry>>,
 }
 
 impl Chunk for GameEnd {

@@ -3,7 +3,7 @@
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
@@ -56,7 +56,7 @@ pub struct General {
     /// Debugger port (bytecode ≥ 14).
     pub debugger_port: Option<u32>,
     /// Room order (room ids).
-    pub room_order: Vec<i32>,
+    pub room_order: Vec<AssetRef<crate::chunks::room::Room>>,
     /// GMS2 block: random UIDs, FPS, statistics flag, game GUID.
     pub gms2: Option<Gms2Info>,
 }
@@ -108,7 +108,7 @@ impl Chunk for General {
             g.debugger_port = Some(r.u32()?);
         }
         let n = r.count("room order", 4)?;
-        g.room_order = super::read_n(r, n, Reader::i32)?;
+        g.room_order = super::read_n(r, n, |r| r.i32().map(AssetRef::from_listed))?;
         if g.ide_version[0] >= 2 {
             let mut random_uids = [0u64; 5];
             for v in &mut random_uids {
@@ -153,7 +153,7 @@ impl Chunk for General {
         }
         w.u32(self.room_order.len() as u32);
         for &room in &self.room_order {
-            w.i32(room);
+            w.i32(room.to_stored(-1));
         }
         if self.ide_version[0] >= 2 {
             let g = self.gms2.clone().unwrap_or_default();

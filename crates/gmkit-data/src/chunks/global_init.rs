@@ -4,7 +4,9 @@
 
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
+use crate::chunks::code::CodeEntry;
 use crate::read::Reader;
+use crate::refs::AssetRef;
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
@@ -13,7 +15,7 @@ use crate::write::Writer;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GlobalInit {
     /// CODE entry ids, in execution order.
-    pub code_ids: Vec<i32>,
+    pub code_ids: Vec<AssetRef<CodeEntry>>,
 }
 
 impl Chunk for GlobalInit {
@@ -32,16 +34,16 @@ impl Chunk for GlobalInit {
 }
 
 /// Reads a simple list of CODE entry ids (GLOB and GMEN).
-pub(crate) fn read_code_ids(r: &mut Reader) -> Result<Vec<i32>> {
+pub(crate) fn read_code_ids(r: &mut Reader) -> Result<Vec<AssetRef<CodeEntry>>> {
     let n = r.count("code id", 4)?;
-    super::read_n(r, n, Reader::i32)
+    super::read_n(r, n, |r| r.i32().map(AssetRef::from_listed))
 }
 
 /// Writes a simple list of CODE entry ids (GLOB and GMEN).
-pub(crate) fn write_code_ids(w: &mut Writer, ids: &[i32]) {
+pub(crate) fn write_code_ids(w: &mut Writer, ids: &[AssetRef<CodeEntry>]) {
     w.u32(ids.len() as u32);
     for &id in ids {
-        w.i32(id);
+        w.i32(id.to_stored(-1));
     }
 }
 

@@ -14,12 +14,16 @@ pub use action::Action;
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
+use crate::chunks::sprite::Sprite;
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 
-/// A sprite id (index into SPRT; -1 = none). SPRT's model is owned by another module.
+/// A sprite id as stored in membership lists (index into SPRT).
 pub type SpriteId = i32;
+
+/// Stored sprite id meaning "no sprite".
+pub const NO_SPRITE: i32 = -1;
 
 /// Stored parent id meaning "no parent".
 pub const NO_PARENT: i32 = -100;
@@ -30,8 +34,8 @@ pub const NO_PARENT: i32 = -100;
 pub struct Object {
     /// Asset name.
     pub name: StringRef,
-    /// Sprite (-1 = none).
-    pub sprite: SpriteId,
+    /// Sprite (stored -1 = none).
+    pub sprite: AssetRef<Sprite>,
     /// Whether instances are visible.
     pub visible: bool,
     /// Managed flag (2022.5+; `None` in older files).
@@ -42,10 +46,10 @@ pub struct Object {
     pub depth: i32,
     /// Whether instances persist across rooms.
     pub persistent: bool,
-    /// Parent object id as stored (-100 = none, see [`Object::parent_id`]).
-    pub parent: i32,
-    /// Collision mask sprite (-1 = the object's sprite).
-    pub mask_sprite: SpriteId,
+    /// Parent object (stored -100 = none).
+    pub parent: AssetRef<Object>,
+    /// Collision mask sprite (stored -1 = none: the object's sprite).
+    pub mask_sprite: AssetRef<Sprite>,
     /// Physics settings.
     pub physics: Physics,
     /// Events by event type (create, destroy, alarm, step, collision, keyboard, mouse, other,
@@ -58,7 +62,7 @@ pub struct Object {
 impl Object {
     /// The parent object's index, if any.
     pub fn parent_id(&self) -> Option<u32> {
-        (self.parent >= 0).then_some(self.parent as u32)
+        self.parent.index().map(|i| i as u32)
     }
 }
 
@@ -126,7 +130,7 @@ impl Object {
     fn read(r: &mut Reader) -> Result<Self> {
         let mut f = r.fields::<12>("object")?;
         let name = f.string()?;
-        let sprite = f.i32();
+        let sprite = AssetRef::from_stored(f.i32(), NO_SPRITE);
         let visible = f.bool32()?;
         let managed = if has_managed(r.version()) {
             Some(r.bool32()?)
@@ -137,8 +141,8 @@ impl Object {
         let solid = f.bool32()?;
         let depth = f.i32();
         let persistent = f.bool32()?;
-        let parent = f.i32();
-        let mask_sprite = f.i32();
+        let parent = AssetRef::from_stored(f.i32(), NO_PARENT);
+        let mask_sprite = AssetRef::from_stored(f.i32(), NO_SPRITE);
         let enabled = f.bool32()?;
         let sensor = f.bool32()?;
         let shape = f.u32();
@@ -208,7 +212,7 @@ impl Object {
 
     fn write(&self, w: &mut Writer) -> Result<()> {
         w.string(self.name);
-        w.i32(self.sprite);
+        w.i32(self.sprite.to_stored(NO_SPRITE));
         w.bool32(self.visible);
         if has_managed(w.version()) {
             w.bool32(self.managed.unwrap_or(false));
@@ -216,8 +220,8 @@ impl Object {
         w.bool32(self.solid);
         w.i32(self.depth);
         w.bool32(self.persistent);
-        w.i32(self.parent);
-        w.i32(self.mask_sprite);
+        w.i32(self.parent.to_stored(NO_PARENT));
+        w.i32(self.mask_sprite.to_stored(NO_SPRITE));
         let p = &self.physics;
         w.bool32(p.enabled);
         w.bool32(p.sensor);

@@ -7,7 +7,7 @@
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 
@@ -76,7 +76,7 @@ pub struct ParticleEmitter {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
     /// Particle sprite id (-1 = none; index into SPRT).
-    pub sprite: i32,
+    pub sprite: AssetRef<crate::chunks::sprite::Sprite>,
     /// Built-in particle texture.
     pub texture: i32,
     /// Sprite frame index.
@@ -175,7 +175,7 @@ fn read_emitter(r: &mut Reader, l: EmitterLayout) -> Result<ParticleEmitter> {
         shape: r.i32()?,
         region: f32s(r)?,
         rotation: r.f32()?,
-        sprite: r.i32()?,
+        sprite: AssetRef::from_stored(r.i32()?, -1),
         texture: r.i32()?,
         frame_index: r.f32()?,
         ..Default::default()
@@ -236,7 +236,7 @@ fn write_emitter(w: &mut Writer, e: &ParticleEmitter, l: EmitterLayout) -> Resul
     w.i32(e.shape);
     put_f32s(w, &e.region);
     w.f32(e.rotation);
-    w.i32(e.sprite);
+    w.i32(e.sprite.to_stored(-1));
     w.i32(e.texture);
     w.f32(e.frame_index);
     if l.sprite_flags {

@@ -23,7 +23,11 @@ pub use tiles::TileLayer;
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::chunks::background::Background;
+use crate::chunks::code::CodeEntry;
+use crate::chunks::object::Object;
+use crate::chunks::sequence::Sequence;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 use std::cell::Cell;
@@ -48,8 +52,8 @@ pub struct Room {
     pub background_colour: u32,
     /// Whether the background colour is drawn.
     pub draw_background_colour: bool,
-    /// Creation code (CODE entry id, -1 = none).
-    pub creation_code: i32,
+    /// Creation code (stored CODE entry id, -1 = none).
+    pub creation_code: AssetRef<CodeEntry>,
     /// Room flags (enable views, show colour, clear display buffer, ...).
     pub flags: u32,
     /// Background slots (GMS1 backgrounds; kept in GMS2 files).
@@ -84,7 +88,7 @@ pub struct Room {
     /// Layers (GMS2+).
     pub layers: Option<Vec<Layer>>,
     /// Sequence ids placed in the room (2.3+).
-    pub sequences: Option<Vec<i32>>,
+    pub sequences: Option<Vec<AssetRef<Sequence>>>,
 }
 
 /// A room background slot.
@@ -95,8 +99,8 @@ pub struct RoomBackground {
     pub enabled: bool,
     /// Drawn in front of instances.
     pub foreground: bool,
-    /// Background id (-1 = none).
-    pub background: i32,
+    /// Background (stored -1 = none).
+    pub background: AssetRef<Background>,
     /// X position.
     pub x: i32,
     /// Y position.
@@ -127,8 +131,8 @@ pub struct View {
     pub border: [u32; 2],
     /// Scroll speed: x, y.
     pub speed: [i32; 2],
-    /// Followed object (-1 = none).
-    pub object: i32,
+    /// Followed object (stored -1 = none).
+    pub object: AssetRef<Object>,
 }
 
 /// The `ROOM` chunk.
@@ -158,7 +162,7 @@ impl RoomBackground {
         Ok(RoomBackground {
             enabled: f.bool32()?,
             foreground: f.bool32()?,
-            background: f.i32(),
+            background: AssetRef::from_stored(f.i32(), -1),
             x: f.i32(),
             y: f.i32(),
             tiled_x: f.bool32()?,
@@ -171,7 +175,7 @@ impl RoomBackground {
     fn write(&self, w: &mut Writer) -> Result<()> {
         w.bool32(self.enabled);
         w.bool32(self.foreground);
-        w.i32(self.background);
+        w.i32(self.background.to_stored(-1));
         w.i32(self.x);
         w.i32(self.y);
         w.bool32(self.tiled_x);
@@ -192,7 +196,7 @@ impl View {
             port: [f.i32(), f.i32(), f.i32(), f.i32()],
             border: [f.u32(), f.u32()],
             speed: [f.i32(), f.i32()],
-            object: f.i32(),
+            object: AssetRef::from_stored(f.i32(), -1),
         })
     }
     fn write(&self, w: &mut Writer) -> Result<()> {
@@ -206,7 +210,7 @@ impl View {
         for &x in &self.speed {
             w.i32(x);
         }
-        w.i32(self.object);
+        w.i32(self.object.to_stored(-1));
         Ok(())
     }
 }
@@ -235,7 +239,7 @@ impl Room {
             persistent: f.bool32()?,
             background_colour: f.u32(),
             draw_background_colour: f.bool32()?,
-            creation_code: f.i32(),
+            creation_code: AssetRef::from_stored(f.i32(), -1),
             flags: f.u32(),
             ..Default::default()
         };
@@ -287,7 +291,7 @@ impl Room {
         if let Some(p) = sequences {
             ptr_at(r, p, "room sequences pointer")?;
             let ids = r.pointers("room sequence")?;
-            room.sequences = Some(ids.map(|id| id as i32).collect());
+            room.sequences = Some(ids.map(|id| AssetRef::from_listed(id as i32)).collect());
         }
         Ok(room)
     }
@@ -302,7 +306,7 @@ impl Room {
         w.bool32(self.persistent);
         w.u32(self.background_colour);
         w.bool32(self.draw_background_colour);
-        w.i32(self.creation_code);
+        w.i32(self.creation_code.to_stored(-1));
         w.u32(self.flags);
         let lists = w.pos();
         w.zeros(16);
@@ -359,7 +363,7 @@ impl Room {
             let ids = self.sequences.as_deref().unwrap_or(&[]);
             w.u32(ids.len() as u32);
             for &id in ids {
-                w.i32(id);
+                w.i32(id.to_stored(-1));
             }
         }
         Ok(())

@@ -6,7 +6,8 @@
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::chunks::code::CodeEntry;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::{Detect, Version};
 use crate::write::Writer;
 
@@ -17,7 +18,7 @@ pub struct Script {
     /// Asset name.
     pub name: StringRef,
     /// Index of the script's CODE entry (-1 = none; stored without the constructor bit).
-    pub code_id: i32,
+    pub code_id: AssetRef<CodeEntry>,
     /// Whether the script is a constructor (2.3+: top bit of the stored id).
     pub constructor: bool,
 }
@@ -47,7 +48,7 @@ impl Chunk for Scripts {
             let code_id = if constructor { raw & 0x7FFF_FFFF } else { raw };
             Ok(Script {
                 name,
-                code_id,
+                code_id: AssetRef::from_stored(code_id, -1),
                 constructor,
             })
         })?;
@@ -62,9 +63,9 @@ impl Chunk for Scripts {
             |w, s| {
                 w.string(s.name);
                 let raw = if s.constructor {
-                    (s.code_id as u32 | 0x8000_0000) as i32
+                    (s.code_id.to_stored(-1) as u32 | 0x8000_0000) as i32
                 } else {
-                    s.code_id
+                    s.code_id.to_stored(-1)
                 };
                 w.i32(raw);
                 Ok(())

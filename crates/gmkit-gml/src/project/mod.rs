@@ -172,7 +172,7 @@ impl<'a> ProjectContext<'a> {
                 } else {
                     inst.creation_code
                 };
-                let i = usize::try_from(id).ok()?;
+                let i = id.index()?;
                 (i < code.entries.len()).then(|| self.game.code_name(i).to_string())
             })
             .collect()

@@ -4,9 +4,10 @@
 //! is-question, bool32 apply-to-usable, u32 execution type, action-name string, i32 code id, u32
 //! argument count, i32 who, bool32 relative, bool32 not, u32 unknown (0).
 
+use crate::chunks::code::CodeEntry;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
 use crate::write::Writer;
 
 /// One action of an event or timeline moment. In compiled games it is almost always a single
@@ -31,7 +32,7 @@ pub struct Action {
     /// Action (function) name; often an empty string, sometimes absent.
     pub action_name: Option<StringRef>,
     /// CODE entry id (-1 = none).
-    pub code_id: i32,
+    pub code_id: AssetRef<CodeEntry>,
     /// Number of arguments.
     pub argument_count: u32,
     /// Who the action applies to (-1 self, -2 other, or an object id).
@@ -57,7 +58,7 @@ impl Action {
             apply_to_usable: f.bool32()?,
             exe_type: f.u32(),
             action_name: f.string_opt()?,
-            code_id: f.i32(),
+            code_id: AssetRef::from_stored(f.i32(), -1),
             argument_count: f.u32(),
             who: f.i32(),
             relative: f.bool32()?,
@@ -76,7 +77,7 @@ impl Action {
         w.bool32(self.apply_to_usable);
         w.u32(self.exe_type);
         w.string_opt(self.action_name);
-        w.i32(self.code_id);
+        w.i32(self.code_id.to_stored(-1));
         w.u32(self.argument_count);
         w.i32(self.who);
         w.bool32(self.relative);

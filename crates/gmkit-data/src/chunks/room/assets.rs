@@ -6,7 +6,7 @@
 use super::instance::Tile;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::Version;
 use crate::write::Writer;
 
@@ -71,7 +71,7 @@ pub struct ParticleSystemInstance {
     /// Instance id (2024.14+).
     pub instance_id: Option<i32>,
     /// Particle system id (PSYS index).
-    pub system: i32,
+    pub system: AssetRef<crate::chunks::particle_system::ParticleSystem>,
     /// X position.
     pub x: i32,
     /// Y position.
@@ -100,7 +100,7 @@ pub struct TextItem {
     /// Y position.
     pub y: i32,
     /// Font id (FONT index).
-    pub font: i32,
+    pub font: AssetRef<crate::chunks::font::Font>,
     /// Horizontal scale.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
@@ -217,7 +217,7 @@ impl ParticleSystemInstance {
             } else {
                 None
             },
-            system: r.i32()?,
+            system: AssetRef::from_stored(r.i32()?, -1),
             x: r.i32()?,
             y: r.i32()?,
             scale_x: r.f32()?,
@@ -232,7 +232,7 @@ impl ParticleSystemInstance {
         if has_2024_14_fields(w.version()) {
             w.i32(self.instance_id.unwrap_or(-1));
         }
-        w.i32(self.system);
+        w.i32(self.system.to_stored(-1));
         w.i32(self.x);
         w.i32(self.y);
         w.f32(self.scale_x);
@@ -251,7 +251,7 @@ impl TextItem {
             name: r.string()?,
             x: r.i32()?,
             y: r.i32()?,
-            font: r.i32()?,
+            font: AssetRef::from_stored(r.i32()?, -1),
             scale_x: r.f32()?,
             scale_y: r.f32()?,
             rotation: r.f32()?,
@@ -280,7 +280,7 @@ impl TextItem {
         w.string(self.name);
         w.i32(self.x);
         w.i32(self.y);
-        w.i32(self.font);
+        w.i32(self.font.to_stored(-1));
         w.f32(self.scale_x);
         w.f32(self.scale_y);
         w.f32(self.rotation);

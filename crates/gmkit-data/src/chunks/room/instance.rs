@@ -1,9 +1,10 @@
 //! Room instances and legacy tiles (the fixed-size records of a room and of asset layers).
 
+use crate::chunks::code::CodeEntry;
 use crate::chunks::object::Object;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::{Id, id_from_i32, id_to_i32};
+use crate::refs::AssetRef;
 use crate::version::Version;
 use crate::write::Writer;
 
@@ -15,12 +16,12 @@ pub struct Instance {
     pub x: i32,
     /// Y position.
     pub y: i32,
-    /// The object (stored as an i32 id; -1 = none).
-    pub object: Option<Id<Object>>,
+    /// The object (stored -1 = none).
+    pub object: AssetRef<Object>,
     /// Instance id (unique in the game; layers refer to instances by it).
     pub instance_id: u32,
-    /// Creation code (CODE entry id, -1 = none).
-    pub creation_code: i32,
+    /// Creation code (stored CODE entry id, -1 = none).
+    pub creation_code: AssetRef<CodeEntry>,
     /// Horizontal scale.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_x: f32,
@@ -36,7 +37,15 @@ pub struct Instance {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
     /// Pre-create code (CODE entry id, -1 = none; bytecode 16+, `None` before).
-    pub pre_create_code: Option<i32>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "crate::serde_names::optional"
+        )
+    )]
+    pub pre_create_code: Option<AssetRef<CodeEntry>>,
 }
 
 /// Whether instances carry image speed and index (2.2.2.302+).
@@ -78,9 +87,9 @@ impl Instance {
         Ok(Instance {
             x,
             y,
-            object: id_from_i32(object),
+            object: AssetRef::from_stored(object, -1),
             instance_id: f.u32(),
-            creation_code: f.i32(),
+            creation_code: AssetRef::from_stored(f.i32(), -1),
             scale_x: f.f32(),
             scale_y: f.f32(),
             image: if image {
@@ -90,7 +99,11 @@ impl Instance {
             },
             colour: f.u32(),
             rotation: f.f32(),
-            pre_create_code: if pre_create { Some(f.i32()) } else { None },
+            pre_create_code: if pre_create {
+                Some(AssetRef::from_stored(f.i32(), -1))
+            } else {
+                None
+            },
         })
     }
 
@@ -98,9 +111,9 @@ impl Instance {
     pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         w.i32(self.x);
         w.i32(self.y);
-        w.i32(id_to_i32(self.object));
+        w.i32(self.object.to_stored(-1));
         w.u32(self.instance_id);
-        w.i32(self.creation_code);
+        w.i32(self.creation_code.to_stored(-1));
         w.f32(self.scale_x);
         w.f32(self.scale_y);
         if has_image_fields(w.version()) {
@@ -111,7 +124,7 @@ impl Instance {
         w.u32(self.colour);
         w.f32(self.rotation);
         if has_pre_create(w.version()) {
-            w.i32(self.pre_create_code.unwrap_or(-1));
+            w.i32(self.pre_create_code.unwrap_or_default().to_stored(-1));
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ use super::assets::AssetLayer;
 use super::tiles::TileLayer;
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::Version;
 use crate::write::Writer;
 
@@ -101,7 +101,7 @@ pub struct BackgroundLayer {
     /// Whether it is drawn in front.
     pub foreground: bool,
     /// Sprite id (-1 = none).
-    pub sprite: i32,
+    pub sprite: AssetRef<crate::chunks::sprite::Sprite>,
     /// Tiled horizontally.
     pub tiled_h: bool,
     /// Tiled vertically.
@@ -151,7 +151,7 @@ impl BackgroundLayer {
         Ok(BackgroundLayer {
             visible: f.bool32()?,
             foreground: f.bool32()?,
-            sprite: f.i32(),
+            sprite: AssetRef::from_stored(f.i32(), -1),
             tiled_h: f.bool32()?,
             tiled_v: f.bool32()?,
             stretch: f.bool32()?,
@@ -166,7 +166,7 @@ impl BackgroundLayer {
     fn write(&self, w: &mut Writer) {
         w.bool32(self.visible);
         w.bool32(self.foreground);
-        w.i32(self.sprite);
+        w.i32(self.sprite.to_stored(-1));
         w.bool32(self.tiled_h);
         w.bool32(self.tiled_v);
         w.bool32(self.stretch);

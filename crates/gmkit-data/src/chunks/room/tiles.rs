@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::read::Reader;
+use crate::refs::AssetRef;
 use crate::version::Version;
 use crate::write::Writer;
 use bytes::Bytes;
@@ -21,7 +22,7 @@ use std::borrow::Cow;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TileLayer {
     /// Tileset (BGND index; -1 = none).
-    pub tileset: i32,
+    pub tileset: AssetRef<crate::chunks::background::Background>,
     /// Width in tiles.
     pub width: u32,
     /// Height in tiles.
@@ -260,7 +261,7 @@ pub fn encode_rle(tiles: &[u32], out: &mut Vec<u8>) {
 
 impl TileLayer {
     /// A tile layer holding `tiles` (row by row, `width × height` entries).
-    pub fn new(tileset: i32, width: u32, height: u32, tiles: Vec<u32>) -> Self {
+    pub fn new(tileset: AssetRef<crate::chunks::background::Background>, width: u32, height: u32, tiles: Vec<u32>) -> Self {
         TileLayer {
             tileset,
             width,
@@ -313,7 +314,7 @@ impl TileLayer {
     /// Reads a tile layer's data (checked, not decoded).
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let mut f = r.fields::<12>("tile layer")?;
-        let tileset = f.i32();
+        let tileset = AssetRef::from_stored(f.i32(), -1);
         let width = f.u32();
         let height = f.u32();
         let at = r.pos();
@@ -379,7 +380,7 @@ impl TileLayer {
                 ),
             ));
         }
-        w.i32(self.tileset);
+        w.i32(self.tileset.to_stored(-1));
         w.u32(self.width);
         w.u32(self.height);
         let rle = is_rle(w.version());
