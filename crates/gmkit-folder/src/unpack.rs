@@ -46,6 +46,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     skel.textures = None;
     skel.audio = None;
     skel.code = None;
+    let plan = crate::assets::plan(file);
     let value = scope
         .enter(|| serde_json::to_value(&skel))
         .map_err(|e| ser_err("model", e))?;
@@ -105,11 +106,20 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         }
     }
     if let Some(a) = &file.audio {
-        manifest.insert("audio".into(), json!({ "entries": a.entries.len() }));
+        let in_sounds: Map<String, Value> = plan
+            .audio
+            .iter()
+            .map(|(i, stem)| (i.to_string(), json!(stem.trim_start_matches("sounds/"))))
+            .collect();
+        manifest.insert(
+            "audio".into(),
+            json!({ "entries": a.entries.len(), "in_sounds": in_sounds }),
+        );
         for (i, e) in a.entries.iter().enumerate() {
-            let path = match e {
-                Some(b) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),
-                None => format!("{prefix}{AUDIO}/{}.null", index_name(i)),
+            let path = match (e, plan.audio.get(&i)) {
+                (Some(b), Some(stem)) => format!("{prefix}{stem}.{}", audio_ext(b)),
+                (Some(b), None) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),
+                (None, _) => format!("{prefix}{AUDIO}/{}.null", index_name(i)),
             };
             out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
         }
@@ -127,6 +137,14 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                         return Err(ser_err(&field, format!("list {key} is {other:?}")));
                     }
                 };
+                if crate::assets::by_name(&field) {
+                    let dirs = plan.dirs.get(field.as_str()).cloned().unwrap_or_default();
+                    crate::assets::unpack_chunk(
+                        file, &scope, &plan, &field, items, &dirs, &mut rest, prefix, &mut docs,
+                    )?;
+                    docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
+                    continue;
+                }
                 let record_stems = field == "sprites";
                 for (i, mut item) in items.into_iter().enumerate() {
                     let name = item.get("name").and_then(|n| match n {
@@ -148,7 +166,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             (_, v) => docs.push((format!("{prefix}{field}.json"), v)),
         }
     }
-    crate::code::unpack(file, &scope, prefix, &mut docs, out)?;
+    crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     crate::masks::unpack(file, prefix, &sprite_stems, out)?;
