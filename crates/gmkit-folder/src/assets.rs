@@ -332,7 +332,7 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
                             .and_then(|t| t.as_ref())
                             .and_then(|t| name_text(file, t.name))
                             .filter(|n| by_name.contains_key(n) && safe_name(n));
-                        guid.or(target).unwrap_or_else(|| e.subtype.to_string())
+                        target.or(guid).unwrap_or_else(|| e.subtype.to_string())
                     } else {
                         e.subtype.to_string()
                     };
