@@ -71,6 +71,55 @@ struct AssetEntry {
     gml: Option<crate::gml::GmlRecord>,
 }
 
+/// Where a code entry's files are: its index, the stem of its `.asm`/`.gml` texts
+/// (`code/0003_gml_Script_foo`, or `objects/obj_player/Create_0` for an entry in an asset's
+/// folder), and its header record as written (`name`, counts, `gml`; `parent` for a child).
+#[derive(Clone, Debug)]
+pub struct EntryFiles {
+    /// The entry's index in CODE.
+    pub index: usize,
+    /// The stem of its texts (`.asm`, `.gml`), under the folder's prefix.
+    pub stem: String,
+    /// The header record (a `code/NNNN_name.json` file, or an element of `in_assets` of
+    /// `code/_chunk.json`).
+    pub header: Value,
+}
+
+/// The code entries of the data file under `prefix` (empty or ending in `/`), in index order
+/// (entries whose header does not read are left out: pack reports them).
+pub fn entry_files(folder: &Folder, prefix: &str) -> Vec<EntryFiles> {
+    let dir = format!("{prefix}{DIR}");
+    let mut out = Vec::new();
+    for (p, b) in folder.under(&dir) {
+        let name = &p[dir.len() + 1..];
+        if name.contains('/') || !name.ends_with(".json") {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(b) else {
+            continue;
+        };
+        if name == CHUNK_REST {
+            for a in v["in_assets"].as_array().into_iter().flatten() {
+                if let (Some(i), Some(f)) = (a["index"].as_u64(), a["file"].as_str()) {
+                    out.push(EntryFiles {
+                        index: i as usize,
+                        stem: format!("{prefix}{f}"),
+                        header: a.clone(),
+                    });
+                }
+            }
+        } else if let Some(i) = leading_index(name) {
+            out.push(EntryFiles {
+                index: i,
+                stem: p.trim_end_matches(".json").to_owned(),
+                header: v,
+            });
+        }
+    }
+    out.sort_by_key(|e| e.index);
+    out
+}
+
 /// The file stems (`objects/obj_player/Create_0`) of the code entries `code/_chunk.json` places
 /// in asset folders, with their indices.
 pub(crate) fn asset_files(

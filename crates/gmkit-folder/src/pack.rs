@@ -201,7 +201,14 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     }
     for part in [TEXTURES, AUDIO] {
         if !manifest.contains_key(part) {
-            let first = folder.under(&format!("{prefix}{part}")).next().map(|f| f.0);
+            let mut first = folder.under(&format!("{prefix}{part}")).next().map(|f| f.0);
+            if part == AUDIO && first.is_none() {
+                // A sound's audio beside its JSON (`sounds/snd_jump.wav`).
+                first = folder
+                    .under(&format!("{prefix}sounds"))
+                    .map(|f| f.0)
+                    .find(|p| !p.ends_with(".json"));
+            }
             not_in_manifest(&manifest_path, part, first)?;
         }
     }
