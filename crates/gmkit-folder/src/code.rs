@@ -60,8 +60,13 @@ struct ChunkFile {
 struct AssetEntry {
     /// The entry's index in CODE.
     index: usize,
-    /// The stem of its `.asm`/`.gml` files (`objects/obj_player/Create_0`).
-    file: String,
+    /// The stem of its `.asm`/`.gml` files (`objects/obj_player/Create_0`); none for a child
+    /// entry (a 2.3+ function inside its root's text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// A child entry: the index of its root entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parent: Option<u32>,
     name: StringRef,
     locals_count: u16,
     arguments_count: u16,
@@ -100,6 +105,7 @@ pub fn entry_files(folder: &Folder, prefix: &str) -> Vec<EntryFiles> {
         };
         if name == CHUNK_REST {
             for a in v["in_assets"].as_array().into_iter().flatten() {
+                // (A child entry has no file: its text is its root's.)
                 if let (Some(i), Some(f)) = (a["index"].as_u64(), a["file"].as_str()) {
                     out.push(EntryFiles {
                         index: i as usize,
@@ -138,10 +144,14 @@ pub(crate) fn asset_files(
     #[derive(Deserialize)]
     struct FileOnly {
         index: usize,
-        file: String,
+        #[serde(default)]
+        file: Option<String>,
     }
     let f: Files = parse(&rest_path, rest)?;
-    Ok(f.in_assets.into_iter().map(|a| (a.file, a.index)).collect())
+    Ok(f.in_assets
+        .into_iter()
+        .filter_map(|a| Some((a.file?, a.index)))
+        .collect())
 }
 
 fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
@@ -218,16 +228,23 @@ pub(crate) fn unpack(
         if let Some(t) = gml_text {
             out.insert(format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes());
         }
-        match owned.get(&i) {
-            Some(file) => {
-                let Value::Object(mut m) = v else {
-                    return Err(ser_err(&stem, "not an object"));
-                };
-                m.insert("index".into(), i.into());
-                m.insert("file".into(), file.clone().into());
-                in_assets.push(Value::Object(m));
+        // A root in an asset's folder, or a child of one: listed in `in_assets`.
+        let file = owned.get(&i);
+        let child_of_owned = match code.entries[i].body {
+            CodeBody::Shared { parent } => owned.contains_key(&(parent as usize)),
+            _ => false,
+        };
+        if file.is_some() || child_of_owned {
+            let Value::Object(mut m) = v else {
+                return Err(ser_err(&stem, "not an object"));
+            };
+            m.insert("index".into(), i.into());
+            if let Some(f) = file {
+                m.insert("file".into(), f.clone().into());
             }
-            None => docs.push((format!("{stem}.json"), v)),
+            in_assets.push(Value::Object(m));
+        } else {
+            docs.push((format!("{stem}.json"), v));
         }
     }
     let mut chunk = serde_json::to_value(ChunkFile {
@@ -312,12 +329,25 @@ pub(crate) fn read(
     }
     let mut stems = std::collections::HashSet::new();
     for (k, a) in chunk.in_assets.into_iter().enumerate() {
-        let stem = format!("{prefix}{}", a.file);
-        if !stems.insert(stem.clone()) {
+        let stem = match (&a.file, a.parent) {
+            (Some(f), None) => format!("{prefix}{f}"),
+            (None, Some(_)) => String::new(),
+            _ => {
+                return Err(Error::new(
+                    &rest_path,
+                    format!("in_assets[{k}]"),
+                    "expected either \"file\" (a root entry's texts) or \"parent\" (a child entry)",
+                ));
+            }
+        };
+        if a.file.is_some() && !stems.insert(stem.clone()) {
             return Err(Error::new(
                 &rest_path,
                 format!("in_assets[{k}].file"),
-                format!("expected each file once, found {} again", crate::quote(&a.file)),
+                format!(
+                    "expected each file once, found {} again",
+                    crate::quote(&stem)
+                ),
             ));
         }
         metas.push((
@@ -329,7 +359,7 @@ pub(crate) fn read(
                 arguments_count: a.arguments_count,
                 arguments_flag: a.arguments_flag,
                 execution_offset: a.execution_offset,
-                parent: None,
+                parent: a.parent,
                 gml: a.gml,
             },
             stem,

@@ -426,7 +426,9 @@ pub(crate) fn add_new(
         let bytes = folder.get(path).unwrap_or_default();
         let text = std::str::from_utf8(bytes)
             .map_err(|e| Error::new(path, "", format!("expected UTF-8 text: {e}")))?;
-        let script = entry.as_deref().and_then(|e| e.strip_prefix("gml_GlobalScript_"));
+        let script = entry
+            .as_deref()
+            .and_then(|e| e.strip_prefix("gml_GlobalScript_"));
         let old_script = script
             .filter(|_| !file.version.at_least(2, 3))
             .map(|s| format!("gml_Script_{s}"));

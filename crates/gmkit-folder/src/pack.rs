@@ -451,13 +451,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
             })?,
         };
         let in_sounds = a.get("in_sounds").cloned().unwrap_or(Value::Null);
-        file.audio = Some(read_audio(
-            folder,
-            prefix,
-            &manifest_path,
-            n,
-            &in_sounds,
-        )?);
+        file.audio = Some(read_audio(folder, prefix, &manifest_path, n, &in_sounds)?);
     }
     let sprite_stems: Vec<String> = sources
         .get("sprites")
@@ -562,7 +556,9 @@ fn read_audio<'a>(
                         return Err(Error::new(
                             manifest,
                             field,
-                            format!("expected the sound's audio file {stem}<wav|ogg|mp3> (missing)"),
+                            format!(
+                                "expected the sound's audio file {stem}<wav|ogg|mp3> (missing)"
+                            ),
                         ));
                     }
                     [(a, _), (b, _), ..] => {
@@ -709,7 +705,11 @@ fn named_chunk(
             .enumerate()
             .map(|(k, v)| match v {
                 Value::Null => Ok(None),
-                Value::String(s) if !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != ".." => Ok(Some(s)),
+                Value::String(s)
+                    if !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != ".." =>
+                {
+                    Ok(Some(s))
+                }
                 other => Err(Error::new(
                     &full_rest,
                     format!("{ORDER}[{k}]"),
@@ -746,7 +746,9 @@ fn named_chunk(
         }
         None => {
             for p in jsons.keys() {
-                if let Some(n) = p.strip_prefix(&format!("{field}/")).and_then(|n| n.strip_suffix(".json"))
+                if let Some(n) = p
+                    .strip_prefix(&format!("{field}/"))
+                    .and_then(|n| n.strip_suffix(".json"))
                     && !n.contains('/')
                     && !listed.contains(n)
                 {
@@ -826,7 +828,10 @@ fn named_chunk(
         for (n, _, v) in &items {
             if let Some(n) = n {
                 let name = v.get("name").and_then(Value::as_str).unwrap_or(n);
-                assets.insert(format!("{prefix}{field}/{n}"), (field.to_owned(), name.to_owned()));
+                assets.insert(
+                    format!("{prefix}{field}/{n}"),
+                    (field.to_owned(), name.to_owned()),
+                );
             }
         }
     }

@@ -316,11 +316,18 @@ fn replaced_and_added_sound() {
         .find(|(p, _)| p.ends_with(".wav") || p.ends_with(".ogg"))
         .map(|(p, b)| (p.to_owned(), b.to_vec()))
         .expect("an embedded sound, beside its sound");
-    let sound_name = audio["sounds/".len()..].rsplit_once('.').unwrap().0.to_owned();
+    let sound_name = audio["sounds/".len()..]
+        .rsplit_once('.')
+        .unwrap()
+        .0
+        .to_owned();
     let sound_json = json(&folder, &format!("sounds/{sound_name}.json"));
     let idx = sound_json["audio_id"].as_u64().unwrap() as usize;
     let manifest = json(&folder, "manifest.json");
-    assert_eq!(manifest["audio"]["in_sounds"][idx.to_string()], sound_name.as_str());
+    assert_eq!(
+        manifest["audio"]["in_sounds"][idx.to_string()],
+        sound_name.as_str()
+    );
     // Replace: same container, different bytes.
     let mut replaced = bytes.clone();
     let last = replaced.len() - 1;
@@ -353,11 +360,7 @@ fn replaced_and_added_sound() {
     let _ = sound_path;
     sound["name"] = "snd_added_by_test".into();
     sound["audio_id"] = (n as i64).into();
-    put_json(
-        &mut edited,
-        "sounds/snd_added_by_test.json",
-        &sound,
-    );
+    put_json(&mut edited, "sounds/snd_added_by_test.json", &sound);
     let strings =
         gmkit_folder::strings::parse_entries("strings.json", folder.get("strings.json").unwrap())
             .unwrap();

@@ -20,7 +20,6 @@ fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
     Some((bytes, folder))
 }
 
-
 /// Every code entry's text with extension `ext` (wherever the layout puts it) and its header.
 fn entry_texts(f: &Folder, ext: &str) -> Vec<(String, Value)> {
     gmkit_folder::code::entry_files(f, "")

@@ -48,7 +48,8 @@ fn touched_folder_packs_identically() {
                 let mut touched = 0;
                 for (p, b) in folder.files.iter_mut() {
                     if p.ends_with(".json") {
-                        let v: Value = serde_json::from_slice(b).map_err(|e| format!("{p}: {e}"))?;
+                        let v: Value =
+                            serde_json::from_slice(b).map_err(|e| format!("{p}: {e}"))?;
                         *b = serde_json::to_vec(&v).map_err(|e| e.to_string())?;
                         touched += 1;
                     } else if p.ends_with(".gml") {
@@ -192,8 +193,9 @@ fn event_names_match_gamemaker_projects() {
         for (obj, list) in &events {
             let ours: BTreeSet<String> = list.iter().cloned().collect();
             let theirs: BTreeSet<String> = if row[6].starts_with("gms1") {
-                match std::fs::read_to_string(root.join("objects").join(format!("{obj}.object.gmx")))
-                {
+                match std::fs::read_to_string(
+                    root.join("objects").join(format!("{obj}.object.gmx")),
+                ) {
                     Ok(x) => gmx_events(&x).into_iter().collect(),
                     Err(_) => continue,
                 }
@@ -231,10 +233,20 @@ fn event_names_match_gamemaker_projects() {
             }
         }
     }
-    eprintln!("files and events per family: {by_family:?}; events compared with the projects: {compared:?}");
-    assert!(bad.is_empty(), "{} mismatches:\n{}", bad.len(), bad.join("\n"));
+    eprintln!(
+        "files and events per family: {by_family:?}; events compared with the projects: {compared:?}"
+    );
+    assert!(
+        bad.is_empty(),
+        "{} mismatches:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     for fam in ["GMS1", "2.0-2.2", "2.3-2022", "2023+"] {
-        assert!(by_family.get(fam).is_some_and(|f| f.1 > 0), "no event in family {fam}");
+        assert!(
+            by_family.get(fam).is_some_and(|f| f.1 > 0),
+            "no event in family {fam}"
+        );
     }
 }
 
@@ -250,8 +262,15 @@ fn sample_folder_and_new_event() {
         .find(|p| p.starts_with("objects/") && p.ends_with("/object.json"))
         .expect("an object folder");
     let dir = object.trim_end_matches("/object.json").to_owned();
-    assert!(folder.get(&format!("{dir}/Create_0.asm")).is_some(), "{paths:?}");
-    assert!(paths.iter().any(|p| p.starts_with("rooms/") && p.ends_with("/room.json")));
+    assert!(
+        folder.get(&format!("{dir}/Create_0.asm")).is_some(),
+        "{paths:?}"
+    );
+    assert!(
+        paths
+            .iter()
+            .any(|p| p.starts_with("rooms/") && p.ends_with("/room.json"))
+    );
     assert!(
         paths
             .iter()
@@ -267,7 +286,9 @@ fn sample_folder_and_new_event() {
     let mut edited = folder.clone();
     edited.insert(format!("{dir}/Step_0.gml"), b"x = x + 1;\n".to_vec());
     let back = pack(&edited).unwrap();
-    let obj = back.data.objects.as_ref().unwrap().objects[0].as_ref().unwrap();
+    let obj = back.data.objects.as_ref().unwrap().objects[0]
+        .as_ref()
+        .unwrap();
     assert_eq!(obj.events[3].len(), 1, "one step event");
     let code = obj.events[3][0].actions[0].code_id as usize;
     let entry = &back.data.code.as_ref().unwrap().entries[code];
@@ -279,9 +300,14 @@ fn sample_folder_and_new_event() {
 
     // An event whose code file is gone: one line naming the missing file.
     let mut broken = folder.clone();
-    broken.files.retain(|p, _| !p.starts_with(&format!("{dir}/Create_0.")));
+    broken
+        .files
+        .retain(|p, _| !p.starts_with(&format!("{dir}/Create_0.")));
     let e = pack(&broken).unwrap_err().to_string();
-    assert!(e.contains(&format!("{dir}/Create_0.asm")) && !e.contains('\n'), "{e}");
+    assert!(
+        e.contains(&format!("{dir}/Create_0.asm")) && !e.contains('\n'),
+        "{e}"
+    );
 }
 
 /// A folder of the previous format is refused with one line saying how to convert.
@@ -326,6 +352,9 @@ fn f32_shortest_text_round_trips() {
         let back: Physics = serde_json::from_str(&serde_json::to_string(&v).unwrap()).unwrap();
         assert_eq!(back.density.to_bits(), x, "{f}");
         let shown = v["density"].to_string();
-        assert!(shown.len() <= format!("{f:?}").len() + 2, "{shown} for {f:?}");
+        assert!(
+            shown.len() <= format!("{f:?}").len() + 2,
+            "{shown} for {f:?}"
+        );
     }
 }

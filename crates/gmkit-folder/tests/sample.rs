@@ -31,12 +31,7 @@ fn the_sample_round_trips_through_bytes_and_folder() {
             folder.files.keys()
         );
     }
-    let asm = std::str::from_utf8(
-        folder
-            .get("objects/obj_ball/Create_0.asm")
-            .unwrap(),
-    )
-    .unwrap();
+    let asm = std::str::from_utf8(folder.get("objects/obj_ball/Create_0.asm").unwrap()).unwrap();
     assert!(
         asm.contains("push.s \"Hello from the gmkit sample\""),
         "{asm}"
