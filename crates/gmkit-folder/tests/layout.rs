@@ -189,7 +189,11 @@ fn event_names_match_gamemaker_projects() {
         else {
             continue;
         };
-        let root = sources.join(&row[0]).join(&row[4]);
+        // The project's root inside the extracted sources (some were extracted from it).
+        let root = [sources.join(&row[0]).join(&row[4]), sources.join(&row[0])]
+            .into_iter()
+            .find(|r| r.join("objects").is_dir())
+            .unwrap_or_else(|| sources.join(&row[0]));
         for (obj, list) in &events {
             let ours: BTreeSet<String> = list.iter().cloned().collect();
             let theirs: BTreeSet<String> = if row[6].starts_with("gms1") {
