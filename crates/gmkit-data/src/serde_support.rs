@@ -25,7 +25,8 @@
 //!   JSON number, exactly as before; NaN and the infinities, which JSON numbers cannot hold, are
 //!   the strings `"NaN"`, `"inf"` and `"-inf"`, and a NaN other than the default one (another
 //!   payload, or the sign bit set) is `"NaN:0x7FC00001"` with its exact bits, as in the assembly
-//!   text. No bit of a float is lost.
+//!   text. No bit of a float is lost. A finite `f32` is written as its shortest text (`0.1`,
+//!   not the `0.10000000149011612` of the widened `f64`), see [`float::shortest_f64`].
 
 pub use crate::serde_names::NameScope;
 
@@ -442,7 +443,7 @@ pub mod float {
     impl Serialize for F32 {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             match non_finite_text(self.0.to_bits() as u64, Width::F32) {
-                None => s.serialize_f32(self.0),
+                None => s.serialize_f64(shortest_f64(self.0)),
                 Some(t) => s.serialize_str(&t),
             }
         }
@@ -453,6 +454,17 @@ pub mod float {
                 None => s.serialize_f64(self.0),
                 Some(t) => s.serialize_str(&t),
             }
+        }
+    }
+
+    /// The `f64` whose shortest text is the shortest text of `v` (`0.1f32` → `0.1`, not
+    /// `0.10000000149011612`), so a JSON value tree (which holds `f64`s) prints a 32-bit float
+    /// as people write it. Reading it back as `f32` gives `v`'s exact bits; where the decimal
+    /// would not (a double rounding case), `v` widened exactly is returned instead.
+    pub fn shortest_f64(v: f32) -> f64 {
+        match format!("{v}").parse::<f64>() {
+            Ok(d) if (d as f32).to_bits() == v.to_bits() => d,
+            _ => f64::from(v),
         }
     }
 

@@ -49,6 +49,109 @@ struct EntryFile {
 #[serde(deny_unknown_fields)]
 struct ChunkFile {
     empty_body: bool,
+    /// The entries whose text lives in an asset's folder (see [`crate::assets`]), by index.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    in_assets: Vec<AssetEntry>,
+}
+
+/// One entry of `in_assets`: the header fields of [`EntryFile`], its index and its file stem.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AssetEntry {
+    /// The entry's index in CODE.
+    index: usize,
+    /// The stem of its `.asm`/`.gml` files (`objects/obj_player/Create_0`); none for a child
+    /// entry (a 2.3+ function inside its root's text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    /// A child entry: the index of its root entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parent: Option<u32>,
+    name: StringRef,
+    locals_count: u16,
+    arguments_count: u16,
+    arguments_flag: bool,
+    execution_offset: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gml: Option<crate::gml::GmlRecord>,
+}
+
+/// Where a code entry's files are: its index, the stem of its `.asm`/`.gml` texts
+/// (`code/0003_gml_Script_foo`, or `objects/obj_player/Create_0` for an entry in an asset's
+/// folder), and its header record as written (`name`, counts, `gml`; `parent` for a child).
+#[derive(Clone, Debug)]
+pub struct EntryFiles {
+    /// The entry's index in CODE.
+    pub index: usize,
+    /// The stem of its texts (`.asm`, `.gml`), under the folder's prefix.
+    pub stem: String,
+    /// The header record (a `code/NNNN_name.json` file, or an element of `in_assets` of
+    /// `code/_chunk.json`).
+    pub header: Value,
+}
+
+/// The code entries of the data file under `prefix` (empty or ending in `/`), in index order
+/// (entries whose header does not read are left out: pack reports them).
+pub fn entry_files(folder: &Folder, prefix: &str) -> Vec<EntryFiles> {
+    let dir = format!("{prefix}{DIR}");
+    let mut out = Vec::new();
+    for (p, b) in folder.under(&dir) {
+        let name = &p[dir.len() + 1..];
+        if name.contains('/') || !name.ends_with(".json") {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(b) else {
+            continue;
+        };
+        if name == CHUNK_REST {
+            for a in v["in_assets"].as_array().into_iter().flatten() {
+                // (A child entry has no file: its text is its root's.)
+                if let (Some(i), Some(f)) = (a["index"].as_u64(), a["file"].as_str()) {
+                    out.push(EntryFiles {
+                        index: i as usize,
+                        stem: format!("{prefix}{f}"),
+                        header: a.clone(),
+                    });
+                }
+            }
+        } else if let Some(i) = leading_index(name) {
+            out.push(EntryFiles {
+                index: i,
+                stem: p.trim_end_matches(".json").to_owned(),
+                header: v,
+            });
+        }
+    }
+    out.sort_by_key(|e| e.index);
+    out
+}
+
+/// The file stems (`objects/obj_player/Create_0`) of the code entries `code/_chunk.json` places
+/// in asset folders, with their indices.
+pub(crate) fn asset_files(
+    folder: &Folder,
+    prefix: &str,
+) -> Result<std::collections::HashMap<String, usize>> {
+    let rest_path = format!("{prefix}{DIR}/{CHUNK_REST}");
+    let Some(rest) = folder.get(&rest_path) else {
+        return Ok(Default::default());
+    };
+    #[derive(Deserialize)]
+    struct Files {
+        #[serde(default)]
+        in_assets: Vec<FileOnly>,
+    }
+    #[derive(Deserialize)]
+    struct FileOnly {
+        index: usize,
+        #[serde(default)]
+        file: Option<String>,
+    }
+    let f: Files = parse(&rest_path, rest)?;
+    Ok(f.in_assets
+        .into_iter()
+        .filter_map(|a| Some((a.file?, a.index)))
+        .collect())
 }
 
 fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
@@ -61,6 +164,7 @@ pub(crate) fn unpack(
     file: &DataFile,
     scope: &Arc<StringScope>,
     prefix: &str,
+    owned: &std::collections::HashMap<usize, String>,
     docs: &mut Vec<(String, Value)>,
     out: &mut Folder,
 ) -> Result<()> {
@@ -79,7 +183,10 @@ pub(crate) fn unpack(
                 .as_ref()
                 .and_then(|s| s.get(e.name))
                 .map(|s| String::from_utf8_lossy(s.as_bytes()).into_owned());
-            let stem = format!("{prefix}{DIR}/{}", element_stem(i, name.as_deref()));
+            let stem = match owned.get(&i) {
+                Some(s) => format!("{prefix}{s}"),
+                None => format!("{prefix}{DIR}/{}", element_stem(i, name.as_deref())),
+            };
             let parent = match e.body {
                 CodeBody::Shared { parent } => Some(parent),
                 _ => None,
@@ -113,20 +220,42 @@ pub(crate) fn unpack(
             Ok((stem, v, text, gml_text))
         })
         .collect::<Result<_>>()?;
-    let chunk = serde_json::to_value(ChunkFile {
-        empty_body: code.empty_body,
-    })
-    .map_err(|e| ser_err(DIR, e))?;
-    docs.push((format!("{prefix}{DIR}/{CHUNK_REST}"), chunk));
-    for (stem, v, text, gml_text) in rendered {
+    let mut in_assets = Vec::new();
+    for (i, (stem, v, text, gml_text)) in rendered.into_iter().enumerate() {
         if let Some(t) = text {
             out.insert(format!("{stem}.{ASM_EXT}"), t.into_bytes());
         }
         if let Some(t) = gml_text {
             out.insert(format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes());
         }
-        docs.push((format!("{stem}.json"), v));
+        // A root in an asset's folder, or a child of one: listed in `in_assets`.
+        let file = owned.get(&i);
+        let child_of_owned = match code.entries[i].body {
+            CodeBody::Shared { parent } => owned.contains_key(&(parent as usize)),
+            _ => false,
+        };
+        if file.is_some() || child_of_owned {
+            let Value::Object(mut m) = v else {
+                return Err(ser_err(&stem, "not an object"));
+            };
+            m.insert("index".into(), i.into());
+            if let Some(f) = file {
+                m.insert("file".into(), f.clone().into());
+            }
+            in_assets.push(Value::Object(m));
+        } else {
+            docs.push((format!("{stem}.json"), v));
+        }
     }
+    let mut chunk = serde_json::to_value(ChunkFile {
+        empty_body: code.empty_body,
+        in_assets: Vec::new(),
+    })
+    .map_err(|e| ser_err(DIR, e))?;
+    if !in_assets.is_empty() {
+        chunk["in_assets"] = Value::Array(in_assets);
+    }
+    docs.push((format!("{prefix}{DIR}/{CHUNK_REST}"), chunk));
     Ok(())
 }
 
@@ -141,33 +270,39 @@ pub(crate) struct Unassembled {
     unchanged: Vec<bool>,
     /// Root entries whose `.gml` text was edited: compiled after the assembly.
     gml: Vec<crate::gml::Pending>,
-    /// `.gml` files with no entry yet (no `.json` beside them): new entries, added after
-    /// the others are compiled, in path order.
-    new: Vec<String>,
+    /// `.gml` files with no entry yet (no `.json` beside them, or in an asset's folder and
+    /// listed nowhere): new entries, added after the others are compiled, in path order, with
+    /// the entry name an asset folder gives them.
+    new: Vec<(String, Option<String>)>,
 }
 
-/// Reads `code/*.json` (names are resolved in `scope`, so call it inside the pack's scope
-/// before the scope's added strings are taken). `None` when the folder has no code chunk.
+/// Reads `code/*.json` and the entries `code/_chunk.json` places in asset folders (names are
+/// resolved in `scope`, so call it inside the pack's scope before the scope's added strings are
+/// taken). `assets` maps each asset folder (`objects/obj_player`, under `prefix`) to its asset's
+/// name: a `.gml` there that no entry names is a new entry of that asset. `None` when the folder
+/// has no code chunk.
 pub(crate) fn read(
     folder: &Folder,
     prefix: &str,
     scope: &Arc<StringScope>,
+    assets: &std::collections::BTreeMap<String, (String, String)>,
 ) -> Result<Option<Unassembled>> {
     let dir = format!("{prefix}{DIR}");
     let rest_path = format!("{dir}/{CHUNK_REST}");
     let Some(rest) = folder.get(&rest_path) else {
         return Ok(None);
     };
-    let chunk: ChunkFile = parse(&rest_path, rest)?;
-    let mut metas: Vec<(usize, &str)> = Vec::new();
-    let mut new = Vec::new();
+    let chunk: ChunkFile = scope.enter(|| parse(&rest_path, rest))?;
+    // (index, file naming the header, header, stem of the texts)
+    let mut metas: Vec<(usize, String, EntryFile, String)> = Vec::new();
+    let mut new: Vec<(String, Option<String>)> = Vec::new();
     for (p, _) in folder.under(&dir) {
         let name = &p[dir.len() + 1..];
         if let Some(stem) = p.strip_suffix(&format!(".{}", crate::gml::GML_EXT))
             && !name.contains('/')
             && folder.get(&format!("{stem}.json")).is_none()
         {
-            new.push(p.to_owned());
+            new.push((p.to_owned(), None));
             continue;
         }
         if let Some(stem) = p.strip_suffix(&format!(".{ASM_EXT}"))
@@ -191,29 +326,112 @@ pub(crate) fn read(
                 "expected a file name starting with its index (0003_name.json)",
             )
         })?;
-        metas.push((i, p));
+        let bytes = folder.get(p).unwrap_or_default();
+        let m: EntryFile = scope.enter(|| parse(p, bytes))?;
+        metas.push((i, p.to_owned(), m, p.trim_end_matches(".json").to_owned()));
+    }
+    let mut stems = std::collections::HashSet::new();
+    for (k, a) in chunk.in_assets.into_iter().enumerate() {
+        let stem = match (&a.file, a.parent) {
+            (Some(f), None) => format!("{prefix}{f}"),
+            (None, Some(_)) => String::new(),
+            _ => {
+                return Err(Error::new(
+                    &rest_path,
+                    format!("in_assets[{k}]"),
+                    "expected either \"file\" (a root entry's texts) or \"parent\" (a child entry)",
+                ));
+            }
+        };
+        if a.file.is_some() && !stems.insert(stem.clone()) {
+            return Err(Error::new(
+                &rest_path,
+                format!("in_assets[{k}].file"),
+                format!(
+                    "expected each file once, found {} again",
+                    crate::quote(&stem)
+                ),
+            ));
+        }
+        metas.push((
+            a.index,
+            format!("{rest_path} (in_assets[{k}])"),
+            EntryFile {
+                name: a.name,
+                locals_count: a.locals_count,
+                arguments_count: a.arguments_count,
+                arguments_flag: a.arguments_flag,
+                execution_offset: a.execution_offset,
+                parent: a.parent,
+                gml: a.gml,
+            },
+            stem,
+        ));
+    }
+    // Texts in asset folders that no entry names: new entries of the asset.
+    for (adir, (kind, asset)) in assets {
+        for (p, _) in folder.under(adir) {
+            let file = &p[adir.len() + 1..];
+            if file.contains('/') {
+                continue;
+            }
+            let (stem, ext) = match p.rsplit_once('.') {
+                Some(x) => x,
+                None => continue,
+            };
+            if stems.contains(stem) {
+                continue;
+            }
+            if ext == ASM_EXT {
+                return Err(Error::new(
+                    p,
+                    "",
+                    format!(
+                        "expected a .gml for a new entry (an .asm is only read for an entry listed in {rest_path})"
+                    ),
+                ));
+            }
+            if ext != crate::gml::GML_EXT {
+                continue;
+            }
+            let fstem = &file[..file.len() - ext.len() - 1];
+            let entry = match kind.as_str() {
+                "objects" => format!("gml_Object_{asset}_{}", fstem.replace('-', "_")),
+                "rooms" if fstem == crate::assets::ROOM_CODE => format!("gml_Room_{asset}_Create"),
+                "scripts" => format!("gml_GlobalScript_{fstem}"),
+                _ => {
+                    return Err(Error::new(
+                        p,
+                        "",
+                        format!(
+                            "expected no new code file here (new code goes in an object's folder as EVENT_N.gml, a room's as {}.gml, a script's as NAME.gml, or in {DIR}/)",
+                            crate::assets::ROOM_CODE
+                        ),
+                    ));
+                }
+            };
+            new.push((p.to_owned(), Some(entry)));
+        }
     }
     metas.sort_by_key(|m| m.0);
     let mut entries = Vec::with_capacity(metas.len());
     let mut roots = Vec::new();
     let mut unchanged = Vec::new();
     let mut gml = Vec::new();
-    for (n, (i, p)) in metas.iter().enumerate() {
+    for (n, (i, p, m, stem)) in metas.iter().enumerate() {
         if *i != n {
             return Err(Error::new(
-                *p,
+                p,
                 "",
                 format!(
-                    "expected index {n} here (file names start with indices 0, 1, 2, ... without gaps or repeats)"
+                    "expected index {n} here (code entries are numbered 0, 1, 2, ... without gaps or repeats, by file name in {DIR}/ and by \"index\" in {rest_path})"
                 ),
             ));
         }
-        let bytes = folder.get(p).unwrap_or_default();
-        let m: EntryFile = scope.enter(|| parse(p, bytes))?;
         let body = match m.parent {
             Some(parent) => CodeBody::Shared { parent },
             None => {
-                let asm = format!("{}.{ASM_EXT}", p.trim_end_matches(".json"));
+                let asm = format!("{stem}.{ASM_EXT}");
                 if folder.get(&asm).is_none() {
                     return Err(Error::new(
                         &asm,
@@ -247,7 +465,7 @@ pub(crate) fn read(
                 .is_some_and(|p| p.body.is_root())
         {
             return Err(Error::new(
-                metas[k].1,
+                &metas[k].1,
                 "parent",
                 format!(
                     "expected the index of a root entry (one with an .asm file), found {parent}"

@@ -113,6 +113,11 @@ fn label(path: &str, v: Option<&Value>) -> String {
             .or_else(|| n.get("text").and_then(Value::as_str).map(str::to_owned))
     });
     let stem = file.strip_suffix(".json").unwrap_or(file);
+    let top = path.split('/').next().unwrap_or("");
+    if crate::assets::folder_file(top).is_some_and(|f| f == file) {
+        let name = name.unwrap_or_else(|| dir_last.to_owned());
+        return format!("{} {name}", kind_of(top));
+    }
     if dir.is_empty() {
         return stem.to_owned();
     }
@@ -521,11 +526,27 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             continue;
         }
         if let Some(stem) = p.strip_suffix(".asm") {
-            let json = format!("{stem}.json");
-            let v = b
+            let mut json = format!("{stem}.json");
+            let mut v = b
                 .get(&json)
                 .or_else(|| av.get(&json).copied())
                 .and_then(|j| serde_json::from_slice::<Value>(j).ok());
+            if v.is_none() {
+                // An entry in an asset's folder: its header is in code/_chunk.json.
+                let chunk = format!("{}/{CHUNK_REST}", crate::code::DIR);
+                v = b
+                    .get(&chunk)
+                    .or_else(|| av.get(&chunk).copied())
+                    .and_then(|j| serde_json::from_slice::<Value>(j).ok())
+                    .and_then(|c| {
+                        c["in_assets"]
+                            .as_array()?
+                            .iter()
+                            .find(|a| a["file"].as_str() == Some(stem))
+                            .cloned()
+                    });
+                json = format!("{}/entry.json", crate::code::DIR);
+            }
             // An added or removed entry is reported once, by its JSON file.
             let (Some(x), Some(y)) = (x, y) else {
                 continue;
@@ -569,13 +590,27 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                         l.retain(|(f, _, _)| f != "name" && !f.starts_with("name."));
                     }
                     if p.starts_with(&format!("{}/", crate::code::DIR)) {
-                        l.retain(|(f, _, _)| f != "gml" && !f.starts_with("gml."));
+                        l.retain(|(f, _, _)| {
+                            f != "gml" && !f.starts_with("gml.") && !f.contains("].gml")
+                        });
                     }
                     if p == MANIFEST {
                         // Counts and records that follow from the files themselves.
                         let record = format!("strings.{}", crate::strings::CODE_TEXTS);
                         let audio = format!("audio.{}", crate::audio::RECORD);
-                        l.retain(|(f, _, _)| f != "audio.entries" && *f != record && *f != audio);
+                        l.retain(|(f, _, _)| {
+                            f != "audio.entries"
+                                && *f != record
+                                && *f != audio
+                                && !f.starts_with("audio.in_sounds")
+                        });
+                    }
+                    if p.ends_with(&format!("/{CHUNK_REST}")) {
+                        // Elements added or removed are reported by their own files.
+                        l.retain(|(f, _, _)| {
+                            f != crate::assets::ORDER
+                                && !f.starts_with(&format!("{}[", crate::assets::ORDER))
+                        });
                     }
                     if frame_changed && p.starts_with("sprites/") {
                         l.retain(|(f, _, _)| f != "frames" && !f.starts_with("frames["));

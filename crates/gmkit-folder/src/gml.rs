@@ -454,13 +454,26 @@ fn new_entry_name(path: &str) -> &str {
 /// [`gmkit_gml::entries::add_entry`]: the entry is compiled from the text and wired into the
 /// script table, the object's events or the room. A name no entry kind takes is refused with
 /// one line saying which names are accepted.
-pub(crate) fn add_new(folder: &Folder, file: &mut DataFile, paths: &[String]) -> Result<()> {
+pub(crate) fn add_new(
+    folder: &Folder,
+    file: &mut DataFile,
+    paths: &[(String, Option<String>)],
+) -> Result<()> {
     use gmkit_gml::entries::{AddEntryError, add_entry};
-    for path in paths {
+    for (path, entry) in paths {
         let bytes = folder.get(path).unwrap_or_default();
         let text = std::str::from_utf8(bytes)
             .map_err(|e| Error::new(path, "", format!("expected UTF-8 text: {e}")))?;
-        let name = new_entry_name(path);
+        let script = entry
+            .as_deref()
+            .and_then(|e| e.strip_prefix("gml_GlobalScript_"));
+        let old_script = script
+            .filter(|_| !file.version.at_least(2, 3))
+            .map(|s| format!("gml_Script_{s}"));
+        let name = old_script
+            .as_deref()
+            .or(entry.as_deref())
+            .unwrap_or_else(|| new_entry_name(path));
         let target = file
             .parse_entry_name(name)
             .map_err(|why| Error::new(path, "", why))?;

@@ -30,14 +30,19 @@ pub const MANIFEST: &str = "manifest.json";
 pub const STRINGS: &str = "strings.json";
 /// Texture pages: `textures/NNNN.json` (record) and `textures/NNNN.<format>` (image as stored).
 pub const TEXTURES: &str = "textures";
-/// Embedded audio: `audio/NNNN.<wav|ogg|...>`, `audio/NNNN.null` for a stripped entry.
+/// Embedded audio no sound names: `audio/NNNN.<wav|ogg|...>`, `audio/NNNN.null` for a
+/// stripped entry (the audio of a sound is beside it: `sounds/snd_jump.wav`).
 pub const AUDIO: &str = "audio";
 /// Audio group files (`audiogroupN.dat`), each a folder of its own.
 pub const AUDIO_GROUPS: &str = "audiogroups";
 /// The other fields of a split chunk.
 pub const CHUNK_REST: &str = "_chunk.json";
-/// Format marker written in the manifest.
-pub const FORMAT: u32 = 2;
+/// Format marker written in the manifest: 3 since objects, scripts, rooms and timelines are
+/// folders holding their code and sounds are named files (see [`crate::assets`]); 2 was the
+/// layout of `KIND/NNNN_name.json` with every code entry under `code/`.
+pub const FORMAT: u32 = 3;
+/// The previous format marker (refused by pack with one line saying how to convert).
+pub const FORMAT_PREVIOUS: u32 = 2;
 
 /// The list field of a split chunk.
 pub fn split_key(field: &str) -> Option<&'static str> {

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod assets;
 pub mod audio;
 pub mod code;
 pub mod diff;

@@ -174,6 +174,15 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     };
     match manifest.get("gmkit_folder").and_then(Value::as_u64) {
         Some(v) if v == FORMAT as u64 => {}
+        Some(v) if v <= FORMAT_PREVIOUS as u64 => {
+            return Err(Error::new(
+                &manifest_path,
+                "gmkit_folder",
+                format!(
+                    "expected folder format {FORMAT}, found {v}: this folder was unpacked by an older gmkit; pack it with that version, or run `gmkit unpack` again on the game and redo the edits there"
+                ),
+            ));
+        }
         other => {
             return Err(Error::new(
                 &manifest_path,
@@ -194,7 +203,14 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     }
     for part in [TEXTURES, AUDIO] {
         if !manifest.contains_key(part) {
-            let first = folder.under(&format!("{prefix}{part}")).next().map(|f| f.0);
+            let mut first = folder.under(&format!("{prefix}{part}")).next().map(|f| f.0);
+            if part == AUDIO && first.is_none() {
+                // A sound's audio beside its JSON (`sounds/snd_jump.wav`).
+                first = folder
+                    .under(&format!("{prefix}sounds"))
+                    .map(|f| f.0)
+                    .find(|p| !p.ends_with(".json"));
+            }
             not_in_manifest(&manifest_path, part, first)?;
         }
     }
@@ -231,11 +247,25 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         take(&manifest, &manifest_path, "layout")?.clone(),
     );
     let mut sources: Sources = HashMap::new();
+    let code_files = crate::code::asset_files(folder, prefix)?;
+    let mut assets: BTreeMap<String, (String, String)> = BTreeMap::new();
     for field in field_names() {
         if matches!(
             field.as_str(),
             "version" | "layout" | "strings" | "textures" | "audio" | "code"
         ) {
+            continue;
+        }
+        if crate::assets::by_name(&field) {
+            let (v, files, rest) =
+                named_chunk(folder, prefix, &field, &mut jsons, &code_files, &mut assets)?;
+            if let Some(v) = v {
+                top.insert(field.clone(), v);
+                let key = split_key(&field);
+                sources.insert(field, (key, files, rest));
+            } else {
+                top.insert(field, Value::Null);
+            }
             continue;
         }
         let single = format!("{field}.json");
@@ -386,7 +416,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     };
     let scope = StringScope::new(strings.as_ref().unwrap_or(&Default::default()));
     // Code entries first: references name them (the names layer resolves every reference).
-    let code = crate::code::read(folder, prefix, &scope)?;
+    let code = crate::code::read(folder, prefix, &scope, &assets)?;
     let names = crate::names::of_folder(
         &top,
         code.as_ref().map(|c| c.names()).as_deref(),
@@ -432,7 +462,8 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
                 )
             })?,
         };
-        file.audio = Some(read_audio(folder, prefix, &manifest_path, n)?);
+        let in_sounds = a.get("in_sounds").cloned().unwrap_or(Value::Null);
+        file.audio = Some(read_audio(folder, prefix, &manifest_path, n, &in_sounds)?);
     }
     let sprite_stems: Vec<String> = sources
         .get("sprites")
@@ -525,9 +556,67 @@ fn ordered(prefix: &str, items: Vec<(usize, String, Value)>) -> Result<(Vec<Valu
 
 /// Audio entries `audio/NNNN.<ext>` (`NNNN.null`: stripped), indices 0..n; files past the
 /// manifest's count are added entries.
-fn read_audio(folder: &Folder, prefix: &str, manifest: &str, n: u64) -> Result<EmbeddedAudio> {
+fn read_audio<'a>(
+    folder: &'a Folder,
+    prefix: &str,
+    manifest: &str,
+    n: u64,
+    in_sounds: &Value,
+) -> Result<EmbeddedAudio> {
     let dir = format!("{prefix}{AUDIO}");
-    let mut items: Vec<(usize, &str, &[u8])> = Vec::new();
+    let mut items: Vec<(usize, &'a str, &'a [u8])> = Vec::new();
+    match in_sounds {
+        Value::Null => {}
+        Value::Object(m) => {
+            for (k, v) in m {
+                let field = format!("audio.in_sounds.{k}");
+                let (Ok(i), Some(name)) = (k.parse::<usize>(), v.as_str()) else {
+                    return Err(Error::new(
+                        manifest,
+                        field,
+                        "expected an audio entry index naming a sound's file name (\"3\": \"snd_jump\")",
+                    ));
+                };
+                let stem = format!("{prefix}sounds/{name}.");
+                let found: Vec<(&str, &[u8])> = folder
+                    .under(&format!("{prefix}sounds"))
+                    .filter(|(p, _)| {
+                        p.strip_prefix(&stem)
+                            .is_some_and(|ext| ext != "json" && !ext.contains(['/', '.']))
+                    })
+                    .collect();
+                match found.as_slice() {
+                    [(p, b)] => items.push((i, p, b)),
+                    [] => {
+                        return Err(Error::new(
+                            manifest,
+                            field,
+                            format!(
+                                "expected the sound's audio file {stem}<wav|ogg|mp3> (missing)"
+                            ),
+                        ));
+                    }
+                    [(a, _), (b, _), ..] => {
+                        return Err(Error::new(
+                            manifest,
+                            field,
+                            format!("expected one audio file for the sound, found {a} and {b}"),
+                        ));
+                    }
+                }
+            }
+        }
+        other => {
+            return Err(Error::new(
+                manifest,
+                "audio.in_sounds",
+                format!(
+                    "expected an object of audio entry index -> sound, found {}",
+                    crate::one_line(&other.to_string(), 40)
+                ),
+            ));
+        }
+    }
     for (p, b) in folder.under(&dir) {
         let name = &p[dir.len() + 1..];
         let i = leading_index(name).ok_or_else(|| {
@@ -613,4 +702,182 @@ fn locate(
         Some((None, _, file)) => Error::new(file, join(&segs[1..]), message),
         None => Error::new(manifest, join(&segs), message),
     }
+}
+
+/// A chunk written by name ([`crate::assets`]): its value, element files and `_chunk.json`
+/// path; `None` when the folder has no such chunk. Adds each asset folder and its asset's
+/// name to `assets` (for new code files there).
+fn named_chunk(
+    folder: &Folder,
+    prefix: &str,
+    field: &str,
+    jsons: &mut BTreeMap<String, Value>,
+    code_files: &HashMap<String, usize>,
+    assets: &mut BTreeMap<String, (String, String)>,
+) -> Result<(Option<Value>, Vec<String>, String)> {
+    use crate::assets::*;
+    let rest_path = format!("{field}/{CHUNK_REST}");
+    let Some(rest) = jsons.remove(&rest_path) else {
+        let dir = format!("{prefix}{field}");
+        if let Some((f, _)) = folder.under(&dir).next() {
+            return Err(Error::new(
+                format!("{dir}/{CHUNK_REST}"),
+                "",
+                format!(
+                    "expected the chunk's own fields (missing, while the folder has {}: without it the chunk would be dropped)",
+                    crate::quote(f)
+                ),
+            ));
+        }
+        return Ok((None, Vec::new(), String::new()));
+    };
+    let full_rest = format!("{prefix}{rest_path}");
+    let Value::Object(mut rest) = rest else {
+        return Err(Error::new(&full_rest, "", "expected an object"));
+    };
+    let order: Vec<Option<String>> = match rest.remove(ORDER) {
+        Some(Value::Array(a)) => a
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| match v {
+                Value::Null => Ok(None),
+                Value::String(s)
+                    if !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != ".." =>
+                {
+                    Ok(Some(s))
+                }
+                other => Err(Error::new(
+                    &full_rest,
+                    format!("{ORDER}[{k}]"),
+                    format!(
+                        "expected a folder or file name of this chunk (or null), found {}",
+                        crate::one_line(&other.to_string(), 40)
+                    ),
+                )),
+            })
+            .collect::<Result<_>>()?,
+        _ => {
+            return Err(Error::new(
+                &full_rest,
+                ORDER,
+                "expected the list of the chunk's element names in index order",
+            ));
+        }
+    };
+    // Elements by name, then folders (files) the list does not name: new ones, in name order.
+    let mut names: Vec<Option<String>> = order;
+    let listed: std::collections::HashSet<String> = names.iter().flatten().cloned().collect();
+    let mut extra: Vec<String> = Vec::new();
+    let dir = format!("{prefix}{field}/");
+    match folder_file(field) {
+        Some(file) => {
+            for (p, _) in folder.under(&format!("{prefix}{field}")) {
+                if let Some((d, f)) = p[dir.len()..].split_once('/')
+                    && f == file
+                    && !listed.contains(d)
+                {
+                    extra.push(d.to_owned());
+                }
+            }
+        }
+        None => {
+            for p in jsons.keys() {
+                if let Some(n) = p
+                    .strip_prefix(&format!("{field}/"))
+                    .and_then(|n| n.strip_suffix(".json"))
+                    && !n.contains('/')
+                    && !listed.contains(n)
+                {
+                    extra.push(n.to_owned());
+                }
+            }
+        }
+    }
+    extra.sort();
+    extra.dedup();
+    names.extend(extra.into_iter().map(Some));
+    let mut items: Vec<(Option<String>, String, Value)> = Vec::with_capacity(names.len());
+    let mut seen = std::collections::HashSet::new();
+    for (k, n) in names.into_iter().enumerate() {
+        let Some(n) = n else {
+            items.push((None, full_rest.clone(), Value::Null));
+            continue;
+        };
+        if !seen.insert(n.clone()) {
+            return Err(Error::new(
+                &full_rest,
+                format!("{ORDER}[{k}]"),
+                format!("expected each name once, found {} again", crate::quote(&n)),
+            ));
+        }
+        let rel = element_path(field, &n);
+        let path = format!("{prefix}{rel}");
+        let v = match jsons.remove(&rel) {
+            Some(v) => v,
+            None => {
+                let bytes = folder.get(&path).ok_or_else(|| {
+                    Error::new(
+                        &full_rest,
+                        format!("{ORDER}[{k}]"),
+                        format!("expected the file {path} (missing; remove the name from the list to delete the element)"),
+                    )
+                })?;
+                parse_json(&path, bytes)?
+            }
+        };
+        items.push((Some(n), path, v));
+    }
+    if field == "objects" {
+        let mut by_name: HashMap<String, u32> = HashMap::new();
+        let mut dup = Vec::new();
+        for (i, (_, _, v)) in items.iter().enumerate() {
+            if let Some(n) = v.get("name").and_then(Value::as_str)
+                && by_name.insert(n.to_owned(), i as u32).is_some()
+            {
+                dup.push(n.to_owned());
+            }
+        }
+        for n in dup {
+            by_name.remove(&n);
+        }
+        let action = rest.remove(CODE_ACTION);
+        let types = rest
+            .remove(EVENT_TYPES)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0)
+            .min(EVENT_TYPES_MAX) as usize;
+        for (n, path, v) in items.iter_mut() {
+            if let Some(n) = n {
+                events_from_names(
+                    path,
+                    v,
+                    &format!("{field}/{n}"),
+                    &by_name,
+                    action.as_ref(),
+                    code_files,
+                    types,
+                )?;
+            }
+        }
+    }
+    if folder_file(field).is_some() {
+        for (n, _, v) in &items {
+            if let Some(n) = n {
+                let name = v.get("name").and_then(Value::as_str).unwrap_or(n);
+                assets.insert(
+                    format!("{prefix}{field}/{n}"),
+                    (field.to_owned(), name.to_owned()),
+                );
+            }
+        }
+    }
+    let key = split_key(field).unwrap_or(field);
+    let mut files = Vec::with_capacity(items.len());
+    let mut list = Vec::with_capacity(items.len());
+    for (_, p, v) in items {
+        files.push(p);
+        list.push(v);
+    }
+    rest.insert(key.into(), Value::Array(list));
+    Ok((Some(Value::Object(rest)), files, full_rest))
 }

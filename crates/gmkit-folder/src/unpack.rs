@@ -47,6 +47,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     skel.audio = None;
     skel.code = None;
     let names = crate::names::of_file(file);
+    let plan = crate::assets::plan(file);
     let value = names
         .enter(|| scope.enter(|| serde_json::to_value(&skel)))
         .map_err(|e| ser_err("model", e))?;
@@ -107,14 +108,24 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         }
     }
     if let Some(a) = &file.audio {
+        let in_sounds: Map<String, Value> = plan
+            .audio
+            .iter()
+            .map(|(i, stem)| (i.to_string(), json!(stem.trim_start_matches("sounds/"))))
+            .collect();
         manifest.insert(
             "audio".into(),
-            json!({ "entries": a.entries.len(), crate::audio::RECORD: crate::audio::record(&a.entries) }),
+            json!({
+                "entries": a.entries.len(),
+                "in_sounds": in_sounds,
+                crate::audio::RECORD: crate::audio::record(&a.entries),
+            }),
         );
         for (i, e) in a.entries.iter().enumerate() {
-            let path = match e {
-                Some(b) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),
-                None => format!("{prefix}{AUDIO}/{}.null", index_name(i)),
+            let path = match (e, plan.audio.get(&i)) {
+                (Some(b), Some(stem)) => format!("{prefix}{stem}.{}", audio_ext(b)),
+                (Some(b), None) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),
+                (None, _) => format!("{prefix}{AUDIO}/{}.null", index_name(i)),
             };
             out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
         }
@@ -132,6 +143,14 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                         return Err(ser_err(&field, format!("list {key} is {other:?}")));
                     }
                 };
+                if crate::assets::by_name(&field) {
+                    let dirs = plan.dirs.get(field.as_str()).cloned().unwrap_or_default();
+                    crate::assets::unpack_chunk(
+                        file, &scope, &plan, &field, items, &dirs, &mut rest, prefix, &mut docs,
+                    )?;
+                    docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
+                    continue;
+                }
                 let record_stems = field == "sprites";
                 for (i, mut item) in items.into_iter().enumerate() {
                     let name = item.get("name").and_then(|n| match n {
@@ -153,7 +172,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             (_, v) => docs.push((format!("{prefix}{field}.json"), v)),
         }
     }
-    crate::code::unpack(file, &scope, prefix, &mut docs, out)?;
+    crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     crate::masks::unpack(file, prefix, &sprite_stems, out)?;

@@ -226,7 +226,7 @@ fn f16_an_invalid_audio_group_writes_nothing() {
     let obj = bad
         .under("audiogroups/audiogroup1/objects")
         .map(|(p, _)| p.to_owned())
-        .find(|p| !p.ends_with("_chunk.json"))
+        .find(|p| p.ends_with("/object.json"))
         .expect("an object");
     let mut v = json(&bad, &obj);
     v["sprite"] = 9999.into();

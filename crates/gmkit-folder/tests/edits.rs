@@ -9,6 +9,25 @@ use serde_json::Value;
 /// A VM game with sprites of several frames on PNG pages, embedded sounds and code.
 const GAME: &str = "dangaliensreop.win";
 
+/// Every code entry's text with extension `ext` (wherever the layout puts it) and its header.
+fn entry_texts(f: &Folder, ext: &str) -> Vec<(String, Value)> {
+    gmkit_folder::code::entry_files(f, "")
+        .into_iter()
+        .map(|e| (format!("{}.{ext}", e.stem), e.header))
+        .filter(|(p, _)| f.get(p).is_some())
+        .collect()
+}
+
+/// The header record of the code entry whose text is at `path`.
+fn header_of(f: &Folder, path: &str) -> Value {
+    let stem = path.rsplit_once('.').unwrap().0;
+    gmkit_folder::code::entry_files(f, "")
+        .into_iter()
+        .find(|e| e.stem == stem)
+        .unwrap_or_else(|| panic!("no entry for {path}"))
+        .header
+}
+
 fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
     let bytes = corpus_file(name)?;
     let data = gmkit_data::parse_bytes(bytes.clone()).expect("parses");
@@ -255,9 +274,9 @@ fn edit_first_pushi(text: &str) -> Option<String> {
 #[test]
 fn edited_code_entry() {
     let (_, folder) = need!(load(GAME));
-    let (path, text) = folder
-        .under("code")
-        .filter(|(p, _)| p.ends_with(".asm"))
+    let (path, text) = entry_texts(&folder, "asm")
+        .into_iter()
+        .map(|(p, _)| (p.clone(), folder.get(&p).unwrap()))
         .find_map(|(p, b)| {
             Some((
                 p.to_owned(),
@@ -265,7 +284,7 @@ fn edited_code_entry() {
             ))
         })
         .expect("a code entry pushing a 16-bit constant");
-    let name = json(&folder, &path.replace(".asm", ".json"))["name"]
+    let name = header_of(&folder, &path)["name"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -280,10 +299,11 @@ fn edited_code_entry() {
 #[test]
 fn a_broken_asm_file_gets_one_error_line_naming_file_and_line() {
     let (_, folder) = need!(load(GAME));
-    let (path, text) = folder
-        .under("code")
-        .find(|(p, b)| p.ends_with(".asm") && b.len() > 40)
-        .map(|(p, b)| (p.to_owned(), String::from_utf8(b.to_vec()).unwrap()))
+    let (path, text) = entry_texts(&folder, "asm")
+        .into_iter()
+        .map(|(p, _)| (p.clone(), folder.get(&p).unwrap()))
+        .find(|(_, b)| b.len() > 40)
+        .map(|(p, b)| (p, String::from_utf8(b.to_vec()).unwrap()))
         .expect("a code entry");
     let mut edited = folder.clone();
     edited.insert(&path, format!("{text}pushi.e banana\n").into_bytes());
@@ -307,11 +327,22 @@ const SOUND_GAME: &str = "patapon-like-compiled.win";
 fn replaced_and_added_sound() {
     let (_, folder) = need!(load(SOUND_GAME));
     let (audio, bytes) = folder
-        .under("audio")
+        .under("sounds")
         .find(|(p, _)| p.ends_with(".wav") || p.ends_with(".ogg"))
         .map(|(p, b)| (p.to_owned(), b.to_vec()))
-        .expect("an embedded sound");
-    let idx: usize = audio["audio/".len()..][..4].parse().unwrap();
+        .expect("an embedded sound, beside its sound");
+    let sound_name = audio["sounds/".len()..]
+        .rsplit_once('.')
+        .unwrap()
+        .0
+        .to_owned();
+    let sound_json = json(&folder, &format!("sounds/{sound_name}.json"));
+    let idx = sound_json["audio_id"].as_u64().unwrap() as usize;
+    let manifest = json(&folder, "manifest.json");
+    assert_eq!(
+        manifest["audio"]["in_sounds"][idx.to_string()],
+        sound_name.as_str()
+    );
     // Replace: same container, different bytes.
     let mut replaced = bytes.clone();
     let last = replaced.len() - 1;
@@ -321,14 +352,15 @@ fn replaced_and_added_sound() {
     assert_eq!(
         round(&folder, &edited),
         vec![format!(
-            "audio {idx}: changed ({} → {} bytes)",
+            "sound {sound_name}.{}: changed ({} → {} bytes)",
+            audio.rsplit('.').next().unwrap(),
             bytes.len(),
             bytes.len()
         )]
     );
 
     // Add: a new audio entry and a sound that plays it.
-    let n = folder.under("audio").count();
+    let n = manifest["audio"]["entries"].as_u64().unwrap() as usize;
     let ext = audio.rsplit('.').next().unwrap();
     let mut edited = folder.clone();
     edited.insert(format!("audio/{n:04}.{ext}"), bytes.clone());
@@ -341,17 +373,9 @@ fn replaced_and_added_sound() {
         })
         .expect("the sound of that audio");
     let _ = sound_path;
-    let count = folder
-        .under("sounds")
-        .filter(|(p, _)| !p.ends_with("_chunk.json"))
-        .count();
     sound["name"] = "snd_added_by_test".into();
     sound["audio_id"] = (n as i64).into();
-    put_json(
-        &mut edited,
-        &format!("sounds/{count:04}_snd_added_by_test.json"),
-        &sound,
-    );
+    put_json(&mut edited, "sounds/snd_added_by_test.json", &sound);
     let strings =
         gmkit_folder::strings::parse_entries("strings.json", folder.get("strings.json").unwrap())
             .unwrap();
@@ -359,8 +383,9 @@ fn replaced_and_added_sound() {
     assert_eq!(
         d,
         vec![
-            format!("audio {n}: added"),
+            // The new sound's audio moves beside it when unpacked again.
             "sound snd_added_by_test: added".to_owned(),
+            format!("sound snd_added_by_test.{ext}: added"),
             format!("string {}: added \"snd_added_by_test\"", strings.len()),
         ]
     );
@@ -422,9 +447,9 @@ fn edited_collision_mask() {
 #[test]
 fn imported_code_assembly() {
     let (bytes, folder) = need!(load(GAME));
-    let (path, text) = folder
-        .under("code")
-        .filter(|(p, _)| p.ends_with(".asm"))
+    let (path, text) = entry_texts(&folder, "asm")
+        .into_iter()
+        .map(|(p, _)| (p.clone(), folder.get(&p).unwrap()))
         .find_map(|(p, b)| {
             Some((
                 p.to_owned(),
@@ -432,7 +457,7 @@ fn imported_code_assembly() {
             ))
         })
         .expect("a code entry pushing a 16-bit constant");
-    let name = json(&folder, &path.replace(".asm", ".json"))["name"]
+    let name = header_of(&folder, &path)["name"]
         .as_str()
         .unwrap()
         .to_owned();

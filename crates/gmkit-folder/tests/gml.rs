@@ -20,10 +20,32 @@ fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
     Some((bytes, folder))
 }
 
+/// Every code entry's text with extension `ext` (wherever the layout puts it) and its header.
+fn entry_texts(f: &Folder, ext: &str) -> Vec<(String, Value)> {
+    gmkit_folder::code::entry_files(f, "")
+        .into_iter()
+        .map(|e| (format!("{}.{ext}", e.stem), e.header))
+        .filter(|(p, _)| f.get(p).is_some())
+        .collect()
+}
+
+/// The header record of the code entry whose text is at `path`.
+fn header_of(f: &Folder, path: &str) -> Value {
+    let stem = path.rsplit_once('.').unwrap().0;
+    gmkit_folder::code::entry_files(f, "")
+        .into_iter()
+        .find(|e| e.stem == stem)
+        .unwrap_or_else(|| panic!("no entry for {path}"))
+        .header
+}
+
 fn gml_files(f: &Folder) -> Vec<(String, String)> {
-    f.under("code")
-        .filter(|(p, _)| p.ends_with(".gml"))
-        .map(|(p, b)| (p.to_owned(), String::from_utf8(b.to_vec()).unwrap()))
+    entry_texts(f, "gml")
+        .into_iter()
+        .map(|(p, _)| {
+            let t = String::from_utf8(f.get(&p).unwrap().to_vec()).unwrap();
+            (p, t)
+        })
         .collect()
 }
 
@@ -31,12 +53,8 @@ fn gml_files(f: &Folder) -> Vec<(String, String)> {
 fn most_entries_get_gml_and_the_rest_say_why() {
     let (_, folder) = need!(load(GAME));
     let (mut with, mut without) = (0, 0);
-    for (p, b) in folder.under("code") {
-        if !p.ends_with(".asm") {
-            continue;
-        }
-        let j: Value = serde_json::from_slice(folder.get(&p.replace(".asm", ".json")).unwrap())
-            .expect("entry JSON");
+    for (p, j) in entry_texts(&folder, "asm") {
+        let b = folder.get(&p).unwrap();
         let g = &j["gml"];
         if folder.get(&p.replace(".asm", ".gml")).is_some() {
             with += 1;
@@ -60,11 +78,8 @@ fn skipped_reasons_are_one_readable_line() {
     let mut reasons = Vec::new();
     for name in ["vendaval.win", "tiktaktoe-gm-network.win", "longdog.win"] {
         let (_, folder) = need!(load(name));
-        for (p, _) in folder.under("code") {
-            if !p.ends_with(".json") {
-                continue;
-            }
-            let j: Value = serde_json::from_slice(folder.get(p).unwrap()).expect("entry JSON");
+        for e in gmkit_folder::code::entry_files(&folder, "") {
+            let (p, j) = (e.stem, e.header);
             if let Some(why) = j["gml"]["skipped"].as_str() {
                 reasons.push(format!("{name} {p}: {why}"));
             }
@@ -119,11 +134,10 @@ fn an_edited_constant_changes_exactly_that_entry() {
     let (_, folder) = need!(load(GAME));
     let (path, text) = gml_files(&folder)
         .into_iter()
-        .filter(|(p, _)| p.contains("gml_Object_"))
+        .filter(|(p, _)| p.starts_with("objects/"))
         .find_map(|(p, t)| Some((p, edit_constant(&t)?)))
         .expect("an object event assigning a small constant");
-    let name = serde_json::from_slice::<Value>(folder.get(&path.replace(".gml", ".json")).unwrap())
-        .unwrap()["name"]
+    let name = header_of(&folder, &path)["name"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -188,15 +202,14 @@ fn a_new_string_literal_is_added_to_the_string_table() {
     // The first object event with a string literal; its first literal gets new text.
     let (path, text) = gml_files(&folder)
         .into_iter()
-        .filter(|(p, _)| p.contains("gml_Object_"))
+        .filter(|(p, _)| p.starts_with("objects/"))
         .find_map(|(p, t)| {
             let a = t.find('"')?;
             let b = a + 1 + t[a + 1..].find('"')?;
             Some((p, format!("{}\"{NEW}\"{}", &t[..a], &t[b + 1..])))
         })
         .expect("an object event with a string literal");
-    let name = serde_json::from_slice::<Value>(folder.get(&path.replace(".gml", ".json")).unwrap())
-        .unwrap()["name"]
+    let name = header_of(&folder, &path)["name"]
         .as_str()
         .unwrap()
         .to_owned();
@@ -233,7 +246,7 @@ fn new_variables_and_built_ins_in_a_gml_are_added() {
     let (_, folder) = need!(load(GAME));
     let (path, text) = gml_files(&folder)
         .into_iter()
-        .find(|(p, _)| p.contains("gml_Object_"))
+        .find(|(p, _)| p.starts_with("objects/"))
         .expect("an object event");
     let mut edited = folder.clone();
     let added = "my_new_counter = 0;\nglobal.my_new_global = 2;\nvar tmp_new = my_new_counter + 1;\nimage_angle = tmp_new;\ndraw_set_halign(fa_center);\n";
@@ -296,7 +309,7 @@ fn an_unknown_function_names_line_column_and_a_suggestion() {
     let typo = format!("{}{}", &known[..3], &known[4..]);
     let (path, text) = gml_files(&folder)
         .into_iter()
-        .find(|(p, _)| p.contains("gml_Object_"))
+        .find(|(p, _)| p.starts_with("objects/"))
         .expect("an object event");
     let mut edited = folder.clone();
     let text = text.trim_end();

@@ -19,11 +19,11 @@ fn the_sample_round_trips_through_bytes_and_folder() {
         "sprites/0000_spr_ball.json",
         "sprites/0000_spr_ball/0.png",
         "sprites/0000_spr_ball/mask_0.png",
-        "sounds/0000_snd_beep.json",
-        "audio/0000.wav",
-        "rooms/0000_rm_start.json",
-        "objects/0000_obj_ball.json",
-        "code/0000_gml_Object_obj_ball_Create_0.asm",
+        "sounds/snd_beep.json",
+        "sounds/snd_beep.wav",
+        "rooms/rm_start/room.json",
+        "objects/obj_ball/object.json",
+        "objects/obj_ball/Create_0.asm",
     ] {
         assert!(
             folder.get(want).is_some(),
@@ -31,12 +31,7 @@ fn the_sample_round_trips_through_bytes_and_folder() {
             folder.files.keys()
         );
     }
-    let asm = std::str::from_utf8(
-        folder
-            .get("code/0000_gml_Object_obj_ball_Create_0.asm")
-            .unwrap(),
-    )
-    .unwrap();
+    let asm = std::str::from_utf8(folder.get("objects/obj_ball/Create_0.asm").unwrap()).unwrap();
     assert!(
         asm.contains("push.s \"Hello from the gmkit sample\""),
         "{asm}"

@@ -149,9 +149,17 @@ fn long_chains_are_an_error_for_decompile_and_skipped_by_unpack_f2() {
     let out = dir.path().join("u");
     let o = gmkit(["unpack".as_ref(), f.as_os_str(), out.as_os_str()]);
     assert!(o.exited_with(&[0]), "{o}");
-    let json = std::fs::read_to_string(out.join("code/0002_gml_Object_obj_game_Create_0.json"))
-        .expect("the entry's JSON");
-    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    // The object's Create event is in its folder; the entry's header in code/_chunk.json.
+    assert!(out.join("objects/obj_game/Create_0.asm").is_file());
+    let json = std::fs::read_to_string(out.join("code/_chunk.json")).expect("the code chunk");
+    let chunk: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let v = chunk["in_assets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["file"] == "objects/obj_game/Create_0")
+        .expect("the entry's header")
+        .clone();
     let skipped = v["gml"]["skipped"].as_str().unwrap_or_default();
     assert!(
         skipped.contains("an expression deeper than 4096 levels") && !skipped.contains('\n'),

@@ -266,10 +266,7 @@ fn unpacked(dir: &Path) -> Option<PathBuf> {
     let base = dir.join("base");
     let o = gmkit(&["unpack".as_ref(), game.as_os_str(), base.as_os_str()]);
     assert!(o.exited_with(&[0]), "{o}");
-    Some(
-        base.join("code")
-            .join("0005_gml_Object_obj_player_Step_0.gml"),
-    )
+    Some(base.join("objects").join("obj_player").join("Step_0.gml"))
 }
 
 #[test]
@@ -311,7 +308,7 @@ fn pack_refuses_deep_or_huge_gml_naming_file_line_and_column() {
         assert!(o.exited_with(&[1, 3]), "{kind}: {o}");
         assert!(
             one_line(&o.stderr)
-                && o.stderr.contains("0005_gml_Object_obj_player_Step_0.gml")
+                && o.stderr.contains("objects/obj_player/Step_0.gml")
                 && o.stderr.contains(expect),
             "{kind}: {o}"
         );

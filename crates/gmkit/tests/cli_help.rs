@@ -54,11 +54,11 @@ fn demo_runs_on_the_builtin_sample() {
     for want in [
         "sprites/0000_spr_ball/0.png",
         "sprites/0000_spr_ball/mask_0.png",
-        "sounds/0000_snd_beep.json",
-        "audio/0000.wav",
-        "rooms/0000_rm_start.json",
-        "objects/0000_obj_ball.json",
-        "code/0000_gml_Object_obj_ball_Create_0.asm",
+        "sounds/snd_beep.json",
+        "sounds/snd_beep.wav",
+        "rooms/rm_start/room.json",
+        "objects/obj_ball/object.json",
+        "objects/obj_ball/Create_0.asm",
     ] {
         assert!(text.contains(want), "{want} not listed:\n{text}");
     }

@@ -184,7 +184,7 @@ fn f15_f16_audio_groups() {
     for (p, b) in f.files.iter() {
         g.insert(format!("audiogroups/audiogroup1/{p}"), b.clone());
     }
-    let obj = "audiogroups/audiogroup1/objects/0002_obj_player.json";
+    let obj = "audiogroups/audiogroup1/objects/obj_player/object.json";
     set(&mut g, obj, |v| v["sprite"] = 9999.into());
     refused(&make(tmp.path(), "audiogroup-invalid", &g, |_| {}), obj);
 }
