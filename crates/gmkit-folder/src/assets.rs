@@ -23,7 +23,8 @@
 use crate::error::{Error, Result};
 use crate::layout::{CHUNK_REST, element_stem};
 use gmkit_data::DataFile;
-use gmkit_data::chunks::code::CodeBody;
+use gmkit_data::AssetRef;
+use gmkit_data::chunks::code::{CodeBody, CodeEntry};
 use gmkit_data::chunks::object::Action;
 use gmkit_data::code_entry::EventType;
 use serde_json::{Map, Value, json};
@@ -257,8 +258,8 @@ fn plan_sounds(file: &DataFile, plan: &mut Plan) {
 fn plan_code(file: &DataFile, plan: &mut Plan) {
     let no_entries = Vec::new();
     let entries = file.code.as_ref().map_or(&no_entries, |c| &c.entries);
-    let root = |id: i32| -> Option<usize> {
-        let i = usize::try_from(id).ok()?;
+    let root = |id: AssetRef<CodeEntry>| -> Option<usize> {
+        let i = id.index()?;
         entries
             .get(i)
             .filter(|e| !matches!(e.body, CodeBody::Shared { .. }))
@@ -266,7 +267,7 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
     };
     let mut claimed: HashSet<usize> = HashSet::new();
     let mut stems: HashSet<String> = HashSet::new();
-    let mut claim = |plan: &mut Plan, id: i32, stem: String| -> bool {
+    let mut claim = |plan: &mut Plan, id: AssetRef<CodeEntry>, stem: String| -> bool {
         let Some(i) = root(id) else { return false };
         if claimed.contains(&i) || !stems.insert(stem.to_ascii_lowercase()) {
             return false;
@@ -321,7 +322,7 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
                         _ => None,
                     };
                     let entry_name = single
-                        .and_then(|c| usize::try_from(c).ok())
+                        .and_then(|c| c.index())
                         .and_then(|c| entries.get(c))
                         .and_then(|c| name_text(file, c.name));
                     let sub = if et == Some(EventType::Collision) {

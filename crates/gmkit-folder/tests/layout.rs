@@ -294,7 +294,7 @@ fn sample_folder_and_new_event() {
         .as_ref()
         .unwrap();
     assert_eq!(obj.events[3].len(), 1, "one step event");
-    let code = obj.events[3][0].actions[0].code_id as usize;
+    let code = obj.events[3][0].actions[0].code_id.index().unwrap();
     let entry = &back.data.code.as_ref().unwrap().entries[code];
     let name = back.data.strings.as_ref().unwrap().get(entry.name).unwrap();
     assert!(name.as_bytes().ends_with(b"_Step_0"));
