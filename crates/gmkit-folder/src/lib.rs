@@ -30,6 +30,7 @@ pub mod layout;
 pub mod list;
 pub mod masks;
 mod pack;
+pub mod pages;
 pub mod reader;
 pub mod roundtrip;
 pub mod sample;
@@ -39,7 +40,7 @@ mod unpack;
 pub use error::{Error, Result, one_line, quote};
 pub use folder::Folder;
 pub use pack::{audio_group_number, pack, pack_from};
-pub use unpack::{unpack, unpack_into};
+pub use unpack::{Unpacked, unpack, unpack_into, unpack_to_dir};
 
 use gmkit_data::DataFile;
 use std::path::{Path, PathBuf};

@@ -4,16 +4,23 @@ use crate::Game;
 use crate::error::{Error, Result};
 use crate::folder::Folder;
 use crate::layout::*;
-use bytes::Bytes;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::string_table::Strings;
-use gmkit_data::chunks::texture::PageData;
 use gmkit_data::serde_support::StringScope;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
-/// Unpacks a game (data file and audio group files) into a folder.
+/// Unpacks a game (data file and audio group files) into a folder held in memory, texture
+/// pages' PNGs included. To write the folder to disk with bounded memory, use
+/// [`unpack_to_dir`].
 pub fn unpack(game: &Game) -> Result<Folder> {
+    let mut folder = unpack_deferred(game)?;
+    folder.materialize()?;
+    Ok(folder)
+}
+
+/// The folder of a game with its texture pages' PNGs deferred (produced when written).
+fn unpack_deferred(game: &Game) -> Result<Folder> {
     let mut folder = Folder::default();
     unpack_into(&game.data, "", &mut folder)?;
     for (name, g) in &game.audio_groups {
@@ -22,12 +29,35 @@ pub fn unpack(game: &Game) -> Result<Folder> {
     Ok(folder)
 }
 
+/// What [`unpack_to_dir`] wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unpacked {
+    /// Files written.
+    pub files: usize,
+    /// Bytes written.
+    pub bytes: u64,
+    /// (sprite folder, note) of every sprite whose frames stay stored texture items (see
+    /// [`crate::frames::notes`]).
+    pub notes: Vec<(String, String)>,
+}
+
+/// Unpacks a game straight to `dir` (a new or empty directory, see [`Folder::write_dir`]) with
+/// bounded memory: stored page images are written from the parsed model's bytes (no copy) and
+/// each page's PNG is produced as it is written, one page per thread at a time.
+pub fn unpack_to_dir(game: &Game, dir: impl AsRef<std::path::Path>) -> Result<Unpacked> {
+    let folder = unpack_deferred(game)?;
+    let notes = crate::frames::notes(&folder);
+    let (files, bytes) = folder.write_dir_counted(dir)?;
+    Ok(Unpacked {
+        files,
+        bytes,
+        notes,
+    })
+}
+
 fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(what, "", format!("cannot be written: {e}"))
 }
-
-/// A page record's JSON path and value, and its image file (path, bytes).
-type PageFiles = (String, Value, Option<(String, Bytes)>);
 
 /// Pretty JSON with a final newline.
 pub(crate) fn pretty(v: &Value) -> Vec<u8> {
@@ -71,37 +101,8 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     }
     if let Some(t) = &file.textures {
         manifest.insert("textures".into(), json!({"end_align": t.end_align}));
-        let pages: Vec<PageFiles> = t
-            .pages
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let stem = format!("{prefix}{TEXTURES}/{}", index_name(i));
-                let Some(p) = p else {
-                    return Ok((format!("{stem}.json"), Value::Null, None));
-                };
-                let mut meta = p.clone();
-                let blob = match &p.data {
-                    PageData::Embedded(b) => {
-                        meta.data = PageData::Embedded(Bytes::new());
-                        Some(b.clone())
-                    }
-                    PageData::External { .. } => None,
-                };
-                let mut v = serde_json::to_value(&meta).map_err(|e| ser_err(&stem, e))?;
-                let file = blob.map(|b| {
-                    let name = format!("{}.{}", index_name(i), texture_ext(&b));
-                    v["data"] = json!({ "file": name });
-                    (format!("{prefix}{TEXTURES}/{name}"), b)
-                });
-                Ok((format!("{stem}.json"), v, file))
-            })
-            .collect::<Result<_>>()?;
-        for (path, v, blob) in pages {
-            docs.push((path, v));
-            if let Some((path, b)) = blob {
-                out.insert(path, b.to_vec());
-            }
+        for (i, p) in t.pages.iter().enumerate() {
+            crate::pages::unpack(prefix, i, p.as_ref(), out, &mut docs)?;
         }
     }
     if let Some(a) = &file.audio {
