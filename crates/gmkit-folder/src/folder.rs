@@ -197,8 +197,11 @@ impl Folder {
             .collect::<Result<BTreeMap<_, _>>>()?;
         let deferred = later
             .into_iter()
-            .map(|(rel, full)| (rel, Deferred::Disk(full)))
-            .collect();
+            .map(|(rel, full)| {
+                reader::check_size(&full, &rel)?;
+                Ok((rel, Deferred::Disk(full)))
+            })
+            .collect::<Result<_>>()?;
         Ok(Folder { files, deferred })
     }
 

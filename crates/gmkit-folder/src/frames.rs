@@ -298,7 +298,7 @@ pub fn pack(
             .map(|r| r.png_fnv64)
             .unwrap_or_default();
         // A frame PNG unpack wrote that is gone: refused (it would silently keep the old frame).
-        for (k, h) in record.iter().enumerate() {
+        for (k, h) in record.iter().enumerate().take(s.frames.len()) {
             if h.is_some() && !folder.contains(&format!("{dir}/{k}.png")) {
                 return Err(Error::new(
                     format!("{dir}/{k}.png"),

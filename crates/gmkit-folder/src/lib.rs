@@ -21,6 +21,7 @@
 pub mod code;
 pub mod diff;
 mod error;
+mod fields;
 mod folder;
 pub mod frames;
 pub mod gml;

@@ -3,6 +3,7 @@
 use crate::Game;
 use crate::error::{Error, Result};
 use crate::folder::Folder;
+use crate::fields::{Part, Walk};
 use crate::layout::*;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::string_table::Strings;
@@ -71,27 +72,47 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     let empty = Strings::default();
     let strings = file.strings.as_ref().unwrap_or(&empty);
     let scope = StringScope::new(strings);
-    let mut skel = file.clone();
-    skel.strings = None;
-    skel.textures = None;
-    skel.audio = None;
-    skel.code = None;
-    let value = scope
-        .enter(|| serde_json::to_value(&skel))
-        .map_err(|e| ser_err("model", e))?;
-    drop(skel);
-    let Value::Object(mut top) = value else {
-        return Err(ser_err("model", "not an object"));
-    };
-    // (path, value) of every JSON file, rendered in parallel at the end.
+    // (path, value) of JSON files not yet rendered: rendered in parallel in batches, so the
+    // model is never held as one JSON tree.
     let mut docs: Vec<(String, Value)> = Vec::new();
     let mut manifest = Map::new();
     manifest.insert("gmkit_folder".into(), json!(FORMAT));
-    manifest.insert(
-        "version".into(),
-        top.remove("version").unwrap_or(Value::Null),
-    );
-    manifest.insert("layout".into(), top.remove("layout").unwrap_or(Value::Null));
+    let mut sprite_stems: Vec<String> = Vec::new();
+    let walked = scope.enter(|| {
+        crate::fields::each(
+            file,
+            &["strings", "textures", "audio", "code"],
+            &mut |part| -> Result<()> {
+                match part {
+                    Part::Whole(field @ ("version" | "layout"), v) => {
+                        manifest.insert(field.into(), v);
+                    }
+                    Part::Whole(field, v) => {
+                        if !(v.is_null()
+                            || (field == "unknown" && v.as_array().is_some_and(Vec::is_empty)))
+                        {
+                            whole(prefix, field, v, file, &mut sprite_stems, &mut docs)?;
+                        }
+                    }
+                    Part::Element(field, i, item) => {
+                        element(prefix, field, i, item, file, &mut sprite_stems, &mut docs);
+                    }
+                    Part::Rest(field, rest) => {
+                        docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
+                    }
+                }
+                if docs.len() >= RENDER_BATCH {
+                    render(&mut docs, out);
+                }
+                Ok(())
+            },
+        )
+    });
+    match walked {
+        Ok(()) => {}
+        Err(Walk::Stopped(e)) => return Err(e),
+        Err(Walk::Json(e)) => return Err(ser_err("model", e)),
+    }
     if let Some(s) = &file.strings {
         manifest.insert(
             "strings".into(),
@@ -115,45 +136,21 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
         }
     }
-    let mut sprite_stems: Vec<String> = Vec::new();
-    for (field, v) in top {
-        if v.is_null() || (field == "unknown" && v.as_array().is_some_and(Vec::is_empty)) {
-            continue;
-        }
-        match (split_key(&field), v) {
-            (Some(key), Value::Object(mut rest)) => {
-                let items = match rest.remove(key) {
-                    Some(Value::Array(a)) => a,
-                    other => {
-                        return Err(ser_err(&field, format!("list {key} is {other:?}")));
-                    }
-                };
-                let record_stems = field == "sprites";
-                for (i, mut item) in items.into_iter().enumerate() {
-                    let name = item.get("name").and_then(|n| match n {
-                        Value::String(s) => Some(s.clone()),
-                        Value::Object(o) => {
-                            o.get("text").and_then(|t| t.as_str()).map(str::to_owned)
-                        }
-                        _ => None,
-                    });
-                    let stem = element_stem(i, name.as_deref());
-                    if record_stems {
-                        sprite_stems.push(stem.clone());
-                        crate::masks::name_files(file, i, &mut item);
-                    }
-                    docs.push((format!("{prefix}{field}/{stem}.json"), item));
-                }
-                docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
-            }
-            (_, v) => docs.push((format!("{prefix}{field}.json"), v)),
-        }
-    }
     crate::code::unpack(file, &scope, prefix, &mut docs, out)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     crate::masks::unpack(file, prefix, &sprite_stems, out)?;
-    let rendered: Vec<(String, Vec<u8>)> = docs
+    render(&mut docs, out);
+    Ok(())
+}
+
+/// JSON files rendered at once: enough to keep both cores busy, few enough that their trees
+/// stay small.
+const RENDER_BATCH: usize = 512;
+
+/// Renders `docs` (in parallel) into `out` and empties it.
+fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
+    let rendered: Vec<(String, Vec<u8>)> = std::mem::take(docs)
         .into_par_iter()
         .map(|(p, v)| {
             let b = pretty(&v);
@@ -163,5 +160,54 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     for (p, b) in rendered {
         out.insert(p, b);
     }
+}
+
+/// A field serialized whole: a split chunk given whole (split here), or `FIELD.json`.
+fn whole(
+    prefix: &str,
+    field: &'static str,
+    v: Value,
+    file: &DataFile,
+    sprite_stems: &mut Vec<String>,
+    docs: &mut Vec<(String, Value)>,
+) -> Result<()> {
+    match (split_key(field), v) {
+        (Some(key), Value::Object(mut rest)) => {
+            let items = match rest.remove(key) {
+                Some(Value::Array(a)) => a,
+                other => {
+                    return Err(ser_err(field, format!("list {key} is {other:?}")));
+                }
+            };
+            for (i, item) in items.into_iter().enumerate() {
+                element(prefix, field, i, item, file, sprite_stems, docs);
+            }
+            docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
+        }
+        (_, v) => docs.push((format!("{prefix}{field}.json"), v)),
+    }
     Ok(())
+}
+
+/// Element `i` of split chunk `field`: `FIELD/NNNN_name.json`.
+fn element(
+    prefix: &str,
+    field: &str,
+    i: usize,
+    mut item: Value,
+    file: &DataFile,
+    sprite_stems: &mut Vec<String>,
+    docs: &mut Vec<(String, Value)>,
+) {
+    let name = item.get("name").and_then(|n| match n {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(o) => o.get("text").and_then(|t| t.as_str()).map(str::to_owned),
+        _ => None,
+    });
+    let stem = element_stem(i, name.as_deref());
+    if field == "sprites" {
+        sprite_stems.push(stem.clone());
+        crate::masks::name_files(file, i, &mut item);
+    }
+    docs.push((format!("{prefix}{field}/{stem}.json"), item));
 }
