@@ -28,7 +28,11 @@ pub(crate) fn each<E>(
     skip: &[&str],
     f: &mut dyn FnMut(Part) -> Result<(), E>,
 ) -> Result<(), Walk<E>> {
-    let mut sink = Sink { f, skip, stop: None };
+    let mut sink = Sink {
+        f,
+        skip,
+        stop: None,
+    };
     match file.serialize(Top(&mut sink)) {
         Ok(()) => Ok(()),
         Err(e) => Err(match sink.stop.take() {
@@ -76,30 +80,109 @@ fn is_other(e: &serde_json::Error) -> bool {
 /// Refuses every shape its owner does not handle (as [`OTHER_SHAPE`]).
 macro_rules! only {
     () => {
-        fn serialize_bool(self, _: bool) -> Result<(), serde_json::Error> { other() }
-        fn serialize_i8(self, _: i8) -> Result<(), serde_json::Error> { other() }
-        fn serialize_i16(self, _: i16) -> Result<(), serde_json::Error> { other() }
-        fn serialize_i32(self, _: i32) -> Result<(), serde_json::Error> { other() }
-        fn serialize_i64(self, _: i64) -> Result<(), serde_json::Error> { other() }
-        fn serialize_u8(self, _: u8) -> Result<(), serde_json::Error> { other() }
-        fn serialize_u16(self, _: u16) -> Result<(), serde_json::Error> { other() }
-        fn serialize_u32(self, _: u32) -> Result<(), serde_json::Error> { other() }
-        fn serialize_u64(self, _: u64) -> Result<(), serde_json::Error> { other() }
-        fn serialize_f32(self, _: f32) -> Result<(), serde_json::Error> { other() }
-        fn serialize_f64(self, _: f64) -> Result<(), serde_json::Error> { other() }
-        fn serialize_char(self, _: char) -> Result<(), serde_json::Error> { other() }
-        fn serialize_str(self, _: &str) -> Result<(), serde_json::Error> { other() }
-        fn serialize_bytes(self, _: &[u8]) -> Result<(), serde_json::Error> { other() }
-        fn serialize_unit(self) -> Result<(), serde_json::Error> { other() }
-        fn serialize_unit_struct(self, _: &'static str) -> Result<(), serde_json::Error> { other() }
-        fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<(), serde_json::Error> { other() }
-        fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<(), serde_json::Error> { other() }
-        fn serialize_newtype_variant<T: ?Sized + Serialize>(self, _: &'static str, _: u32, _: &'static str, _: &T) -> Result<(), serde_json::Error> { other() }
-        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, serde_json::Error> { other() }
-        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeTupleStruct, serde_json::Error> { other() }
-        fn serialize_tuple_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Self::SerializeTupleVariant, serde_json::Error> { other() }
-        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, serde_json::Error> { other() }
-        fn serialize_struct_variant(self, _: &'static str, _: u32, _: &'static str, _: usize) -> Result<Self::SerializeStructVariant, serde_json::Error> { other() }
+        fn serialize_bool(self, _: bool) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_i8(self, _: i8) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_i16(self, _: i16) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_i32(self, _: i32) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_i64(self, _: i64) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_u8(self, _: u8) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_u16(self, _: u16) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_u32(self, _: u32) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_u64(self, _: u64) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_f32(self, _: f32) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_f64(self, _: f64) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_char(self, _: char) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_str(self, _: &str) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_bytes(self, _: &[u8]) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_unit(self) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+        ) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<(), serde_json::Error> {
+            other()
+        }
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, serde_json::Error> {
+            other()
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct, serde_json::Error> {
+            other()
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant, serde_json::Error> {
+            other()
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, serde_json::Error> {
+            other()
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant, serde_json::Error> {
+            other()
+        }
     };
 }
 
@@ -222,7 +305,8 @@ impl<E> ser::SerializeStruct for ChunkFields<'_, '_, '_, E> {
                 field: self.chunk.field,
             });
         }
-        self.rest.insert(key.to_owned(), serde_json::to_value(value)?);
+        self.rest
+            .insert(key.to_owned(), serde_json::to_value(value)?);
         Ok(())
     }
     fn end(self) -> Result<(), serde_json::Error> {
@@ -232,7 +316,9 @@ impl<E> ser::SerializeStruct for ChunkFields<'_, '_, '_, E> {
                 self.chunk.field, self.chunk.list
             )));
         }
-        self.chunk.sink.give(Part::Rest(self.chunk.field, self.rest))
+        self.chunk
+            .sink
+            .give(Part::Rest(self.chunk.field, self.rest))
     }
 }
 

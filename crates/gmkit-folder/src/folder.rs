@@ -53,7 +53,8 @@ impl Deferred {
         match self {
             Deferred::Shared(b) => Ok(vec![(path.to_owned(), b.to_vec())]),
             Deferred::Disk(full) => {
-                let b = reader::read_file(full, path, reader::limit_for(path), reader::Links::Refuse)?;
+                let b =
+                    reader::read_file(full, path, reader::limit_for(path), reader::Links::Refuse)?;
                 Ok(vec![(path.to_owned(), b)])
             }
             Deferred::PagePng {

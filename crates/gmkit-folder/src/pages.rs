@@ -37,7 +37,8 @@ pub(crate) fn is_page_image(rel: &str) -> bool {
     }
     let segs: Vec<&str> = rel.split('/').collect();
     let n = segs.len();
-    let parent = |k: usize| n > k && segs[n - 1 - k] == TEXTURES && (n - 1 - k == 0 || n - 1 - k == 2);
+    let parent =
+        |k: usize| n > k && segs[n - 1 - k] == TEXTURES && (n - 1 - k == 0 || n - 1 - k == 2);
     parent(1) || (n > 2 && segs[n - 2] == TEXTURES_STORED && parent(2))
 }
 
@@ -199,14 +200,17 @@ pub(crate) fn apply(file: &mut DataFile, edits: Vec<PageEdit>, folder: &Folder) 
             ))
         })?;
         check_mode(&bytes).map_err(&err)?;
-        let new = gmkit_media::decode_png_sized(&bytes, w, h, "the texture page").map_err(|e| match e {
-            gmkit_media::Error::Size {
-                found_w, found_h, ..
-            } => err(format!(
-                "expected a {w}×{h} image (the page's size), found {found_w}×{found_h}"
-            )),
-            e => err(format!("expected a PNG: {e}")),
-        })?;
+        let new =
+            gmkit_media::decode_png_sized(&bytes, w, h, "the texture page").map_err(
+                |e| match e {
+                    gmkit_media::Error::Size {
+                        found_w, found_h, ..
+                    } => err(format!(
+                        "expected a {w}×{h} image (the page's size), found {found_w}×{found_h}"
+                    )),
+                    e => err(format!("expected a PNG: {e}")),
+                },
+            )?;
         drop(bytes);
         let old = gmkit_media::decode(&stored)
             .map_err(|e| err(format!("cannot compare with the stored page: {e}")))?;

@@ -93,7 +93,11 @@ pub(crate) fn check_size(path: &Path, shown: &str) -> Result<()> {
     let meta = std::fs::symlink_metadata(path)
         .map_err(|e| Error::new(shown, "", format!("cannot stat: {e}")))?;
     if meta.len() > limit {
-        return Err(Error::new(shown, "", too_large(limit, meta.len().to_string())));
+        return Err(Error::new(
+            shown,
+            "",
+            too_large(limit, meta.len().to_string()),
+        ));
     }
     Ok(())
 }

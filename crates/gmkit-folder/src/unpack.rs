@@ -2,8 +2,8 @@
 
 use crate::Game;
 use crate::error::{Error, Result};
-use crate::folder::Folder;
 use crate::fields::{Part, Walk};
+use crate::folder::Folder;
 use crate::layout::*;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::string_table::Strings;

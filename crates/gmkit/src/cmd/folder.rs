@@ -53,7 +53,10 @@ pub fn unpack(a: UnpackArgs) -> u8 {
     let done = match gmkit_folder::unpack_to_dir(&game, &a.dir) {
         Ok(d) => d,
         // Errors about writing (the directory, a file) are I/O; the others are about the game.
-        Err(e) if e.message.starts_with("cannot") || e.message.starts_with("expected a new or empty") => {
+        Err(e)
+            if e.message.starts_with("cannot")
+                || e.message.starts_with("expected a new or empty") =>
+        {
             return fail("unpack", e, exit::IO);
         }
         Err(e) => return fail("unpack", e, exit::FAILED),
