@@ -494,7 +494,10 @@ pub struct DiffArgs {
 
 fn load(p: &Path) -> Result<Folder, String> {
     if p.is_dir() {
-        Folder::read_dir(p).map_err(|e| format!("{}/{e}", p.display()))
+        // diff compares page images too: read them with the folder.
+        Folder::read_dir(p)
+            .and_then(|mut f| f.materialize().map(|()| f))
+            .map_err(|e| format!("{}/{e}", p.display()))
     } else {
         let g = Game::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
         gmkit_folder::unpack(&g).map_err(|e| e.to_string())
