@@ -370,6 +370,14 @@ pub fn pack(
     let mut own_page: Vec<(usize, usize, String, Image)> = Vec::new();
     for (i, k, p, img) in edited {
         let s = file.sprites.as_ref().and_then(|x| x.sprites[i].as_ref());
+        // A PNG re-encoded with the same pixels (another tool's bytes) changes nothing.
+        if let Some((r, s)) = s.and_then(|s| Some((s.frames.get(k).copied().flatten()?, s)))
+            && pages
+                .cut(file, r, Some((s.width, s.height)))
+                .is_ok_and(|f| f == img)
+        {
+            continue;
+        }
         let Some(r) = s
             .and_then(|s| s.frames.get(k).copied().flatten())
             .filter(|r| area(r).and_then(|a| uses.get(&a)) == Some(&1))

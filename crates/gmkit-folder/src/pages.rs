@@ -1,5 +1,6 @@
 //! Texture pages as PNG, always: `textures/0003.png` is the page as a viewer opens it, and
-//! `textures/stored/0003.2zoq` (or `.fioq`, `.png`, `.dds`, ...) the page's bytes as the game
+//! `textures/stored/0003.2zoq` (or `.fioq`, `.dds`, ...; `.png.stored` for a page stored as
+//! PNG, so that no tool re-encoding every `.png` touches it) the page's bytes as the game
 //! stores them. The page's record (`textures/0003.json`) names both and holds the hash of the
 //! PNG unpack wrote:
 //!
@@ -71,7 +72,12 @@ pub(crate) fn unpack(
         docs.push((record_path, v));
         return Ok(());
     };
-    let stored = format!("{TEXTURES_STORED}/{}.{}", index_name(i), texture_ext(&blob));
+    // A page stored as PNG keeps its bytes as `NNNN.png.stored`: a tool that re-encodes every
+    // `.png` of the folder must not touch the only copy of the stored bytes.
+    let stored = match texture_ext(&blob) {
+        "png" => format!("{TEXTURES_STORED}/{}.png.stored", index_name(i)),
+        ext => format!("{TEXTURES_STORED}/{}.{ext}", index_name(i)),
+    };
     let png = format!("{}.png", index_name(i));
     let png_path = format!("{prefix}{TEXTURES}/{png}");
     out.defer(
