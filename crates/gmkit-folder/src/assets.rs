@@ -22,8 +22,8 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{CHUNK_REST, element_stem};
-use gmkit_data::DataFile;
 use gmkit_data::AssetRef;
+use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, CodeEntry};
 use gmkit_data::chunks::object::Action;
 use gmkit_data::code_entry::EventType;
@@ -564,55 +564,73 @@ pub(crate) fn events_from_names(
     Ok(())
 }
 
-/// Writes the elements of named chunk `field` (their serialized `items`) as files by name, and
-/// the chunk's `order` (and for objects the plain action's shape) into `rest`.
+/// Element `i` of chunk `field` written by name: `FIELD/NAME/KIND.json` (objects get their
+/// events by name); its folder name (or `null` for a stripped element) goes to `order`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn unpack_chunk(
+pub(crate) fn unpack_element(
+    file: &DataFile,
+    plan: &Plan,
+    field: &str,
+    i: usize,
+    mut item: Value,
+    prefix: &str,
+    docs: &mut Vec<(String, Value)>,
+    order: &mut Vec<Value>,
+) -> Result<()> {
+    let dir = plan
+        .dirs
+        .get(field)
+        .and_then(|d| d.get(i))
+        .cloned()
+        .flatten();
+    match (&dir, item.is_null()) {
+        (Some(d), false) => {
+            if field == "objects"
+                && let Some(ev) = plan.events.get(i)
+            {
+                events_to_names(&mut item, ev, events_default(file));
+            }
+            docs.push((format!("{prefix}{}", element_path(field, d)), item));
+            order.push(Value::String(d.clone()));
+        }
+        (_, true) => order.push(Value::Null),
+        (None, false) => {
+            return Err(Error::new(
+                format!("{prefix}{field}"),
+                format!("[{i}]"),
+                "cannot be written: no folder name was planned for this element",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The number of event-type lists of the file's objects (the first object's).
+fn events_default(file: &DataFile) -> usize {
+    file.objects
+        .as_ref()
+        .and_then(|o| o.objects.iter().flatten().next())
+        .map_or(0, |o| o.events.len())
+}
+
+/// The other fields of chunk `field` written by name (`FIELD/_chunk.json`): the element
+/// folders' `order`, and for objects the plain code action's shape and the event-type count.
+pub(crate) fn finish_rest(
     file: &DataFile,
     scope: &std::sync::Arc<gmkit_data::serde_support::StringScope>,
     plan: &Plan,
     field: &str,
-    items: Vec<Value>,
-    dirs: &[Option<String>],
     rest: &mut Map<String, Value>,
-    prefix: &str,
-    docs: &mut Vec<(String, Value)>,
+    order: Vec<Value>,
 ) -> Result<()> {
-    let objects = field == "objects";
-    let types_default = file
-        .objects
-        .as_ref()
-        .and_then(|o| o.objects.iter().flatten().next())
-        .map_or(0, |o| o.events.len());
-    if objects {
+    if field == "objects" {
         if let Some(a) = &plan.code_action {
             let v = scope
                 .enter(|| serde_json::to_value(a))
                 .map_err(|e| Error::new(field, CODE_ACTION, format!("cannot be written: {e}")))?;
             rest.insert(CODE_ACTION.into(), v);
         }
-        rest.insert(EVENT_TYPES.into(), json!(types_default));
-    }
-    let mut order = Vec::with_capacity(items.len());
-    for (i, mut item) in items.into_iter().enumerate() {
-        let dir = dirs.get(i).cloned().flatten();
-        match (&dir, item.is_null()) {
-            (Some(d), false) => {
-                if objects && let Some(ev) = plan.events.get(i) {
-                    events_to_names(&mut item, ev, types_default);
-                }
-                docs.push((format!("{prefix}{}", element_path(field, d)), item));
-                order.push(Value::String(d.clone()));
-            }
-            (_, true) => order.push(Value::Null),
-            (None, false) => {
-                return Err(Error::new(
-                    format!("{prefix}{field}"),
-                    format!("[{i}]"),
-                    "cannot be written: no folder name was planned for this element",
-                ));
-            }
-        }
+        rest.insert(EVENT_TYPES.into(), json!(events_default(file)));
     }
     rest.insert(ORDER.into(), Value::Array(order));
     Ok(())

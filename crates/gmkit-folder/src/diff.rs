@@ -430,7 +430,11 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     let frame_pages = pages_of_frames(&av, b, &changed_frames);
     for p in paths {
         let (x, y) = (av.get(p).copied(), b.get(p));
-        if x == y || p.ends_with(crate::frames::FRAMES_RECORD) {
+        // A page's stored bytes change with its pixels, which its PNG view reports.
+        let stored_page = p.rsplit_once('/').is_some_and(|(d, _)| {
+            d.ends_with(&format!("{TEXTURES}/{}", crate::layout::TEXTURES_STORED))
+        });
+        if x == y || stored_page || p.ends_with(crate::frames::FRAMES_RECORD) {
             continue;
         }
         // A code entry's `.gml` text follows its instructions, which the `.asm` file reports;
@@ -588,6 +592,10 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                     if renamed_json.contains(p) {
                         // Reported once, as the rename.
                         l.retain(|(f, _, _)| f != "name" && !f.starts_with("name."));
+                    }
+                    if p.starts_with(&format!("{TEXTURES}/")) {
+                        // The hash of the page's PNG follows its pixels.
+                        l.retain(|(f, _, _)| f != "data.png_fnv64");
                     }
                     if p.starts_with(&format!("{}/", crate::code::DIR)) {
                         l.retain(|(f, _, _)| {

@@ -272,8 +272,16 @@ fn plan_sprite(
 }
 
 /// Applies edited and added frame PNGs to a packed model: `stems[i]` is the file stem of
-/// sprite `i` in the folder.
-pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]) -> Result<()> {
+/// sprite `i` in the folder. `touched` holds the item areas that page edits changed (see
+/// [`crate::pages`]): a frame edited there too is refused (frames win elsewhere). A frame PNG
+/// deleted since unpack is refused, as is one of the wrong size or with 16 bits per channel.
+pub fn pack(
+    file: &mut DataFile,
+    folder: &Folder,
+    prefix: &str,
+    stems: &[String],
+    touched: &crate::pages::Touched,
+) -> Result<()> {
     let Some(sprites) = &file.sprites else {
         return Ok(());
     };
@@ -289,6 +297,19 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             .and_then(|b| serde_json::from_slice::<Record>(b).ok())
             .map(|r| r.png_fnv64)
             .unwrap_or_default();
+        // A frame PNG unpack wrote that is gone: refused (it would silently keep the old frame).
+        for (k, h) in record.iter().enumerate().take(s.frames.len()) {
+            if h.is_some() && !folder.contains(&format!("{dir}/{k}.png")) {
+                return Err(Error::new(
+                    format!("{dir}/{k}.png"),
+                    "",
+                    format!(
+                        "expected this frame (deleted: the sprite has {} frames; restore the PNG, removing frames is not supported)",
+                        s.frames.len()
+                    ),
+                ));
+            }
+        }
         for (p, b) in folder.under(&dir) {
             let name = &p[dir.len() + 1..];
             let Some(k) = name
@@ -300,6 +321,7 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             if record.get(k).and_then(|h| h.as_ref()?.0) == Some(fnv64(b)) {
                 continue;
             }
+            crate::pages::check_mode(b).map_err(|m| Error::new(p, "", m))?;
             // The size in the PNG's header is checked before it is decoded.
             let img = gmkit_media::decode_png_sized(b, s.width, s.height, "the sprite's frame")
                 .map_err(|e| match e {
@@ -348,6 +370,14 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
     let mut own_page: Vec<(usize, usize, String, Image)> = Vec::new();
     for (i, k, p, img) in edited {
         let s = file.sprites.as_ref().and_then(|x| x.sprites[i].as_ref());
+        // A PNG re-encoded with the same pixels (another tool's bytes) changes nothing.
+        if let Some((r, s)) = s.and_then(|s| Some((s.frames.get(k).copied().flatten()?, s)))
+            && pages
+                .cut(file, r, Some((s.width, s.height)))
+                .is_ok_and(|f| f == img)
+        {
+            continue;
+        }
         let Some(r) = s
             .and_then(|s| s.frames.get(k).copied().flatten())
             .filter(|r| area(r).and_then(|a| uses.get(&a)) == Some(&1))
@@ -359,6 +389,16 @@ pub fn pack(file: &mut DataFile, folder: &Folder, prefix: &str, stems: &[String]
             own_page.push((i, k, p, img));
             continue;
         };
+        if touched.contains(&(item.texture_page, item.source)) {
+            return Err(Error::new(
+                &p,
+                "",
+                format!(
+                    "expected one edit of these pixels: this frame and {prefix}textures/{:04}.png both changed its area (frames win where only a frame changed; undo one of the two edits)",
+                    item.texture_page
+                ),
+            ));
+        }
         let page_index = item.texture_page as usize;
         let page = match changed_pages.get_mut(&page_index) {
             Some(pg) => pg,

@@ -28,8 +28,11 @@ pub const SPLIT: &[(&str, &str)] = &[
 pub const MANIFEST: &str = "manifest.json";
 /// The string table.
 pub const STRINGS: &str = "strings.json";
-/// Texture pages: `textures/NNNN.json` (record) and `textures/NNNN.<format>` (image as stored).
+/// Texture pages: `textures/NNNN.json` (record), `textures/NNNN.png` (the page as PNG) and
+/// `textures/stored/NNNN.<format>` (the image as stored; see [`crate::pages`]).
 pub const TEXTURES: &str = "textures";
+/// Folder of the stored page images, inside [`TEXTURES`].
+pub const TEXTURES_STORED: &str = "stored";
 /// Embedded audio no sound names: `audio/NNNN.<wav|ogg|...>`, `audio/NNNN.null` for a
 /// stripped entry (the audio of a sound is beside it: `sounds/snd_jump.wav`).
 pub const AUDIO: &str = "audio";

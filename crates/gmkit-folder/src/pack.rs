@@ -203,13 +203,12 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     }
     for part in [TEXTURES, AUDIO] {
         if !manifest.contains_key(part) {
-            let mut first = folder.under(&format!("{prefix}{part}")).next().map(|f| f.0);
+            let under = folder.paths_under(&format!("{prefix}{part}"));
+            let mut first = under.first().copied();
+            let sounds = folder.paths_under(&format!("{prefix}sounds"));
             if part == AUDIO && first.is_none() {
                 // A sound's audio beside its JSON (`sounds/snd_jump.wav`).
-                first = folder
-                    .under(&format!("{prefix}sounds"))
-                    .map(|f| f.0)
-                    .find(|p| !p.ends_with(".json"));
+                first = sounds.iter().copied().find(|p| !p.ends_with(".json"));
             }
             not_in_manifest(&manifest_path, part, first)?;
         }
@@ -350,6 +349,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
 
     // Texture pages: records from JSON, images from their files.
     let mut blobs: Vec<(usize, Bytes)> = Vec::new();
+    let mut page_edits: Vec<crate::pages::PageEdit> = Vec::new();
     if manifest.contains_key("textures") {
         let dir = format!("{TEXTURES}/");
         let keys: Vec<String> = jsons
@@ -371,24 +371,23 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         }
         items.sort_by_key(|x| x.0);
         let (mut pages, files) = ordered(prefix, items)?;
-        for (i, page) in pages.iter_mut().enumerate() {
-            let Some(file) = page
-                .get("data")
-                .and_then(|d| d.get("file"))
-                .and_then(Value::as_str)
-            else {
-                continue;
-            };
-            let path = format!("{prefix}{TEXTURES}/{file}");
-            let bytes = folder.get(&path).ok_or_else(|| {
-                Error::new(
-                    &files[i],
-                    "data.file",
-                    format!("expected the image file {path} (missing)"),
-                )
-            })?;
-            blobs.push((i, Bytes::copy_from_slice(bytes)));
-            page["data"] = serde_json::json!({ "Embedded": "" });
+        // Each page's stored bytes, and whether its PNG changed (pages in parallel, one image
+        // per thread at a time).
+        let read: Vec<Option<(Bytes, Option<crate::pages::PageEdit>)>> = pages
+            .par_iter()
+            .enumerate()
+            .map(|(i, page)| match page.get("data") {
+                Some(d) if d.get("file").is_some_and(Value::is_string) => {
+                    crate::pages::read(folder, prefix, i, d, &files[i]).map(Some)
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<_>>()?;
+        for (i, r) in read.into_iter().enumerate() {
+            let Some((blob, edit)) = r else { continue };
+            blobs.push((i, blob));
+            page_edits.extend(edit);
+            pages[i]["data"] = serde_json::json!({ "Embedded": "" });
         }
         let mut obj = Map::new();
         obj.insert("pages".into(), Value::Array(pages));
@@ -477,7 +476,9 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         })
         .unwrap_or_default();
     crate::masks::pack(&mut file, folder, masks)?;
-    crate::frames::pack(&mut file, folder, prefix, &sprite_stems)?;
+    // Page edits first, then frame edits over them: frames win (see crate::pages).
+    let touched = crate::pages::apply(&mut file, page_edits, folder)?;
+    crate::frames::pack(&mut file, folder, prefix, &sprite_stems, &touched)?;
     if let Some(code) = code {
         crate::code::assemble(folder, &mut file, code, follow.as_ref())?;
     }

@@ -86,6 +86,22 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     read_file(path, &shown, limit, Links::Follow)
 }
 
+/// Checks the size of a file read later (its length from the directory listing) against the
+/// limit for its name, so a folder too large is refused when read, as [`read_file`] would.
+pub(crate) fn check_size(path: &Path, shown: &str) -> Result<()> {
+    let limit = limit_for(shown);
+    let meta = std::fs::symlink_metadata(path)
+        .map_err(|e| Error::new(shown, "", format!("cannot stat: {e}")))?;
+    if meta.len() > limit {
+        return Err(Error::new(
+            shown,
+            "",
+            too_large(limit, meta.len().to_string()),
+        ));
+    }
+    Ok(())
+}
+
 fn too_large(limit: u64, found: String) -> String {
     format!(
         "expected at most {} MiB ({limit} bytes) for a file of this kind, found {found} bytes",

@@ -2,18 +2,26 @@
 
 use crate::Game;
 use crate::error::{Error, Result};
+use crate::fields::{Part, Walk};
 use crate::folder::Folder;
 use crate::layout::*;
-use bytes::Bytes;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::string_table::Strings;
-use gmkit_data::chunks::texture::PageData;
 use gmkit_data::serde_support::StringScope;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
-/// Unpacks a game (data file and audio group files) into a folder.
+/// Unpacks a game (data file and audio group files) into a folder held in memory, texture
+/// pages' PNGs included. To write the folder to disk with bounded memory, use
+/// [`unpack_to_dir`].
 pub fn unpack(game: &Game) -> Result<Folder> {
+    let mut folder = unpack_deferred(game)?;
+    folder.materialize()?;
+    Ok(folder)
+}
+
+/// The folder of a game with its texture pages' PNGs deferred (produced when written).
+fn unpack_deferred(game: &Game) -> Result<Folder> {
     let mut folder = Folder::default();
     unpack_into(&game.data, "", &mut folder)?;
     for (name, g) in &game.audio_groups {
@@ -22,12 +30,35 @@ pub fn unpack(game: &Game) -> Result<Folder> {
     Ok(folder)
 }
 
+/// What [`unpack_to_dir`] wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unpacked {
+    /// Files written.
+    pub files: usize,
+    /// Bytes written.
+    pub bytes: u64,
+    /// (sprite folder, note) of every sprite whose frames stay stored texture items (see
+    /// [`crate::frames::notes`]).
+    pub notes: Vec<(String, String)>,
+}
+
+/// Unpacks a game straight to `dir` (a new or empty directory, see [`Folder::write_dir`]) with
+/// bounded memory: stored page images are written from the parsed model's bytes (no copy) and
+/// each page's PNG is produced as it is written, one page per thread at a time.
+pub fn unpack_to_dir(game: &Game, dir: impl AsRef<std::path::Path>) -> Result<Unpacked> {
+    let folder = unpack_deferred(game)?;
+    let notes = crate::frames::notes(&folder);
+    let (files, bytes) = folder.write_dir_counted(dir)?;
+    Ok(Unpacked {
+        files,
+        bytes,
+        notes,
+    })
+}
+
 fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(what, "", format!("cannot be written: {e}"))
 }
-
-/// A page record's JSON path and value, and its image file (path, bytes).
-type PageFiles = (String, Value, Option<(String, Bytes)>);
 
 /// Pretty JSON with a final newline.
 pub(crate) fn pretty(v: &Value) -> Vec<u8> {
@@ -41,29 +72,79 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     let empty = Strings::default();
     let strings = file.strings.as_ref().unwrap_or(&empty);
     let scope = StringScope::new(strings);
-    let mut skel = file.clone();
-    skel.strings = None;
-    skel.textures = None;
-    skel.audio = None;
-    skel.code = None;
     let names = crate::names::of_file(file);
     let plan = crate::assets::plan(file);
-    let value = names
-        .enter(|| scope.enter(|| serde_json::to_value(&skel)))
-        .map_err(|e| ser_err("model", e))?;
-    drop(skel);
-    let Value::Object(mut top) = value else {
-        return Err(ser_err("model", "not an object"));
-    };
-    // (path, value) of every JSON file, rendered in parallel at the end.
+    // (path, value) of JSON files not yet rendered: rendered in parallel in batches, so the
+    // model is never held as one JSON tree.
     let mut docs: Vec<(String, Value)> = Vec::new();
     let mut manifest = Map::new();
     manifest.insert("gmkit_folder".into(), json!(FORMAT));
-    manifest.insert(
-        "version".into(),
-        top.remove("version").unwrap_or(Value::Null),
-    );
-    manifest.insert("layout".into(), top.remove("layout").unwrap_or(Value::Null));
+    let mut sprite_stems: Vec<String> = Vec::new();
+    let mut orders: std::collections::HashMap<&str, Vec<Value>> = Default::default();
+    let walked = names.enter(|| {
+        scope.enter(|| {
+            crate::fields::each(
+                file,
+                &["strings", "textures", "audio", "code"],
+                &mut |part| -> Result<()> {
+                    match part {
+                        Part::Whole(field @ ("version" | "layout"), v) => {
+                            manifest.insert(field.into(), v);
+                        }
+                        Part::Whole(field, v) => {
+                            if !(v.is_null()
+                                || (field == "unknown" && v.as_array().is_some_and(Vec::is_empty)))
+                            {
+                                let mut sink = Sink {
+                                    prefix,
+                                    file,
+                                    plan: &plan,
+                                    scope: &scope,
+                                    sprite_stems: &mut sprite_stems,
+                                    docs: &mut docs,
+                                    orders: &mut orders,
+                                };
+                                whole(field, v, &mut sink)?;
+                            }
+                        }
+                        Part::Element(field, i, item) => {
+                            let mut sink = Sink {
+                                prefix,
+                                file,
+                                plan: &plan,
+                                scope: &scope,
+                                sprite_stems: &mut sprite_stems,
+                                docs: &mut docs,
+                                orders: &mut orders,
+                            };
+                            sink.element(field, i, item)?;
+                        }
+                        Part::Rest(field, rest) => {
+                            let mut sink = Sink {
+                                prefix,
+                                file,
+                                plan: &plan,
+                                scope: &scope,
+                                sprite_stems: &mut sprite_stems,
+                                docs: &mut docs,
+                                orders: &mut orders,
+                            };
+                            sink.rest(field, rest)?;
+                        }
+                    }
+                    if docs.len() >= RENDER_BATCH {
+                        render(&mut docs, out);
+                    }
+                    Ok(())
+                },
+            )
+        })
+    });
+    match walked {
+        Ok(()) => {}
+        Err(Walk::Stopped(e)) => return Err(e),
+        Err(Walk::Json(e)) => return Err(ser_err("model", e)),
+    }
     if let Some(s) = &file.strings {
         let mut section = json!({"aligned": s.aligned, "end_align": s.end_align});
         if let Some(r) = crate::strings::code_texts_record(file) {
@@ -74,37 +155,8 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     }
     if let Some(t) = &file.textures {
         manifest.insert("textures".into(), json!({"end_align": t.end_align}));
-        let pages: Vec<PageFiles> = t
-            .pages
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let stem = format!("{prefix}{TEXTURES}/{}", index_name(i));
-                let Some(p) = p else {
-                    return Ok((format!("{stem}.json"), Value::Null, None));
-                };
-                let mut meta = p.clone();
-                let blob = match &p.data {
-                    PageData::Embedded(b) => {
-                        meta.data = PageData::Embedded(Bytes::new());
-                        Some(b.clone())
-                    }
-                    PageData::External { .. } => None,
-                };
-                let mut v = serde_json::to_value(&meta).map_err(|e| ser_err(&stem, e))?;
-                let file = blob.map(|b| {
-                    let name = format!("{}.{}", index_name(i), texture_ext(&b));
-                    v["data"] = json!({ "file": name });
-                    (format!("{prefix}{TEXTURES}/{name}"), b)
-                });
-                Ok((format!("{stem}.json"), v, file))
-            })
-            .collect::<Result<_>>()?;
-        for (path, v, blob) in pages {
-            docs.push((path, v));
-            if let Some((path, b)) = blob {
-                out.insert(path, b.to_vec());
-            }
+        for (i, p) in t.pages.iter().enumerate() {
+            crate::pages::unpack(prefix, i, p.as_ref(), out, &mut docs)?;
         }
     }
     if let Some(a) = &file.audio {
@@ -130,53 +182,21 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
         }
     }
-    let mut sprite_stems: Vec<String> = Vec::new();
-    for (field, v) in top {
-        if v.is_null() || (field == "unknown" && v.as_array().is_some_and(Vec::is_empty)) {
-            continue;
-        }
-        match (split_key(&field), v) {
-            (Some(key), Value::Object(mut rest)) => {
-                let items = match rest.remove(key) {
-                    Some(Value::Array(a)) => a,
-                    other => {
-                        return Err(ser_err(&field, format!("list {key} is {other:?}")));
-                    }
-                };
-                if crate::assets::by_name(&field) {
-                    let dirs = plan.dirs.get(field.as_str()).cloned().unwrap_or_default();
-                    crate::assets::unpack_chunk(
-                        file, &scope, &plan, &field, items, &dirs, &mut rest, prefix, &mut docs,
-                    )?;
-                    docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
-                    continue;
-                }
-                let record_stems = field == "sprites";
-                for (i, mut item) in items.into_iter().enumerate() {
-                    let name = item.get("name").and_then(|n| match n {
-                        Value::String(s) => Some(s.clone()),
-                        Value::Object(o) => {
-                            o.get("text").and_then(|t| t.as_str()).map(str::to_owned)
-                        }
-                        _ => None,
-                    });
-                    let stem = element_stem(i, name.as_deref());
-                    if record_stems {
-                        sprite_stems.push(stem.clone());
-                        crate::masks::name_files(file, i, &mut item);
-                    }
-                    docs.push((format!("{prefix}{field}/{stem}.json"), item));
-                }
-                docs.push((format!("{prefix}{field}/{CHUNK_REST}"), Value::Object(rest)));
-            }
-            (_, v) => docs.push((format!("{prefix}{field}.json"), v)),
-        }
-    }
     crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     crate::masks::unpack(file, prefix, &sprite_stems, out)?;
-    let rendered: Vec<(String, Vec<u8>)> = docs
+    render(&mut docs, out);
+    Ok(())
+}
+
+/// JSON files rendered at once: enough to keep both cores busy, few enough that their trees
+/// stay small.
+const RENDER_BATCH: usize = 512;
+
+/// Renders `docs` (in parallel) into `out` and empties it.
+fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
+    let rendered: Vec<(String, Vec<u8>)> = std::mem::take(docs)
         .into_par_iter()
         .map(|(p, v)| {
             let b = pretty(&v);
@@ -185,6 +205,83 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         .collect();
     for (p, b) in rendered {
         out.insert(p, b);
+    }
+}
+
+/// Where the parts of the model go while it is walked.
+struct Sink<'a, 'f> {
+    prefix: &'a str,
+    file: &'f DataFile,
+    plan: &'a crate::assets::Plan,
+    scope: &'a std::sync::Arc<StringScope>,
+    sprite_stems: &'a mut Vec<String>,
+    docs: &'a mut Vec<(String, Value)>,
+    /// Folder names of the elements of chunks written by name, in order.
+    orders: &'a mut std::collections::HashMap<&'static str, Vec<Value>>,
+}
+
+impl Sink<'_, '_> {
+    /// Element `i` of split chunk `field`: `FIELD/NNNN_name.json`, or its folder for a chunk
+    /// written by name ([`crate::assets`]).
+    fn element(&mut self, field: &'static str, i: usize, mut item: Value) -> Result<()> {
+        if crate::assets::by_name(field) {
+            let order = self.orders.entry(field).or_default();
+            return crate::assets::unpack_element(
+                self.file,
+                self.plan,
+                field,
+                i,
+                item,
+                self.prefix,
+                self.docs,
+                order,
+            );
+        }
+        let name = item.get("name").and_then(|n| match n {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(o) => o.get("text").and_then(|t| t.as_str()).map(str::to_owned),
+            _ => None,
+        });
+        let stem = element_stem(i, name.as_deref());
+        if field == "sprites" {
+            self.sprite_stems.push(stem.clone());
+            crate::masks::name_files(self.file, i, &mut item);
+        }
+        self.docs
+            .push((format!("{}{field}/{stem}.json", self.prefix), item));
+        Ok(())
+    }
+
+    /// The other fields of split chunk `field`: `FIELD/_chunk.json`.
+    fn rest(&mut self, field: &'static str, mut rest: Map<String, Value>) -> Result<()> {
+        if crate::assets::by_name(field) {
+            let order = self.orders.remove(field).unwrap_or_default();
+            crate::assets::finish_rest(self.file, self.scope, self.plan, field, &mut rest, order)?;
+        }
+        self.docs.push((
+            format!("{}{field}/{CHUNK_REST}", self.prefix),
+            Value::Object(rest),
+        ));
+        Ok(())
+    }
+}
+
+/// A field serialized whole: a split chunk given whole (split here), or `FIELD.json`.
+fn whole(field: &'static str, v: Value, sink: &mut Sink<'_, '_>) -> Result<()> {
+    match (split_key(field), v) {
+        (Some(key), Value::Object(mut rest)) => {
+            let items = match rest.remove(key) {
+                Some(Value::Array(a)) => a,
+                other => {
+                    return Err(ser_err(field, format!("list {key} is {other:?}")));
+                }
+            };
+            for (i, item) in items.into_iter().enumerate() {
+                sink.element(field, i, item)?;
+            }
+            sink.rest(field, rest)?;
+        }
+        (_, v) => sink.docs.push((format!("{}{field}.json", sink.prefix), v)),
     }
     Ok(())
 }

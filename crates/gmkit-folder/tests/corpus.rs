@@ -23,12 +23,16 @@ fn every_corpus_file_unpacks_and_packs_identically() {
                 })
                 .map_err(|e| format!("unpack: {e}"))?;
                 // Through the disk for the small files (the rest in memory: same bytes, less I/O).
+                // Kept until pack has read the page images, which stay on disk until then.
+                let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
                 let back = if bytes.len() < 400_000 {
-                    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
                     let at = dir.path().join("game");
                     folder.write_dir(&at).map_err(|e| format!("write: {e}"))?;
+                    // Page images stay on disk until pack reads them; compared in full here.
                     let back = Folder::read_dir(&at).map_err(|e| format!("read: {e}"))?;
-                    if back != folder {
+                    let mut all = back.clone();
+                    all.materialize().map_err(|e| format!("read: {e}"))?;
+                    if all != folder {
                         return Err("folder read back differs from the one written".into());
                     }
                     back

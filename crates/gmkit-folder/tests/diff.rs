@@ -73,7 +73,8 @@ fn a_page_change_shows_beside_an_added_frame() {
         .keys()
         .filter_map(|p| {
             let f = p.strip_prefix("textures/")?;
-            (!f.ends_with(".json"))
+            // The page as PNG (`textures/NNNN.png`; the stored bytes are under stored/).
+            (!f.ends_with(".json") && !f.contains('/'))
                 .then(|| (p.clone(), gmkit_folder::layout::leading_index(f).unwrap()))
         })
         .collect();

@@ -49,24 +49,28 @@ pub fn unpack(a: UnpackArgs) -> u8 {
         Err(e) => return fail("unpack", format!("{}: {e}", a.file.display()), exit::FAILED),
     };
     bar.set_message("unpacking");
-    let folder = match gmkit_folder::unpack(&game) {
-        Ok(f) => f,
+    // Streams to disk: pages are produced as they are written (bounded memory).
+    let done = match gmkit_folder::unpack_to_dir(&game, &a.dir) {
+        Ok(d) => d,
+        // Errors about writing (the directory, a file) are I/O; the others are about the game.
+        Err(e)
+            if e.message.starts_with("cannot")
+                || e.message.starts_with("expected a new or empty") =>
+        {
+            return fail("unpack", e, exit::IO);
+        }
         Err(e) => return fail("unpack", e, exit::FAILED),
     };
-    bar.set_message("writing");
-    if let Err(e) = folder.write_dir(&a.dir) {
-        return fail("unpack", e, exit::IO);
-    }
     bar.finish_and_clear();
     println!(
         "{} → {}: {} files, {:.1} MB, {:.2} s",
         a.file.display(),
         a.dir.display(),
-        folder.files.len(),
-        folder.size() as f64 / 1e6,
+        done.files,
+        done.bytes as f64 / 1e6,
         t.elapsed().as_secs_f64()
     );
-    print_notes(&gmkit_folder::frames::notes(&folder));
+    print_notes(&done.notes);
     exit::OK
 }
 
@@ -578,7 +582,10 @@ pub struct DiffArgs {
 
 fn load(p: &Path) -> Result<Folder, String> {
     if p.is_dir() {
-        Folder::read_dir(p).map_err(|e| format!("{}/{e}", p.display()))
+        // diff compares page images too: read them with the folder.
+        Folder::read_dir(p)
+            .and_then(|mut f| f.materialize().map(|()| f))
+            .map_err(|e| format!("{}/{e}", p.display()))
     } else {
         let g = Game::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
         gmkit_folder::unpack(&g).map_err(|e| e.to_string())
