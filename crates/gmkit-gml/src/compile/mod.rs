@@ -354,7 +354,19 @@ pub fn compile_entry_with_children(
     entry: usize,
     body: &[Stmt],
 ) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
-    compile_any(game, names, entry, body, false).map(|c| (c.instructions, c.children))
+    compile_any(game, names, entry, body, false, None).map(|c| (c.instructions, c.children))
+}
+
+/// As [`compile_entry_with_children`], for a tree parsed from `source`: a new anonymous
+/// function gets the name GameMaker gives it, numbered by its place in the text.
+pub fn compile_entry_with_source(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    source: &str,
+) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
+    compile_any(game, names, entry, body, false, Some(source)).map(|c| (c.instructions, c.children))
 }
 
 /// What [`compile_new`] produces: the entry's instructions, the headers of its nested
@@ -380,7 +392,20 @@ pub struct Compiled {
 /// game is an error ([`CompileError::UnknownName`], with a suggestion from the game's
 /// names). The entry must exist (a new entry is added to CODE first, with no code).
 pub fn compile_new(game: &Game, names: &Names, entry: usize, body: &[Stmt]) -> R<Compiled> {
-    compile_any(game, names, entry, body, true)
+    compile_any(game, names, entry, body, true, None)
+}
+
+/// As [`compile_new`], for a tree parsed from `source`: new nested functions and struct
+/// literals get the child entry names GameMaker gives them (anonymous functions are numbered
+/// by their place in the text), with their FUNC entries among the additions.
+pub fn compile_new_with_source(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    source: &str,
+) -> R<Compiled> {
+    compile_any(game, names, entry, body, true, Some(source))
 }
 
 fn compile_any(
@@ -389,6 +414,7 @@ fn compile_any(
     entry: usize,
     body: &[Stmt],
     growing: bool,
+    source: Option<&str>,
 ) -> R<Compiled> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
@@ -438,6 +464,7 @@ fn compile_any(
         grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
         globalvars: HashSet::new(),
     };
+    c.fnc.source = source.map(str::to_string);
     if try_lower::has_try(body) {
         let f = c.f();
         let body = try_lower::Lower::new(f, &mut c.fnc.try_count).body(body)?;
