@@ -53,6 +53,9 @@ pub(super) struct FnState {
     /// The child name of the function being compiled (spec §7.6: its short name and its
     /// parent's child name or the root entry's name).
     current: Option<String>,
+    /// The child name of the function enclosing the current one (default argument values
+    /// are named as its code: tiktaktoe-gm-network's SnowState, `_struct = {}`).
+    outer: Option<String>,
     /// The child name [`Compiler::next_child`] gave the function it named last.
     pending_child: Option<String>,
     /// The text the root's code was parsed from (anonymous functions are numbered by their
@@ -78,6 +81,11 @@ impl FnState {
             entry: game.code_name(entry).to_string(),
             ..FnState::default()
         }
+    }
+
+    /// Compiles as new code: the root's existing child entries are not taken.
+    pub(super) fn forget_children(&mut self) {
+        self.children.clear();
     }
 }
 
@@ -244,6 +252,7 @@ impl Compiler<'_> {
         let id = self.func_exact(&name)?;
         let child = self.fnc.pending_child.take().unwrap_or_default();
         let saved_current = self.fnc.current.replace(child);
+        let saved_outer = std::mem::replace(&mut self.fnc.outer, saved_current.clone());
         let skip = self.label();
         self.branch(Opcode::B, skip);
         let start = self.out.len();
@@ -269,6 +278,7 @@ impl Compiler<'_> {
         self.fnc.in_static = saved_static;
         self.fnc.constructor = saved_ctor;
         self.fnc.current = saved_current;
+        self.fnc.outer = saved_outer;
         r?;
         self.fnc
             .compiled
@@ -321,7 +331,10 @@ impl Compiler<'_> {
             let Some(d) = d else { continue };
             let mut d = d.clone();
             rename_expr(&mut d, &map);
-            self.default_argument(k, &d)?;
+            let inner = std::mem::replace(&mut self.fnc.current, self.fnc.outer.clone());
+            let r = self.default_argument(k, &d);
+            self.fnc.current = inner;
+            r?;
         }
         if let Some((parent, args)) = &f.inherits {
             let mut args = args.clone();

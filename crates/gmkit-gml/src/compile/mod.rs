@@ -408,6 +408,24 @@ pub fn compile_new_with_source(
     compile_any(game, names, entry, body, true, Some(source))
 }
 
+/// The code entry names GameMaker gives the nested functions and struct literals of `body`
+/// (parsed from `source`) compiled as new code into root entry `entry`, whatever child
+/// entries it has now, in the order of their offsets. Struct literals are numbered after the
+/// game's largest `___struct___N` (GameMaker numbers them game-wide in compile order).
+pub fn new_child_names(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    source: &str,
+) -> R<Vec<String>> {
+    let mut c = new_compiler(game, names, entry, true);
+    c.fnc.source = Some(source.to_string());
+    c.fnc.forget_children();
+    run(&mut c, body)?;
+    Ok(c.child_entries().into_iter().map(|e| e.name).collect())
+}
+
 fn compile_any(
     game: &Game,
     names: &Names,
@@ -416,6 +434,29 @@ fn compile_any(
     growing: bool,
     source: Option<&str>,
 ) -> R<Compiled> {
+    let mut c = new_compiler(game, names, entry, growing);
+    c.fnc.source = source.map(str::to_string);
+    run(&mut c, body)?;
+    let children = c.child_entries();
+    let additions = c
+        .grow
+        .take()
+        .map(|g| g.into_inner().add)
+        .unwrap_or_default();
+    Ok(Compiled {
+        instructions: c.finish()?,
+        children,
+        additions,
+    })
+}
+
+/// A compiler for root entry `entry` (growing: adding the names the code needs).
+fn new_compiler<'a>(
+    game: &'a Game,
+    names: &'a Names,
+    entry: usize,
+    growing: bool,
+) -> Compiler<'a> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
@@ -446,7 +487,7 @@ fn compile_any(
             }
         }
     }
-    let mut c = Compiler {
+    Compiler {
         own_vars,
         by_name,
         dot_owner: false,
@@ -463,26 +504,18 @@ fn compile_any(
         fnc: function::FnState::new(game, entry),
         grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
         globalvars: HashSet::new(),
-    };
-    c.fnc.source = source.map(str::to_string);
+    }
+}
+
+/// Compiles the root statements `body` with `c`.
+fn run(c: &mut Compiler<'_>, body: &[Stmt]) -> R<()> {
     if try_lower::has_try(body) {
         let f = c.f();
         let body = try_lower::Lower::new(f, &mut c.fnc.try_count).body(body)?;
-        c.block(&body)?;
+        c.block(&body)
     } else {
-        c.block(body)?;
+        c.block(body)
     }
-    let children = c.child_entries();
-    let additions = c
-        .grow
-        .take()
-        .map(|g| g.into_inner().add)
-        .unwrap_or_default();
-    Ok(Compiled {
-        instructions: c.finish()?,
-        children,
-        additions,
-    })
 }
 
 fn int_type(t: DataType) -> DataType {
