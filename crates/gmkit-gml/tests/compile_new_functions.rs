@@ -388,7 +388,11 @@ fn new_child_names_are_gamemakers_on_exact_projects() {
             if got == want {
                 ok += 1;
                 shaped += 1;
-            } else if got.iter().map(|s| without_numbers(s)).eq(want.iter().map(|s| without_numbers(s))) {
+            } else if got
+                .iter()
+                .map(|s| without_numbers(s))
+                .eq(want.iter().map(|s| without_numbers(s)))
+            {
                 shaped += 1;
                 println!("    {}: numbers differ: {got:?} for {want:?}", u.entry);
             } else {
@@ -406,7 +410,10 @@ fn new_child_names_are_gamemakers_on_exact_projects() {
     println!("all: {same} of {all} identical, {all_shaped} of {all} numbers aside");
     assert!(all > 0);
     assert!(same * 100 >= all * FLOOR, "{same} of {all}");
-    assert!(all_shaped * 100 >= all * SHAPE_FLOOR, "{all_shaped} of {all}");
+    assert!(
+        all_shaped * 100 >= all * SHAPE_FLOOR,
+        "{all_shaped} of {all}"
+    );
 }
 
 /// A name with every digit run left out.

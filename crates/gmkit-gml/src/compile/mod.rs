@@ -451,12 +451,7 @@ fn compile_any(
 }
 
 /// A compiler for root entry `entry` (growing: adding the names the code needs).
-fn new_compiler<'a>(
-    game: &'a Game,
-    names: &'a Names,
-    entry: usize,
-    growing: bool,
-) -> Compiler<'a> {
+fn new_compiler<'a>(game: &'a Game, names: &'a Names, entry: usize, growing: bool) -> Compiler<'a> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
