@@ -297,6 +297,14 @@ pub fn replace_code(
             .collect();
         (c, existing)
     };
+    if let Some((n, _)) = existing
+        .iter()
+        .find(|(n, _)| !compiled.children.iter().any(|c| c.name == *n))
+    {
+        return Err(fail(format!(
+            "expected every nested function of the entry, missing {n} (removing code entries is not supported yet)"
+        )));
+    }
     let mut work = file.clone();
     compiled
         .additions
