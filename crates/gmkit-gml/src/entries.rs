@@ -4,11 +4,13 @@
 //! The wiring of the entry into the file (its name, SCPT/GLOB, the object's event list and
 //! action, the room, the code-locals record) is gmkit-data's
 //! ([`gmkit_data::code_entry`]), usable with assembly too; this module adds the compiling: the
-//! text is parsed, compiled with [`compile_entry_with_children`] against the file, and the
-//! nested functions it defines (2.3+) become child entries with their SCPT entries, as
-//! GameMaker wires them (`gml_GlobalScript_s` holds `gml_Script_f` for each `function f`; a
-//! function declared in an event is `gml_Script_f_gml_Object_...` or, in newer versions,
-//! `gml_Script_f@gml_Object_...`).
+//! text is parsed, compiled against the file, and the nested functions, anonymous functions
+//! and struct literals it defines (2.3+) become child entries with their FUNC and SCPT
+//! entries, as GameMaker wires them (`gml_GlobalScript_s` holds `gml_Script_f` for each
+//! `function f`; a function declared in an event is `gml_Script_f_gml_Object_...` or, from
+//! 2023.11, `gml_Script_f@gml_Object_...`; anonymous ones `gml_Script_anon_<P>_<n>_<P>` /
+//! `gml_Script_anon@<n>@<P>`, struct literals `gml_Script____struct___<N>_<P>`, see
+//! [`crate::compile`]). [`replace_code`] does the same for new code of an existing entry.
 //!
 //! Names the compiler reports as missing are added when the new entry itself defines them:
 //! strings, the FUNC entry of each function it declares (and of `method`, which binds it) and

@@ -2,10 +2,14 @@
 //!
 //! A nested function's code lives inside the root entry's blob: `b` over the body, the body
 //! (ending with `exit.i`), then the function value `method(self, function)` and, for a
-//! declaration, its store. The body is the start of a child code entry; its name (and so the
-//! FUNC entry the code refers to) holds numbers that source cannot give (anonymous-function and
-//! struct numbers, spec §7.6), so the compiler takes the root's existing child entries in
-//! order of their offsets, which is the order in which bodies are laid out (pre-order).
+//! declaration, its store. The body is the start of a child code entry. The compiler takes the
+//! root's existing child entries in order of their offsets, which is the order in which bodies
+//! are laid out (pre-order); a body beyond them is new code and gets the name GameMaker gives
+//! it (spec §7.6): an anonymous function is numbered by the byte offset of its `function`
+//! keyword in the source text with CRLF line endings (the compile must be given the text), a
+//! struct literal by one more than the game's largest struct number, and a child's name ends
+//! with its parent's child name (default argument values belong to the enclosing function).
+//! The measured share of GameMaker's names: `compile_new_functions` in the tests.
 
 use super::{CompileError, Compiler, Frame, R};
 use crate::ast::{Expr, Function, Literal, Stmt};

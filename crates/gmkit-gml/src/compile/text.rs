@@ -65,7 +65,7 @@ pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
 }
 
 /// Compiles GML `text` as code entry `entry` of `game` ([`prepare`], then
-/// [`compile_new`]); apply the result's additions to the file before its instructions.
+/// [`super::compile_new_with_source`]); apply the result's additions to the file before its instructions.
 pub fn compile_text(
     game: &Game,
     names: &Names,
