@@ -18,7 +18,7 @@ use crate::folder::Folder;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::CodeBody;
 use gmkit_gml::compile::{
-    ChildEntry, CompileError, Names, compile_entry_with_children, compile_text,
+    ChildEntry, CompileError, Names, compile_entry_with_children, compile_entry_with_source,
 };
 use gmkit_gml::{Game, decompile, parse, print};
 use serde::{Deserialize, Serialize};
@@ -325,29 +325,28 @@ pub fn compile_gml_into(file: &mut DataFile, entry: usize, label: &str, text: &s
     Ok(())
 }
 
+/// The growing compile of one entry through [`gmkit_gml::entries::replace_code`]: names
+/// added, headers of its nested functions updated, new nested functions added as child
+/// entries, the code put in place (returned too, for [`put_in_place`]).
 fn compile_into(file: &mut DataFile, entry: usize, label: &str, text: &str) -> Result<Compiled> {
-    let (compiled, children) = {
-        let game = Game::new(file);
-        let names = Names::new(&game);
-        let c = compile_text(&game, &names, entry, text).map_err(|e| {
-            Error::new(
-                label,
-                if e.line > 0 {
-                    format!("line {}, column {}", e.line, e.col)
-                } else {
-                    String::new()
-                },
-                one_line(&e.message),
-            )
-        })?;
-        let children = match_children(&game, label, entry, c.children.clone())?;
-        (c, children)
-    };
-    compiled
-        .additions
-        .apply(file)
-        .map_err(|e| Error::new(label, "", one_line(&e.to_string())))?;
-    Ok((entry, compiled.instructions, children))
+    gmkit_gml::entries::replace_code(file, entry, text).map_err(|e| {
+        Error::new(
+            label,
+            if e.line > 0 {
+                format!("line {}, column {}", e.line, e.col)
+            } else {
+                String::new()
+            },
+            one_line(&e.message),
+        )
+    })?;
+    let ins = file
+        .code
+        .as_ref()
+        .and_then(|c| c.instructions(entry).ok())
+        .map(|i| i.into_owned())
+        .unwrap_or_default();
+    Ok((entry, ins, Vec::new()))
 }
 
 type Compiled = (
@@ -376,7 +375,7 @@ fn compile_existing(
         // `enum`, `#macro` or a syntax error: the growing compile reports where.
         return Ok(None);
     };
-    let (ins, children) = match compile_entry_with_children(game, names, p.entry, &tree) {
+    let (ins, children) = match compile_entry_with_source(game, names, p.entry, &tree, &text) {
         Ok(r) => r,
         Err(CompileError::UnknownName { .. }) => return Ok(None),
         Err(e) => return Err(Error::new(&p.path, "", one_line(&e.to_string()))),

@@ -324,3 +324,55 @@ fn an_unknown_function_names_line_column_and_a_suggestion() {
         "{e}"
     );
 }
+
+/// Issue 16: an edited `.gml` may define new functions and struct literals (2.3+): pack adds
+/// their child entries, named as GameMaker names them; the result validates, parses again and
+/// unpacks to a `.gml` that has them.
+#[test]
+fn a_gml_edited_to_define_a_function_and_a_struct_packs() {
+    for name in ["acrandomizer.win", "longdog.win"] {
+        let (_, folder) = need!(load(name));
+        let (path, text) = gml_files(&folder)
+            .into_iter()
+            .find(|(p, t)| p.contains("gml_Object_") && !t.contains("function"))
+            .expect("an object event without functions");
+        let mut edited = folder.clone();
+        let added =
+            "new_helper = function(v)\n{\n    return v * 2;\n};\nnew_state = { hp: 10, at: x };\n";
+        edited.insert(&path, format!("{text}{added}").into_bytes());
+        let game = pack(&edited).unwrap_or_else(|e| panic!("{name}: pack: {e}"));
+        let before = game.data.code.as_ref().unwrap().entries.len();
+        let bytes = gmkit_data::build_bytes(&game.data).expect("builds (validates)");
+        let again = gmkit_data::parse_bytes(bytes.clone()).expect("re-parses");
+        again.validate().expect("validates");
+        let again_folder = unpack(&Game {
+            data: again.clone(),
+            audio_groups: Vec::new(),
+        })
+        .expect("unpacks");
+        let repacked = pack(&again_folder).expect("packs again");
+        assert_eq!(
+            gmkit_data::build_bytes(&repacked.data).unwrap(),
+            bytes,
+            "{name}: unpack -> pack identical"
+        );
+        let original = gmkit_data::parse_bytes(corpus_file(name).unwrap()).unwrap();
+        assert_eq!(
+            before,
+            original.code.as_ref().unwrap().entries.len() + 2,
+            "{name}: two child entries added"
+        );
+        let back = unpack(&Game {
+            data: again,
+            audio_groups: Vec::new(),
+        })
+        .expect("unpacks again");
+        let (_, text) = gml_files(&back)
+            .into_iter()
+            .find(|(p, _)| *p == path)
+            .expect("the entry still gets a .gml");
+        for w in ["new_helper = function", "hp: 10"] {
+            assert!(text.contains(w), "{name}: {w} in\n{text}");
+        }
+    }
+}

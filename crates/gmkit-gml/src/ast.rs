@@ -188,6 +188,50 @@ pub struct Function {
     pub constructor: bool,
     /// The body.
     pub body: Vec<Stmt>,
+    /// Where its `function` keyword is in the text it was parsed from (GameMaker numbers
+    /// anonymous functions by it); not part of the tree's equality.
+    pub at: SourceAt,
+}
+
+/// A place in GML text (line and column, 1-based; 0 when the tree was not parsed from text).
+/// Two places always compare equal: a tree's meaning does not depend on where it was written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SourceAt {
+    /// Line (1-based).
+    pub line: u32,
+    /// Column in characters (1-based).
+    pub col: u32,
+}
+
+impl PartialEq for SourceAt {
+    fn eq(&self, _: &SourceAt) -> bool {
+        true
+    }
+}
+
+impl SourceAt {
+    /// The byte offset of this place in `text` as GameMaker counts it: every line ending is
+    /// two bytes (the IDE saves text with CRLF line endings; corpus: acrandomizer, longdog
+    /// anonymous-function names against their sources). `None` when not inside `text`.
+    pub fn crlf_offset(&self, text: &str) -> Option<u32> {
+        if self.line == 0 || self.col == 0 {
+            return None;
+        }
+        let mut offset = 0usize;
+        for (k, line) in text.split('\n').enumerate() {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if k + 1 == self.line as usize {
+                let bytes: usize = line
+                    .chars()
+                    .take(self.col as usize - 1)
+                    .map(char::len_utf8)
+                    .sum();
+                return u32::try_from(offset + bytes).ok();
+            }
+            offset += line.len() + 2;
+        }
+        None
+    }
 }
 
 /// One label group of a `switch`.

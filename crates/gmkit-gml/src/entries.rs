@@ -4,11 +4,13 @@
 //! The wiring of the entry into the file (its name, SCPT/GLOB, the object's event list and
 //! action, the room, the code-locals record) is gmkit-data's
 //! ([`gmkit_data::code_entry`]), usable with assembly too; this module adds the compiling: the
-//! text is parsed, compiled with [`compile_entry_with_children`] against the file, and the
-//! nested functions it defines (2.3+) become child entries with their SCPT entries, as
-//! GameMaker wires them (`gml_GlobalScript_s` holds `gml_Script_f` for each `function f`; a
-//! function declared in an event is `gml_Script_f_gml_Object_...` or, in newer versions,
-//! `gml_Script_f@gml_Object_...`).
+//! text is parsed, compiled against the file, and the nested functions, anonymous functions
+//! and struct literals it defines (2.3+) become child entries with their FUNC and SCPT
+//! entries, as GameMaker wires them (`gml_GlobalScript_s` holds `gml_Script_f` for each
+//! `function f`; a function declared in an event is `gml_Script_f_gml_Object_...` or, from
+//! 2023.11, `gml_Script_f@gml_Object_...`; anonymous ones `gml_Script_anon_<P>_<n>_<P>` /
+//! `gml_Script_anon@<n>@<P>`, struct literals `gml_Script____struct___<N>_<P>`, see
+//! [`crate::compile`]). [`replace_code`] does the same for new code of an existing entry.
 //!
 //! Names the compiler reports as missing are added when the new entry itself defines them:
 //! strings, the FUNC entry of each function it declares (and of `method`, which binds it) and
@@ -19,7 +21,7 @@
 //! succeeded.
 
 use crate::ast::{Expr, Stmt};
-use crate::compile::{ChildEntry, CompileError, Names, compile_entry_with_children};
+use crate::compile::{ChildEntry, CompileError, Names};
 use crate::game::Game;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, InstanceType, Instruction, PushValue};
@@ -93,14 +95,54 @@ pub fn add_entry(
         expected: e.expected,
         found: e.found,
     })?;
-    add_entry_tree(file, target, &tree)
+    add_entry_inner(file, target, &tree, Some(source))
 }
 
-/// As [`add_entry`], from a parsed tree.
+/// As [`add_entry`], from a parsed tree. A new anonymous function is numbered by its place in
+/// the text it was parsed from, which a tree alone does not keep: use [`add_entry`] for those.
 pub fn add_entry_tree(
     file: &mut DataFile,
     target: &EntryTarget,
     body: &[Stmt],
+) -> Result<Added, AddEntryError> {
+    add_entry_inner(file, target, body, None)
+}
+
+/// Compiles with the file's names (`growing` false) or adding what the code needs.
+fn compile_with(
+    work: &DataFile,
+    entry: usize,
+    body: &[Stmt],
+    source: Option<&str>,
+    growing: bool,
+) -> Result<crate::compile::Compiled, CompileError> {
+    let game = Game::new(work);
+    let names = Names::new(&game);
+    crate::limits::deep(|| match (growing, source) {
+        (true, Some(t)) => crate::compile::compile_new_with_source(&game, &names, entry, body, t),
+        (true, None) => crate::compile::compile_new(&game, &names, entry, body),
+        (false, Some(t)) => crate::compile::compile_entry_with_source(
+            &game, &names, entry, body, t,
+        )
+        .map(|(instructions, children)| crate::compile::Compiled {
+            instructions,
+            children,
+            additions: Default::default(),
+        }),
+        (false, None) => crate::compile::compile_entry_with_children(&game, &names, entry, body)
+            .map(|(instructions, children)| crate::compile::Compiled {
+                instructions,
+                children,
+                additions: Default::default(),
+            }),
+    })
+}
+
+fn add_entry_inner(
+    file: &mut DataFile,
+    target: &EntryTarget,
+    body: &[Stmt],
+    source: Option<&str>,
 ) -> Result<Added, AddEntryError> {
     let mut work = file.clone();
     let root = work.add_code_entry(target)?;
@@ -117,11 +159,8 @@ pub fn add_entry_tree(
     // Names the entry defines, added when the compiler reports them missing (each once).
     let mut added: HashSet<(&'static str, String)> = HashSet::new();
     let (ins, children) = loop {
-        let result = {
-            let game = Game::new(&work);
-            let names = Names::new(&game);
-            crate::limits::deep(|| compile_entry_with_children(&game, &names, root.entry, body))
-        };
+        let result = compile_with(&work, root.entry, body, source, false)
+            .map(|c| (c.instructions, c.children));
         let (kind, name) = match result {
             // The entry's locals in the order its code first uses them (temporaries such as
             // `$$$$temp$$$$` included), as GameMaker numbers them: seeded again and compiled
@@ -153,7 +192,8 @@ pub fn add_entry_tree(
             // A function declaration binds its body with `method` (a built-in the game's
             // other code may never have called).
             "function"
-                if (name.starts_with("gml_Script_") && declared.owns_function(&name))
+                if (name.starts_with("gml_Script_")
+                    && (declared.owns_function(&name) || is_child_of(&name, &root.name)))
                     || (name == "method" && !declared.functions.is_empty()) =>
             {
                 let r = work.intern(&name);
@@ -179,15 +219,9 @@ pub fn add_entry_tree(
                         name: name.clone(),
                     })
                 };
-                let mut additions = {
-                    let game = Game::new(&work);
-                    let names = Names::new(&game);
-                    crate::limits::deep(|| {
-                        crate::compile::compile_new(&game, &names, root.entry, body)
-                    })
+                let mut additions = compile_with(&work, root.entry, body, source, true)
                     .map_err(AddEntryError::Compile)?
-                    .additions
-                };
+                    .additions;
                 additions.locals.clear();
                 additions.variables.retain(|v| v.instance_type != LOCAL);
                 if additions.is_empty() {
@@ -211,7 +245,7 @@ pub fn add_entry_tree(
         locals,
     } in children
     {
-        let ctor = declared.constructor(&name);
+        let ctor = declared.constructor(&name) || name.contains("___struct___");
         kids.push(work.add_child_entry(
             root.entry,
             &name,
@@ -226,6 +260,114 @@ pub fn add_entry_tree(
         root,
         children: kids,
     })
+}
+
+/// Replaces the code of root entry `entry` with GML `source` compiled by the growing compiler
+/// ([`crate::compile::compile_text`]): the names it needs are added, its nested functions'
+/// existing child entries get their new headers, and the functions it defines beyond them
+/// become new child entries (with FUNC and SCPT entries, named as GameMaker names them).
+/// Returns the new child entries. `file` is unchanged on error.
+pub fn replace_code(
+    file: &mut DataFile,
+    entry: usize,
+    source: &str,
+) -> Result<Vec<usize>, crate::compile::CodeError> {
+    let fail = |message: String| crate::compile::CodeError {
+        line: 0,
+        col: 0,
+        message,
+        suggestion: None,
+    };
+    let is_root = file
+        .code
+        .as_ref()
+        .and_then(|c| c.entries.get(entry))
+        .is_some_and(|e| e.body.is_root());
+    if !is_root {
+        return Err(fail(format!(
+            "expected a root code entry, found entry #{entry}"
+        )));
+    }
+    let (compiled, existing) = {
+        let game = Game::new(file);
+        let names = Names::new(&game);
+        let c = crate::compile::compile_text(&game, &names, entry, source)?;
+        let existing: Vec<(String, usize)> = game
+            .children(entry)
+            .iter()
+            .map(|&(_, k)| (game.code_name(k).to_string(), k))
+            .collect();
+        (c, existing)
+    };
+    if let Some((n, _)) = existing
+        .iter()
+        .find(|(n, _)| !compiled.children.iter().any(|c| c.name == *n))
+    {
+        return Err(fail(format!(
+            "expected every nested function of the entry, missing {n} (removing code entries is not supported yet)"
+        )));
+    }
+    let mut work = file.clone();
+    compiled
+        .additions
+        .apply(&mut work)
+        .map_err(|e| fail(e.to_string()))?;
+    let ctors = constructors(source);
+    let mut kids = Vec::new();
+    for ch in &compiled.children {
+        if let Some(&(_, k)) = existing.iter().find(|(n, _)| *n == ch.name) {
+            let e = &mut work.code.as_mut().expect("checked").entries[k];
+            e.execution_offset = ch.offset;
+            e.arguments_count = ch.arguments;
+            e.locals_count = ch.locals;
+            continue;
+        }
+        let ctor = ch.name.contains("___struct___")
+            || ctors.iter().any(|c| {
+                ch.name
+                    .strip_prefix("gml_Script_")
+                    .and_then(|r| r.strip_prefix(c.as_str()))
+                    .is_some_and(|t| t.is_empty() || t.starts_with('_') || t.starts_with('@'))
+            });
+        let k = work
+            .add_child_entry(
+                entry,
+                &ch.name,
+                ch.offset,
+                ch.arguments,
+                ch.locals,
+                Some(ctor),
+            )
+            .map_err(|e| fail(data_message(&e)))?;
+        kids.push(k);
+    }
+    if let Some(code) = work.code.as_mut() {
+        code.entries[entry].body = CodeBody::Instructions(compiled.instructions);
+    }
+    *file = work;
+    Ok(kids)
+}
+
+/// Names of the constructors `source` declares (`function C(...) constructor`).
+fn constructors(source: &str) -> Vec<String> {
+    let mut d = Declared::default();
+    if let Ok(tree) = crate::parse::parse(source) {
+        d.block(&tree, 0);
+    }
+    d.functions
+        .into_iter()
+        .filter(|(_, c)| *c)
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// Whether code entry `name` is a nested function GameMaker names after root entry `root`
+/// (`gml_Script_<short>_<root>`, or from 2023.11 `gml_Script_<short>@<root>` with a global
+/// script's `gml_GlobalScript_` left out; spec §7.6).
+fn is_child_of(name: &str, root: &str) -> bool {
+    let script = root.strip_prefix("gml_GlobalScript_").unwrap_or(root);
+    name.len() > "gml_Script_".len() + root.len().min(script.len())
+        && (name.ends_with(&format!("_{root}")) || name.ends_with(&format!("@{script}")))
 }
 
 /// Gives the new root its own local VARI entries, as GameMaker does for every code entry in

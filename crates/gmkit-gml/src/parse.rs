@@ -620,8 +620,10 @@ impl Parser {
                 });
             }
             "function" if matches!(self.peek_at(1), Tok::Ident(_)) => {
+                let at = self.source_at();
                 self.next();
-                let f = self.function_rest(true)?;
+                let mut f = self.function_rest(true)?;
+                f.at = at;
                 return Ok(Stmt::Function(f));
             }
             _ => self.simple_stmt()?,
@@ -741,7 +743,14 @@ impl Parser {
             inherits,
             constructor,
             body,
+            at: crate::ast::SourceAt::default(),
         })
+    }
+
+    /// The place of the next token.
+    fn source_at(&self) -> crate::ast::SourceAt {
+        let (line, col) = self.here();
+        crate::ast::SourceAt { line, col }
     }
 
     fn args(&mut self) -> Result<Vec<Expr>, ParseError> {
@@ -987,8 +996,10 @@ impl Parser {
                     Ok(Expr::Lit(Literal::Bool(w == "true")))
                 }
                 "function" => {
+                    let at = self.source_at();
                     self.next();
-                    let f = self.function_rest(false)?;
+                    let mut f = self.function_rest(false)?;
+                    f.at = at;
                     Ok(Expr::Function(Box::new(f)))
                 }
                 w if is_keyword(w) => Err(self.error("an expression")),

@@ -2,10 +2,14 @@
 //!
 //! A nested function's code lives inside the root entry's blob: `b` over the body, the body
 //! (ending with `exit.i`), then the function value `method(self, function)` and, for a
-//! declaration, its store. The body is the start of a child code entry; its name (and so the
-//! FUNC entry the code refers to) holds numbers that source cannot give (anonymous-function and
-//! struct numbers, spec §7.6), so the compiler takes the root's existing child entries in
-//! order of their offsets, which is the order in which bodies are laid out (pre-order).
+//! declaration, its store. The body is the start of a child code entry. The compiler takes the
+//! root's existing child entries in order of their offsets, which is the order in which bodies
+//! are laid out (pre-order); a body beyond them is new code and gets the name GameMaker gives
+//! it (spec §7.6): an anonymous function is numbered by the byte offset of its `function`
+//! keyword in the source text with CRLF line endings (the compile must be given the text), a
+//! struct literal by one more than the game's largest struct number, and a child's name ends
+//! with its parent's child name (default argument values belong to the enclosing function).
+//! The measured share of GameMaker's names: `compile_new_functions` in the tests.
 
 use super::{CompileError, Compiler, Frame, R};
 use crate::ast::{Expr, Function, Literal, Stmt};
@@ -50,8 +54,19 @@ pub(super) struct FnState {
     pub(super) tries: Vec<bool>,
     /// Try statements rewritten so far in this entry (`__yy_breakExN`).
     pub(super) try_count: u32,
-    /// The child name of the function being compiled (its entry name without `gml_Script_`).
+    /// The child name of the function being compiled (spec §7.6: its short name and its
+    /// parent's child name or the root entry's name).
     current: Option<String>,
+    /// The child name of the function enclosing the current one (default argument values
+    /// are named as its code: tiktaktoe-gm-network's SnowState, `_struct = {}`).
+    outer: Option<String>,
+    /// The child name [`Compiler::next_child`] gave the function it named last.
+    pending_child: Option<String>,
+    /// The text the root's code was parsed from (anonymous functions are numbered by their
+    /// place in it).
+    pub(super) source: Option<String>,
+    /// The next new struct literal's number (found on first use).
+    next_struct: Option<u64>,
 }
 
 impl FnState {
@@ -70,6 +85,11 @@ impl FnState {
             entry: game.code_name(entry).to_string(),
             ..FnState::default()
         }
+    }
+
+    /// Compiles as new code: the root's existing child entries are not taken.
+    pub(super) fn forget_children(&mut self) {
+        self.children.clear();
     }
 }
 
@@ -128,41 +148,115 @@ impl Compiler<'_> {
     }
 
     /// The code entry of the next function body: the root's next existing child, else (new
-    /// code) the name GameMaker gives a named function (spec §7.6).
-    fn next_child(&mut self, short: Option<&str>) -> R<String> {
+    /// code) the name GameMaker gives it (spec §7.6, checked on the corpus): a named function
+    /// `f`, an anonymous one `anon_<P>_<n>` / `anon@<n>` (`n`: the byte offset of its
+    /// `function` keyword in the source text with CRLF line endings), a struct literal
+    /// `___struct___<N>` (`N`: one more than the game's largest), followed by `_<P>` /
+    /// `@<P>` where P is the enclosing function's child name or the root entry's name.
+    fn next_child(&mut self, f: &Function, kind: Kind) -> R<String> {
         if let Some(name) = self.fnc.children.get(self.fnc.next).cloned() {
             self.fnc.next += 1;
+            let child = self.child_name_of(&name);
+            self.fnc.pending_child = Some(child);
             return Ok(name);
         }
-        let Some(short) = short else {
-            return Err(CompileError::Unsupported(
-                "a new anonymous function or struct (its number is not derivable)".into(),
-            ));
+        let at = self.f().at_child_names();
+        let sep = if at { '@' } else { '_' };
+        let root = if at {
+            self.fnc
+                .entry
+                .strip_prefix("gml_GlobalScript_")
+                .unwrap_or(&self.fnc.entry)
+                .to_string()
+        } else {
+            self.fnc.entry.clone()
         };
-        let parent = match (&self.fnc.current, &self.fnc.script) {
-            (Some(p), _) => Some(p.clone()),
-            (None, Some(_)) => None,
-            (None, None) => Some(self.fnc.entry.clone()),
-        };
-        Ok(match parent {
-            None => format!("gml_Script_{short}"),
-            Some(p) if self.f().at_child_names() => {
-                let p = p.strip_prefix("gml_GlobalScript_").unwrap_or(&p);
-                format!("gml_Script_{short}@{p}")
+        let parent = self.fnc.current.clone();
+        let p_or_e = parent.clone().unwrap_or(root);
+        let short = match (kind, &f.name) {
+            (Kind::Struct, _) => {
+                let n = self.next_struct_number();
+                format!("___struct___{n}")
             }
-            Some(p) => format!("gml_Script_{short}_{p}"),
-        })
+            (Kind::Function, Some(n)) => n.clone(),
+            (Kind::Function, None) => {
+                let Some(offset) = self.fnc.source.as_deref().and_then(|t| f.at.crlf_offset(t))
+                else {
+                    return Err(CompileError::Unsupported(
+                        "a new anonymous function without its source text (GameMaker numbers it by its place in the text: compile the text)".into(),
+                    ));
+                };
+                if at {
+                    format!("anon@{offset}")
+                } else {
+                    format!("anon_{p_or_e}_{offset}")
+                }
+            }
+        };
+        let child = format!("{short}{sep}{p_or_e}");
+        let name = if parent.is_none()
+            && self.fnc.script.is_some()
+            && kind == Kind::Function
+            && f.name.is_some()
+        {
+            format!("gml_Script_{short}")
+        } else {
+            format!("gml_Script_{child}")
+        };
+        if let Some(g) = &self.grow {
+            g.borrow_mut().callable.insert(name.clone());
+        }
+        self.fnc.pending_child = Some(child);
+        Ok(name)
+    }
+
+    /// The child name (spec §7.6) of an existing child entry: its name without `gml_Script_`,
+    /// and for a function declared at a global script's root (`gml_Script_f`) `f` followed by
+    /// the script's entry name.
+    fn child_name_of(&self, entry: &str) -> String {
+        let short = entry.strip_prefix("gml_Script_").unwrap_or(entry);
+        if self.fnc.current.is_some() || self.fnc.script.is_none() {
+            return short.to_string();
+        }
+        let at = self.f().at_child_names();
+        let root = if at {
+            self.fnc
+                .entry
+                .strip_prefix("gml_GlobalScript_")
+                .unwrap_or(&self.fnc.entry)
+        } else {
+            &self.fnc.entry
+        };
+        let sep = if at { '@' } else { '_' };
+        if short.ends_with(&format!("{sep}{root}")) {
+            short.to_string()
+        } else {
+            format!("{short}{sep}{root}")
+        }
+    }
+
+    /// The number of a new struct literal: one more than the largest `___struct___N` of the
+    /// game's code entries and of this compile's earlier structs.
+    fn next_struct_number(&mut self) -> u64 {
+        let n = match self.fnc.next_struct {
+            Some(n) => n,
+            None => (0..self.game.code_count())
+                .filter_map(|i| struct_number(self.game.code_name(i)))
+                .map(|n| n + 1)
+                .max()
+                .unwrap_or(0),
+        };
+        self.fnc.next_struct = Some(n + 1);
+        n
     }
 
     /// `b` over the body, the body, `exit.i`; returns the child's FUNC entry.
     fn function_body(&mut self, f: &Function, kind: Kind) -> R<FunctionId> {
-        let name = self.next_child(f.name.as_deref())?;
+        let name = self.next_child(f, kind)?;
         let id = self.func_exact(&name)?;
-        let saved_current = self.fnc.current.replace(
-            name.strip_prefix("gml_Script_")
-                .unwrap_or(&name)
-                .to_string(),
-        );
+        let child = self.fnc.pending_child.take().unwrap_or_default();
+        let saved_current = self.fnc.current.replace(child);
+        let saved_outer = std::mem::replace(&mut self.fnc.outer, saved_current.clone());
         let skip = self.label();
         self.branch(Opcode::B, skip);
         let start = self.out.len();
@@ -188,6 +282,7 @@ impl Compiler<'_> {
         self.fnc.in_static = saved_static;
         self.fnc.constructor = saved_ctor;
         self.fnc.current = saved_current;
+        self.fnc.outer = saved_outer;
         r?;
         self.fnc
             .compiled
@@ -240,7 +335,10 @@ impl Compiler<'_> {
             let Some(d) = d else { continue };
             let mut d = d.clone();
             rename_expr(&mut d, &map);
-            self.default_argument(k, &d)?;
+            let inner = std::mem::replace(&mut self.fnc.current, self.fnc.outer.clone());
+            let r = self.default_argument(k, &d);
+            self.fnc.current = inner;
+            r?;
         }
         if let Some((parent, args)) = &f.inherits {
             let mut args = args.clone();
@@ -750,6 +848,14 @@ impl Compiler<'_> {
         v.sort_by_key(|c| c.offset);
         v
     }
+}
+
+/// N of the first `___struct___N` in a code entry name.
+fn struct_number(entry: &str) -> Option<u64> {
+    let at = entry.find("___struct___")?;
+    let rest = &entry[at + "___struct___".len()..];
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    digits.parse().ok()
 }
 
 /// `___struct___N` from a struct body's code entry name.

@@ -372,7 +372,19 @@ pub fn compile_entry_with_children(
     entry: usize,
     body: &[Stmt],
 ) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
-    compile_any(game, names, entry, body, false).map(|c| (c.instructions, c.children))
+    compile_any(game, names, entry, body, false, None).map(|c| (c.instructions, c.children))
+}
+
+/// As [`compile_entry_with_children`], for a tree parsed from `source`: a new anonymous
+/// function gets the name GameMaker gives it, numbered by its place in the text.
+pub fn compile_entry_with_source(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    source: &str,
+) -> R<(Vec<Instruction>, Vec<ChildEntry>)> {
+    compile_any(game, names, entry, body, false, Some(source)).map(|c| (c.instructions, c.children))
 }
 
 /// What [`compile_new`] produces: the entry's instructions, the headers of its nested
@@ -398,7 +410,38 @@ pub struct Compiled {
 /// game is an error ([`CompileError::UnknownName`], with a suggestion from the game's
 /// names). The entry must exist (a new entry is added to CODE first, with no code).
 pub fn compile_new(game: &Game, names: &Names, entry: usize, body: &[Stmt]) -> R<Compiled> {
-    compile_any(game, names, entry, body, true)
+    compile_any(game, names, entry, body, true, None)
+}
+
+/// As [`compile_new`], for a tree parsed from `source`: new nested functions and struct
+/// literals get the child entry names GameMaker gives them (anonymous functions are numbered
+/// by their place in the text), with their FUNC entries among the additions.
+pub fn compile_new_with_source(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    source: &str,
+) -> R<Compiled> {
+    compile_any(game, names, entry, body, true, Some(source))
+}
+
+/// The code entry names GameMaker gives the nested functions and struct literals of `body`
+/// (parsed from `source`) compiled as new code into root entry `entry`, whatever child
+/// entries it has now, in the order of their offsets. Struct literals are numbered after the
+/// game's largest `___struct___N` (GameMaker numbers them game-wide in compile order).
+pub fn new_child_names(
+    game: &Game,
+    names: &Names,
+    entry: usize,
+    body: &[Stmt],
+    source: &str,
+) -> R<Vec<String>> {
+    let mut c = new_compiler(game, names, entry, true);
+    c.fnc.source = Some(source.to_string());
+    c.fnc.forget_children();
+    run(&mut c, body)?;
+    Ok(c.child_entries().into_iter().map(|e| e.name).collect())
 }
 
 fn compile_any(
@@ -407,7 +450,26 @@ fn compile_any(
     entry: usize,
     body: &[Stmt],
     growing: bool,
+    source: Option<&str>,
 ) -> R<Compiled> {
+    let mut c = new_compiler(game, names, entry, growing);
+    c.fnc.source = source.map(str::to_string);
+    run(&mut c, body)?;
+    let children = c.child_entries();
+    let additions = c
+        .grow
+        .take()
+        .map(|g| g.into_inner().add)
+        .unwrap_or_default();
+    Ok(Compiled {
+        instructions: c.finish()?,
+        children,
+        additions,
+    })
+}
+
+/// A compiler for root entry `entry` (growing: adding the names the code needs).
+fn new_compiler<'a>(game: &'a Game, names: &'a Names, entry: usize, growing: bool) -> Compiler<'a> {
     let slots = names.code_locals.get(game.code_name(entry));
     let mut own_locals = HashMap::new();
     let mut owners = owner::Owners::default();
@@ -438,7 +500,7 @@ fn compile_any(
             }
         }
     }
-    let mut c = Compiler {
+    Compiler {
         own_vars,
         by_name,
         dot_owner: false,
@@ -455,25 +517,18 @@ fn compile_any(
         fnc: function::FnState::new(game, entry),
         grow: growing.then(|| RefCell::new(grow::Grow::new(game, names, game.code_name(entry)))),
         globalvars: HashSet::new(),
-    };
+    }
+}
+
+/// Compiles the root statements `body` with `c`.
+fn run(c: &mut Compiler<'_>, body: &[Stmt]) -> R<()> {
     if try_lower::has_try(body) {
         let f = c.f();
         let body = try_lower::Lower::new(f, &mut c.fnc.try_count).body(body)?;
-        c.block(&body)?;
+        c.block(&body)
     } else {
-        c.block(body)?;
+        c.block(body)
     }
-    let children = c.child_entries();
-    let additions = c
-        .grow
-        .take()
-        .map(|g| g.into_inner().add)
-        .unwrap_or_default();
-    Ok(Compiled {
-        instructions: c.finish()?,
-        children,
-        additions,
-    })
 }
 
 fn int_type(t: DataType) -> DataType {

@@ -3,7 +3,7 @@
 //! project, [`crate::source`]), then [`super::compile_new`]; an error names the line and
 //! column and, for an unknown name, suggests one of the game's names.
 
-use super::{CompileError, Compiled, Names, compile_new};
+use super::{CompileError, Compiled, Names, compile_new_with_source};
 use crate::ast::Stmt;
 use crate::game::Game;
 use crate::lex::{Tok, lex};
@@ -65,7 +65,7 @@ pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
 }
 
 /// Compiles GML `text` as code entry `entry` of `game` ([`prepare`], then
-/// [`compile_new`]); apply the result's additions to the file before its instructions.
+/// [`super::compile_new_with_source`]); apply the result's additions to the file before its instructions.
 pub fn compile_text(
     game: &Game,
     names: &Names,
@@ -73,7 +73,8 @@ pub fn compile_text(
     text: &str,
 ) -> Result<Compiled, CodeError> {
     let tree = prepare(game, text)?;
-    compile_new(game, names, entry, &tree).map_err(|e| located(game, names, text, e))
+    compile_new_with_source(game, names, entry, &tree, text)
+        .map_err(|e| located(game, names, text, e))
 }
 
 /// A compile error placed in `text`: an unknown name at its first use, with a suggestion.

@@ -507,6 +507,7 @@ impl<'g, 'i> Dec<'g, 'i> {
             inherits,
             constructor: false,
             body,
+            at: crate::ast::SourceAt::default(),
         }
     }
 
