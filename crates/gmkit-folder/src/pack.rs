@@ -587,7 +587,10 @@ fn read_audio<'a>(
                     })
                     .collect();
                 match found.as_slice() {
-                    [(p, b)] => items.push((i, p, b)),
+                    [(p, b)] => {
+                        crate::audio::check_file(p, b)?;
+                        items.push((i, p, b));
+                    }
                     [] => {
                         return Err(Error::new(
                             manifest,

@@ -334,7 +334,7 @@ fn a_gml_edited_to_define_a_function_and_a_struct_packs() {
         let (_, folder) = need!(load(name));
         let (path, text) = gml_files(&folder)
             .into_iter()
-            .find(|(p, t)| p.contains("gml_Object_") && !t.contains("function"))
+            .find(|(p, t)| p.starts_with("objects/") && !t.contains("function"))
             .expect("an object event without functions");
         let mut edited = folder.clone();
         let added =
