@@ -74,13 +74,17 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     let scope = StringScope::new(strings);
     let names = crate::names::of_file(file);
     let plan = crate::assets::plan(file);
-    // (path, value) of JSON files not yet rendered: rendered in parallel in batches, so the
-    // model is never held as one JSON tree.
-    let mut docs: Vec<(String, Value)> = Vec::new();
+    let mut sink = Sink {
+        prefix,
+        file,
+        plan: &plan,
+        scope: &scope,
+        sprite_stems: Vec::new(),
+        docs: Vec::new(),
+        orders: Default::default(),
+    };
     let mut manifest = Map::new();
     manifest.insert("gmkit_folder".into(), json!(FORMAT));
-    let mut sprite_stems: Vec<String> = Vec::new();
-    let mut orders: std::collections::HashMap<&str, Vec<Value>> = Default::default();
     let walked = names.enter(|| {
         scope.enter(|| {
             crate::fields::each(
@@ -95,45 +99,18 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                             if !(v.is_null()
                                 || (field == "unknown" && v.as_array().is_some_and(Vec::is_empty)))
                             {
-                                let mut sink = Sink {
-                                    prefix,
-                                    file,
-                                    plan: &plan,
-                                    scope: &scope,
-                                    sprite_stems: &mut sprite_stems,
-                                    docs: &mut docs,
-                                    orders: &mut orders,
-                                };
                                 whole(field, v, &mut sink)?;
                             }
                         }
                         Part::Element(field, i, item) => {
-                            let mut sink = Sink {
-                                prefix,
-                                file,
-                                plan: &plan,
-                                scope: &scope,
-                                sprite_stems: &mut sprite_stems,
-                                docs: &mut docs,
-                                orders: &mut orders,
-                            };
                             sink.element(field, i, item)?;
                         }
                         Part::Rest(field, rest) => {
-                            let mut sink = Sink {
-                                prefix,
-                                file,
-                                plan: &plan,
-                                scope: &scope,
-                                sprite_stems: &mut sprite_stems,
-                                docs: &mut docs,
-                                orders: &mut orders,
-                            };
                             sink.rest(field, rest)?;
                         }
                     }
-                    if docs.len() >= RENDER_BATCH {
-                        render(&mut docs, out);
+                    if sink.docs.len() >= RENDER_BATCH {
+                        render(&mut sink.docs, out);
                     }
                     Ok(())
                 },
@@ -145,6 +122,11 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
         Err(Walk::Stopped(e)) => return Err(e),
         Err(Walk::Json(e)) => return Err(ser_err("model", e)),
     }
+    let Sink {
+        mut docs,
+        sprite_stems,
+        ..
+    } = sink;
     if let Some(s) = &file.strings {
         let mut section = json!({"aligned": s.aligned, "end_align": s.end_align});
         if let Some(r) = crate::strings::code_texts_record(file) {
@@ -214,10 +196,12 @@ struct Sink<'a, 'f> {
     file: &'f DataFile,
     plan: &'a crate::assets::Plan,
     scope: &'a std::sync::Arc<StringScope>,
-    sprite_stems: &'a mut Vec<String>,
-    docs: &'a mut Vec<(String, Value)>,
+    sprite_stems: Vec<String>,
+    /// (path, value) of JSON files not yet rendered: rendered in parallel in batches, so the
+    /// model is never held as one JSON tree.
+    docs: Vec<(String, Value)>,
     /// Folder names of the elements of chunks written by name, in order.
-    orders: &'a mut std::collections::HashMap<&'static str, Vec<Value>>,
+    orders: std::collections::HashMap<&'static str, Vec<Value>>,
 }
 
 impl Sink<'_, '_> {
@@ -233,7 +217,7 @@ impl Sink<'_, '_> {
                 i,
                 item,
                 self.prefix,
-                self.docs,
+                &mut self.docs,
                 order,
             );
         }
