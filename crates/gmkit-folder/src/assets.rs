@@ -158,6 +158,26 @@ fn guid_suffix(entry_name: &str) -> Option<String> {
     .then(|| parts.join("-"))
 }
 
+/// Name → index of the names that occur once in `names` (in list order; `None` for an element
+/// without a name): what a collision event file may name its other object by.
+pub(crate) fn unique_names(
+    names: impl IntoIterator<Item = Option<String>>,
+) -> HashMap<String, u32> {
+    let mut by_name: HashMap<String, u32> = HashMap::new();
+    let mut dup: HashSet<String> = HashSet::new();
+    for (i, n) in names.into_iter().enumerate() {
+        if let Some(n) = n
+            && by_name.insert(n.clone(), i as u32).is_some()
+        {
+            dup.insert(n);
+        }
+    }
+    for n in dup {
+        by_name.remove(&n);
+    }
+    by_name
+}
+
 /// The (type, subtype) an event name stands for; `objects` maps object names to indices.
 pub(crate) fn parse_event(name: &str, objects: &HashMap<String, u32>) -> Option<(u32, u32)> {
     let (ev, sub) = name.split_once('_')?;
@@ -285,18 +305,12 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
     }
     if let (Some(objects), Some(dirs)) = (&file.objects, plan.dirs.get("objects").cloned()) {
         // Object names for collision events: unique names only.
-        let mut by_name: HashMap<String, u32> = HashMap::new();
-        let mut dup: HashSet<String> = HashSet::new();
-        for (i, o) in objects.objects.iter().enumerate() {
-            if let Some(n) = o.as_ref().and_then(|o| name_text(file, o.name))
-                && by_name.insert(n.clone(), i as u32).is_some()
-            {
-                dup.insert(n);
-            }
-        }
-        for n in dup {
-            by_name.remove(&n);
-        }
+        let by_name = unique_names(
+            objects
+                .objects
+                .iter()
+                .map(|o| o.as_ref().and_then(|o| name_text(file, o.name))),
+        );
         plan.code_action = objects
             .objects
             .iter()

@@ -832,18 +832,11 @@ fn named_chunk(
         items.push((Some(n), path, v));
     }
     if field == "objects" {
-        let mut by_name: HashMap<String, u32> = HashMap::new();
-        let mut dup = Vec::new();
-        for (i, (_, _, v)) in items.iter().enumerate() {
-            if let Some(n) = v.get("name").and_then(Value::as_str)
-                && by_name.insert(n.to_owned(), i as u32).is_some()
-            {
-                dup.push(n.to_owned());
-            }
-        }
-        for n in dup {
-            by_name.remove(&n);
-        }
+        let by_name = crate::assets::unique_names(
+            items
+                .iter()
+                .map(|(_, _, v)| v.get("name").and_then(Value::as_str).map(str::to_owned)),
+        );
         let action = rest.remove(CODE_ACTION);
         let types = rest
             .remove(EVENT_TYPES)

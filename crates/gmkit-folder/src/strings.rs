@@ -11,6 +11,7 @@
 //! without gaps; adding key `n` adds an entry.
 
 use crate::error::{Error, Result};
+use gmkit_data::chunks::code::asm::{quote, string_operand};
 use gmkit_data::chunks::code::{Instruction, PushValue};
 use gmkit_data::chunks::string_table::Strings;
 use gmkit_data::serde_support::{from_hex, to_hex};
@@ -255,7 +256,7 @@ impl Follow {
             };
             let op = rest.trim_start();
             let op_at = start + lead + (body.len() - rest.len()) + (rest.len() - op.len());
-            let Some((text, id, len)) = string_token(op) else {
+            let Some((text, id, len)) = string_operand(op) else {
                 continue;
             };
             let entry = match (&text, id) {
@@ -285,7 +286,7 @@ impl Follow {
                 Some(Some(t)) => t.as_bytes().to_vec(),
                 // Removed from the table: the old text, as written, adds an entry.
                 Some(None) => continue,
-                None => match string_token(&asm[from..to]) {
+                None => match string_operand(&asm[from..to]) {
                     Some((Some(t), _, _)) => t,
                     _ => continue,
                 },
@@ -299,84 +300,6 @@ impl Follow {
         out.push_str(&asm[last..]);
         Some(out)
     }
-}
-
-/// A string operand at the start of `s`: `"text"`, `"text"#N` or `#N` → (text bytes, N, length
-/// in bytes of the operand). The escapes are those of the assembly syntax.
-fn string_token(s: &str) -> Option<(Option<Vec<u8>>, Option<u32>, usize)> {
-    let b = s.as_bytes();
-    let mut pos = 0;
-    let mut text = None;
-    if b.first() == Some(&b'"') {
-        let mut t = Vec::new();
-        pos = 1;
-        loop {
-            match *b.get(pos)? {
-                b'"' => {
-                    pos += 1;
-                    break;
-                }
-                b'\\' => {
-                    let e = *b.get(pos + 1)?;
-                    pos += 2;
-                    match e {
-                        b'"' => t.push(b'"'),
-                        b'\\' => t.push(b'\\'),
-                        b'n' => t.push(b'\n'),
-                        b'r' => t.push(b'\r'),
-                        b't' => t.push(b'\t'),
-                        b'x' => {
-                            let h = s.get(pos..pos + 2)?;
-                            t.push(u8::from_str_radix(h, 16).ok()?);
-                            pos += 2;
-                        }
-                        _ => return None,
-                    }
-                }
-                c => {
-                    t.push(c);
-                    pos += 1;
-                }
-            }
-        }
-        text = Some(t);
-    }
-    let mut id = None;
-    if b.get(pos) == Some(&b'#') {
-        let digits = b[pos + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count();
-        id = Some(s.get(pos + 1..pos + 1 + digits)?.parse().ok()?);
-        pos += 1 + digits;
-    }
-    (text.is_some() || id.is_some()).then_some((text, id, pos))
-}
-
-/// Writes `t` quoted in the assembly syntax (`"` `\` escaped, `\n \r \t`, other control
-/// characters and bytes that are not UTF-8 as `\xNN`).
-fn quote(out: &mut String, t: &[u8]) {
-    use std::fmt::Write;
-    out.push('"');
-    for chunk in t.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                c if (c as u32) < 0x20 || c as u32 == 0x7F => {
-                    let _ = write!(out, "\\x{:02X}", c as u32);
-                }
-                c => out.push(c),
-            }
-        }
-        for b in chunk.invalid() {
-            let _ = write!(out, "\\x{b:02X}");
-        }
-    }
-    out.push('"');
 }
 
 #[cfg(test)]
@@ -452,10 +375,10 @@ mod tests {
     #[test]
     fn tokens_parse_every_escape() {
         assert_eq!(
-            string_token("\"a\\x41\\t\"#7 ; x"),
+            string_operand("\"a\\x41\\t\"#7 ; x"),
             Some((Some(b"aA\t".to_vec()), Some(7), 11))
         );
-        assert_eq!(string_token("#3"), Some((None, Some(3), 2)));
-        assert_eq!(string_token("\"open"), None);
+        assert_eq!(string_operand("#3"), Some((None, Some(3), 2)));
+        assert_eq!(string_operand("\"open"), None);
     }
 }

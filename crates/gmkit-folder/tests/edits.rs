@@ -1,6 +1,8 @@
 //! Bar 4: edits in an unpacked folder carry into the packed file, and `diff` of the original
 //! and the re-parsed result reports exactly the edit.
 
+mod common;
+use common::{entry_texts, header_of};
 use gmkit_folder::diff::{Change, diff};
 use gmkit_folder::{Folder, Game, pack, unpack};
 use gmkit_testdata::{corpus_file, need};
@@ -8,25 +10,6 @@ use serde_json::Value;
 
 /// A VM game with sprites of several frames on PNG pages, embedded sounds and code.
 const GAME: &str = "dangaliensreop.win";
-
-/// Every code entry's text with extension `ext` (wherever the layout puts it) and its header.
-fn entry_texts(f: &Folder, ext: &str) -> Vec<(String, Value)> {
-    gmkit_folder::code::entry_files(f, "")
-        .into_iter()
-        .map(|e| (format!("{}.{ext}", e.stem), e.header))
-        .filter(|(p, _)| f.get(p).is_some())
-        .collect()
-}
-
-/// The header record of the code entry whose text is at `path`.
-fn header_of(f: &Folder, path: &str) -> Value {
-    let stem = path.rsplit_once('.').unwrap().0;
-    gmkit_folder::code::entry_files(f, "")
-        .into_iter()
-        .find(|e| e.stem == stem)
-        .unwrap_or_else(|| panic!("no entry for {path}"))
-        .header
-}
 
 fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
     let bytes = corpus_file(name)?;

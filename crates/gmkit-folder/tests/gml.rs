@@ -1,10 +1,11 @@
 //! Issue 8: unpack writes `.gml` beside `.asm` for entries that compile back exactly; pack
 //! compiles the `.gml` files whose text changed.
 
+mod common;
+use common::{entry_texts, header_of};
 use gmkit_folder::diff::{Change, diff};
 use gmkit_folder::{Folder, Game, pack, unpack};
 use gmkit_testdata::{corpus_file, need};
-use serde_json::Value;
 
 /// A VM game with object events.
 const GAME: &str = "dangaliensreop.win";
@@ -18,25 +19,6 @@ fn load(name: &str) -> Option<(Vec<u8>, Folder)> {
     })
     .expect("unpacks");
     Some((bytes, folder))
-}
-
-/// Every code entry's text with extension `ext` (wherever the layout puts it) and its header.
-fn entry_texts(f: &Folder, ext: &str) -> Vec<(String, Value)> {
-    gmkit_folder::code::entry_files(f, "")
-        .into_iter()
-        .map(|e| (format!("{}.{ext}", e.stem), e.header))
-        .filter(|(p, _)| f.get(p).is_some())
-        .collect()
-}
-
-/// The header record of the code entry whose text is at `path`.
-fn header_of(f: &Folder, path: &str) -> Value {
-    let stem = path.rsplit_once('.').unwrap().0;
-    gmkit_folder::code::entry_files(f, "")
-        .into_iter()
-        .find(|e| e.stem == stem)
-        .unwrap_or_else(|| panic!("no entry for {path}"))
-        .header
 }
 
 fn gml_files(f: &Folder) -> Vec<(String, String)> {

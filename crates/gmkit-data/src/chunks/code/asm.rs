@@ -77,8 +77,8 @@ mod disasm;
 mod parse;
 mod symbols;
 
-pub use disasm::Disassembler;
-pub use parse::{Assembled, Assembler};
+pub use disasm::{Disassembler, quote};
+pub use parse::{Assembled, Assembler, string_operand};
 pub use symbols::AssetKind;
 
 use super::instruction::Instruction;

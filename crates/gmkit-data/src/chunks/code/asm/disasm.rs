@@ -387,9 +387,19 @@ pub(crate) fn is_ident(n: &[u8]) -> bool {
     c.next().is_some_and(ident_start) && c.all(ident_char)
 }
 
-/// Writes `t` as a quoted string: `"` and `\` escaped, `\n \r \t`, other control characters and
-/// bytes that are not UTF-8 as `\xNN`.
-pub(crate) fn quote(out: &mut String, t: &[u8]) {
+/// Writes `t` as a quoted string of the assembly syntax: `"` and `\` escaped, `\n \r \t`, other
+/// control characters and bytes that are not UTF-8 as `\xNN` ([`string_operand`] reads it back).
+///
+/// [`string_operand`]: super::string_operand
+///
+/// ```
+/// use gmkit_data::chunks::code::asm::{quote, string_operand};
+/// let mut s = String::new();
+/// quote(&mut s, b"say \"hi\"\n\xff");
+/// assert_eq!(s, r#""say \"hi\"\n\xFF""#);
+/// assert_eq!(string_operand(&s), Some((Some(b"say \"hi\"\n\xff".to_vec()), None, s.len())));
+/// ```
+pub fn quote(out: &mut String, t: &[u8]) {
     out.push('"');
     for chunk in t.utf8_chunks() {
         for c in chunk.valid().chars() {

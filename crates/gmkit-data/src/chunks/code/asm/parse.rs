@@ -716,6 +716,30 @@ fn extended_kind(name: &str) -> Option<ExtendedKind> {
         .find(|k| k.name() == Some(name))
 }
 
+/// A string constant operand at the start of `s`, as [`quote`](super::quote) writes it and the
+/// assembler reads it: `"text"`, `"text"#N` or `#N` → (text bytes, N, length of the operand in
+/// bytes); `None` when `s` does not start with one.
+///
+/// ```
+/// use gmkit_data::chunks::code::asm::string_operand;
+/// assert_eq!(string_operand(r##""a\tb"#7 ; c"##), Some((Some(b"a\tb".to_vec()), Some(7), 8)));
+/// assert_eq!(string_operand("#3"), Some((None, Some(3), 2)));
+/// assert_eq!(string_operand("x"), None);
+/// ```
+pub fn string_operand(s: &str) -> Option<(Option<Vec<u8>>, Option<u32>, usize)> {
+    let mut c = Cur { s, pos: 0, line: 1 };
+    let text = match c.peek() {
+        Some('"') => Some(c.quoted().ok()?),
+        _ => None,
+    };
+    let id = if c.eat('#') {
+        Some(c.int::<u32>("an entry number").ok()?)
+    } else {
+        None
+    };
+    (text.is_some() || id.is_some()).then_some((text, id, c.pos))
+}
+
 /// A name as written: its text (plain or quoted) and/or `#id`.
 struct NameTok {
     text: Option<Vec<u8>>,
