@@ -1,0 +1,59 @@
+//! Rendering the largest corpus room (by area) once its texture pages are decoded; the first
+//! render (which decodes them) is timed apart and printed.
+//! `cargo bench -p gmkit-render --bench render`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gmkit_render::{PageCache, RenderOptions, render_room};
+use std::time::Instant;
+
+fn bench(c: &mut Criterion) {
+    let Some(names) = gmkit_testdata::corpus_names_all() else {
+        eprintln!("no corpus: nothing to benchmark");
+        return;
+    };
+    let opts = RenderOptions::default();
+    // The largest room that renders: (area, file, room index).
+    let mut best: Option<(u64, String, usize)> = None;
+    for n in &names {
+        let Some(path) = gmkit_testdata::corpus_path(n) else {
+            continue;
+        };
+        let Ok(data) = gmkit_data::parse_file(&path) else {
+            continue;
+        };
+        for (k, r) in data.rooms.iter().flat_map(|r| r.rooms.iter()).enumerate() {
+            if let Some(r) = r {
+                let area = r.width as u64 * r.height as u64;
+                if area <= opts.max_pixels && best.as_ref().is_none_or(|b| area > b.0) {
+                    best = Some((area, n.clone(), k));
+                }
+            }
+        }
+    }
+    let Some((_, name, room)) = best else {
+        return;
+    };
+    let Some(path) = gmkit_testdata::corpus_path(&name) else {
+        return;
+    };
+    let data = gmkit_data::parse_file(&path).expect("parsed above");
+    let mut cache = PageCache::default();
+    let t = Instant::now();
+    let first = render_room(&data, room, &mut cache, &opts).expect("renders");
+    eprintln!(
+        "{name} room {room} ({}×{}): first render {:.1} ms ({} pages decoded)",
+        first.image.width(),
+        first.image.height(),
+        t.elapsed().as_secs_f64() * 1e3,
+        first.stats.pages_decoded
+    );
+    let mut g = c.benchmark_group("render");
+    g.sample_size(20);
+    g.bench_function(format!("{name} room {room}, pages decoded"), |b| {
+        b.iter(|| render_room(&data, room, &mut cache, &opts).expect("renders"))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
