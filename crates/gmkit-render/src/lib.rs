@@ -218,3 +218,10 @@ pub fn room_by_name_or_index(data: &DataFile, what: &str) -> Option<usize> {
         (i < rooms.rooms.len()).then_some(i)
     })
 }
+
+/// Encodes a rendered picture as a PNG file (8-bit RGBA).
+pub fn encode_png(image: &image::RgbaImage) -> Result<Vec<u8>, image::ImageError> {
+    let mut out = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut out, image::ImageFormat::Png)?;
+    Ok(out.into_inner())
+}

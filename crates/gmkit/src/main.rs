@@ -92,6 +92,12 @@ enum Command {
         after_help = "Examples:\n  gmkit ini decode save.ini > save.json\n  gmkit ini encode save.json -o save.ini"
     )]
     Ini(cmd::ini::Command),
+    /// Draw a room to a PNG as its first frame shows it
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  gmkit render room rm_lvl1 data.win -o lvl1.png"
+    )]
+    Render(cmd::render::Command),
 }
 
 fn main() -> ExitCode {
@@ -132,6 +138,7 @@ fn main() -> ExitCode {
         Command::Ds(c) => cmd::ds::run(c),
         Command::Elephant(c) => cmd::elephant::run(c),
         Command::Ini(c) => cmd::ini::run(c),
+        Command::Render(c) => cmd::render::run(c),
     };
     ExitCode::from(code)
 }

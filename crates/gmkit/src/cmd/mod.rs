@@ -7,3 +7,4 @@ pub mod elephant;
 pub mod folder;
 pub mod gml;
 pub mod ini;
+pub mod render;
