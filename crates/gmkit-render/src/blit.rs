@@ -132,6 +132,8 @@ pub struct Canvas {
     pub work_left: u64,
     /// Scratch column map reused between draws.
     cols: Vec<i64>,
+    /// The colour of every pixel while the canvas is still one colour.
+    uniform: Option<[u8; 4]>,
 }
 
 /// Sine and cosine of an angle in degrees, exact at multiples of 90°.
@@ -154,18 +156,41 @@ impl Canvas {
     /// A transparent canvas of `width × height` (the caller checks the size first) that may
     /// visit `work` pixels in all.
     pub fn new(width: u32, height: u32, work: u64) -> Canvas {
+        Canvas::filled(width, height, [0; 4], work)
+    }
+
+    /// A canvas of `width × height` filled with `rgba` (one pass over the memory).
+    pub fn filled(width: u32, height: u32, rgba: [u8; 4], work: u64) -> Canvas {
+        let image = if rgba == [0; 4] {
+            RgbaImage::new(width, height)
+        } else {
+            let n = width as usize * height as usize;
+            RgbaImage::from_raw(width, height, rgba.repeat(n))
+                .unwrap_or_else(|| RgbaImage::new(width, height))
+        };
         Canvas {
-            image: RgbaImage::new(width, height),
+            image,
             work_left: work,
             cols: Vec::new(),
+            uniform: Some(rgba),
         }
     }
 
     /// Fills the whole canvas with a colour blended over it.
     pub fn fill(&mut self, rgba: [u8; 4]) {
+        if rgba[3] == 255 {
+            if self.uniform != Some(rgba) {
+                for p in self.image.chunks_exact_mut(4) {
+                    p.copy_from_slice(&rgba);
+                }
+                self.uniform = Some(rgba);
+            }
+            return;
+        }
         for p in self.image.pixels_mut() {
             blend(&mut p.0, rgba);
         }
+        self.uniform = None;
     }
 
     /// Draws a 1-pixel outline of the rectangle (x, y, w, h).
@@ -176,6 +201,7 @@ impl Canvas {
             return;
         }
         let (x1, y1) = (x.saturating_add(w - 1), y.saturating_add(h - 1));
+        self.uniform = None;
         let mut put = |px: i64, py: i64| {
             if (0..cw).contains(&px) && (0..ch).contains(&py) {
                 blend(&mut self.image.get_pixel_mut(px as u32, py as u32).0, rgba);
@@ -253,6 +279,7 @@ impl Canvas {
             return Err(Refused::WorkLimit);
         }
         self.work_left -= area;
+        self.uniform = None;
 
         let item = src.item;
         let [isx, isy, isw, ish] = item.source.map(i64::from);

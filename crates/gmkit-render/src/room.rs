@@ -58,11 +58,21 @@ pub fn render_room(
     }
     let work = pixels.saturating_mul(opts.work_factor).max(1 << 26);
     let decoded_before = cache.decoded();
+    // What the canvas starts as: the clear colour, the room's colour, or the colour of a first
+    // layer that covers everything (so a large room is filled once, not once per fill).
+    let mut base = opts.clear;
+    if room.draw_background_colour {
+        let c = gm_rgba(room.background_colour);
+        base = [c[0], c[1], c[2], 255];
+    }
+    if let Some(c) = room.layers.as_deref().and_then(first_opaque_fill) {
+        base = c;
+    }
     let mut s = Scene {
         data,
         room,
         cache,
-        canvas: Canvas::new(w, h, work),
+        canvas: Canvas::filled(w, h, base, work),
         out: Rendered {
             image: image::RgbaImage::new(0, 0),
             stats: Stats::default(),
@@ -70,13 +80,6 @@ pub fn render_room(
             skipped_total: 0,
         },
     };
-    if opts.clear[3] != 0 {
-        s.canvas.fill(opts.clear);
-    }
-    if room.draw_background_colour {
-        let c = gm_rgba(room.background_colour);
-        s.canvas.fill([c[0], c[1], c[2], 255]);
-    }
     match &room.layers {
         Some(layers) => s.layers(layers),
         None => s.gms1(),
@@ -91,6 +94,25 @@ pub fn render_room(
     s.out.stats.pages_decoded = s.cache.decoded() - decoded_before;
     s.out.image = s.canvas.image;
     Ok(s.out)
+}
+
+/// The colour of the first layer drawn when it is a visible, opaque, colour-only background
+/// layer (it covers whatever was drawn before it).
+fn first_opaque_fill(layers: &[Layer]) -> Option<[u8; 4]> {
+    let first = layers
+        .iter()
+        .filter(|l| l.visible)
+        .fold(None::<&Layer>, |best, l| match best {
+            Some(b) if b.depth >= l.depth => Some(b),
+            _ => Some(l),
+        })?;
+    match &first.data {
+        LayerData::Background(b) if b.visible && b.sprite.is_none() => {
+            let c = gm_rgba(b.colour);
+            (c[3] == 255).then_some(c)
+        }
+        _ => None,
+    }
 }
 
 /// One render in progress.
@@ -226,7 +248,8 @@ impl Scene<'_> {
     fn legacy_tile(&mut self, k: usize, t: &Tile, from_sprite: bool) {
         let what = || format!("tile {k} (id {})", t.instance_id);
         let Ok(src) = usize::try_from(t.source_asset) else {
-            self.out.skip(what, format!("source asset {}", t.source_asset));
+            let kind = if from_sprite { "sprite" } else { "background" };
+            self.out.skip(what, format!("refers to no {kind} ({})", t.source_asset));
             return;
         };
         let frame = if from_sprite {
