@@ -76,6 +76,10 @@ pub struct RenderOptions {
     pub clear: [u8; 4],
     /// Largest room drawn, in pixels (at most [`MAX_SIDE`] a side in any case).
     pub max_pixels: u64,
+    /// Drawing scale: the picture is `round(width × scale) × round(height × scale)` (at least
+    /// 1×1); below 1 a room too large to draw whole can be drawn smaller. Must be finite and
+    /// above 0.
+    pub scale: f64,
     /// Pixels the draws may visit in all, as a multiple of the room's area (at least 2²⁶):
     /// the items past it are skipped (a room of a million huge instances ends in bounded time).
     pub work_factor: u64,
@@ -88,6 +92,7 @@ impl Default for RenderOptions {
             view_colour: [255, 0, 255, 255],
             clear: [0, 0, 0, 0],
             max_pixels: DEFAULT_MAX_PIXELS,
+            scale: 1.0,
             work_factor: 64,
         }
     }
@@ -184,16 +189,19 @@ pub enum RenderError {
         /// Its height.
         height: u32,
     },
-    /// The room is larger than the limit.
+    /// The scale asked for is not a finite number above 0.
+    #[error("scale {0} is not a finite number above 0")]
+    Scale(f64),
+    /// The picture would be larger than the limit.
     #[error(
-        "room {index} is {width}×{height}: larger than the {max_pixels}-pixel, {max_side}-a-side limit"
+        "room {index} is {width}×{height}: larger than the {max_pixels}-pixel, {max_side}-a-side limit (a scale below 1 draws it smaller)"
     )]
     TooLarge {
         /// The room.
         index: usize,
-        /// Its width.
+        /// The picture's width (the room's, times the scale).
         width: u32,
-        /// Its height.
+        /// The picture's height.
         height: u32,
         /// The pixel limit in force.
         max_pixels: u64,

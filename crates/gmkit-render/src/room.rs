@@ -38,14 +38,20 @@ pub fn render_room(
         })?
         .as_ref()
         .ok_or(RenderError::Stripped(index))?;
-    let (w, h) = (room.width, room.height);
-    if w == 0 || h == 0 {
+    if room.width == 0 || room.height == 0 {
         return Err(RenderError::Empty {
             index,
-            width: w,
-            height: h,
+            width: room.width,
+            height: room.height,
         });
     }
+    let scale = opts.scale;
+    if !scale.is_finite() || scale <= 0.0 {
+        return Err(RenderError::Scale(scale));
+    }
+    // Saturating float-to-int conversions: a huge scale gives a huge size, refused below.
+    let side = |v: u32| ((v as f64 * scale).round() as u32).max(1);
+    let (w, h) = (side(room.width), side(room.height));
     let pixels = w as u64 * h as u64;
     if w > MAX_SIDE || h > MAX_SIDE || pixels > opts.max_pixels {
         return Err(RenderError::TooLarge {
@@ -69,6 +75,7 @@ pub fn render_room(
         base = c;
     }
     let mut s = Scene {
+        scale,
         data,
         room,
         cache,
@@ -86,7 +93,7 @@ pub fn render_room(
     }
     if opts.views && room.flags & ROOM_ENABLE_VIEWS != 0 {
         for v in room.views.iter().filter(|v| v.enabled) {
-            let r = v.view.map(i64::from);
+            let r = v.view.map(|c| (c as f64 * scale).round() as i64);
             s.canvas.outline(r, opts.view_colour);
             s.out.stats.views_drawn += 1;
         }
@@ -117,6 +124,8 @@ fn first_opaque_fill(layers: &[Layer]) -> Option<[u8; 4]> {
 
 /// One render in progress.
 struct Scene<'a> {
+    /// The drawing scale (room coordinates × scale = picture coordinates).
+    scale: f64,
     data: &'a DataFile,
     room: &'a Room,
     cache: &'a mut PageCache,
@@ -154,6 +163,13 @@ impl Scene<'_> {
             .unwrap_or((item.bounding[0].into(), item.bounding[1].into()));
         let region = f.region.unwrap_or([0, 0, fw as i64, fh as i64]);
         let image = self.cache.get(textures, page)?;
+        let s = self.scale;
+        let at = &Place {
+            x: at.x * s,
+            y: at.y * s,
+            scale: (at.scale.0 * s, at.scale.1 * s),
+            ..*at
+        };
         let src = Source {
             page: image,
             item,

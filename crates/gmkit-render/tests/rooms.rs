@@ -791,3 +791,39 @@ fn sprite_frame_at_full_size() {
     assert_eq!(f.get_pixel(1, 2).0, R);
     assert!(gmkit_render::render_sprite_frame(&data, 5, 1, &mut PageCache::default()).is_err());
 }
+
+#[test]
+fn scale_draws_a_smaller_picture() {
+    let opts = RenderOptions {
+        scale: 0.5,
+        ..Default::default()
+    };
+    let r = render_opts(
+        &mut game(),
+        Room {
+            instances: vec![inst(0, 2, 2)],
+            ..room(8, 8)
+        },
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(r.image.dimensions(), (4, 4));
+    rows(&r, &[&[BLACK; 4], &[BLACK, R, R, BLACK], &[BLACK, R, R, BLACK], &[BLACK; 4]]);
+    // A room too large whole fits at a smaller scale; bad scales are errors.
+    let mut data = game();
+    let big = room(20000, 20000);
+    assert!(render_opts(&mut data, big.clone(), &RenderOptions::default()).is_err());
+    let small = RenderOptions {
+        scale: 0.25,
+        ..Default::default()
+    };
+    let r = render_opts(&mut data, big, &small).unwrap();
+    assert_eq!(r.image.dimensions(), (5000, 5000));
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let o = RenderOptions {
+            scale: bad,
+            ..Default::default()
+        };
+        assert!(matches!(render_opts(&mut data, room(4, 4), &o), Err(RenderError::Scale(_))));
+    }
+}

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 pub enum Command {
     /// Draw a room (backgrounds, tiles, asset layers, instances) to a PNG
     #[command(
-        after_help = "Examples:\n  gmkit render room rm_lvl1 data.win -o lvl1.png\n  gmkit render room 3 data.win -o room3.png --views --json\n\nNot drawn: what code draws (Draw events, creation code), shaders and effects, particles,\nsequences, text items, animation past the first frame. See docs/render.md.\nExit status: 0 when drawn (items that could not be drawn are listed on stderr), 1 when the\nroom does not exist or is too large, 3 on I/O errors."
+        after_help = "Examples:\n  gmkit render room rm_lvl1 data.win -o lvl1.png\n  gmkit render room 3 data.win -o room3.png --views --json\n  gmkit render room rm_world data.win -o world.png --scale 0.25\n\nNot drawn: what code draws (Draw events, creation code), shaders and effects, particles,\nsequences, text items, animation past the first frame. See docs/render.md.\nExit status: 0 when drawn (items that could not be drawn are listed on stderr), 1 when the\nroom does not exist or is too large, 3 on I/O errors."
     )]
     Room(RoomArgs),
 }
@@ -26,6 +26,9 @@ pub struct RoomArgs {
     /// Outline the room's enabled views
     #[arg(long)]
     pub views: bool,
+    /// Draw at this scale (e.g. 0.25 for a room too large to draw whole)
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f64,
     /// Print what was drawn as JSON ({width, height, instances_drawn, tiles_drawn, ...})
     #[arg(long)]
     pub json: bool,
@@ -58,6 +61,7 @@ fn room(a: RoomArgs) -> u8 {
     };
     let opts = RenderOptions {
         views: a.views,
+        scale: a.scale,
         ..Default::default()
     };
     let start = std::time::Instant::now();
