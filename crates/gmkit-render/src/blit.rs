@@ -224,9 +224,11 @@ impl Canvas {
     /// Draws `src` placed by `at`. Returns whether anything could be visited (false when the
     /// placed rectangle misses the canvas or is empty).
     pub fn draw(&mut self, src: &Source, at: &Place) -> Result<bool, Refused> {
-        let finite = [at.x, at.y, at.pivot.0, at.pivot.1, at.scale.0, at.scale.1, at.angle]
-            .iter()
-            .all(|v| v.is_finite());
+        let finite = [
+            at.x, at.y, at.pivot.0, at.pivot.1, at.scale.0, at.scale.1, at.angle,
+        ]
+        .iter()
+        .all(|v| v.is_finite());
         if !finite {
             return Err(Refused::NotFinite);
         }

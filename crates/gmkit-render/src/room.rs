@@ -151,8 +151,12 @@ impl Scene<'_> {
             .as_ref()
             .and_then(|t| t.items.get(f.tpag.0 as usize)?.as_ref())
             .ok_or_else(|| format!("texture page item {} does not exist", f.tpag.0))?;
-        let page = usize::try_from(item.texture_page)
-            .map_err(|_| format!("texture page item {} has page {}", f.tpag.0, item.texture_page))?;
+        let page = usize::try_from(item.texture_page).map_err(|_| {
+            format!(
+                "texture page item {} has page {}",
+                f.tpag.0, item.texture_page
+            )
+        })?;
         let textures = self
             .data
             .textures
@@ -177,7 +181,9 @@ impl Scene<'_> {
         };
         match self.canvas.draw(&src, at) {
             Ok(_) => Ok(()),
-            Err(Refused::NotFinite) => Err("a position, scale or angle is not a finite number".into()),
+            Err(Refused::NotFinite) => {
+                Err("a position, scale or angle is not a finite number".into())
+            }
             Err(Refused::WorkLimit) => Err("the render's work limit is spent".into()),
         }
     }
@@ -201,7 +207,8 @@ impl Scene<'_> {
         } else {
             0
         };
-        let tpag = s.frames[k as usize].ok_or_else(|| format!("sprite {sprite} frame {k} has no image"))?;
+        let tpag = s.frames[k as usize]
+            .ok_or_else(|| format!("sprite {sprite} frame {k} has no image"))?;
         Ok((
             Frame {
                 tpag,
@@ -265,7 +272,8 @@ impl Scene<'_> {
         let what = || format!("tile {k} (id {})", t.instance_id);
         let Ok(src) = usize::try_from(t.source_asset) else {
             let kind = if from_sprite { "sprite" } else { "background" };
-            self.out.skip(what, format!("refers to no {kind} ({})", t.source_asset));
+            self.out
+                .skip(what, format!("refers to no {kind} ({})", t.source_asset));
             return;
         };
         let frame = if from_sprite {
@@ -301,7 +309,9 @@ impl Scene<'_> {
             .as_ref()
             .and_then(|b| b.backgrounds.get(bg)?.as_ref())
             .ok_or_else(|| format!("background {bg} does not exist"))?;
-        let tpag = b.texture.ok_or_else(|| format!("background {bg} has no image"))?;
+        let tpag = b
+            .texture
+            .ok_or_else(|| format!("background {bg} has no image"))?;
         Ok(Frame {
             tpag,
             size: None,
@@ -415,7 +425,7 @@ impl Scene<'_> {
 
     fn layers(&mut self, layers: &[Layer]) {
         let mut order: Vec<&Layer> = layers.iter().collect();
-        order.sort_by(|a, b| b.depth.cmp(&a.depth));
+        order.sort_by_key(|l| std::cmp::Reverse(l.depth));
         let room = self.room;
         let ids: HashMap<u32, usize> = room
             .instances
@@ -462,21 +472,23 @@ impl Scene<'_> {
             self.out.stats.backgrounds_drawn += 1;
             return;
         };
-        let r = self.sprite_frame(si, b.first_frame as f64).and_then(|(f, _)| {
-            let (w, h) = f.size.unwrap_or((0, 0));
-            let scale = if b.stretch {
-                self.stretch(w as f64, h as f64)
-            } else {
-                (1.0, 1.0)
-            };
-            let at = Place {
-                scale,
-                tile: (b.tiled_h, b.tiled_v),
-                tint,
-                ..Place::at(l.x_offset as f64, l.y_offset as f64)
-            };
-            self.frame(&f, &at)
-        });
+        let r = self
+            .sprite_frame(si, b.first_frame as f64)
+            .and_then(|(f, _)| {
+                let (w, h) = f.size.unwrap_or((0, 0));
+                let scale = if b.stretch {
+                    self.stretch(w as f64, h as f64)
+                } else {
+                    (1.0, 1.0)
+                };
+                let at = Place {
+                    scale,
+                    tile: (b.tiled_h, b.tiled_v),
+                    tint,
+                    ..Place::at(l.x_offset as f64, l.y_offset as f64)
+                };
+                self.frame(&f, &at)
+            });
         match r {
             Ok(()) => self.out.stats.backgrounds_drawn += 1,
             Err(e) => {
@@ -497,7 +509,10 @@ impl Scene<'_> {
         let name = self.name_of(l.name);
         let not_drawn = [
             ("sequence", a.sequences.as_ref().map_or(0, Vec::len)),
-            ("particle system", a.particle_systems.as_ref().map_or(0, Vec::len)),
+            (
+                "particle system",
+                a.particle_systems.as_ref().map_or(0, Vec::len),
+            ),
             ("text item", a.text_items.as_ref().map_or(0, Vec::len)),
         ];
         for (kind, n) in not_drawn {
@@ -556,10 +571,15 @@ impl Scene<'_> {
             .tileset
             .as_ref()
             .ok_or_else(|| format!("background {bi} is not a tile set"))?;
-        let tpag = b.texture.ok_or_else(|| format!("tile set {bi} has no image"))?;
+        let tpag = b
+            .texture
+            .ok_or_else(|| format!("tile set {bi} has no image"))?;
         let (tw, th) = (ts.tile_width as i64, ts.tile_height as i64);
         if tw == 0 || th == 0 || ts.columns == 0 {
-            return Err(format!("tile set {bi} has {tw}×{th} tiles in {} columns", ts.columns));
+            return Err(format!(
+                "tile set {bi} has {tw}×{th} tiles in {} columns",
+                ts.columns
+            ));
         }
         let n = t.tile_count();
         let cells = (t.width as usize).checked_mul(t.height as usize);
@@ -604,14 +624,21 @@ impl Scene<'_> {
                     bad += 1;
                     continue;
                 }
-                let (c, r) = ((id % ts.columns as usize) as i64, (id / ts.columns as usize) as i64);
+                let (c, r) = (
+                    (id % ts.columns as usize) as i64,
+                    (id / ts.columns as usize) as i64,
+                );
                 let f = Frame {
                     tpag,
                     size: None,
                     region: Some([c * stride_x + bx, r * stride_y + by, tw, th]),
                 };
                 let at = Place {
-                    flags: (v & TILE_MIRROR != 0, v & TILE_FLIP != 0, v & TILE_ROTATE != 0),
+                    flags: (
+                        v & TILE_MIRROR != 0,
+                        v & TILE_FLIP != 0,
+                        v & TILE_ROTATE != 0,
+                    ),
                     ..Place::at(ox + (col * tw) as f64, oy + (row * th) as f64)
                 };
                 match self.frame(&f, &at) {
@@ -621,7 +648,10 @@ impl Scene<'_> {
             }
         }
         if bad > 0 {
-            return Err(format!("{bad} cells name a tile past the tile set's {}", ts.tile_count));
+            return Err(format!(
+                "{bad} cells name a tile past the tile set's {}",
+                ts.tile_count
+            ));
         }
         Ok(())
     }

@@ -18,20 +18,23 @@ pub fn render_sprite_frame(
         .as_ref()
         .and_then(|s| s.sprites.get(sprite)?.as_ref())
         .ok_or_else(|| err(format!("sprite {sprite} does not exist")))?;
-    let tpag = s
-        .frames
-        .get(frame)
-        .copied()
-        .flatten()
-        .ok_or_else(|| err(format!("sprite {sprite} has no frame {frame} with an image")))?;
+    let tpag = s.frames.get(frame).copied().flatten().ok_or_else(|| {
+        err(format!(
+            "sprite {sprite} has no frame {frame} with an image"
+        ))
+    })?;
     let item = data
         .texture_page_items
         .as_ref()
         .and_then(|t| t.items.get(tpag.0 as usize)?.as_ref())
         .ok_or_else(|| err(format!("texture page item {} does not exist", tpag.0)))?;
     gmkit_media::budget::check_image(s.width, s.height).map_err(|e| err(e.to_string()))?;
-    let page = usize::try_from(item.texture_page)
-        .map_err(|_| err(format!("texture page item {} has page {}", tpag.0, item.texture_page)))?;
+    let page = usize::try_from(item.texture_page).map_err(|_| {
+        err(format!(
+            "texture page item {} has page {}",
+            tpag.0, item.texture_page
+        ))
+    })?;
     let textures = data
         .textures
         .as_ref()

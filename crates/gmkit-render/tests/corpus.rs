@@ -51,8 +51,9 @@ fn every_corpus_room_renders() {
                         scale: side.min(area) * 0.99,
                         ..opts.clone()
                     };
-                    let r = render_room(&data, k, &mut cache, &small)
-                        .unwrap_or_else(|e| panic!("{name} room {k} at scale {}: {e}", small.scale));
+                    let r = render_room(&data, k, &mut cache, &small).unwrap_or_else(|e| {
+                        panic!("{name} room {k} at scale {}: {e}", small.scale)
+                    });
                     assert!(r.image.width() as u64 * r.image.height() as u64 <= opts.max_pixels);
                     scaled += 1;
                     drawn += 1;

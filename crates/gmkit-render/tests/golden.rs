@@ -32,8 +32,13 @@ fn golden_rooms_match() {
         let room: usize = room.parse().expect("room index");
         let path = gmkit_testdata::corpus_path(&format!("{file}.win")).expect("corpus");
         let data = gmkit_data::parse_file(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
-        let r = render_room(&data, room, &mut PageCache::default(), &RenderOptions::default())
-            .unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let r = render_room(
+            &data,
+            room,
+            &mut PageCache::default(),
+            &RenderOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{stem}: {e}"));
         if bless {
             std::fs::write(&golden, gmkit_render::encode_png(&r.image).unwrap()).unwrap();
             continue;
@@ -47,7 +52,10 @@ fn golden_rooms_match() {
             .zip(r.image.pixels())
             .filter(|(a, b)| a != b)
             .count();
-        assert_eq!(differ, 0, "{stem}: {differ} pixels differ from the golden image");
+        assert_eq!(
+            differ, 0,
+            "{stem}: {differ} pixels differ from the golden image"
+        );
         eprintln!("{stem}: {}×{} identical", want.width(), want.height());
     }
 }

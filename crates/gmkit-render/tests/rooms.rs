@@ -70,12 +70,12 @@ fn game() -> DataFile {
     });
     let items = &mut data.texture_page_items.as_mut().unwrap().items;
     items.extend([
-        item([0, 0, 4, 4], [0, 0, 4, 4], [4, 4]),   // 0 red
-        item([0, 4, 2, 2], [0, 0, 2, 2], [2, 2]),   // 1 quad
-        item([12, 0, 4, 4], [0, 0, 4, 4], [4, 4]),  // 2 white
-        item([4, 0, 4, 4], [0, 0, 4, 4], [4, 4]),   // 3 green
+        item([0, 0, 4, 4], [0, 0, 4, 4], [4, 4]),    // 0 red
+        item([0, 4, 2, 2], [0, 0, 2, 2], [2, 2]),    // 1 quad
+        item([12, 0, 4, 4], [0, 0, 4, 4], [4, 4]),   // 2 white
+        item([4, 0, 4, 4], [0, 0, 4, 4], [4, 4]),    // 3 green
         item([0, 8, 12, 4], [0, 0, 12, 4], [12, 4]), // 4 tile set
-        item([0, 0, 2, 2], [1, 1, 2, 2], [4, 4]),   // 5 red, trimmed
+        item([0, 0, 2, 2], [1, 1, 2, 2], [4, 4]),    // 5 red, trimmed
     ]);
     let sprite = |name, w, h, frame: u32, origin: i32| {
         Some(Sprite {
@@ -186,7 +186,11 @@ fn layer(depth: i32, data: LayerData) -> Layer {
     }
 }
 
-fn render_opts(data: &mut DataFile, room: Room, opts: &RenderOptions) -> Result<Rendered, RenderError> {
+fn render_opts(
+    data: &mut DataFile,
+    room: Room,
+    opts: &RenderOptions,
+) -> Result<Rendered, RenderError> {
     data.rooms = Some(Rooms {
         rooms: vec![Some(room)],
     });
@@ -246,7 +250,15 @@ fn origin_moves_the_sprite() {
         instances: vec![inst(4, 2, 2)],
         ..room(4, 4)
     });
-    rows(&r, &[&[BLACK; 4], &[BLACK, R, G, BLACK], &[BLACK, B, W, BLACK], &[BLACK; 4]]);
+    rows(
+        &r,
+        &[
+            &[BLACK; 4],
+            &[BLACK, R, G, BLACK],
+            &[BLACK, B, W, BLACK],
+            &[BLACK; 4],
+        ],
+    );
 }
 
 #[test]
@@ -260,26 +272,58 @@ fn rotation_is_counter_clockwise() {
         instances: vec![at(0.0)],
         ..room(4, 4)
     });
-    rows(&r, &[&[BLACK; 4], &[BLACK; 4], &[BLACK, BLACK, R, G], &[BLACK, BLACK, B, W]]);
+    rows(
+        &r,
+        &[
+            &[BLACK; 4],
+            &[BLACK; 4],
+            &[BLACK, BLACK, R, G],
+            &[BLACK, BLACK, B, W],
+        ],
+    );
     // 90° counter-clockwise about (2, 2): G W / R B at (2..4, 0..2).
     let r = render(Room {
         instances: vec![at(90.0)],
         ..room(4, 4)
     });
-    rows(&r, &[&[BLACK, BLACK, G, W], &[BLACK, BLACK, R, B], &[BLACK; 4], &[BLACK; 4]]);
+    rows(
+        &r,
+        &[
+            &[BLACK, BLACK, G, W],
+            &[BLACK, BLACK, R, B],
+            &[BLACK; 4],
+            &[BLACK; 4],
+        ],
+    );
     // 180°: W B / G R at (0..2, 0..2).
     let r = render(Room {
         instances: vec![at(180.0)],
         ..room(4, 4)
     });
-    rows(&r, &[&[W, B, BLACK, BLACK], &[G, R, BLACK, BLACK], &[BLACK; 4], &[BLACK; 4]]);
+    rows(
+        &r,
+        &[
+            &[W, B, BLACK, BLACK],
+            &[G, R, BLACK, BLACK],
+            &[BLACK; 4],
+            &[BLACK; 4],
+        ],
+    );
     // 270° (and -90°): B R / W G at (0..2, 2..4).
     for a in [270.0, -90.0] {
         let r = render(Room {
             instances: vec![at(a)],
             ..room(4, 4)
         });
-        rows(&r, &[&[BLACK; 4], &[BLACK; 4], &[B, R, BLACK, BLACK], &[W, G, BLACK, BLACK]]);
+        rows(
+            &r,
+            &[
+                &[BLACK; 4],
+                &[BLACK; 4],
+                &[B, R, BLACK, BLACK],
+                &[W, G, BLACK, BLACK],
+            ],
+        );
     }
 }
 
@@ -293,7 +337,10 @@ fn scale_and_mirror() {
         }],
         ..room(4, 4)
     });
-    rows(&r, &[&[R, R, G, G], &[R, R, G, G], &[B, B, W, W], &[B, B, W, W]]);
+    rows(
+        &r,
+        &[&[R, R, G, G], &[R, R, G, G], &[B, B, W, W], &[B, B, W, W]],
+    );
     // Scale −1 × 1 at (2, 0): mirrored to the left of x = 2.
     let r = render(Room {
         instances: vec![Instance {
@@ -345,15 +392,29 @@ fn trimmed_frames_keep_their_offset() {
         instances: vec![inst(5, 0, 0)],
         ..room(4, 4)
     });
-    rows(&r, &[&[BLACK; 4], &[BLACK, R, R, BLACK], &[BLACK, R, R, BLACK], &[BLACK; 4]]);
+    rows(
+        &r,
+        &[
+            &[BLACK; 4],
+            &[BLACK, R, R, BLACK],
+            &[BLACK, R, R, BLACK],
+            &[BLACK; 4],
+        ],
+    );
 }
 
 #[test]
 fn gms1_depth_order() {
     let mut data = game();
     // Red at depth 10 listed last, green at depth -10 listed first: green is on top.
-    data.objects.as_mut().unwrap().objects[0].as_mut().unwrap().depth = 10;
-    data.objects.as_mut().unwrap().objects[3].as_mut().unwrap().depth = -10;
+    data.objects.as_mut().unwrap().objects[0]
+        .as_mut()
+        .unwrap()
+        .depth = 10;
+    data.objects.as_mut().unwrap().objects[3]
+        .as_mut()
+        .unwrap()
+        .depth = -10;
     let r = render_opts(
         &mut data,
         Room {
@@ -438,7 +499,10 @@ fn gms1_backgrounds_tile_stretch_and_foreground() {
         backgrounds: vec![slot(0, 0, false, true, false)],
         ..room(4, 4)
     });
-    rows(&r, &[&[R, R, G, G], &[R, R, G, G], &[B, B, W, W], &[B, B, W, W]]);
+    rows(
+        &r,
+        &[&[R, R, G, G], &[R, R, G, G], &[B, B, W, W], &[B, B, W, W]],
+    );
     // A foreground slot covers an instance; a background slot does not.
     let r = render(Room {
         backgrounds: vec![slot(0, 0, false, false, true)],
@@ -522,10 +586,7 @@ fn background_layer_colour_sprite_tiling() {
         layers: Some(vec![colour, tiled]),
         ..room(5, 4)
     });
-    rows(
-        &r,
-        &[&[G; 5], &[G, R, G, R, G], &[W, B, W, B, W], &[G; 5]],
-    );
+    rows(&r, &[&[G; 5], &[G, R, G, R, G], &[W, B, W, B, W], &[G; 5]]);
     // Stretched, and tinted blue.
     let r = render(Room {
         layers: Some(vec![layer(
@@ -570,7 +631,10 @@ fn tile_map_cells_and_flags() {
 
 #[test]
 fn tile_map_with_offset_and_out_of_range_tile() {
-    let mut l = layer(0, LayerData::Tiles(TileLayer::new(AssetRef::at(1), 2, 1, vec![1, 7])));
+    let mut l = layer(
+        0,
+        LayerData::Tiles(TileLayer::new(AssetRef::at(1), 2, 1, vec![1, 7])),
+    );
     l.x_offset = 2.0;
     let r = render(Room {
         layers: Some(vec![l]),
@@ -614,7 +678,10 @@ fn asset_layer_sprites_and_legacy_tiles() {
         layers: Some(vec![layer(0, LayerData::Assets(a))]),
         ..room(5, 2)
     });
-    rows(&r, &[&[W, BLACK, BLACK, G, W], &[BLACK, BLACK, BLACK, R, B]]);
+    rows(
+        &r,
+        &[&[W, BLACK, BLACK, G, W], &[BLACK, BLACK, BLACK, R, B]],
+    );
     assert_eq!((r.stats.tiles_drawn, r.stats.sprites_drawn), (1, 1));
     assert_eq!(r.skipped_total, 1, "the sequence is listed as not drawn");
     assert!(r.skipped[0].reason.contains("sequences"));
@@ -707,8 +774,14 @@ fn hostile_values_are_skipped_not_panicking() {
                     ..Default::default()
                 }),
             ),
-            layer(0, LayerData::Tiles(TileLayer::new(AssetRef::at(0), 1, 1, vec![1]))),
-            layer(0, LayerData::Tiles(TileLayer::new(AssetRef::at(1), 5, 5, vec![1]))),
+            layer(
+                0,
+                LayerData::Tiles(TileLayer::new(AssetRef::at(0), 1, 1, vec![1])),
+            ),
+            layer(
+                0,
+                LayerData::Tiles(TileLayer::new(AssetRef::at(1), 5, 5, vec![1])),
+            ),
         ]),
         ..room(4, 4)
     });
@@ -754,8 +827,17 @@ fn rooms_too_large_empty_or_missing_are_errors() {
     assert!(e.to_string().contains("larger than the 99-pixel"), "{e}");
     let e = render_opts(&mut data, room(0, 10), &RenderOptions::default()).unwrap_err();
     assert!(matches!(e, RenderError::Empty { .. }));
-    let e = render_room(&data, 5, &mut PageCache::default(), &RenderOptions::default()).unwrap_err();
-    assert_eq!(e.to_string(), "room 5 does not exist (the file has 1 rooms)");
+    let e = render_room(
+        &data,
+        5,
+        &mut PageCache::default(),
+        &RenderOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "room 5 does not exist (the file has 1 rooms)"
+    );
 }
 
 #[test]
@@ -808,7 +890,15 @@ fn scale_draws_a_smaller_picture() {
     )
     .unwrap();
     assert_eq!(r.image.dimensions(), (4, 4));
-    rows(&r, &[&[BLACK; 4], &[BLACK, R, R, BLACK], &[BLACK, R, R, BLACK], &[BLACK; 4]]);
+    rows(
+        &r,
+        &[
+            &[BLACK; 4],
+            &[BLACK, R, R, BLACK],
+            &[BLACK, R, R, BLACK],
+            &[BLACK; 4],
+        ],
+    );
     // A room too large whole fits at a smaller scale; bad scales are errors.
     let mut data = game();
     let big = room(20000, 20000);
@@ -824,6 +914,9 @@ fn scale_draws_a_smaller_picture() {
             scale: bad,
             ..Default::default()
         };
-        assert!(matches!(render_opts(&mut data, room(4, 4), &o), Err(RenderError::Scale(_))));
+        assert!(matches!(
+            render_opts(&mut data, room(4, 4), &o),
+            Err(RenderError::Scale(_))
+        ));
     }
 }
