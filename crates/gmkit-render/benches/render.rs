@@ -47,6 +47,27 @@ fn bench(c: &mut Criterion) {
         t.elapsed().as_secs_f64() * 1e3,
         first.stats.pages_decoded
     );
+    // CPU time of the thread (the machine may be shared: wall time then includes waiting).
+    #[cfg(target_os = "linux")]
+    {
+        let cpu = || {
+            let mut t = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: clock_gettime writes the timespec it is given.
+            unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+            t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+        };
+        let (t0, n) = (cpu(), 10);
+        for _ in 0..n {
+            render_room(&data, room, &mut cache, &opts).expect("renders");
+        }
+        eprintln!(
+            "pages decoded: {:.1} ms of CPU a render",
+            (cpu() - t0) / n as f64
+        );
+    }
     let mut g = c.benchmark_group("render");
     g.sample_size(20);
     g.bench_function(format!("{name} room {room}, pages decoded"), |b| {
