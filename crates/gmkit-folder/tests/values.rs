@@ -98,6 +98,9 @@ fn kind_of(file: &str, key: &str) -> Option<Kind> {
     }
 }
 
+/// Per kind: values seen, numbers left.
+type Counts = BTreeMap<Kind, [usize; 2]>;
+
 /// Counts, per kind: values seen, and numbers left (an enum number, a flag list's number, a
 /// colour number).
 fn count(file: &str, v: &Value, out: &mut BTreeMap<Kind, [usize; 2]>, unknown: &mut Vec<String>) {
@@ -156,7 +159,7 @@ fn count(file: &str, v: &Value, out: &mut BTreeMap<Kind, [usize; 2]>, unknown: &
 #[test]
 fn corpus_folders_write_values_by_name() {
     let files = need!(corpus_all());
-    let results: Vec<(String, BTreeMap<Kind, [usize; 2]>, Vec<String>)> = files
+    let results: Vec<(String, Counts, Vec<String>)> = files
         .into_par_iter()
         .filter_map(|(name, bytes)| {
             let data = parse_bytes(bytes).ok()?;
