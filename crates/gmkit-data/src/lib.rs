@@ -69,6 +69,8 @@ mod sample;
 mod serde_names;
 #[cfg(feature = "serde")]
 pub mod serde_support;
+#[cfg(feature = "serde")]
+pub mod serde_values;
 mod source;
 mod string;
 mod tables;

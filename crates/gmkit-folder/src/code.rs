@@ -167,12 +167,13 @@ pub(crate) fn unpack(
     owned: &std::collections::HashMap<usize, String>,
     docs: &mut Vec<(String, Value)>,
     out: &mut Folder,
+    names_file: Option<&gmkit_gml::names_file::NamesFile>,
 ) -> Result<()> {
     let Some(code) = &file.code else {
         return Ok(());
     };
     let dis = Disassembler::new(file);
-    let gml = crate::gml::Decompiler::new(file);
+    let gml = crate::gml::Decompiler::new(file, names_file);
     let rendered: Vec<(String, Value, Option<String>, Option<String>)> = code
         .entries
         .par_iter()

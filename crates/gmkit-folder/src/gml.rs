@@ -20,6 +20,7 @@ use gmkit_data::chunks::code::CodeBody;
 use gmkit_gml::compile::{
     ChildEntry, CompileError, Names, compile_entry_with_children, compile_entry_with_source,
 };
+use gmkit_gml::names_file::NamesFile;
 use gmkit_gml::{Game, decompile, parse, print};
 use serde::{Deserialize, Serialize};
 
@@ -51,25 +52,69 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
     format!("{h:016x}")
 }
 
+/// The game's names file in the folder (its enums and macros, docs/names-file.md): unpack
+/// `--names` copies it here and decompiles with it; pack compiles edited `.gml` files with its
+/// declarations.
+pub const NAMES_FILE: &str = "names.gml";
+
+/// The text a `.gml` file of the folder compiles as: its own, followed by the declarations of
+/// the folder's names file when it has one (GML enums and macros hold wherever they are
+/// declared, so the file's line numbers stay those of the text).
+pub(crate) fn with_names(folder: &Folder, text: String) -> String {
+    match folder
+        .get(NAMES_FILE)
+        .and_then(|b| std::str::from_utf8(b).ok())
+    {
+        Some(names) => format!("{text}\n{names}\n"),
+        None => text,
+    }
+}
+
 /// Decompiles the root entries of one file (shared by the threads of unpack).
 pub(crate) struct Decompiler<'a> {
     game: Game<'a>,
     names: Names,
+    /// With a names file: the decompiler without it, for an entry whose text with the names
+    /// does not compile back exactly.
+    plain: Option<Box<Decompiler<'a>>>,
 }
 
 impl<'a> Decompiler<'a> {
-    /// `None` when the file has no code entries (YYC, or no CODE chunk).
-    pub(crate) fn new(file: &'a DataFile) -> Option<Self> {
+    /// `None` when the file has no code entries (YYC, or no CODE chunk). With `names_file`,
+    /// numbers held by its places are printed as its enum members and macros.
+    pub(crate) fn new(file: &'a DataFile, names_file: Option<&NamesFile>) -> Option<Self> {
         file.code.as_ref().filter(|c| !c.entries.is_empty())?;
-        let game = Game::new(file);
-        let names = Names::new(&game);
-        Some(Decompiler { game, names })
+        let plain = || {
+            let game = Game::new(file);
+            let names = Names::new(&game);
+            Decompiler {
+                game,
+                names,
+                plain: None,
+            }
+        };
+        Some(match names_file {
+            None => plain(),
+            Some(nf) => {
+                let game = Game::new(file).with_names_file(nf.clone());
+                let names = Names::new(&game);
+                Decompiler {
+                    game,
+                    names,
+                    plain: Some(Box::new(plain())),
+                }
+            }
+        })
     }
 
     /// The GML text of root entry `entry` when it compiles back exactly, and the record for
     /// its JSON file (`asm` is the entry's assembly text as written).
     pub(crate) fn entry(&self, entry: usize, asm: &str) -> (Option<String>, GmlRecord) {
-        match self.round_trip(entry) {
+        let mut r = self.round_trip(entry);
+        if let (Err(_), Some(p)) = (&r, &self.plain) {
+            r = p.round_trip(entry);
+        }
+        match r {
             Ok(mut text) => {
                 // A text file ends with a line break (editors add one anyway).
                 if !text.ends_with('\n') {
@@ -110,8 +155,11 @@ impl<'a> Decompiler<'a> {
             ));
         }
         let text = print::print_stmts(&d.body);
-        let tree = parse::parse(&text)
-            .map_err(|e| one_line(&format!("the decompiled text does not parse: {e}")))?;
+        let tree = match game.names_file() {
+            Some(nf) => nf.parse_code(&text, game.enum_int64()),
+            None => parse::parse(&text),
+        }
+        .map_err(|e| one_line(&format!("the decompiled text does not parse: {e}")))?;
         let (ins, children) = compile_entry_with_children(game, &self.names, entry, &tree)
             .map_err(|e| one_line(&format!("compile: {e}")))?;
         if ins.as_slice() != orig.as_ref() {
@@ -358,7 +406,7 @@ type Compiled = (
 fn pending_text(folder: &Folder, p: &Pending) -> Result<String> {
     let bytes = folder.get(&p.path).unwrap_or_default();
     std::str::from_utf8(bytes)
-        .map(str::to_owned)
+        .map(|t| with_names(folder, t.to_owned()))
         .map_err(|e| Error::new(&p.path, "", format!("expected UTF-8 text: {e}")))
 }
 
@@ -476,7 +524,7 @@ pub(crate) fn add_new(
         let target = file
             .parse_entry_name(name)
             .map_err(|why| Error::new(path, "", why))?;
-        add_entry(file, &target, text).map_err(|e| match e {
+        add_entry(file, &target, &with_names(folder, text.to_owned())).map_err(|e| match e {
             AddEntryError::Parse {
                 line,
                 col,

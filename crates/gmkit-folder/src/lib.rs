@@ -44,7 +44,10 @@ mod unpack;
 pub use error::{Error, MAX_QUOTED, Result, one_line, quote};
 pub use folder::Folder;
 pub use pack::{audio_group_number, pack, pack_from};
-pub use unpack::{Unpacked, unpack, unpack_into, unpack_to_dir};
+pub use unpack::{
+    UnpackOptions, Unpacked, unpack, unpack_into, unpack_into_with, unpack_to_dir,
+    unpack_to_dir_with, unpack_with,
+};
 
 use gmkit_data::DataFile;
 use std::path::{Path, PathBuf};

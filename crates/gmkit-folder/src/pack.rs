@@ -248,6 +248,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     let mut sources: Sources = HashMap::new();
     let code_files = crate::code::asset_files(folder, prefix)?;
     let mut assets: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut new_objects: Vec<String> = Vec::new();
     for field in field_names() {
         if matches!(
             field.as_str(),
@@ -256,8 +257,15 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
             continue;
         }
         if crate::assets::by_name(&field) {
-            let (v, files, rest) =
-                named_chunk(folder, prefix, &field, &mut jsons, &code_files, &mut assets)?;
+            let (v, files, rest) = named_chunk(
+                folder,
+                prefix,
+                &field,
+                &mut jsons,
+                &code_files,
+                &mut assets,
+                &mut new_objects,
+            )?;
             if let Some(v) = v {
                 top.insert(field.clone(), v);
                 let key = split_key(&field);
@@ -440,6 +448,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
             "expected a string table: files name strings by text but the folder has no strings.json",
         ));
     }
+    add_new_objects(&mut file, prefix, &new_objects)?;
     if let Some(t) = file.textures.as_mut() {
         for (i, b) in blobs {
             if let Some(Some(p)) = t.pages.get_mut(i) {
@@ -486,6 +495,26 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     file.validate()
         .map_err(|e| invalid(&sources, &manifest_path, prefix, &e))?;
     Ok(file)
+}
+
+/// Adds the objects made of event files alone (`objects/obj_new/Create_0.gml` with no
+/// `object.json`), in name order after the chunk's others, with GameMaker's defaults
+/// ([`DataFile::add_object`]: visible, no sprite, no parent, ...); their events are the new
+/// entries of their folder, wired when the code is assembled.
+fn add_new_objects(file: &mut DataFile, prefix: &str, names: &[String]) -> Result<()> {
+    for n in names {
+        let path = format!("{prefix}objects/{n}");
+        if file.objects.is_none() {
+            return Err(Error::new(
+                &path,
+                "",
+                "expected a game with an object chunk (OBJT) for a new object",
+            ));
+        }
+        file.add_object(n)
+            .map_err(|e| Error::new(&path, "", crate::one_line(&e.to_string(), 200)))?;
+    }
+    Ok(())
 }
 
 /// The edits of `strings.json` that code left as unpacked follows (`None`: no entry that code
@@ -718,6 +747,7 @@ fn named_chunk(
     jsons: &mut BTreeMap<String, Value>,
     code_files: &HashMap<String, usize>,
     assets: &mut BTreeMap<String, (String, String)>,
+    new_objects: &mut Vec<String>,
 ) -> Result<(Option<Value>, Vec<String>, String)> {
     use crate::assets::*;
     let rest_path = format!("{field}/{CHUNK_REST}");
@@ -800,6 +830,29 @@ fn named_chunk(
     extra.sort();
     extra.dedup();
     names.extend(extra.into_iter().map(Some));
+    // Objects made of event files alone (`objects/obj_new/Create_0.gml`, no object.json): added
+    // with GameMaker's defaults after the chunk is read (see [`add_new_objects`]), their files
+    // then taken as new entries of the object.
+    let mut bare: Vec<String> = Vec::new();
+    if field == "objects" {
+        let has_json: std::collections::HashSet<&str> = folder
+            .under(&format!("{prefix}{field}"))
+            .filter_map(|(p, _)| p[dir.len()..].split_once('/'))
+            .filter(|(_, f)| Some(*f) == folder_file(field))
+            .map(|(d, _)| d)
+            .collect();
+        for (p, _) in folder.under(&format!("{prefix}{field}")) {
+            if let Some((d, f)) = p[dir.len()..].split_once('/')
+                && !f.contains('/')
+                && f.ends_with(&format!(".{}", crate::gml::GML_EXT))
+                && !listed.contains(d)
+                && !has_json.contains(d)
+                && bare.last().is_none_or(|b| b != d)
+            {
+                bare.push(d.to_owned());
+            }
+        }
+    }
     let mut items: Vec<(Option<String>, String, Value)> = Vec::with_capacity(names.len());
     let mut seen = std::collections::HashSet::new();
     for (k, n) in names.into_iter().enumerate() {
@@ -857,6 +910,13 @@ fn named_chunk(
             }
         }
     }
+    for d in &bare {
+        assets.insert(
+            format!("{prefix}{field}/{d}"),
+            (field.to_owned(), d.clone()),
+        );
+    }
+    new_objects.extend(bare);
     if folder_file(field).is_some() {
         for (n, _, v) in &items {
             if let Some(n) = n {

@@ -15,15 +15,42 @@ use serde_json::{Map, Value, json};
 /// pages' PNGs included. To write the folder to disk with bounded memory, use
 /// [`unpack_to_dir`].
 pub fn unpack(game: &Game) -> Result<Folder> {
-    let mut folder = unpack_deferred(game)?;
+    unpack_with(game, &UnpackOptions::default())
+}
+
+/// How to unpack: [`unpack_with`], [`unpack_to_dir_with`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnpackOptions {
+    /// A names file for the game (its enums and macros, docs/names-file.md): copied into the
+    /// folder as `names.gml` and used to decompile (numbers its places hold are printed as its
+    /// names); pack then compiles edited `.gml` files with its declarations.
+    pub names_file: Option<String>,
+}
+
+/// As [`unpack`], with options.
+pub fn unpack_with(game: &Game, options: &UnpackOptions) -> Result<Folder> {
+    let mut folder = unpack_deferred(game, options)?;
     folder.materialize()?;
     Ok(folder)
 }
 
 /// The folder of a game with its texture pages' PNGs deferred (produced when written).
-fn unpack_deferred(game: &Game) -> Result<Folder> {
+fn unpack_deferred(game: &Game, options: &UnpackOptions) -> Result<Folder> {
     let mut folder = Folder::default();
-    unpack_into(&game.data, "", &mut folder)?;
+    let names = match &options.names_file {
+        None => None,
+        Some(text) => Some(gmkit_gml::names_file::NamesFile::parse(text).map_err(|e| {
+            Error::new(
+                crate::gml::NAMES_FILE,
+                format!("line {}, column {}", e.line, e.col),
+                format!("expected {}, found {}", e.expected, e.found),
+            )
+        })?),
+    };
+    unpack_into_with(&game.data, "", &mut folder, names.as_ref())?;
+    if let Some(text) = &options.names_file {
+        folder.insert(crate::gml::NAMES_FILE, text.clone().into_bytes());
+    }
     for (name, g) in &game.audio_groups {
         unpack_into(g, &format!("{AUDIO_GROUPS}/{name}/"), &mut folder)?;
     }
@@ -46,7 +73,16 @@ pub struct Unpacked {
 /// bounded memory: stored page images are written from the parsed model's bytes (no copy) and
 /// each page's PNG is produced as it is written, one page per thread at a time.
 pub fn unpack_to_dir(game: &Game, dir: impl AsRef<std::path::Path>) -> Result<Unpacked> {
-    let folder = unpack_deferred(game)?;
+    unpack_to_dir_with(game, dir, &UnpackOptions::default())
+}
+
+/// As [`unpack_to_dir`], with options.
+pub fn unpack_to_dir_with(
+    game: &Game,
+    dir: impl AsRef<std::path::Path>,
+    options: &UnpackOptions,
+) -> Result<Unpacked> {
+    let folder = unpack_deferred(game, options)?;
     let notes = crate::frames::notes(&folder);
     let (files, bytes) = folder.write_dir_counted(dir)?;
     Ok(Unpacked {
@@ -69,6 +105,16 @@ pub(crate) fn pretty(v: &Value) -> Vec<u8> {
 
 /// Unpacks one data file under `prefix` (empty or ending in `/`).
 pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()> {
+    unpack_into_with(file, prefix, out, None)
+}
+
+/// As [`unpack_into`], decompiling with `names_file` (see [`UnpackOptions::names_file`]).
+pub fn unpack_into_with(
+    file: &DataFile,
+    prefix: &str,
+    out: &mut Folder,
+    names_file: Option<&gmkit_gml::names_file::NamesFile>,
+) -> Result<()> {
     let empty = Strings::default();
     let strings = file.strings.as_ref().unwrap_or(&empty);
     let scope = StringScope::new(strings);
@@ -164,7 +210,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
             out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
         }
     }
-    crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out)?;
+    crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out, names_file)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     crate::masks::unpack(file, prefix, &sprite_stems, out)?;

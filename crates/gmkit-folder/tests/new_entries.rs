@@ -726,3 +726,72 @@ fn a_new_entry_with_new_variables_and_built_ins() {
         "no corpus game of the cases was found"
     );
 }
+
+/// Issue 18/16: `objects/obj_new/Create_0.gml` (+ `Step_0.gml`, `Alarm_3.gml`) with no
+/// `object.json` packs into a new object with GameMaker's defaults, its events wired and its
+/// entries named as GameMaker names them; the same with an `object.json` listing no events.
+#[test]
+fn a_new_object_from_event_files_alone_in_every_family() {
+    let mut ran = 0;
+    for c in &CASES {
+        let Some((_, _, folder)) = load(c.file) else {
+            continue;
+        };
+        let events = [
+            ("Create_0", EventType::Create, 0, "x = 1;\n"),
+            ("Step_0", EventType::Step, 0, "y += 2;\n"),
+            ("Alarm_3", EventType::Alarm, 3, "visible = false;\n"),
+        ];
+        // 1. Event files alone.
+        let mut f = folder.clone();
+        for (stem, _, _, text) in events {
+            f.insert(
+                format!("objects/obj_new/{stem}.gml"),
+                text.as_bytes().to_vec(),
+            );
+        }
+        let packed = pack(&f).unwrap_or_else(|e| panic!("{}: packs: {e}", c.file));
+        let out = check_and_round_trip(&packed.data, c.file);
+        let id: Id<Object> = out.find_asset("obj_new").expect("the object exists");
+        let o = out.asset(id).unwrap();
+        assert!(o.visible && !o.solid && !o.persistent, "{}", c.file);
+        assert!(o.sprite.is_none() && o.parent.is_none() && o.mask_sprite.is_none());
+        let first = out.objects.as_ref().unwrap().objects[0].as_ref().unwrap();
+        assert_eq!(o.events.len(), first.events.len(), "{}", c.file);
+        for (stem, ty, sub, text) in events {
+            let e = event_entry(&out, "obj_new", ty, sub)
+                .unwrap_or_else(|| panic!("{}: {stem} wired", c.file));
+            let name = format!("gml_Object_obj_new_{stem}");
+            assert_eq!(name_of(&out, e), name, "{}", c.file);
+            assert_eq!(decompiled(&out, &name), text, "{}: {stem}", c.file);
+        }
+        // 2. An object.json without events (a copy of another object's, renamed): its
+        // properties kept, the event files wired.
+        let mut f = folder.clone();
+        let src = format!("objects/{}/object.json", c.object);
+        let mut v: serde_json::Value = serde_json::from_slice(f.get(&src).unwrap()).unwrap();
+        v["name"] = serde_json::json!("obj_new2");
+        v.as_object_mut().unwrap().remove("events");
+        f.insert(
+            "objects/obj_new2/object.json",
+            serde_json::to_vec(&v).unwrap(),
+        );
+        f.insert("objects/obj_new2/Step_0.gml", b"y += 2;\n".to_vec());
+        let packed = pack(&f).unwrap_or_else(|e| panic!("{}: packs: {e}", c.file));
+        let out = check_and_round_trip(&packed.data, c.file);
+        let e = event_entry(&out, "obj_new2", EventType::Step, 0).expect("Step wired");
+        assert_eq!(name_of(&out, e), "gml_Object_obj_new2_Step_0");
+        let id: Id<Object> = out.find_asset("obj_new2").unwrap();
+        let like: Id<Object> = out.find_asset(c.object).unwrap();
+        assert_eq!(
+            out.asset(id).unwrap().sprite,
+            out.asset(like).unwrap().sprite
+        );
+        ran += 1;
+    }
+    assert!(
+        ran == CASES.len() || !gmkit_testdata::required(),
+        "{ran} of {} games",
+        CASES.len()
+    );
+}

@@ -38,6 +38,7 @@ pub struct General {
     /// Default window height.
     pub window_height: u32,
     /// Info flags (fullscreen, sync, ...).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::flags::general_info"))]
     pub info_flags: u32,
     /// Licence CRC32.
     pub licence_crc32: u32,

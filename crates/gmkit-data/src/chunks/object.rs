@@ -75,6 +75,7 @@ pub struct Physics {
     /// Whether the fixture is a sensor.
     pub sensor: bool,
     /// Collision shape (0 circle, 1 box, 2 custom shape).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::physics_shape"))]
     pub shape: u32,
     /// Density.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]

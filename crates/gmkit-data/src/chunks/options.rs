@@ -26,6 +26,7 @@ pub struct Options {
     /// Window scale (negative values are aspect-ratio modes).
     pub scale: i32,
     /// Window background colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub window_colour: u32,
     /// Colour depth.
     pub colour_depth: u32,

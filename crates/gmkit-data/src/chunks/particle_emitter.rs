@@ -85,6 +85,7 @@ pub struct ParticleEmitter {
     /// 2023.4+: animate, stretch, random frame.
     pub sprite_flags: Option<[bool; 3]>,
     /// Start, middle, end colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colours: [u32; 3],
     /// Additive blending.
     pub additive: bool,

@@ -49,12 +49,14 @@ pub struct Room {
     /// Whether the room is persistent.
     pub persistent: bool,
     /// Background colour (no alpha).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub background_colour: u32,
     /// Whether the background colour is drawn.
     pub draw_background_colour: bool,
     /// Creation code (stored CODE entry id, -1 = none).
     pub creation_code: AssetRef<CodeEntry>,
     /// Room flags (enable views, show colour, clear display buffer, ...).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::flags::room"))]
     pub flags: u32,
     /// Background slots (GMS1 backgrounds; kept in GMS2 files).
     pub backgrounds: Vec<RoomBackground>,

@@ -34,11 +34,13 @@ pub struct Sequence {
     /// Name.
     pub name: StringRef,
     /// Playback type (once, loop, ping-pong).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::playback_type"))]
     pub playback_type: u32,
     /// Playback speed.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub playback_speed: f32,
     /// Speed type (frames per second / per game frame).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::speed_type"))]
     pub speed_type: u32,
     /// Length in frames.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]

@@ -34,6 +34,7 @@ pub struct Sound {
     pub name: StringRef,
     /// Flags: [`FLAG_EMBEDDED`], [`FLAG_COMPRESSED`], [`FLAG_REGULAR`]. Together with the
     /// bytecode version they decide whether [`Sound::group`] is a group id or a preload flag.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::flags::sound"))]
     pub flags: u32,
     /// File type (extension such as `.ogg`), if any.
     pub kind: Option<StringRef>,

@@ -61,6 +61,7 @@ pub struct Sprite {
     /// Preload texture flag.
     pub preload: bool,
     /// Bounding box mode (automatic, full image, manual).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::bbox_mode"))]
     pub bbox_mode: u32,
     /// Separate collision masks mode (0 = one mask, 1 = one per frame, ...).
     pub sep_masks: u32,
@@ -132,6 +133,7 @@ pub struct SpecialHeader {
     /// Special header version (1–3): 2 adds the sequence pointer, 3 the nine-slice pointer.
     pub version: u32,
     /// Sprite type: 0 normal, 1 SWF, 2 Spine, 3 vector.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::sprite_type"))]
     pub sprite_type: u32,
     /// GMS2: playback speed and speed type.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]

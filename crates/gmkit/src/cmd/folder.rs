@@ -39,10 +39,21 @@ pub struct UnpackArgs {
     pub file: PathBuf,
     /// The folder to create
     pub dir: PathBuf,
+    /// A names file (the game's enums and macros, docs/names-file.md): copied into the folder
+    /// as names.gml and used to decompile; pack compiles edited .gml files with it
+    #[arg(long, value_name = "FILE")]
+    pub names: Option<PathBuf>,
 }
 
 pub fn unpack(a: UnpackArgs) -> u8 {
     let t = Instant::now();
+    let mut options = gmkit_folder::UnpackOptions::default();
+    if let Some(p) = &a.names {
+        match std::fs::read_to_string(p) {
+            Ok(text) => options.names_file = Some(text),
+            Err(e) => return fail("unpack", format!("{}: {e}", p.display()), exit::IO),
+        }
+    }
     let bar = spinner("reading");
     let game = match Game::open(&a.file) {
         Ok(g) => g,
@@ -50,7 +61,7 @@ pub fn unpack(a: UnpackArgs) -> u8 {
     };
     bar.set_message("unpacking");
     // Streams to disk: pages are produced as they are written (bounded memory).
-    let done = match gmkit_folder::unpack_to_dir(&game, &a.dir) {
+    let done = match gmkit_folder::unpack_to_dir_with(&game, &a.dir, &options) {
         Ok(d) => d,
         // Errors about writing (the directory, a file) are I/O; the others are about the game.
         Err(e)

@@ -48,11 +48,13 @@ pub struct SpriteInstance {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Blend colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colour: u32,
     /// Animation speed.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub animation_speed: f32,
     /// Animation speed type (0 frames per second, 1 frames per game frame).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::speed_type"))]
     pub speed_type: u32,
     /// Frame index.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
@@ -83,6 +85,7 @@ pub struct ParticleSystemInstance {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Blend colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colour: u32,
     /// Rotation in degrees.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
@@ -111,6 +114,7 @@ pub struct TextItem {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub rotation: f32,
     /// Blend colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colour: u32,
     /// Origin X.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]

@@ -32,6 +32,7 @@ pub struct Instance {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub image: Option<(f32, i32)>,
     /// Blend colour (ABGR).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colour: u32,
     /// Rotation in degrees.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
@@ -170,6 +171,7 @@ pub struct Tile {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub scale_y: f32,
     /// Blend colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colour: u32,
 }
 

@@ -109,6 +109,7 @@ pub struct BackgroundLayer {
     /// Stretched to the room.
     pub stretch: bool,
     /// Colour.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::colour"))]
     pub colour: u32,
     /// First frame.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
@@ -117,6 +118,7 @@ pub struct BackgroundLayer {
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub animation_speed: f32,
     /// Animation speed type.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::speed_type"))]
     pub speed_type: u32,
 }
 

@@ -1,0 +1,38 @@
+//! Values as people write them in the model's serde form (cargo feature `serde`).
+//!
+//! The binary reader and writer never see these forms: each helper is used through
+//! `#[serde(with = ...)]` on a model field, writes the readable form, and reads it back to the
+//! same bits. Every helper also reads the plain number the field held before (a hand-written
+//! `16777215` still works).
+//!
+//! - [`colour`]: a GameMaker colour (`0xAABBGGRR` in the int) as `"#RRGGBB"` (alpha byte 0) or
+//!   `"#AARRGGBB"`.
+//! - [`flags`]: a bit set as a list of names, bits without a name kept as one number in the list.
+//! - [`kinds`]: an enumerated value by name, the number where no name exists.
+
+pub mod colour;
+pub mod flags;
+pub mod kinds;
+
+use serde::Deserialize;
+
+/// A JSON number (of either sign) or a text: what the helpers accept on read.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(crate) enum NumberOrText {
+    /// A non-negative number.
+    Unsigned(u64),
+    /// A negative number.
+    Signed(i64),
+    /// A text.
+    Text(String),
+}
+
+/// The `u32` bits of a number written as either an unsigned or a signed 32-bit value.
+pub(crate) fn u32_bits(n: &NumberOrText) -> Option<u32> {
+    match *n {
+        NumberOrText::Unsigned(u) => u32::try_from(u).ok(),
+        NumberOrText::Signed(i) => i32::try_from(i).ok().map(|i| i as u32),
+        NumberOrText::Text(_) => None,
+    }
+}

@@ -1,0 +1,329 @@
+//! Values as people write them in the folder JSON: colours as `#RRGGBB` / `#AARRGGBB`, bit sets
+//! as lists of names (unknown bits kept as a number), enumerated values by name; the numeric
+//! forms of older folders still read.
+
+use gmkit_data::chunks::room::{Instance, Room};
+use gmkit_data::serde_values::{colour, flags, kinds};
+use gmkit_data::{AssetRef, DataFile, Id, build_bytes, parse_bytes};
+use gmkit_folder::{Folder, Game, pack, unpack};
+use gmkit_testdata::{corpus_all, need};
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+
+#[test]
+fn colour_texts_are_red_first_and_exact() {
+    assert_eq!(colour::to_text(0x0000_00FF), "#FF0000", "c_red");
+    assert_eq!(colour::to_text(0x00FF_0000), "#0000FF", "c_blue");
+    assert_eq!(colour::to_text(0xFFFF_FFFF), "#FFFFFFFF");
+    assert_eq!(colour::to_text(0x80FF_0000), "#800000FF");
+    for v in [0, 1, 0xFF, 0x00FF_FFFF, 0x0100_0000, 0x80FF_0000, u32::MAX] {
+        assert_eq!(colour::from_text(&colour::to_text(v)), Some(v), "{v:#X}");
+    }
+    assert_eq!(colour::from_text("#00ff00"), Some(0x0000_FF00));
+    for bad in ["#0F00", "00FF00", "#+0FF00", "#GG0000", "#FF00000000"] {
+        assert_eq!(colour::from_text(bad), None, "{bad}");
+    }
+}
+
+fn flags_json(table: flags::Table, v: u32) -> Value {
+    let mut out = Vec::new();
+    flags::write(v, table, &mut serde_json::Serializer::new(&mut out)).unwrap();
+    serde_json::from_slice(&out).unwrap()
+}
+
+#[test]
+fn unknown_flag_bits_survive_as_a_number() {
+    let v = 0x2_0003 | 0x8000_0040;
+    let j = flags_json(flags::room::TABLE, v);
+    assert_eq!(
+        j,
+        json!([
+            "enable_views",
+            "clear_view_background",
+            "gms2",
+            0x8000_0040u32
+        ])
+    );
+    assert_eq!(flags::read(flags::room::TABLE, "room", j).unwrap(), v);
+    let j = flags_json(flags::sound::TABLE, 0x64 | 1 | 8);
+    assert_eq!(j, json!(["regular", "embedded", 8]));
+    assert_eq!(flags::read(flags::sound::TABLE, "sound", j).unwrap(), 0x6D);
+    assert_eq!(flags_json(flags::room::TABLE, 0), json!([]));
+    // The int of older folders, and names in any order.
+    let r = |j| flags::read(flags::room::TABLE, "room", j);
+    assert_eq!(r(json!(131072)).unwrap(), 0x2_0000);
+    assert_eq!(r(json!([2, "enable_views"])).unwrap(), 3);
+    let e = r(json!(["enable_view"])).unwrap_err().to_string();
+    assert!(
+        e.contains("unknown room flag \"enable_view\"") && e.contains("enable_views"),
+        "{e}"
+    );
+}
+
+#[test]
+fn kinds_read_names_constants_and_numbers() {
+    let t = kinds::bbox_mode::TABLE;
+    let mut out = Vec::new();
+    kinds::write(2, t, &mut serde_json::Serializer::new(&mut out)).unwrap();
+    assert_eq!(out, b"\"manual\"");
+    out.clear();
+    kinds::write(7, t, &mut serde_json::Serializer::new(&mut out)).unwrap();
+    assert_eq!(out, b"7", "a number where no name exists");
+    let r = |j| kinds::read(t, "bboxmode_", "bounding box mode", j);
+    assert_eq!(r(json!("manual")).unwrap(), 2);
+    assert_eq!(r(json!("bboxmode_fullimage")).unwrap(), 1);
+    assert_eq!(r(json!(7)).unwrap(), 7);
+    let e = r(json!("automatc")).unwrap_err().to_string();
+    assert!(e.contains("\"automatc\"") && e.contains("automatic"), "{e}");
+}
+
+/// The keys whose values have a readable form, by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Kind {
+    Colour,
+    Flags,
+    Enum,
+}
+
+/// The kind of a JSON key in a folder file (`file` is its path), `None` for other keys.
+fn kind_of(file: &str, key: &str) -> Option<Kind> {
+    match key {
+        "colour" | "background_colour" | "window_colour" | "colours" => Some(Kind::Colour),
+        "info_flags" => Some(Kind::Flags),
+        "flags" if file.starts_with("rooms/") || file.starts_with("sounds/") => Some(Kind::Flags),
+        "bbox_mode" | "sprite_type" | "speed_type" | "playback_type" => Some(Kind::Enum),
+        "shape" if file.starts_with("objects/") => Some(Kind::Enum),
+        _ => None,
+    }
+}
+
+/// Per kind: values seen, numbers left.
+type Counts = BTreeMap<Kind, [usize; 2]>;
+
+/// Counts, per kind: values seen, and numbers left (an enum number, a flag list's number, a
+/// colour number).
+fn count(file: &str, v: &Value, out: &mut BTreeMap<Kind, [usize; 2]>, unknown: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match kind_of(file, k) {
+                    Some(kind) if !x.is_object() => {
+                        let c = out.entry(kind).or_default();
+                        let items: Vec<&Value> = match x {
+                            Value::Array(a) if kind != Kind::Flags => a.iter().collect(),
+                            _ => vec![x],
+                        };
+                        for item in items {
+                            c[0] += 1;
+                            let numeric = match (kind, item) {
+                                // Flag bits a table names must be written by name.
+                                (Kind::Flags, Value::Array(a)) => a.iter().any(|n| {
+                                    n.as_u64().is_some_and(|n| {
+                                        [
+                                            flags::room::TABLE,
+                                            flags::sound::TABLE,
+                                            flags::general_info::TABLE,
+                                        ]
+                                        .iter()
+                                        .any(|t| {
+                                            t.iter().any(|&(_, m)| n & u64::from(m) == u64::from(m))
+                                        })
+                                    })
+                                }),
+                                (_, i) => i.is_number(),
+                            };
+                            if let (Kind::Flags, Value::Array(a)) = (kind, item)
+                                && let Some(n) = a.iter().find_map(Value::as_u64)
+                            {
+                                unknown.push(format!("{file}: {k}: unnamed bits {n:#X}"));
+                            }
+                            if numeric {
+                                c[1] += 1;
+                                unknown.push(format!("{file}: {k}: {item}"));
+                            }
+                        }
+                    }
+                    _ => count(file, x, out, unknown),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| count(file, x, out, unknown)),
+        _ => {}
+    }
+}
+
+/// Every corpus folder: colours, flags and enums are written as text; a number is left only
+/// where no name exists (bits or values outside the tables, listed: the room flag bit 0x40000
+/// of recent games has no documented meaning and stays a number).
+#[test]
+fn corpus_folders_write_values_by_name() {
+    let files = need!(corpus_all());
+    let results: Vec<(String, Counts, Vec<String>)> = files
+        .into_par_iter()
+        .filter_map(|(name, bytes)| {
+            let data = parse_bytes(bytes).ok()?;
+            let folder = unpack(&Game {
+                data,
+                audio_groups: Vec::new(),
+            })
+            .ok()?;
+            let mut counts = BTreeMap::new();
+            let mut unknown = Vec::new();
+            for (p, b) in &folder.files {
+                if p.ends_with(".json") {
+                    let v: Value = serde_json::from_slice(b).unwrap();
+                    count(p, &v, &mut counts, &mut unknown);
+                }
+            }
+            Some((name, counts, unknown))
+        })
+        .collect();
+    let mut total: BTreeMap<Kind, [usize; 2]> = BTreeMap::new();
+    let mut left = Vec::new();
+    for (name, counts, unknown) in &results {
+        for (k, c) in counts {
+            let t = total.entry(*k).or_default();
+            t[0] += c[0];
+            t[1] += c[1];
+        }
+        left.extend(unknown.iter().map(|u| format!("{name}: {u}")));
+    }
+    for (k, [seen, numeric]) in &total {
+        eprintln!("{k:?}: {seen} values, {numeric} numeric");
+    }
+    left.sort();
+    left.dedup();
+    for l in left.iter().take(40) {
+        eprintln!("numeric (no name): {l}");
+    }
+    assert!(results.len() > 1);
+    for k in [Kind::Colour, Kind::Flags, Kind::Enum] {
+        assert!(
+            total.get(&k).is_some_and(|c| c[0] > 0),
+            "no {k:?} value seen"
+        );
+    }
+    // Colours always have a text; enums and flag lists are numeric only where the table has no
+    // name, which the corpus does not need.
+    assert_eq!(total[&Kind::Colour][1], 0, "numeric colours");
+    assert_eq!(total[&Kind::Enum][1], 0, "numeric enums: {left:#?}");
+    assert_eq!(
+        total[&Kind::Flags][1],
+        0,
+        "named flag bits left as numbers: {left:#?}"
+    );
+}
+
+/// The sample game with one room instance (white, opaque).
+fn sample_with_instance() -> Vec<u8> {
+    let mut data: DataFile = gmkit_folder::sample::sample_data().unwrap();
+    let obj = data.find_asset("obj_ball").unwrap();
+    let room: Id<Room> = data.find_asset("rm_start").unwrap();
+    let v = data.version;
+    data.asset_mut(room).unwrap().instances.push(Instance {
+        x: 16,
+        y: 32,
+        object: AssetRef::to(obj),
+        instance_id: 100_001,
+        creation_code: AssetRef::NONE,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        image: v.at_least_full(2, 2, 2, 302).then_some((1.0, 0)),
+        colour: 0xFFFF_FFFF,
+        rotation: 0.0,
+        pre_create_code: (v.bytecode >= 16).then_some(AssetRef::NONE),
+    });
+    build_bytes(&data).unwrap()
+}
+
+fn unpack_bytes(bytes: &[u8]) -> Folder {
+    unpack(&Game {
+        data: parse_bytes(bytes.to_vec()).unwrap(),
+        audio_groups: Vec::new(),
+    })
+    .unwrap()
+}
+
+fn room_json(folder: &Folder) -> (String, Value) {
+    let path = folder
+        .under("rooms")
+        .map(|(p, _)| p.to_owned())
+        .find(|p| p.ends_with(".json") && p.contains("rm_start"))
+        .unwrap();
+    let v = serde_json::from_slice(folder.get(&path).unwrap()).unwrap();
+    (path, v)
+}
+
+fn packed_room(folder: &Folder) -> Room {
+    let data = parse_bytes(build_bytes(&pack(folder).unwrap().data).unwrap()).unwrap();
+    let room: Id<Room> = data.find_asset("rm_start").unwrap();
+    data.asset(room).unwrap().clone()
+}
+
+#[test]
+fn edited_colours_and_flags_pack_to_their_bits() {
+    let bytes = sample_with_instance();
+    let mut folder = unpack_bytes(&bytes);
+    let (path, mut room) = room_json(&folder);
+    assert_eq!(room["instances"][0]["colour"], json!("#FFFFFFFF"));
+    assert!(
+        room["background_colour"].is_string(),
+        "{}",
+        room["background_colour"]
+    );
+    assert!(room["flags"].is_array(), "{}", room["flags"]);
+    // Unchanged: identical.
+    assert!(build_bytes(&pack(&folder).unwrap().data).unwrap() == bytes);
+
+    // A person's green is 0x00FF00 in GameMaker's BGR int; an alpha byte goes first.
+    room["background_colour"] = json!("#00FF00");
+    room["instances"][0]["colour"] = json!("#80FF0000");
+    // An unknown bit beside the names survives; an old folder's plain number still reads.
+    let mut f = room["flags"].as_array().unwrap().clone();
+    f.push(json!(0x4000_0000u32));
+    room["flags"] = Value::Array(f);
+    folder.insert(&path, serde_json::to_vec_pretty(&room).unwrap());
+    let r = packed_room(&folder);
+    assert_eq!(r.background_colour, 0x0000_FF00);
+    assert_eq!(r.instances[0].colour, 0x8000_00FF);
+    let old = parse_bytes(bytes.clone()).unwrap();
+    let old_room: &Room = old
+        .asset(old.find_asset::<Room>("rm_start").unwrap())
+        .unwrap();
+    assert_eq!(r.flags, old_room.flags | 0x4000_0000);
+
+    // The numeric forms of older folders: 16777215 is white without alpha, flags as an int.
+    room["background_colour"] = json!(16_777_215);
+    room["flags"] = json!(old_room.flags);
+    room["instances"][0]["colour"] = json!(-1);
+    folder.insert(&path, serde_json::to_vec_pretty(&room).unwrap());
+    let r = packed_room(&folder);
+    assert_eq!(r.background_colour, 0x00FF_FFFF);
+    assert_eq!(r.flags, old_room.flags);
+    assert_eq!(r.instances[0].colour, u32::MAX);
+
+    // A wrong colour names what was expected.
+    room["background_colour"] = json!("#00FF0");
+    folder.insert(&path, serde_json::to_vec_pretty(&room).unwrap());
+    let e = pack(&folder).err().unwrap().to_string();
+    assert!(e.contains("#RRGGBB") && e.contains("\"#00FF0\""), "{e}");
+}
+
+/// The library's serde form (no folder): `to_value` and back is the same model, for a whole
+/// corpus file of each family.
+#[test]
+fn the_model_round_trips_through_serde_json_values() {
+    let files = need!(corpus_all());
+    let n = files
+        .into_par_iter()
+        .filter_map(|(_, bytes)| {
+            let data = parse_bytes(bytes).ok()?;
+            let v = serde_json::to_value(&data).unwrap();
+            let back: DataFile = serde_json::from_value(v).unwrap();
+            assert!(back == data);
+            Some(())
+        })
+        .count();
+    assert!(n > 0);
+}
