@@ -2,6 +2,7 @@
 
 mod cmd;
 mod io;
+mod studio;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -98,6 +99,8 @@ enum Command {
         after_help = "Examples:\n  gmkit render room rm_lvl1 data.win -o lvl1.png"
     )]
     Render(cmd::render::Command),
+    /// Open the game in a browser: browse, edit, save (a local server on 127.0.0.1)
+    Studio(studio::Args),
 }
 
 fn main() -> ExitCode {
@@ -139,6 +142,7 @@ fn main() -> ExitCode {
         Command::Elephant(c) => cmd::elephant::run(c),
         Command::Ini(c) => cmd::ini::run(c),
         Command::Render(c) => cmd::render::run(c),
+        Command::Studio(a) => studio::run(a),
     };
     ExitCode::from(code)
 }
