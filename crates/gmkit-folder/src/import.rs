@@ -370,3 +370,47 @@ pub fn code(file: &mut DataFile, name: &str, label: &str, text: &str) -> Result<
     code.entries[entry].body = CodeBody::Instructions(assembled.instructions);
     Ok(())
 }
+
+/// Replaces frame `frame` of sprite `sprite` with a PNG of the sprite's width × height, as pack
+/// applies an edited `sprites/<sprite>/<frame>.png` ([`crate::frames::pack`]): the frame's
+/// pixels go back into its texture page (re-encoded in the page's own format) when its item is
+/// used by that frame alone and the new pixels fit its trimmed area, else the frame gets a page
+/// and texture page item of its own; `frame` equal to the sprite's frame count adds a frame.
+/// `label` names the PNG in errors. On error nothing changes.
+pub fn frame(
+    file: &mut DataFile,
+    sprite: usize,
+    frame: usize,
+    label: &str,
+    png: &[u8],
+) -> Result<()> {
+    let count = file
+        .sprites
+        .as_ref()
+        .and_then(|s| s.sprites.get(sprite)?.as_ref())
+        .map(|s| s.frames.len())
+        .ok_or_else(|| Error::new(label, "", format!("expected sprite {sprite} to exist")))?;
+    if frame > count {
+        return Err(Error::new(
+            label,
+            "",
+            format!("expected a frame number at most {count} (the sprite has {count} frames)"),
+        ));
+    }
+    // A folder holding this one PNG, with no record of unpack's hashes: the PNG counts as edited.
+    let n = file.sprites.as_ref().map_or(0, |s| s.sprites.len());
+    let stems: Vec<String> = (0..n).map(|i| format!("{i}")).collect();
+    let mut folder = crate::Folder::default();
+    folder.insert(format!("sprites/{sprite}/{frame}.png"), png.to_vec());
+    let mut changed = file.clone();
+    crate::frames::pack(
+        &mut changed,
+        &folder,
+        "",
+        &stems,
+        &crate::pages::Touched::new(),
+    )
+    .map_err(|e| Error::new(label, e.field, e.message))?;
+    *file = changed;
+    Ok(())
+}

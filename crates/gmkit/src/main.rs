@@ -2,6 +2,7 @@
 
 mod cmd;
 mod io;
+mod studio;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -92,6 +93,8 @@ enum Command {
         after_help = "Examples:\n  gmkit ini decode save.ini > save.json\n  gmkit ini encode save.json -o save.ini"
     )]
     Ini(cmd::ini::Command),
+    /// Open the game in a browser: browse, edit, save (a local server on 127.0.0.1)
+    Studio(studio::Args),
 }
 
 fn main() -> ExitCode {
@@ -132,6 +135,7 @@ fn main() -> ExitCode {
         Command::Ds(c) => cmd::ds::run(c),
         Command::Elephant(c) => cmd::elephant::run(c),
         Command::Ini(c) => cmd::ini::run(c),
+        Command::Studio(a) => studio::run(a),
     };
     ExitCode::from(code)
 }
