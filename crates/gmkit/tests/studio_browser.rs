@@ -463,18 +463,41 @@ async fn wait_js(c: &Client, what: &str, script: &str, args: Vec<Value>) -> R {
     }
 }
 
-/// Clicks the tree item of one asset, opening its kind first when the list renders lazily.
-async fn open_asset(c: &Client, kind: &str, index: usize) -> R {
-    let css = format!("[data-asset-kind=\"{kind}\"][data-asset-index=\"{index}\"]");
-    if c.find(Locator::Css(&css)).await.is_err() {
-        let k = wait_css(c, &format!("#asset-tree [data-kind=\"{kind}\"]")).await?;
-        k.click().await?;
+/// Clicks the tree item of one asset as a person would: opening its kind first when the list
+/// is folded, and typing its name into `#search` when the list is too long to show it.
+async fn open_asset(c: &Client, kind: &str, index: usize, name: &str) -> R {
+    let css = format!("#asset-tree [data-asset-kind=\"{kind}\"][data-asset-index=\"{index}\"]");
+    if !displayed(c, &css).await {
+        let summary = format!("#asset-tree [data-kind=\"{kind}\"] > summary");
+        let k = wait_css(c, &summary).await?;
+        let open = c
+            .execute(
+                "return document.querySelector(arguments[0]).parentElement.open;",
+                vec![json!(summary)],
+            )
+            .await?;
+        if open != Value::Bool(true) {
+            k.click().await?;
+        }
+    }
+    if !displayed(c, &css).await {
+        let search = wait_css(c, "#search").await?;
+        search.clear().await?;
+        search.send_keys(name).await?;
     }
     let item = wait_css(c, &css).await?;
     item.click()
         .await
         .map_err(|e| anyhow::anyhow!("clicking {css}: {e}"))?;
     Ok(())
+}
+
+/// True when an element matching `css` exists and is displayed.
+async fn displayed(c: &Client, css: &str) -> bool {
+    match c.find(Locator::Css(css)).await {
+        Ok(e) => e.is_displayed().await.unwrap_or(false),
+        Err(_) => false,
+    }
 }
 
 /// A response fetched by the page itself (`fetch` in its JavaScript).
@@ -670,7 +693,7 @@ fn same_pixels(what: &str, shown: &[u8], exported: &[u8]) -> R {
 
 /// Opens sprite `index` in the page and compares the frame it shows with `gmkit export`'s PNG.
 async fn check_sprite_frame(c: &Client, export: &Path, index: usize, name: &str) -> R {
-    open_asset(c, "sprites", index).await?;
+    open_asset(c, "sprites", index, name).await?;
     let (frame, _src, shown) = shown_frame(c, index).await?;
     let exported = exported_frame(export, index, name, frame)?;
     same_pixels(&format!("sprite {index} {name} frame {frame}"), &shown, &exported)
@@ -818,9 +841,22 @@ async fn save(c: &Client, studio: &Studio) -> R {
     }
 }
 
-/// `gmkit diff ORIGINAL OUT`.
+/// `gmkit diff ORIGINAL OUT` (exit status 1 says they differ, as diff(1)'s does).
 fn cli_diff(ctx: &Ctx, studio: &Studio) -> R<String> {
-    gmkit(ctx, &["diff".as_ref(), studio.file.as_os_str(), studio.out.as_os_str()])
+    let out = Command::new(&ctx.gmkit)
+        .arg("diff")
+        .arg(&studio.file)
+        .arg(&studio.out)
+        .output()?;
+    anyhow::ensure!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "gmkit diff {} {}: {}\n{}",
+        studio.file.display(),
+        studio.out.display(),
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(String::from_utf8(out.stdout)?)
 }
 
 /// Bar 3: a string changed in the strings view and saved is in `gmkit diff original out`, the
@@ -918,7 +954,11 @@ async fn gml_error_at_line_then_fix(ctx: Arc<Ctx>) -> R {
     let file = sample_game(tmp.path())?;
     let studio = Studio::start(&ctx.gmkit, &file)?;
     studio.open(c).await?;
-    open_asset(c, "objects", 0).await?;
+    let object = ls(&ctx, &file, "objects")?[0]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    open_asset(c, "objects", 0, &object).await?;
     wait_css(c, "#view [data-event=\"Create_0\"]").await?.click().await?;
     wait_css(c, "#gml-errors").await?;
     // line 3 has the error; no click on #gml-check: the debounced check must find it
@@ -979,9 +1019,9 @@ fn wav(n: u32) -> Vec<u8> {
     w
 }
 
-/// Bar 3: a sprite frame and a sound replaced from the page (posted by the page's own
-/// JavaScript with the token header, as a drop handler would), shown back by the page, and
-/// saved into the file `gmkit diff` compares.
+/// Bar 3: a sprite frame and a sound replaced by giving a file to the page's drop zones (their
+/// file inputs, as WebDriver uploads a file), shown back by the page, and saved into the file
+/// `gmkit diff` compares.
 async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
     let c = &ctx.client;
     let tmp = tempfile::tempdir()?;
@@ -989,6 +1029,7 @@ async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
     let studio = Studio::start(&ctx.gmkit, &file)?;
     studio.open(c).await?;
     let sprite = &ls(&ctx, &file, "sprites")?[0];
+    let sprite_name = sprite["name"].as_str().unwrap_or_default();
     let (w, h) = (
         sprite["width"].as_u64().unwrap_or(0) as u32,
         sprite["height"].as_u64().unwrap_or(0) as u32,
@@ -996,44 +1037,56 @@ async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
     let mut pixels = Vec::with_capacity((w * h * 4) as usize);
     for y in 0..h {
         for x in 0..w {
-            pixels.extend_from_slice(&[(x * 8) as u8, (y * 8) as u8, 200, if (x + y) % 3 == 0 { 0 } else { 255 }]);
+            let a = if (x + y) % 3 == 0 { 0 } else { 255 };
+            pixels.extend_from_slice(&[(x * 8) as u8, (y * 8) as u8, 200, a]);
         }
     }
     let img = gmkit_media::Image::new(w, h, pixels).map_err(|e| anyhow::anyhow!("{e}"))?;
     let png = gmkit_media::encode_png(&img).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let token = json!({"X-Gmkit-Token": studio.token});
-    let r = page_fetch(c, "/api/sprites/0/frames/0", "POST", token.clone(), Some(&png)).await?;
-    anyhow::ensure!(
-        (200..300).contains(&r.status),
-        "POST a frame: status {} {}",
-        r.status,
-        String::from_utf8_lossy(&r.body)
-    );
-    // the page shows the new frame
-    c.refresh().await?;
-    wait_css(c, "body[data-ready=\"1\"]").await?;
-    open_asset(c, "sprites", 0).await?;
+    let png_path = tmp.path().join("new-frame.png");
+    std::fs::write(&png_path, &png)?;
+    open_asset(c, "sprites", 0, sprite_name).await?;
+    let drop = wait_css(c, "#view input[type=\"file\"]").await?;
+    drop.send_keys(&png_path.to_string_lossy()).await?;
+    diff_view_with(c, sprite_name).await?;
+    // the sprite opened again shows the new frame
+    open_asset(c, "sprites", 0, sprite_name).await?;
     let (frame, _, shown) = shown_frame(c, 0).await?;
     anyhow::ensure!(frame == 0, "the one-frame sprite shows frame {frame}");
     same_pixels("replaced frame", &shown, &png)?;
 
+    let sound_name = ls(&ctx, &file, "sounds")?[0]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let sound = wav(2205);
-    let r = page_fetch(c, "/api/sounds/0/audio", "POST", token.clone(), Some(&sound)).await?;
-    anyhow::ensure!(
-        (200..300).contains(&r.status),
-        "POST a sound: status {} {}",
-        r.status,
-        String::from_utf8_lossy(&r.body)
-    );
+    let wav_path = tmp.path().join("new-sound.wav");
+    std::fs::write(&wav_path, &sound)?;
+    open_asset(c, "sounds", 0, &sound_name).await?;
+    let drop = wait_css(c, "#view input[type=\"file\"]").await?;
+    drop.send_keys(&wav_path.to_string_lossy()).await?;
+    diff_view_with(c, &sound_name).await?;
+    let token = json!({"X-Gmkit-Token": studio.token});
     let back = page_fetch(c, "/api/sounds/0/audio", "GET", token, None).await?;
-    anyhow::ensure!(back.status == 200 && back.body == sound, "GET the replaced sound: status {}, {} bytes (posted {})", back.status, back.body.len(), sound.len());
-    anyhow::ensure!(back.content_type.starts_with("audio/"), "sound MIME type {:?}", back.content_type);
+    anyhow::ensure!(
+        back.status == 200 && back.body == sound,
+        "GET the replaced sound: status {}, {} bytes (dropped {})",
+        back.status,
+        back.body.len(),
+        sound.len()
+    );
+    anyhow::ensure!(
+        back.content_type.starts_with("audio/"),
+        "sound MIME type {:?}",
+        back.content_type
+    );
     save(c, &studio).await?;
     let diff = cli_diff(&ctx, &studio)?;
-    let sprite_name = sprite["name"].as_str().unwrap_or_default();
-    let sound_name = ls(&ctx, &file, "sounds")?[0]["name"].as_str().unwrap_or_default().to_string();
     for name in [sprite_name, &sound_name] {
-        anyhow::ensure!(diff.contains(name), "gmkit diff does not mention {name}:\n{diff}");
+        anyhow::ensure!(
+            diff.contains(name),
+            "gmkit diff does not mention {name}:\n{diff}"
+        );
     }
     Ok(())
 }
@@ -1108,10 +1161,11 @@ async fn only_loopback_requests(ctx: Arc<Ctx>) -> R {
     let _ = c.issue_cmd(GetLog("performance")).await?; // drop what earlier cases logged
     studio.open(c).await?;
     for kind in ["sprites", "sounds", "rooms", "objects", "scripts", "fonts", "backgrounds", "textures"] {
-        if ls(&ctx, &file, kind)?.is_empty() {
+        let rows = ls(&ctx, &file, kind)?;
+        let Some(first) = rows.first() else {
             continue;
-        }
-        open_asset(c, kind, 0).await?;
+        };
+        open_asset(c, kind, 0, first["name"].as_str().unwrap_or_default()).await?;
         wait_js(c, &format!("#view to show {kind} 0"), "const v = document.querySelector('#view'); return !!v && v.children.length > 0;", vec![]).await?;
     }
     if let Ok(ev) = c.find(Locator::Css("#view [data-event]")).await {
@@ -1224,7 +1278,7 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
         .iter()
         .position(|r| r["instances"].as_u64().unwrap_or(0) > 0)
         .unwrap_or(0);
-    open_asset(c, "rooms", room).await?;
+    open_asset(c, "rooms", room, rooms[room]["name"].as_str().unwrap_or_default()).await?;
     wait_js(
         c,
         "the room's picture to load",
@@ -1239,7 +1293,7 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
         .iter()
         .position(|o| o["events"].as_u64().unwrap_or(0) >= 2 && !o["sprite"].is_null())
         .unwrap_or(0);
-    open_asset(c, "objects", object).await?;
+    open_asset(c, "objects", object, objects[object]["name"].as_str().unwrap_or_default()).await?;
     wait_css(c, "#view [data-event]").await?.click().await?;
     wait_css(c, "textarea#gml-editor").await?;
     tokio::time::sleep(Duration::from_millis(300)).await; // the highlighter's first paint
