@@ -136,9 +136,13 @@ fn main() -> ExitCode {
         .into_iter()
         .filter(|c| {
             filters.is_empty()
-                || filters
-                    .iter()
-                    .any(|f| if exact { c.name == *f } else { c.name.contains(f) })
+                || filters.iter().any(|f| {
+                    if exact {
+                        c.name == *f
+                    } else {
+                        c.name.contains(f)
+                    }
+                })
         })
         .collect();
     if args.iter().any(|a| a == "--list") {
@@ -149,7 +153,9 @@ fn main() -> ExitCode {
     }
     let filtered_out = cases().len() - selected.len();
     if selected.is_empty() {
-        println!("\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; {filtered_out} filtered out; finished in 0.00s\n");
+        println!(
+            "\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; {filtered_out} filtered out; finished in 0.00s\n"
+        );
         return ExitCode::SUCCESS;
     }
     let Some(browser) = gmkit_testdata::browser() else {
@@ -157,7 +163,10 @@ fn main() -> ExitCode {
         for c in &selected {
             println!("test {} ... ignored, no browser", c.name);
         }
-        println!("\ntest result: ok. 0 passed; 0 failed; {} ignored; 0 measured; {filtered_out} filtered out; finished in 0.00s\n", selected.len());
+        println!(
+            "\ntest result: ok. 0 passed; 0 failed; {} ignored; 0 measured; {filtered_out} filtered out; finished in 0.00s\n",
+            selected.len()
+        );
         return ExitCode::SUCCESS;
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()
@@ -195,7 +204,11 @@ async fn run_all(browser: gmkit_testdata::Browser, cases: Vec<Case>, filtered_ou
         Ok(s) => s,
         Err(e) => {
             eprintln!("could not start a browser session: {e:#}");
-            println!("\ntest result: FAILED. 0 passed; {} failed; 0 ignored; 0 measured; {filtered_out} filtered out; finished in {:.2}s\n", cases.len(), start.elapsed().as_secs_f64());
+            println!(
+                "\ntest result: FAILED. 0 passed; {} failed; 0 ignored; 0 measured; {filtered_out} filtered out; finished in {:.2}s\n",
+                cases.len(),
+                start.elapsed().as_secs_f64()
+            );
             return false;
         }
     };
@@ -376,7 +389,9 @@ impl Studio {
         let url = first
             .strip_prefix("gmkit studio: ")
             .filter(|u| u.starts_with("http://127.0.0.1:"))
-            .ok_or_else(|| anyhow::anyhow!("first line of stdout is not the contract's: {first:?}"))?
+            .ok_or_else(|| {
+                anyhow::anyhow!("first line of stdout is not the contract's: {first:?}")
+            })?
             .trim()
             .to_string();
         let (origin, token) = url
@@ -539,10 +554,7 @@ fetch(url, {method, headers, body}).then(async r => {
     let b64 = base64::engine::general_purpose::STANDARD;
     let arg_body = body.map_or(Value::Null, |b| Value::String(b64.encode(b)));
     let v = c
-        .execute_async(
-            JS,
-            vec![json!(url), json!(method), headers, arg_body],
-        )
+        .execute_async(JS, vec![json!(url), json!(method), headers, arg_body])
         .await?;
     if let Some(e) = v.get("error") {
         anyhow::bail!("{method} {url} from the page: {e}");
@@ -571,10 +583,21 @@ fn gmkit(ctx: &Ctx, args: &[&std::ffi::OsStr]) -> R<String> {
 
 /// The rows `gmkit ls --json FILE KIND` prints.
 fn ls(ctx: &Ctx, file: &Path, kind: &str) -> R<Vec<Value>> {
-    let text = gmkit(ctx, &["ls".as_ref(), "--json".as_ref(), file.as_os_str(), kind.as_ref()])?;
+    let text = gmkit(
+        ctx,
+        &[
+            "ls".as_ref(),
+            "--json".as_ref(),
+            file.as_os_str(),
+            kind.as_ref(),
+        ],
+    )?;
     match serde_json::from_str(&text)? {
         Value::Array(rows) => Ok(rows),
-        other => anyhow::bail!("gmkit ls --json {} {kind}: expected an array, got {other}", file.display()),
+        other => anyhow::bail!(
+            "gmkit ls --json {} {kind}: expected an array, got {other}",
+            file.display()
+        ),
     }
 }
 
@@ -654,17 +677,20 @@ fn exported_frame(export: &Path, index: usize, name: &str, frame: usize) -> R<Ve
         sprites.join(format!("{index:04}_{name}")),
         sprites.join(name),
     ];
-    let dir = candidates
-        .iter()
-        .find(|d| d.is_dir())
-        .ok_or_else(|| anyhow::anyhow!("no exported folder for sprite {index} {name} under {}", sprites.display()))?;
+    let dir = candidates.iter().find(|d| d.is_dir()).ok_or_else(|| {
+        anyhow::anyhow!(
+            "no exported folder for sprite {index} {name} under {}",
+            sprites.display()
+        )
+    })?;
     let png = dir.join(format!("{frame}.png"));
     std::fs::read(&png).map_err(|e| anyhow::anyhow!("{}: {e}", png.display()))
 }
 
 /// Decodes both PNGs and requires the same size and the same RGBA pixels.
 fn same_pixels(what: &str, shown: &[u8], exported: &[u8]) -> R {
-    let a = gmkit_media::decode_png(shown).map_err(|e| anyhow::anyhow!("{what}: shown PNG: {e}"))?;
+    let a =
+        gmkit_media::decode_png(shown).map_err(|e| anyhow::anyhow!("{what}: shown PNG: {e}"))?;
     let b = gmkit_media::decode_png(exported)
         .map_err(|e| anyhow::anyhow!("{what}: exported PNG: {e}"))?;
     anyhow::ensure!(
@@ -698,7 +724,11 @@ async fn check_sprite_frame(c: &Client, export: &Path, index: usize, name: &str)
     open_asset(c, "sprites", index, name).await?;
     let (frame, _src, shown) = shown_frame(c, index).await?;
     let exported = exported_frame(export, index, name, frame)?;
-    same_pixels(&format!("sprite {index} {name} frame {frame}"), &shown, &exported)
+    same_pixels(
+        &format!("sprite {index} {name} frame {frame}"),
+        &shown,
+        &exported,
+    )
 }
 
 /// Bar 1: every corpus file opens; each kind's `data-count` equals `gmkit ls --json`'s rows;
@@ -787,7 +817,15 @@ async fn sprite_frame_equals_export(ctx: Arc<Ctx>) -> R {
     let studio = Studio::start(&ctx.gmkit, &file)?;
     studio.open(c).await?;
     let export = tmp.path().join("export");
-    gmkit(&ctx, &["export".as_ref(), file.as_os_str(), export.as_os_str(), "sprites".as_ref()])?;
+    gmkit(
+        &ctx,
+        &[
+            "export".as_ref(),
+            file.as_os_str(),
+            export.as_os_str(),
+            "sprites".as_ref(),
+        ],
+    )?;
     let sprites = ls(&ctx, &file, "sprites")?;
     anyhow::ensure!(!sprites.is_empty(), "the sample has a sprite");
     let name = sprites[0]["name"].as_str().unwrap_or_default().to_string();
@@ -805,7 +843,10 @@ async fn diff_view_with(c: &Client, want: &str) -> R<String> {
             vec![],
         )
         .await?;
-    anyhow::ensure!(shown == Value::Bool(true), "neither #show-diff nor [data-kind=diff] in the page");
+    anyhow::ensure!(
+        shown == Value::Bool(true),
+        "neither #show-diff nor [data-kind=diff] in the page"
+    );
     wait_js(
         c,
         &format!("#diff-view to contain {want:?}"),
@@ -813,21 +854,27 @@ async fn diff_view_with(c: &Client, want: &str) -> R<String> {
         vec![json!(want)],
     )
     .await?;
-    Ok(c
-        .execute("return document.querySelector('#diff-view').textContent;", vec![])
-        .await?
-        .as_str()
-        .unwrap_or_default()
-        .to_string())
+    Ok(c.execute(
+        "return document.querySelector('#diff-view').textContent;",
+        vec![],
+    )
+    .await?
+    .as_str()
+    .unwrap_or_default()
+    .to_string())
 }
 
 /// Clicks `#save` and waits for the `--out` file to appear whole (its size stops changing).
 async fn save(c: &Client, studio: &Studio) -> R {
-    let before = std::fs::metadata(&studio.out).ok().and_then(|m| m.modified().ok());
+    let before = std::fs::metadata(&studio.out)
+        .ok()
+        .and_then(|m| m.modified().ok());
     wait_css(c, "#save").await?.click().await?;
     let deadline = Instant::now() + WAIT;
     loop {
-        let now = std::fs::metadata(&studio.out).ok().and_then(|m| m.modified().ok());
+        let now = std::fs::metadata(&studio.out)
+            .ok()
+            .and_then(|m| m.modified().ok());
         if now.is_some() && now != before {
             // written through a temporary file then renamed: once the name exists it is whole
             return Ok(());
@@ -869,7 +916,10 @@ async fn string_edit_saved_shows_in_diff(ctx: Arc<Ctx>) -> R {
     let file = sample_game(tmp.path())?;
     let studio = Studio::start(&ctx.gmkit, &file)?;
     studio.open(c).await?;
-    wait_css(c, "#asset-tree [data-kind=\"strings\"]").await?.click().await?;
+    wait_css(c, "#asset-tree [data-kind=\"strings\"]")
+        .await?
+        .click()
+        .await?;
     wait_css(c, "#view #string-search").await?;
     wait_css(c, "#view input[data-string-index]").await?;
     let old = "Hello from the gmkit sample";
@@ -887,7 +937,9 @@ async fn string_edit_saved_shows_in_diff(ctx: Arc<Ctx>) -> R {
         .ok_or_else(|| anyhow::anyhow!("no input[data-string-index] holds {old:?}"))?
         .to_string();
     let input = c
-        .find(Locator::Css(&format!("#view input[data-string-index=\"{index}\"]")))
+        .find(Locator::Css(&format!(
+            "#view input[data-string-index=\"{index}\"]"
+        )))
         .await?;
     input.clear().await?;
     input.send_keys(new).await?;
@@ -938,7 +990,10 @@ async fn type_gml(c: &Client, text: &str) -> R {
     editor.clear().await?;
     editor.send_keys(text).await?;
     let value = c
-        .execute("return document.querySelector('textarea#gml-editor').value;", vec![])
+        .execute(
+            "return document.querySelector('textarea#gml-editor').value;",
+            vec![],
+        )
         .await?;
     anyhow::ensure!(
         value.as_str() == Some(text),
@@ -961,10 +1016,17 @@ async fn gml_error_at_line_then_fix(ctx: Arc<Ctx>) -> R {
         .unwrap_or_default()
         .to_string();
     open_asset(c, "objects", 0, &object).await?;
-    wait_css(c, "#view [data-event=\"Create_0\"]").await?.click().await?;
+    wait_css(c, "#view [data-event=\"Create_0\"]")
+        .await?
+        .click()
+        .await?;
     wait_css(c, "#gml-errors").await?;
     // line 3 has the error; no click on #gml-check: the debounced check must find it
-    type_gml(c, "lives = 3;\nvar a = 1;\nvar b = (a + ;\nshow_debug_message(b);\n").await?;
+    type_gml(
+        c,
+        "lives = 3;\nvar a = 1;\nvar b = (a + ;\nshow_debug_message(b);\n",
+    )
+    .await?;
     let err = wait_css(c, "#gml-errors [data-error-line]").await?;
     let line = err.attr("data-error-line").await?.unwrap_or_default();
     anyhow::ensure!(
@@ -1048,15 +1110,10 @@ async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
     let png_path = tmp.path().join("new-frame.png");
     std::fs::write(&png_path, &png)?;
     open_asset(c, "sprites", 0, sprite_name).await?;
-    let drop = wait_css(c, "#view input[type=\"file\"]").await?;
+    // each view's drop zone by what it accepts (the view before it may still be in place)
+    let drop = wait_css(c, "#view input[type=\"file\"][accept^=\"image\"]").await?;
     drop.send_keys(&png_path.to_string_lossy()).await?;
     diff_view_with(c, sprite_name).await?;
-    // the sprite opened again shows the new frame
-    open_asset(c, "sprites", 0, sprite_name).await?;
-    let (frame, _, shown) = shown_frame(c, 0).await?;
-    anyhow::ensure!(frame == 0, "the one-frame sprite shows frame {frame}");
-    same_pixels("replaced frame", &shown, &png)?;
-
     let sound_name = ls(&ctx, &file, "sounds")?[0]["name"]
         .as_str()
         .unwrap_or_default()
@@ -1065,7 +1122,7 @@ async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
     let wav_path = tmp.path().join("new-sound.wav");
     std::fs::write(&wav_path, &sound)?;
     open_asset(c, "sounds", 0, &sound_name).await?;
-    let drop = wait_css(c, "#view input[type=\"file\"]").await?;
+    let drop = wait_css(c, "#view input[type=\"file\"][accept^=\"audio\"]").await?;
     drop.send_keys(&wav_path.to_string_lossy()).await?;
     diff_view_with(c, &sound_name).await?;
     let token = json!({"X-Gmkit-Token": studio.token});
@@ -1082,6 +1139,11 @@ async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
         "sound MIME type {:?}",
         back.content_type
     );
+    // the sprite opened again (after the sound's view replaced its view) shows the new frame
+    open_asset(c, "sprites", 0, sprite_name).await?;
+    let (frame, _, shown) = shown_frame(c, 0).await?;
+    anyhow::ensure!(frame == 0, "the one-frame sprite shows frame {frame}");
+    same_pixels("replaced frame", &shown, &png)?;
     save(c, &studio).await?;
     let diff = cli_diff(&ctx, &studio)?;
     for name in [sprite_name, &sound_name] {
@@ -1128,11 +1190,18 @@ async fn download_is_rebuilt_file(ctx: Arc<Ctx>) -> R {
 struct GetLog(&'static str);
 
 impl WebDriverCompatibleCommand for GetLog {
-    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
         base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
     }
     fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        (http::Method::POST, Some(json!({"type": self.0}).to_string()))
+        (
+            http::Method::POST,
+            Some(json!({"type": self.0}).to_string()),
+        )
     }
 }
 
@@ -1160,15 +1229,33 @@ async fn only_loopback_requests(ctx: Arc<Ctx>) -> R {
         None => sample_game(tmp.path())?,
     };
     let studio = Studio::start(&ctx.gmkit, &file)?;
-    let _ = c.issue_cmd(GetLog("performance")).await?; // drop what earlier cases logged
+    // leave whatever page was open (at a session's start, Chromium's own new-tab page), then
+    // drop what the log holds so far
+    c.goto("about:blank").await?;
+    let _ = c.issue_cmd(GetLog("performance")).await?;
     studio.open(c).await?;
-    for kind in ["sprites", "sounds", "rooms", "objects", "scripts", "fonts", "backgrounds", "textures"] {
+    for kind in [
+        "sprites",
+        "sounds",
+        "rooms",
+        "objects",
+        "scripts",
+        "fonts",
+        "backgrounds",
+        "textures",
+    ] {
         let rows = ls(&ctx, &file, kind)?;
         let Some(first) = rows.first() else {
             continue;
         };
         open_asset(c, kind, 0, first["name"].as_str().unwrap_or_default()).await?;
-        wait_js(c, &format!("#view to show {kind} 0"), "const v = document.querySelector('#view'); return !!v && v.children.length > 0;", vec![]).await?;
+        wait_js(
+            c,
+            &format!("#view to show {kind} 0"),
+            "const v = document.querySelector('#view'); return !!v && v.children.length > 0;",
+            vec![],
+        )
+        .await?;
     }
     if let Ok(ev) = c.find(Locator::Css("#view [data-event]")).await {
         let _ = ev.click().await;
@@ -1185,9 +1272,21 @@ async fn only_loopback_requests(ctx: Arc<Ctx>) -> R {
         };
         let method = msg["message"]["method"].as_str().unwrap_or_default();
         let params = &msg["message"]["params"];
+        // requests of Chromium's own pages (chrome://new-tab-page loading lazily), not the studio's
+        let document = params["documentURL"].as_str().unwrap_or_default();
+        if document.starts_with("chrome://") || document.starts_with("chrome-untrusted://") {
+            continue;
+        }
         match method {
-            "Network.requestWillBeSent" => urls.push(params["request"]["url"].as_str().unwrap_or_default().to_string()),
-            "Network.webSocketCreated" => urls.push(params["url"].as_str().unwrap_or_default().to_string()),
+            "Network.requestWillBeSent" => urls.push(
+                params["request"]["url"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            ),
+            "Network.webSocketCreated" => {
+                urls.push(params["url"].as_str().unwrap_or_default().to_string())
+            }
             _ => {}
         }
     }
@@ -1202,7 +1301,11 @@ async fn only_loopback_requests(ctx: Arc<Ctx>) -> R {
     for r in resources.as_array().into_iter().flatten() {
         urls.push(r[0].as_str().unwrap_or_default().to_string());
         let is_api = r[0].as_str().is_some_and(|u| u.contains("/api/"));
-        if matches!(r[1].as_str(), Some("navigation" | "script" | "link" | "css")) && !is_api {
+        if matches!(
+            r[1].as_str(),
+            Some("navigation" | "script" | "link" | "css")
+        ) && !is_api
+        {
             weight += r[2].as_u64().unwrap_or(0);
         }
     }
@@ -1211,9 +1314,18 @@ async fn only_loopback_requests(ctx: Arc<Ctx>) -> R {
         "the logs show no request at all to the studio (the check would be empty): {urls:?}"
     );
     let outside: Vec<&String> = urls.iter().filter(|u| !loopback_url(u)).collect();
-    anyhow::ensure!(outside.is_empty(), "the page requested outside 127.0.0.1: {outside:?}");
-    eprintln!("  {} requests, all to 127.0.0.1; page weight (HTML, CSS, JS) {weight} bytes", urls.len());
-    anyhow::ensure!(weight > 0 && weight <= 300 * 1024, "page weight {weight} bytes (bar: 1..=300 KB)");
+    anyhow::ensure!(
+        outside.is_empty(),
+        "the page requested outside 127.0.0.1: {outside:?}"
+    );
+    eprintln!(
+        "  {} requests, all to 127.0.0.1; page weight (HTML, CSS, JS) {weight} bytes",
+        urls.len()
+    );
+    anyhow::ensure!(
+        weight > 0 && weight <= 300 * 1024,
+        "page weight {weight} bytes (bar: 1..=300 KB)"
+    );
     Ok(())
 }
 
@@ -1226,25 +1338,71 @@ async fn no_token_refused(ctx: Arc<Ctx>) -> R {
     let file = sample_game(tmp.path())?;
     let studio = Studio::start(&ctx.gmkit, &file)?;
     studio.open(c).await?;
-    for path in ["/api/info", "/api/tree", "/api/strings", "/api/download", "/"] {
+    for path in [
+        "/api/info",
+        "/api/tree",
+        "/api/strings",
+        "/api/download",
+        "/",
+    ] {
         let r = page_fetch(c, path, "GET", json!({}), None).await?;
-        anyhow::ensure!(r.status == 403, "GET {path} without the token: status {}", r.status);
+        anyhow::ensure!(
+            r.status == 403,
+            "GET {path} without the token: status {}",
+            r.status
+        );
         let wrong = format!("{path}?token={}", "x".repeat(studio.token.len()));
         let r = page_fetch(c, &wrong, "GET", json!({}), None).await?;
-        anyhow::ensure!(r.status == 403, "GET {path} with a wrong token: status {}", r.status);
+        anyhow::ensure!(
+            r.status == 403,
+            "GET {path} with a wrong token: status {}",
+            r.status
+        );
     }
-    let r = page_fetch(c, "/api/strings/0", "POST", json!({"Content-Type": "application/json"}), Some(br#"{"text":"x"}"#)).await?;
-    anyhow::ensure!(r.status == 403, "POST /api/strings/0 without the token: status {}", r.status);
-    let r = page_fetch(c, "/api/info", "GET", json!({"X-Gmkit-Token": studio.token}), None).await?;
-    anyhow::ensure!(r.status == 200, "GET /api/info with the token header: status {}", r.status);
-    anyhow::ensure!(r.allow_origin.is_none(), "Access-Control-Allow-Origin: {:?}", r.allow_origin);
+    let r = page_fetch(
+        c,
+        "/api/strings/0",
+        "POST",
+        json!({"Content-Type": "application/json"}),
+        Some(br#"{"text":"x"}"#),
+    )
+    .await?;
+    anyhow::ensure!(
+        r.status == 403,
+        "POST /api/strings/0 without the token: status {}",
+        r.status
+    );
+    let r = page_fetch(
+        c,
+        "/api/info",
+        "GET",
+        json!({"X-Gmkit-Token": studio.token}),
+        None,
+    )
+    .await?;
+    anyhow::ensure!(
+        r.status == 200,
+        "GET /api/info with the token header: status {}",
+        r.status
+    );
+    anyhow::ensure!(
+        r.allow_origin.is_none(),
+        "Access-Control-Allow-Origin: {:?}",
+        r.allow_origin
+    );
     let info: Value = serde_json::from_slice(&r.body)?;
-    anyhow::ensure!(info.get("version").is_some(), "/api/info has no version: {info}");
+    anyhow::ensure!(
+        info.get("version").is_some(),
+        "/api/info has no version: {info}"
+    );
     // another origin (same server, other host name) cannot read an answer: no CORS
     let other = studio.api("/api/info").replace("127.0.0.1", "localhost");
     match page_fetch(c, &other, "GET", json!({}), None).await {
         Err(_) => {}
-        Ok(r) => anyhow::bail!("a cross-origin read of {other} succeeded: status {}", r.status),
+        Ok(r) => anyhow::bail!(
+            "a cross-origin read of {other} succeeded: status {}",
+            r.status
+        ),
     }
     Ok(())
 }
@@ -1253,12 +1411,26 @@ async fn no_token_refused(ctx: Arc<Ctx>) -> R {
 /// of the window's size, not blank, and under 300 KB.
 fn golden(name: &str, png: &[u8]) -> R {
     let img = gmkit_media::decode_png(png).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    anyhow::ensure!(img.width() >= 800 && img.height() >= 500, "{name}: {}×{}", img.width(), img.height());
+    anyhow::ensure!(
+        img.width() >= 800 && img.height() >= 500,
+        "{name}: {}×{}",
+        img.width(),
+        img.height()
+    );
     let first = &img.pixels()[..4];
-    anyhow::ensure!(img.pixels().chunks(4).any(|p| p != first), "{name}: a blank screenshot");
-    anyhow::ensure!(png.len() < 300 * 1024, "{name}: {} bytes (limit 300 KB)", png.len());
+    anyhow::ensure!(
+        img.pixels().chunks(4).any(|p| p != first),
+        "{name}: a blank screenshot"
+    );
+    anyhow::ensure!(
+        png.len() < 300 * 1024,
+        "{name}: {} bytes (limit 300 KB)",
+        png.len()
+    );
     if std::env::var("GMKIT_WRITE_GOLDEN").is_ok_and(|v| v == "1") {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/img").join(name);
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/img")
+            .join(name);
         std::fs::create_dir_all(path.parent().expect("docs/img"))?;
         std::fs::write(&path, png)?;
         eprintln!("  wrote {}", path.display());
@@ -1280,7 +1452,13 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
         .iter()
         .position(|r| r["instances"].as_u64().unwrap_or(0) > 0)
         .unwrap_or(0);
-    open_asset(c, "rooms", room, rooms[room]["name"].as_str().unwrap_or_default()).await?;
+    open_asset(
+        c,
+        "rooms",
+        room,
+        rooms[room]["name"].as_str().unwrap_or_default(),
+    )
+    .await?;
     // the room drawn, or the page's note that this build cannot draw it (then say so)
     wait_js(
         c,
@@ -1297,7 +1475,9 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
         )
         .await?;
     if drawn != Value::Bool(true) {
-        eprintln!("  note: the room is not drawn (GET /api/rooms/{room}.png failed: renderer not wired?)");
+        eprintln!(
+            "  note: the room is not drawn (GET /api/rooms/{room}.png failed: renderer not wired?)"
+        );
     }
     golden("studio-room.png", &c.screenshot().await?)?;
     let objects = ls(&ctx, &file, "objects")?;
@@ -1305,7 +1485,13 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
         .iter()
         .position(|o| o["events"].as_u64().unwrap_or(0) >= 2 && !o["sprite"].is_null())
         .unwrap_or(0);
-    open_asset(c, "objects", object, objects[object]["name"].as_str().unwrap_or_default()).await?;
+    open_asset(
+        c,
+        "objects",
+        object,
+        objects[object]["name"].as_str().unwrap_or_default(),
+    )
+    .await?;
     wait_css(c, "#view [data-event]").await?.click().await?;
     wait_css(c, "textarea#gml-editor").await?;
     tokio::time::sleep(Duration::from_millis(300)).await; // the highlighter's first paint
