@@ -118,6 +118,10 @@ fn cases() -> Vec<Case> {
             run: |c| Box::pin(no_token_refused(c)),
         },
         Case {
+            name: "search_filters_the_tree",
+            run: |c| Box::pin(search_filters_the_tree(c)),
+        },
+        Case {
             name: "golden_screenshots_of_a_room_and_an_object",
             run: |c| Box::pin(golden_screenshots(c)),
         },
@@ -1147,6 +1151,15 @@ async fn frame_and_sound_replaced(ctx: Arc<Ctx>) -> R {
     let wav_path = tmp.path().join("new-sound.wav");
     std::fs::write(&wav_path, &sound)?;
     open_asset(c, "sounds", 0, &sound_name).await?;
+    // the sound is playable: the page's <audio> loads it (its length known)
+    wait_js(
+        c,
+        "the sound's <audio> to load",
+        "const a = document.querySelector('#view audio');
+         return !!a && a.readyState >= 1 && a.duration > 0;",
+        vec![],
+    )
+    .await?;
     let drop = wait_css(c, "#view input[type=\"file\"][accept^=\"audio\"]").await?;
     drop.send_keys(&wav_path.to_string_lossy()).await?;
     diff_view_with(c, &sound_name).await?;
@@ -1429,6 +1442,46 @@ async fn no_token_refused(ctx: Arc<Ctx>) -> R {
             r.status
         ),
     }
+    Ok(())
+}
+
+/// `#search` narrows the tree to the assets whose names hold the text, and emptying it brings
+/// every kind back.
+async fn search_filters_the_tree(ctx: Arc<Ctx>) -> R {
+    let c = &ctx.client;
+    let tmp = tempfile::tempdir()?;
+    let file = match gmkit_testdata::corpus_path("platformermonster.win") {
+        Some(p) => p,
+        None => sample_game(tmp.path())?,
+    };
+    let studio = Studio::start(&ctx.gmkit, &file)?;
+    studio.open(c).await?;
+    let sprites = ls(&ctx, &file, "sprites")?;
+    let name = sprites
+        .last()
+        .and_then(|s| s["name"].as_str())
+        .ok_or_else(|| anyhow::anyhow!("no sprite"))?
+        .to_string();
+    let search = wait_css(c, "#search").await?;
+    search.send_keys(&name).await?;
+    let shown = "return [...document.querySelectorAll('#asset-tree [data-asset-kind]')]
+        .filter(e => e.offsetParent !== null).map(e => e.getAttribute('title') || e.textContent);";
+    wait_js(
+        c,
+        &format!("the tree to show only assets named like {name:?}"),
+        &format!("const s = (() => {{ {shown} }})(); return s.length > 0 && s.every(t => t.toLowerCase().includes(arguments[0].toLowerCase()));"),
+        vec![json!(name)],
+    )
+    .await?;
+    search.clear().await?;
+    search.send_keys(" ").await?; // an input event with no filter text
+    wait_js(
+        c,
+        "the whole tree back",
+        &format!("const s = (() => {{ {shown} }})(); return s.length > 1;"),
+        vec![],
+    )
+    .await?;
     Ok(())
 }
 
