@@ -160,6 +160,70 @@ pub fn list_with(
     Ok(items)
 }
 
+/// The `(index, name)` rows [`list`] gives for `kind`, without the extra columns: read from the
+/// typed model (no JSON form of the chunks), so that a front end can show every asset of a
+/// very large game at once (`gmkit studio`'s tree). A slot with no asset is `(none)`, a name
+/// whose string does not exist `?`, as in [`list`].
+pub fn names(file: &DataFile, kind: &str) -> Result<Vec<(usize, String)>, String> {
+    let text = |r: gmkit_data::StringRef| {
+        file.strings
+            .as_ref()
+            .and_then(|s| s.get(r))
+            .map_or_else(|| "?".to_owned(), |t| t.to_string_lossy().into_owned())
+    };
+    macro_rules! slots {
+        ($f:ident, $list:ident) => {
+            file.$f
+                .iter()
+                .flat_map(|c| c.$list.iter())
+                .map(|e| {
+                    e.as_ref()
+                        .map_or_else(|| "(none)".to_owned(), |e| text(e.name))
+                })
+                .enumerate()
+                .collect()
+        };
+    }
+    macro_rules! all {
+        ($f:ident, $list:ident) => {
+            file.$f
+                .iter()
+                .flat_map(|c| c.$list.iter())
+                .map(|e| text(e.name))
+                .enumerate()
+                .collect()
+        };
+    }
+    Ok(match kind {
+        "sprites" => slots!(sprites, sprites),
+        "sounds" => slots!(sounds, sounds),
+        "rooms" => slots!(rooms, rooms),
+        "objects" => slots!(objects, objects),
+        "scripts" => slots!(scripts, scripts),
+        "fonts" => slots!(fonts, fonts),
+        "backgrounds" => slots!(backgrounds, backgrounds),
+        "shaders" => slots!(shaders, shaders),
+        "paths" => slots!(paths, paths),
+        "sequences" => slots!(sequences, sequences),
+        "timelines" => slots!(timelines, timelines),
+        "extensions" => slots!(extensions, extensions),
+        "variables" => all!(variables, variables),
+        "functions" => all!(functions, functions),
+        "code" => all!(code, entries),
+        // Page and audio rows are named by their index: their bytes are not read.
+        "textures" => (0..file.textures.as_ref().map_or(0, |t| t.pages.len()))
+            .map(|i| (i, format!("page {i}")))
+            .collect(),
+        "audio" => (0..file.audio.as_ref().map_or(0, |a| a.entries.len()))
+            .map(|i| (i, format!("audio {i}")))
+            .collect(),
+        _ => list_names(file, kind)?
+            .into_iter()
+            .map(|it| (it.index, it.name))
+            .collect(),
+    })
+}
+
 fn list_names(file: &DataFile, kind: &str) -> Result<Vec<Item>, String> {
     let empty = Strings::default();
     let scope = StringScope::new(file.strings.as_ref().unwrap_or(&empty));

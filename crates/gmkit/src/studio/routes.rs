@@ -163,7 +163,10 @@ async fn info(State(app): State<App>) -> Response {
 }
 
 async fn tree(State(app): State<App>) -> Response {
-    json_of(with(&app, |s| s.tree()).await)
+    match with(&app, |s| s.tree()).await {
+        Ok(v) => typed("application/json", (*v).clone()),
+        Err(f) => f.into_response(),
+    }
 }
 
 async fn sprite(State(app): State<App>, Path(i): Path<String>) -> Response {
