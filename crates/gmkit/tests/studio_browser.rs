@@ -1526,9 +1526,9 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
     let studio = Studio::start(&ctx.gmkit, &file)?;
     studio.open(c).await?;
     let rooms = ls(&ctx, &file, "rooms")?;
-    let room = rooms
-        .iter()
-        .position(|r| r["instances"].as_u64().unwrap_or(0) > 0)
+    // the room with the most instances (a level rather than a title screen)
+    let room = (0..rooms.len())
+        .max_by_key(|&i| (rooms[i]["instances"].as_u64().unwrap_or(0), usize::MAX - i))
         .unwrap_or(0);
     open_asset(
         c,
@@ -1552,7 +1552,13 @@ async fn golden_screenshots(ctx: Arc<Ctx>) -> R {
             vec![],
         )
         .await?;
-    if drawn != Value::Bool(true) {
+    if drawn == Value::Bool(true) {
+        c.execute(
+            "document.querySelector('#view img.room').scrollIntoView({block: 'start'});",
+            vec![],
+        )
+        .await?;
+    } else {
         eprintln!(
             "  note: the room is not drawn (GET /api/rooms/{room}.png failed: renderer not wired?)"
         );
