@@ -24,6 +24,7 @@ fn every_subcommand_help_has_an_example() {
         "ini",
         "ini decode",
         "ini encode",
+        "studio",
     ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_gmkit"))
             .args(sub.split(' ').chain(["--help"]))

@@ -361,6 +361,10 @@ impl Studio {
         let n = usize::try_from(item.texture_page)
             .map_err(|_| Failure::bad(format!("item {} names page {}", r.0, item.texture_page)))?;
         let page = self.page(n)?;
+        // The item's areas checked as unpack checks them before cutting.
+        gmkit_media::frame::check_source(&item, page.width(), page.height())
+            .and_then(|()| gmkit_media::frame::check_target(&item, w, h))
+            .map_err(|e| Failure::bad(format!("item {}: {e}", r.0)))?;
         let img = gmkit_media::frame::cut(&page, &item, w, h)
             .map_err(|e| Failure::bad(format!("item {}: {e}", r.0)))?;
         png_of(&img)

@@ -125,12 +125,12 @@ $('#asset-tree').addEventListener('click', (ev) => {
   if (!li) return;
   for (const s of document.querySelectorAll('#asset-tree li.sel')) s.classList.remove('sel');
   li.classList.add('sel');
-  open(li.dataset.assetKind, Number(li.dataset.assetIndex), li.title);
+  openAsset(li.dataset.assetKind, Number(li.dataset.assetIndex), li.title);
 });
 
 $('#search').addEventListener('input', (ev) => filterTree(ev.target.value));
 
-async function open(kind, i, name) {
+async function openAsset(kind, i, name) {
   showError(null);
   stopAnimation();
   try {
@@ -386,7 +386,7 @@ async function showScript(i) {
 
 function assetLink(kind, i, name) {
   if (i === null || i === undefined) return '-';
-  return el('a', { href: '#', onclick: (ev) => { ev.preventDefault(); open(kind, i, name); } }, name || String(i));
+  return el('a', { href: '#', onclick: (ev) => { ev.preventDefault(); openAsset(kind, i, name); } }, name || String(i));
 }
 
 async function showObject(i) {
