@@ -15,7 +15,10 @@
 use std::path::PathBuf;
 
 pub mod alloc;
+pub mod browser;
 pub mod limited;
+
+pub use browser::{Browser, browser, browser_required};
 
 /// One kind of shared test input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
