@@ -130,7 +130,9 @@ $('#asset-tree').addEventListener('click', (ev) => {
 
 $('#search').addEventListener('input', (ev) => filterTree(ev.target.value));
 
+let current = null;
 async function openAsset(kind, i, name) {
+  current = [kind, i, name];
   showError(null);
   stopAnimation();
   try {
@@ -168,7 +170,9 @@ function dropZone(label, accept, send) {
     showError(null);
     try {
       await send(new Uint8Array(await file.arrayBuffer()));
-      edited();
+      await edited();
+      // The open view shows the new frame or audio at once.
+      if (current) await openAsset(...current);
     } catch (e) { showError(e); }
   };
   input.addEventListener('change', () => input.files[0] && go(input.files[0]));
