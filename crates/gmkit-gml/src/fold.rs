@@ -786,9 +786,11 @@ mod tests {
         assert_eq!(run("a[@ 1] = 2;"), "a[1] = 2;");
         let mut t = parse("view_xview = 3;").unwrap();
         resolve(&mut t, &ConstNames::default());
-        assert!(matches!(&t[..], [Stmt::Assign { target: Expr::Index(b, i), .. }]
+        assert!(
+            matches!(&t[..], [Stmt::Assign { target: Expr::Index(b, i), .. }]
             if matches!(&**b, Expr::Ident(n) if n == "view_xview")
-                && matches!(i.as_slice(), [Expr::Lit(Literal::Int64(0))])));
+                && matches!(i.as_slice(), [Expr::Lit(Literal::Int64(0))]))
+        );
         assert_eq!(run("view_xview = 3;"), "view_xview[int64(0)] = 3;");
         let mut names = ConstNames {
             array_get_in_accessors: true,

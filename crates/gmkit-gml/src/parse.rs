@@ -713,10 +713,7 @@ impl Parser {
             } else {
                 setter.to_string()
             };
-            return Ok(Stmt::Expr(Expr::Call(
-                Box::new(Expr::Ident(setter)),
-                args,
-            )));
+            return Ok(Stmt::Expr(Expr::Call(Box::new(Expr::Ident(setter)), args)));
         }
         Ok(Stmt::Assign {
             target: e,

@@ -694,11 +694,18 @@ mod tests {
     #[test]
     fn data_structure_accessors() {
         let call = |f: &str, args: Vec<Expr>| Call(id(f), args);
-        let read = call("ds_list_find_value", vec![Ident("l".into()), Ident("i".into())]);
+        let read = call(
+            "ds_list_find_value",
+            vec![Ident("l".into()), Ident("i".into())],
+        );
         assert_eq!(print_expr(&read), "l[| i]");
         let grid = call(
             "ds_grid_get",
-            vec![Ident("g".into()), Lit(Literal::Int(1)), Lit(Literal::Int(2))],
+            vec![
+                Ident("g".into()),
+                Lit(Literal::Int(1)),
+                Lit(Literal::Int(2)),
+            ],
         );
         assert_eq!(print_expr(&grid), "g[# 1, 2]");
         // Nested: the container of one accessor is another.
@@ -734,7 +741,10 @@ mod tests {
             &format!("{}ds_map_find_value", crate::parse::ACCESSOR),
             vec![Ident("m".into()), Ident("k".into())],
         );
-        assert_eq!(print_expr(&Member(Box::new(marked), "x".into())), "m[? k].x");
+        assert_eq!(
+            print_expr(&Member(Box::new(marked), "x".into())),
+            "m[? k].x"
+        );
         // Setters as statements are assignments through the accessor.
         let set = Stmt::Expr(call(
             "ds_map_set",

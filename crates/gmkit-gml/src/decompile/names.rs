@@ -278,10 +278,9 @@ fn copied_booleans(
             .iter()
             .copied()
             .filter(|n| {
-                copy_sources.get(n).is_some_and(|v| {
-                    v.iter()
-                        .any(|s| !set.contains(s) && !bools.contains(*s))
-                })
+                copy_sources
+                    .get(n)
+                    .is_some_and(|v| v.iter().any(|s| !set.contains(s) && !bools.contains(*s)))
             })
             .collect();
         if drop.is_empty() {
