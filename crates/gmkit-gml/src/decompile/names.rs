@@ -272,22 +272,30 @@ fn copied_booleans(
         .filter(|(n, u)| builtins::variable(n).is_none() && flag_only(u))
         .map(|(n, _)| *n)
         .collect();
-    // Keep only those whose every copied source stays in the set.
-    loop {
-        let drop: Vec<&str> = set
-            .iter()
-            .copied()
-            .filter(|n| {
-                copy_sources
-                    .get(n)
-                    .is_some_and(|v| v.iter().any(|s| !set.contains(s) && !bools.contains(*s)))
-            })
-            .collect();
-        if drop.is_empty() {
-            break;
+    // Keep only those whose every copied source stays in the set (a worklist: a variable
+    // dropped drops the variables copying it).
+    let mut copiers: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (d, srcs) in copy_sources {
+        for s in srcs {
+            copiers.entry(s).or_default().push(d);
         }
-        for n in drop {
-            set.remove(n);
+    }
+    let mut work: Vec<&str> = set
+        .iter()
+        .copied()
+        .filter(|n| {
+            copy_sources
+                .get(n)
+                .is_some_and(|v| v.iter().any(|s| !set.contains(s) && !bools.contains(*s)))
+        })
+        .collect();
+    while let Some(n) = work.pop() {
+        if set.remove(n) {
+            for d in copiers.get(n).into_iter().flatten() {
+                if set.contains(d) && !bools.contains(n) {
+                    work.push(d);
+                }
+            }
         }
     }
     // Copy edges within the set, both ways.
