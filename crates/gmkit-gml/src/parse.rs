@@ -178,6 +178,20 @@ fn accessor_reader(t: &Tok) -> Option<&'static str> {
     }
 }
 
+/// Whether an accessor's key reads an array element along operators (`m[? a[i] + 1]`): 2.3+
+/// compiles such a read inside an accessor as a call of `array_get` ([`crate::fold`]).
+/// A built-in array written without an index (`view_xview`, element 0) and `a[@ i]` count.
+pub(crate) fn reads_array(e: &Expr) -> bool {
+    crate::limits::deep(|| match e {
+        Expr::Index(_, idx) => idx.len() == 1,
+        Expr::Ident(n) => crate::fold::is_builtin_array(n),
+        Expr::Call(f, _) => matches!(&**f, Expr::Ident(n) if n == ARRAY_GET),
+        Expr::Binary(_, l, r) => reads_array(l) || reads_array(r),
+        Expr::Unary(_, x) | Expr::Paren(x) => reads_array(x),
+        _ => false,
+    })
+}
+
 /// The setter matching an accessor's reader: `l[| i] = v` is `ds_list_set(l, i, v)`.
 fn accessor_setter(reader: &str) -> Option<&'static str> {
     match reader {
@@ -694,10 +708,12 @@ impl Parser {
         {
             let mut args = args.clone();
             args.push(value);
-            return Ok(Stmt::Expr(Expr::Call(
-                Box::new(Expr::Ident(accessor_call(setter))),
-                args,
-            )));
+            let setter = if name.starts_with(ACCESSOR) {
+                accessor_call(setter)
+            } else {
+                setter.to_string()
+            };
+            return Ok(Stmt::Expr(Expr::Call(Box::new(Expr::Ident(setter)), args)));
         }
         Ok(Stmt::Assign {
             target: e,
@@ -947,10 +963,19 @@ impl Parser {
                 e = match accessor_reader(&accessor) {
                     // `l[| i]`, `m[? k]`, `g[# i, j]` read through the data-structure
                     // functions (assignments become the matching setter, `simple_stmt`).
+                    // The call keeps the accessor's mark only where GameMaker compiles the
+                    // accessor unlike the call written out: a key reading an array element
+                    // (2.3+), a member of the value (`s[$ k].m()`); elsewhere it is the
+                    // plain call, which every compile path takes as it is.
                     Some(f) => {
                         let mut args = vec![e];
                         args.extend(idx);
-                        Expr::Call(Box::new(Expr::Ident(accessor_call(f))), args)
+                        let name = if self.is_punct(".") || args[1..].iter().any(reads_array) {
+                            accessor_call(f)
+                        } else {
+                            f.to_string()
+                        };
+                        Expr::Call(Box::new(Expr::Ident(name)), args)
                     }
                     None => Expr::Index(Box::new(e), idx),
                 };

@@ -114,7 +114,7 @@ impl Printer {
     fn stmt_inline_here(&mut self, s: &Stmt) {
         match s {
             Stmt::Expr(e) => {
-                self.expr(e, 0);
+                self.expr_stmt(e);
                 self.out.push(';');
             }
             Stmt::Assign { .. } | Stmt::Update { .. } => {
@@ -287,7 +287,7 @@ impl Printer {
                 self.expr(value, 0);
             }
             Stmt::Update { op, prefix, target } => self.update(*op, *prefix, target),
-            Stmt::Expr(e) => self.expr(e, 0),
+            Stmt::Expr(e) => self.expr_stmt(e),
             Stmt::Var(_) => {
                 self.stmt_inline(s);
                 self.out.pop();
@@ -368,6 +368,54 @@ impl Printer {
         self.block(&f.body);
     }
 
+    /// An expression statement: a data-structure setter called with its accessor's arity is
+    /// written as an assignment through the accessor (`ds_list_set(l, i, v)` as
+    /// `l[| i] = v`), which is what the parser reads back as the same call.
+    fn expr_stmt(&mut self, e: &Expr) {
+        if let Expr::Call(c, args) = e
+            && let Expr::Ident(f) = &**c
+            && let Some((marked, name)) = unmarked(f)
+            && let Some((open, arity)) = accessor_setter(name)
+            && args.len() == arity + 1
+            && (marked || accessor_fits(&args[..arity]))
+        {
+            self.accessor(open, &args[..arity]);
+            self.out.push_str(" = ");
+            self.expr(&args[arity], 0);
+        } else {
+            self.expr(e, 0);
+        }
+    }
+
+    /// `base[| k]`, `base[# x, y]`: an accessor over `args` (the container first).
+    fn accessor(&mut self, open: &str, args: &[Expr]) {
+        self.expr(&args[0], POSTFIX_PREC);
+        self.out.push_str(open);
+        self.out.push(' ');
+        for (i, k) in args[1..].iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.expr(k, 0);
+        }
+        self.out.push(']');
+    }
+
+    /// The object of `.name`, the callee of a call or the array of `[i]`: a data-structure
+    /// read stays a call there (GameMaker compiles a method called on an accessor's value
+    /// as on a parenthesised value, not as on a call's).
+    fn postfix_base(&mut self, t: &Expr) {
+        if let Expr::Call(c, args) = t
+            && let Expr::Ident(f) = &**c
+            && accessor_reader(f).is_some()
+        {
+            self.expr(c, POSTFIX_PREC);
+            self.args(args);
+        } else {
+            self.expr(t, POSTFIX_PREC);
+        }
+    }
+
     fn args(&mut self, args: &[Expr]) {
         self.out.push('(');
         for (i, a) in args.iter().enumerate() {
@@ -416,13 +464,13 @@ impl Printer {
                     self.expr(t, 0);
                     self.out.push(')');
                 } else {
-                    self.expr(t, POSTFIX_PREC);
+                    self.postfix_base(t);
                 }
                 self.out.push('.');
                 self.out.push_str(n);
             }
             Expr::Index(t, idx) => {
-                self.expr(t, POSTFIX_PREC);
+                self.postfix_base(t);
                 self.out.push('[');
                 for (i, x) in idx.iter().enumerate() {
                     if i > 0 {
@@ -433,8 +481,22 @@ impl Printer {
                 self.out.push(']');
             }
             Expr::Call(c, args) => {
-                self.expr(c, POSTFIX_PREC);
-                self.args(args);
+                if let Expr::Ident(f) = &**c
+                    && let Some((marked, name)) = unmarked(f)
+                    && let Some((open, arity)) = accessor_reader(name)
+                    && args.len() == arity
+                    && (marked || accessor_fits(args))
+                {
+                    self.accessor(open, args);
+                } else if let Expr::Ident(f) = &**c
+                    && let Some((true, name)) = unmarked(f)
+                {
+                    self.out.push_str(name);
+                    self.args(args);
+                } else {
+                    self.postfix_base(c);
+                    self.args(args);
+                }
             }
             Expr::New(c, args) => {
                 let wrap = min > UNARY_PREC;
@@ -560,6 +622,47 @@ impl Printer {
     }
 }
 
+/// A callee's name without the parser's accessor marker, and whether it had it
+/// ([`crate::parse::ACCESSOR`]: the source wrote the accessor); `None` for another name.
+fn unmarked(f: &str) -> Option<(bool, &str)> {
+    match f.strip_prefix(crate::parse::ACCESSOR) {
+        Some(name) => Some((true, name)),
+        None if !f.starts_with('@') => Some((false, f)),
+        None => None,
+    }
+}
+
+/// The accessor a data-structure read is written with and its number of arguments
+/// (container and keys): sources write `l[| i]`, `m[? k]`, `g[# x, y]` and `s[$ k]` far
+/// more often than the calls they compile to.
+fn accessor_reader(f: &str) -> Option<(&'static str, usize)> {
+    match f {
+        "ds_list_find_value" => Some(("[|", 2)),
+        "ds_map_find_value" => Some(("[?", 2)),
+        "ds_grid_get" => Some(("[#", 3)),
+        "variable_struct_get" => Some(("[$", 2)),
+        _ => None,
+    }
+}
+
+/// The accessor an assignment through it calls the setter of (the value comes last).
+fn accessor_setter(f: &str) -> Option<(&'static str, usize)> {
+    match f {
+        "ds_list_set" => Some(("[|", 2)),
+        "ds_map_set" => Some(("[?", 2)),
+        "ds_grid_set" => Some(("[#", 3)),
+        "variable_struct_set" => Some(("[$", 2)),
+        _ => None,
+    }
+}
+
+/// Whether a call written out may be printed as an accessor: its container is not a number
+/// (`5[| i]`), and no key reads an array element (2.3+ compiles `m[? a[i]]` as
+/// `m[? array_get(a, i)]`, `fold`), so that both forms compile alike in every version.
+fn accessor_fits(args: &[Expr]) -> bool {
+    !matches!(args[0], Expr::Lit(_)) && !args[1..].iter().any(crate::parse::reads_array)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -586,6 +689,72 @@ mod tests {
         assert_eq!(print_expr(&e), "a - (b - c)");
         let e = Unary(UnaryOp::Neg, Box::new(Lit(Literal::Int(-1))));
         assert_eq!(print_expr(&e), "-(-1)");
+    }
+
+    #[test]
+    fn data_structure_accessors() {
+        let call = |f: &str, args: Vec<Expr>| Call(id(f), args);
+        let read = call(
+            "ds_list_find_value",
+            vec![Ident("l".into()), Ident("i".into())],
+        );
+        assert_eq!(print_expr(&read), "l[| i]");
+        let grid = call(
+            "ds_grid_get",
+            vec![
+                Ident("g".into()),
+                Lit(Literal::Int(1)),
+                Lit(Literal::Int(2)),
+            ],
+        );
+        assert_eq!(print_expr(&grid), "g[# 1, 2]");
+        // Nested: the container of one accessor is another.
+        let nested = call(
+            "ds_map_find_value",
+            vec![read.clone(), Lit(Literal::String("k".into()))],
+        );
+        assert_eq!(print_expr(&nested), "l[| i][? \"k\"]");
+        // A key reading an array element, a number as container, a wrong count of
+        // arguments, or a member of the value stay calls.
+        let keyed = call(
+            "ds_map_find_value",
+            vec![
+                Ident("m".into()),
+                Index(id("a"), vec![Lit(Literal::Int(0))]),
+            ],
+        );
+        assert_eq!(print_expr(&keyed), "ds_map_find_value(m, a[0])");
+        let number = call(
+            "ds_list_find_value",
+            vec![Lit(Literal::Int(3)), Ident("i".into())],
+        );
+        assert_eq!(print_expr(&number), "ds_list_find_value(3, i)");
+        let three = call(
+            "ds_list_find_value",
+            vec![Ident("l".into()), Ident("i".into()), Ident("j".into())],
+        );
+        assert_eq!(print_expr(&three), "ds_list_find_value(l, i, j)");
+        let member = Member(Box::new(read.clone()), "x".into());
+        assert_eq!(print_expr(&member), "ds_list_find_value(l, i).x");
+        // What the parser marks as written with an accessor prints as one.
+        let marked = call(
+            &format!("{}ds_map_find_value", crate::parse::ACCESSOR),
+            vec![Ident("m".into()), Ident("k".into())],
+        );
+        assert_eq!(
+            print_expr(&Member(Box::new(marked), "x".into())),
+            "m[? k].x"
+        );
+        // Setters as statements are assignments through the accessor.
+        let set = Stmt::Expr(call(
+            "ds_map_set",
+            vec![
+                Ident("m".into()),
+                Lit(Literal::String("k".into())),
+                Lit(Literal::Int(1)),
+            ],
+        ));
+        assert_eq!(print_stmts(&[set]), "m[? \"k\"] = 1;");
     }
 
     #[test]

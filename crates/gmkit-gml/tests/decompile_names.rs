@@ -292,6 +292,26 @@ fn variables_used_as_booleans_game_wide() {
 }
 
 #[test]
+fn booleans_that_hold_one_another() {
+    // `start` is only stored 0/1 and copied into `flag`, which is read as a condition: both
+    // hold booleans (jtool's `djump = global.restartWithDJump`).
+    named(
+        GMS1,
+        "pushi.e 1 / pop.v.i self.start / push.v self.start / pop.v.v self.flag / \
+         push.v self.flag / conv.v.b / bf L / pushi.e 0 / pop.v.i self.flag / L:",
+        "start = true;\nflag = start;\nif (flag) {\n    flag = false;\n}",
+    );
+    // A copy of a counter (`start` also stores a sum) is not a boolean, nor is the copy.
+    named(
+        GMS1,
+        "pushi.e 1 / pop.v.i self.start / push.v self.start / push.e 1 / add.i.v / \
+         pop.v.v self.start / push.v self.start / pop.v.v self.flag / \
+         push.v self.flag / conv.v.b / bf L / pushi.e 0 / pop.v.i self.flag / L:",
+        "start = 1;\nstart += 1;\nflag = start;\nif (flag) {\n    flag = 0;\n}",
+    );
+}
+
+#[test]
 fn predicate_scripts_return_booleans() {
     named(
         GMS1,

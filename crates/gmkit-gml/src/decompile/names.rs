@@ -255,6 +255,77 @@ struct VariableKinds {
     returns: HashMap<String, Kind>,
 }
 
+/// Booleans that hold one another (`djump = global.restartWithDJump`, where only `djump` is
+/// ever read as a condition): the variables whose every store is 0, 1, a boolean expression
+/// or a copy of another such variable, grouped by their copies; a group where some variable
+/// is read as a condition (and stores a 0 or 1) holds booleans throughout.
+fn copied_booleans(
+    by_name: &HashMap<&str, Use>,
+    copy_sources: &HashMap<&str, Vec<&str>>,
+    bools: &mut HashSet<String>,
+) {
+    let flag_only = |u: &Use| {
+        !u.other && u.noone == 0 && u.instance == 0 && u.literal + u.boolean + u.copies > 0
+    };
+    let mut set: HashSet<&str> = by_name
+        .iter()
+        .filter(|(n, u)| builtins::variable(n).is_none() && flag_only(u))
+        .map(|(n, _)| *n)
+        .collect();
+    // Keep only those whose every copied source stays in the set (a worklist: a variable
+    // dropped drops the variables copying it).
+    let mut copiers: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (d, srcs) in copy_sources {
+        for s in srcs {
+            copiers.entry(s).or_default().push(d);
+        }
+    }
+    let mut work: Vec<&str> = set
+        .iter()
+        .copied()
+        .filter(|n| {
+            copy_sources
+                .get(n)
+                .is_some_and(|v| v.iter().any(|s| !set.contains(s) && !bools.contains(*s)))
+        })
+        .collect();
+    while let Some(n) = work.pop() {
+        if set.remove(n) {
+            for d in copiers.get(n).into_iter().flatten() {
+                if set.contains(d) && !bools.contains(n) {
+                    work.push(d);
+                }
+            }
+        }
+    }
+    // Copy edges within the set, both ways.
+    let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (d, srcs) in copy_sources {
+        if !set.contains(d) {
+            continue;
+        }
+        for s in srcs.iter().filter(|s| set.contains(*s)) {
+            edges.entry(d).or_default().push(s);
+            edges.entry(s).or_default().push(d);
+        }
+    }
+    let mut work: Vec<&str> = set
+        .iter()
+        .copied()
+        .filter(|n| by_name[n].condition > 0 && by_name[n].literal > 0)
+        .filter(|n| edges.contains_key(n))
+        .collect();
+    let mut seen: HashSet<&str> = work.iter().copied().collect();
+    while let Some(n) = work.pop() {
+        bools.insert(n.to_string());
+        for m in edges.get(n).into_iter().flatten() {
+            if seen.insert(m) {
+                work.push(m);
+            }
+        }
+    }
+}
+
 /// The last instruction of each value a `call` at `at` passes, argument 0 first, as far as
 /// they are straight-line expressions (pushes, conversions, arithmetic, comparisons, calls).
 fn call_args(
@@ -783,6 +854,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
             break;
         }
     }
+    copied_booleans(&by_name, &copy_sources, &mut kinds.bools);
     for (n, mut u) in by_name {
         if builtins::variable(n).is_some() || kinds.bools.contains(n) {
             continue;
