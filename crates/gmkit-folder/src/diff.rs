@@ -155,21 +155,42 @@ const ASSET_FOLDERS: &[(&str, &str)] = &[
     ("rooms", "room"),
     ("scripts", "script"),
     ("timelines", "timeline"),
+    ("sprites", "sprite"),
+    ("backgrounds", "background"),
+    ("fonts", "font"),
 ];
 
-/// `sprites/0003_spr_player/2.png`.
+/// An image file of an asset (`sprites/spr_player/2.png`, `sprites/spr_player/mask_0.png`,
+/// `backgrounds/bg_sky/bg_sky.png`, `fonts/fnt_main/fnt_main.png`).
 fn is_frame(p: &str) -> bool {
-    p.starts_with("sprites/")
-        && p.matches('/').count() == 2
-        && p.rsplit('/')
-            .next()
-            .and_then(|f| f.strip_suffix(".png"))
-            .is_some_and(|k| {
-                k.strip_prefix("mask_")
-                    .unwrap_or(k)
-                    .bytes()
-                    .all(|b| b.is_ascii_digit())
-            })
+    image_of(p).is_some()
+        || (p.starts_with("sprites/")
+            && p.matches('/').count() == 2
+            && p.rsplit('/')
+                .next()
+                .and_then(|f| f.strip_prefix("mask_")?.strip_suffix(".png"))
+                .is_some_and(|k| k.bytes().all(|b| b.is_ascii_digit())))
+}
+
+/// The kind, asset folder and image number of an image cut from a texture page item.
+fn image_of(p: &str) -> Option<(crate::frames::Kind, &str, usize)> {
+    let (dir, file) = p.rsplit_once('/')?;
+    let (top, _) = dir.split_once('/')?;
+    if dir.matches('/').count() != 1 {
+        return None;
+    }
+    let kind = crate::frames::Kind::of_field(top)?;
+    let k = match kind {
+        crate::frames::Kind::Sprite => {
+            let k = file.strip_suffix(".png")?;
+            if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            k.parse().ok()?
+        }
+        _ => (file == kind.png_name(dir, 0)).then_some(0)?,
+    };
+    Some((kind, dir, k))
 }
 
 /// The instruction lines of an assembly text (labels, `.entry` lines, comments and blank lines
@@ -337,7 +358,7 @@ fn renamed_view<'a>(a: &'a Folder, renames: &[(String, String)]) -> BTreeMap<Str
 }
 
 /// The texture pages that changed frames explain: the pages holding the texture page item of
-/// a changed, added or removed frame, in either folder (`frames` of `sprites/NNNN_name.json`
+/// a changed, added or removed image, in either folder (`items` of the asset's `frames.json`
 /// and `texture_page` of `texture_page_items.json`).
 fn pages_of_frames(
     a: &BTreeMap<String, &[u8]>,
@@ -358,8 +379,9 @@ fn pages_of_frames(
             continue;
         };
         for (dir, k) in frames {
-            let page = json(get(&format!("{dir}.json")))
-                .and_then(|s| s["frames"].get(*k).and_then(Value::as_u64))
+            let record = format!("{dir}/{}", crate::frames::FRAMES_RECORD);
+            let page = json(get(&record))
+                .and_then(|s| s[crate::frames::ITEMS].get(*k).and_then(Value::as_u64))
                 .and_then(|item| items["items"].get(item as usize)?["texture_page"].as_i64());
             pages.extend(page);
         }
@@ -421,10 +443,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 }
             }
         })
-        .filter_map(|p| {
-            let (dir, file) = p.rsplit_once('/')?;
-            Some((dir.to_owned(), file.strip_suffix(".png")?.parse().ok()?))
-        })
+        .filter_map(|p| image_of(p).map(|(_, dir, k)| (dir.to_owned(), k)))
         .collect();
     let frame_changed = !changed_frames.is_empty();
     let frame_pages = pages_of_frames(&av, b, &changed_frames);
@@ -497,11 +516,17 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         if is_frame(p) {
             let (dir, file) = p.rsplit_once('/').unwrap_or(("", p));
             let stem = dir.rsplit('/').next().unwrap_or(dir);
-            let name = stem.split_once('_').map_or(stem, |s| s.1);
+            // A folder named `NNNN_name` (a name that is not a unique file name) shows the name.
+            let name = match stem.split_once('_') {
+                Some((i, n)) if leading_index(i).is_some() && i.len() >= 4 => n,
+                _ => stem,
+            };
             let k = file.trim_end_matches(".png");
-            let k = match k.strip_prefix("mask_") {
-                Some(m) => format!("mask {m}"),
-                None => format!("frame {k}"),
+            let kind = kind_of(dir.split('/').next().unwrap_or(dir));
+            let k = match (k.strip_prefix("mask_"), image_of(p)) {
+                (Some(m), _) => format!(" mask {m}"),
+                (None, Some((crate::frames::Kind::Sprite, _, _))) => format!(" frame {k}"),
+                (None, _) => " image".to_owned(),
             };
             let what = match (
                 x.map(gmkit_media::decode_png),
@@ -523,7 +548,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 _ => "not a readable PNG".to_owned(),
             };
             out.push(Change {
-                asset: format!("sprite {name} {k}"),
+                asset: format!("{kind} {name}{k}"),
                 what,
                 ..Default::default()
             });
