@@ -339,8 +339,53 @@ fn renamed_assets(a: &Folder, b: &Folder) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|(key, old)| Some((old, new.get(&key)?.clone())))
         .collect();
+    // Assets written by name: the same place in the chunk's order, another folder (or file)
+    // name, the old one gone and the new one new.
+    let order = |f: &Folder, field: &str| -> Vec<Option<String>> {
+        f.get(&format!("{field}/{CHUNK_REST}"))
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+            .and_then(|v| {
+                v.get(crate::assets::ORDER)?.as_array().map(|l| {
+                    l.iter()
+                        .map(|n| n.as_str().map(str::to_owned))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .unwrap_or_default()
+    };
+    let fields = crate::assets::FOLDERS
+        .iter()
+        .map(|f| f.0)
+        .chain(crate::assets::FLAT.iter().copied());
+    for field in fields {
+        let (x, y) = (order(a, field), order(b, field));
+        for (o, n) in x.iter().zip(&y) {
+            let (Some(o), Some(n)) = (o, n) else { continue };
+            let (old, new) = (format!("{field}/{o}"), format!("{field}/{n}"));
+            if o != n
+                && b.get(&record_of(&old)).is_none()
+                && a.get(&record_of(&new)).is_none()
+                && a.get(&record_of(&old)).is_some()
+            {
+                out.push((old, new));
+            }
+        }
+    }
     out.sort();
     out
+}
+
+/// The JSON file of an asset at `stem`: `FIELD/NAME/KIND.json` for an asset written as a folder
+/// (see [`crate::assets`]), else `stem.json`.
+fn record_of(stem: &str) -> String {
+    match stem
+        .split_once('/')
+        .filter(|(_, rest)| !rest.contains('/'))
+        .and_then(|(field, _)| crate::assets::folder_file(field))
+    {
+        Some(file) => format!("{stem}/{file}"),
+        None => format!("{stem}.json"),
+    }
 }
 
 /// `a`'s files, with the renamed assets' paths given their names in `b`.
@@ -407,13 +452,13 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     for (old, new) in &renames {
         let name = |f: Option<&[u8]>, stem: &str| {
             let v = f.and_then(|j| serde_json::from_slice::<Value>(j).ok());
-            let shown = label(&format!("{stem}.json"), v.as_ref());
+            let shown = label(&record_of(stem), v.as_ref());
             shown
                 .split_once(' ')
                 .map_or(shown.clone(), |s| s.1.to_owned())
         };
-        let was = name(a.get(&format!("{old}.json")), old);
-        let now = name(b.get(&format!("{new}.json")), new);
+        let was = name(a.get(&record_of(old)), old);
+        let now = name(b.get(&record_of(new)), new);
         let dir = new.rsplit_once('/').map_or("", |s| s.0);
         out.push(Change {
             asset: format!("{} {now}", kind_of(dir.rsplit('/').next().unwrap_or(dir))),
@@ -423,7 +468,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             ..Default::default()
         });
     }
-    let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| format!("{n}.json")).collect();
+    let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| record_of(n)).collect();
     let paths: BTreeSet<&str> = av
         .keys()
         .map(String::as_str)

@@ -377,11 +377,11 @@ fn a_broken_folder_gets_one_error_line_naming_file_and_field() {
     let (_, folder) = need!(load(GAME));
     let (dir, _) = multi_frame_sprite(&folder);
     let mut edited = folder.clone();
-    let mut v = json(&folder, &format!("{dir}.json"));
+    let mut v = json(&folder, &format!("{dir}/sprite.json"));
     v["width"] = "wide".into();
-    put_json(&mut edited, &format!("{dir}.json"), &v);
+    put_json(&mut edited, &format!("{dir}/sprite.json"), &v);
     let e = pack(&edited).unwrap_err();
-    assert_eq!(e.file, format!("{dir}.json"));
+    assert_eq!(e.file, format!("{dir}/sprite.json"));
     assert_eq!(e.field, "width");
     assert!(!e.to_string().contains('\n'));
     // A frame of the wrong size.
