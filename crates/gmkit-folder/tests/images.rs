@@ -442,3 +442,31 @@ fn a_frame_edit_in_a_named_folder_packs() {
     assert_eq!(back.count_differences(&img), Some(0));
     let _ = Path::new(frame);
 }
+
+/// The page/image rule covers backgrounds and fonts too: a page edit and an image edit of the
+/// same pixels are refused with one line naming the image.
+#[test]
+fn a_page_edit_and_a_background_edit_of_the_same_pixels_are_refused() {
+    let (data, folder) = need!(loaded());
+    for field in ["backgrounds", "fonts"] {
+        let (d, it) = lone_image(&data, &folder, field).expect("an image");
+        let png = image_file(field, &d, None);
+        let page = format!("textures/{:04}.png", it.texture_page);
+        let mut edited = folder.clone();
+        // The page: the item's first pixel changed.
+        let mut img = gmkit_media::decode_png(folder.get(&page).unwrap()).unwrap();
+        let w = img.width() as usize;
+        let at = (usize::from(it.source[1]) * w + usize::from(it.source[0])) * 4;
+        img.pixels_mut()[at] ^= 0xFF;
+        img.pixels_mut()[at + 3] = 255;
+        edited.insert(&page, gmkit_media::encode_png(&img).unwrap());
+        // The image: another pixel of the same item changed.
+        let mut im = gmkit_media::decode_png(folder.get(&png).unwrap()).unwrap();
+        let iw = im.width() as usize;
+        let at = (usize::from(it.target[1]) * iw + usize::from(it.target[0])) * 4;
+        im.pixels_mut()[at + 1] ^= 0x55;
+        im.pixels_mut()[at + 3] = 255;
+        edited.insert(&png, gmkit_media::encode_png(&im).unwrap());
+        refused(&edited, &png, &format!("{page} both changed"));
+    }
+}
