@@ -185,22 +185,19 @@ pub(crate) type Dirs = Vec<(Kind, Vec<Option<String>>)>;
 /// folder per element (`sprites/spr_x/sprite.json`), else the JSON's path without `.json`.
 pub(crate) fn asset_dir<'a>(field: &str, json: &'a str) -> &'a str {
     if let Some(file) = crate::assets::folder_file(field)
-        && let Some(dir) = json
-            .strip_suffix(file)
-            .and_then(|d| d.strip_suffix('/'))
+        && let Some(dir) = json.strip_suffix(file).and_then(|d| d.strip_suffix('/'))
     {
         return dir;
     }
     json.strip_suffix(".json").unwrap_or(json)
 }
 
-/// The texture page items of asset `i` of `kind` (one per image) and its canvas size (`None`:
-/// each image's item bounding size).
-fn refs_of(
-    file: &DataFile,
-    kind: Kind,
-    i: usize,
-) -> Option<(Vec<Option<TpagRef>>, Option<(u32, u32)>)> {
+/// An asset's texture page items (one per image) and its canvas size (`None`: each image's item
+/// bounding size).
+type Refs = (Vec<Option<TpagRef>>, Option<(u32, u32)>);
+
+/// The items and canvas of asset `i` of `kind`.
+fn refs_of(file: &DataFile, kind: Kind, i: usize) -> Option<Refs> {
     match kind {
         Kind::Sprite => {
             let s = file.sprites.as_ref()?.sprites.get(i)?.as_ref()?;
@@ -325,6 +322,12 @@ pub(crate) fn fill_items(
 /// One image to cut: (kind, asset, image, item, canvas).
 type Job = (Kind, usize, usize, TexturePageItem, (u32, u32));
 
+/// One image cut: (kind, asset, image, its PNG or why not).
+type Cut = (Kind, usize, usize, std::result::Result<Vec<u8>, String>);
+
+/// An image of an asset to cut: (image, page, item, canvas).
+type Planned = (usize, usize, TexturePageItem, (u32, u32));
+
 /// Writes the images of every sprite, background and font with a folder in `dirs`, and each
 /// one's record (`frames.json`: its items, and the hashes of its PNGs).
 ///
@@ -382,7 +385,7 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<(
                     continue;
                 }
             };
-            let cut: Vec<(Kind, usize, usize, std::result::Result<Vec<u8>, String>)> = jobs
+            let cut: Vec<Cut> = jobs
                 .par_iter()
                 .map(|&&(kind, i, k, ref item, (w, h))| {
                     let png = budget
@@ -453,7 +456,7 @@ fn plan_asset(
     file: &DataFile,
     refs: &[Option<TpagRef>],
     size: Option<(u32, u32)>,
-) -> std::result::Result<Vec<(usize, usize, TexturePageItem, (u32, u32))>, String> {
+) -> std::result::Result<Vec<Planned>, String> {
     let why = |k: Option<usize>, e: &dyn std::fmt::Display| match k {
         Some(k) => format!("{KEPT_NOTE}: frame {k}: {e}"),
         None => format!("{KEPT_NOTE}: {e}"),

@@ -58,10 +58,7 @@ fn multi_frame_sprite(f: &Folder) -> (String, String) {
             .and_then(|r| serde_json::from_slice::<Value>(r).ok())
             .map_or(0, |r| r["items"].as_array().map_or(0, Vec::len));
         if frames >= 2 && f.get(&format!("{dir}/1.png")).is_some() {
-            return (
-                dir.to_owned(),
-                v["name"].as_str().unwrap().to_owned(),
-            );
+            return (dir.to_owned(), v["name"].as_str().unwrap().to_owned());
         }
     }
     panic!("no sprite with two frames");

@@ -10,7 +10,6 @@ use gmkit_testdata::{corpus_all, corpus_file, need};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// The version family of a file, as the corpus tests name them.
 fn family(d: &DataFile) -> &'static str {
@@ -52,15 +51,23 @@ fn order(read: impl Fn(&str) -> Option<Vec<u8>>, field: &str) -> Vec<Option<Stri
         .collect()
 }
 
-/// Every image of a model: (kind field, asset index, image file relative to the asset's folder,
-/// its expected size), with the asset's folder name filled in by the caller.
-fn images(data: &DataFile) -> Vec<(&'static str, usize, Option<usize>, (u32, u32))> {
+/// One image of a model: (kind field, asset index, frame number (`None`: a background's or
+/// font's one image), its expected size).
+type Img = (&'static str, usize, Option<usize>, (u32, u32));
+
+/// Every image of a model.
+fn images(data: &DataFile) -> Vec<Img> {
     let mut out = Vec::new();
     let bounding = |r: Option<gmkit_data::chunks::texture_page_item::TpagRef>| {
         r.and_then(|r| gmkit_media::frame::item(data, r))
             .map(|it| (u32::from(it.bounding[0]), u32::from(it.bounding[1])))
     };
-    for (i, s) in data.sprites.iter().flat_map(|c| c.sprites.iter()).enumerate() {
+    for (i, s) in data
+        .sprites
+        .iter()
+        .flat_map(|c| c.sprites.iter())
+        .enumerate()
+    {
         let Some(s) = s else { continue };
         for (k, f) in s.frames.iter().enumerate() {
             if f.is_some() {
@@ -178,7 +185,12 @@ fn every_asset_image_is_a_png_that_image_opens_per_family() {
     eprintln!(
         "per family [files, sprite frames, background images, font sheets, folders by name, by index]: {by_family:?}"
     );
-    assert!(bad.is_empty(), "{} problems:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} problems:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     for (fam, c) in &by_family {
         assert!(c[1] > 0 && c[3] > 0, "{fam}: frames and font sheets seen");
     }
@@ -194,7 +206,10 @@ fn lone_image(
     data: &DataFile,
     folder: &Folder,
     field: &str,
-) -> Option<(String, gmkit_data::chunks::texture_page_item::TexturePageItem)> {
+) -> Option<(
+    String,
+    gmkit_data::chunks::texture_page_item::TexturePageItem,
+)> {
     let refs: Vec<_> = data
         .sprites
         .iter()
@@ -238,7 +253,12 @@ fn lone_image(
             .iter()
             .filter(|o| o.texture_page == it.texture_page && o.source == it.source)
             .count();
-        let page = data.textures.as_ref()?.pages.get(it.texture_page as usize)?.as_ref()?;
+        let page = data
+            .textures
+            .as_ref()?
+            .pages
+            .get(it.texture_page as usize)?
+            .as_ref()?;
         let writable = page
             .blob()
             .is_some_and(|b| gmkit_media::Encoding::of(b).is_ok());
@@ -346,7 +366,11 @@ fn refused(edited: &Folder, file: &str, expected: &str) {
 fn a_deleted_or_resized_background_or_font_image_is_refused() {
     let (data, folder) = need!(loaded());
     for (field, noun, size_noun) in [
-        ("backgrounds", "the background's image", "the background's size"),
+        (
+            "backgrounds",
+            "the background's image",
+            "the background's size",
+        ),
         ("fonts", "the font's glyph sheet", "the glyph sheet's size"),
     ] {
         let (d, it) = lone_image(&data, &folder, field).expect("an image");
@@ -361,7 +385,10 @@ fn a_deleted_or_resized_background_or_font_image_is_refused() {
         refused(
             &edited,
             &png,
-            &format!("expected a {w}×{h} image ({size_noun}), found {}×{h}", w + 1),
+            &format!(
+                "expected a {w}×{h} image ({size_noun}), found {}×{h}",
+                w + 1
+            ),
         );
     }
 }
@@ -399,8 +426,8 @@ fn sprite_folders_by_name_and_the_fallback() {
     let folder = unpack(&game).unwrap();
     assert!(folder.get("sprites/spr_ball/sprite.json").is_some());
     assert!(folder.get("sprites/spr_ball/0.png").is_some());
-    let v: Value = serde_json::from_slice(folder.get("sprites/spr_ball/sprite.json").unwrap())
-        .unwrap();
+    let v: Value =
+        serde_json::from_slice(folder.get("sprites/spr_ball/sprite.json").unwrap()).unwrap();
     assert!(v.get("frames").is_none(), "{v}");
     // A second sprite of the same name.
     let mut data = game.data.clone();
@@ -440,7 +467,6 @@ fn a_frame_edit_in_a_named_folder_packs() {
     let again = unpack(&out).unwrap();
     let back = gmkit_media::decode_png(again.get(frame).unwrap()).unwrap();
     assert_eq!(back.count_differences(&img), Some(0));
-    let _ = Path::new(frame);
 }
 
 /// The page/image rule covers backgrounds and fonts too: a page edit and an image edit of the

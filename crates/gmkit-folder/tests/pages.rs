@@ -112,8 +112,7 @@ fn a_frame(data: &gmkit_data::DataFile, f: &Folder) -> (String, usize, [u16; 4])
             continue;
         };
         // The sprite's index is the place of its folder in the chunk's order.
-        let order: Value =
-            serde_json::from_slice(f.get("sprites/_chunk.json").unwrap()).unwrap();
+        let order: Value = serde_json::from_slice(f.get("sprites/_chunk.json").unwrap()).unwrap();
         let i = order["order"]
             .as_array()
             .unwrap()

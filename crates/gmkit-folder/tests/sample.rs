@@ -36,8 +36,7 @@ fn the_sample_round_trips_through_bytes_and_folder() {
         asm.contains("push.s \"Hello from the gmkit sample\""),
         "{asm}"
     );
-    let frame =
-        gmkit_media::decode_png(folder.get("sprites/spr_ball/0.png").unwrap()).unwrap();
+    let frame = gmkit_media::decode_png(folder.get("sprites/spr_ball/0.png").unwrap()).unwrap();
     assert_eq!((frame.width(), frame.height()), (32, 32));
     let back = pack(&folder).unwrap_or_else(|e| panic!("pack: {e}"));
     assert_eq!(gmkit_data::build_bytes(&back.data).unwrap(), bytes);
