@@ -11,6 +11,9 @@
 //!   `rooms/room0/room.json` with `RoomCreationCode.gml` and
 //!   `InstanceCreationCode_<instance id>.gml`; `timelines/tl/timeline.json` with
 //!   `moment_<step>.gml`.
+//! - `sprites/spr_player/sprite.json` with its frames `0.png`, `1.png`, ... and masks;
+//!   `backgrounds/bg_sky/background.json` with `bg_sky.png`; `fonts/fnt_main/font.json` with
+//!   its glyph sheet `fnt_main.png` (see [`crate::frames`]).
 //! - `sounds/snd_jump.json` with the sound's embedded audio `sounds/snd_jump.wav` (its own file
 //!   type).
 //!
@@ -36,6 +39,9 @@ pub const FOLDERS: &[(&str, &str)] = &[
     ("scripts", "script.json"),
     ("rooms", "room.json"),
     ("timelines", "timeline.json"),
+    ("sprites", "sprite.json"),
+    ("backgrounds", "background.json"),
+    ("fonts", "font.json"),
 ];
 /// Chunks written as one JSON file per element named after it (`sounds/snd_jump.json`).
 pub const FLAT: &[&str] = &["sounds"];
@@ -231,6 +237,33 @@ pub(crate) fn plan(file: &DataFile) -> Plan {
         names_of(
             "timelines",
             c.timelines
+                .iter()
+                .map(|o| o.as_ref().map(|o| name_text(file, o.name)))
+                .collect(),
+        );
+    }
+    if let Some(c) = &file.sprites {
+        names_of(
+            "sprites",
+            c.sprites
+                .iter()
+                .map(|o| o.as_ref().map(|o| name_text(file, o.name)))
+                .collect(),
+        );
+    }
+    if let Some(c) = &file.backgrounds {
+        names_of(
+            "backgrounds",
+            c.backgrounds
+                .iter()
+                .map(|o| o.as_ref().map(|o| name_text(file, o.name)))
+                .collect(),
+        );
+    }
+    if let Some(c) = &file.fonts {
+        names_of(
+            "fonts",
+            c.fonts
                 .iter()
                 .map(|o| o.as_ref().map(|o| name_text(file, o.name)))
                 .collect(),

@@ -155,21 +155,42 @@ const ASSET_FOLDERS: &[(&str, &str)] = &[
     ("rooms", "room"),
     ("scripts", "script"),
     ("timelines", "timeline"),
+    ("sprites", "sprite"),
+    ("backgrounds", "background"),
+    ("fonts", "font"),
 ];
 
-/// `sprites/0003_spr_player/2.png`.
+/// An image file of an asset (`sprites/spr_player/2.png`, `sprites/spr_player/mask_0.png`,
+/// `backgrounds/bg_sky/bg_sky.png`, `fonts/fnt_main/fnt_main.png`).
 fn is_frame(p: &str) -> bool {
-    p.starts_with("sprites/")
-        && p.matches('/').count() == 2
-        && p.rsplit('/')
-            .next()
-            .and_then(|f| f.strip_suffix(".png"))
-            .is_some_and(|k| {
-                k.strip_prefix("mask_")
-                    .unwrap_or(k)
-                    .bytes()
-                    .all(|b| b.is_ascii_digit())
-            })
+    image_of(p).is_some()
+        || (p.starts_with("sprites/")
+            && p.matches('/').count() == 2
+            && p.rsplit('/')
+                .next()
+                .and_then(|f| f.strip_prefix("mask_")?.strip_suffix(".png"))
+                .is_some_and(|k| k.bytes().all(|b| b.is_ascii_digit())))
+}
+
+/// The kind, asset folder and image number of an image cut from a texture page item.
+fn image_of(p: &str) -> Option<(crate::frames::Kind, &str, usize)> {
+    let (dir, file) = p.rsplit_once('/')?;
+    let (top, _) = dir.split_once('/')?;
+    if dir.matches('/').count() != 1 {
+        return None;
+    }
+    let kind = crate::frames::Kind::of_field(top)?;
+    let k = match kind {
+        crate::frames::Kind::Sprite => {
+            let k = file.strip_suffix(".png")?;
+            if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            k.parse().ok()?
+        }
+        _ => (file == kind.png_name(dir, 0)).then_some(0)?,
+    };
+    Some((kind, dir, k))
 }
 
 /// The instruction lines of an assembly text (labels, `.entry` lines, comments and blank lines
@@ -318,8 +339,53 @@ fn renamed_assets(a: &Folder, b: &Folder) -> Vec<(String, String)> {
         .into_iter()
         .filter_map(|(key, old)| Some((old, new.get(&key)?.clone())))
         .collect();
+    // Assets written by name: the same place in the chunk's order, another folder (or file)
+    // name, the old one gone and the new one new.
+    let order = |f: &Folder, field: &str| -> Vec<Option<String>> {
+        f.get(&format!("{field}/{CHUNK_REST}"))
+            .and_then(|b| serde_json::from_slice::<Value>(b).ok())
+            .and_then(|v| {
+                v.get(crate::assets::ORDER)?.as_array().map(|l| {
+                    l.iter()
+                        .map(|n| n.as_str().map(str::to_owned))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .unwrap_or_default()
+    };
+    let fields = crate::assets::FOLDERS
+        .iter()
+        .map(|f| f.0)
+        .chain(crate::assets::FLAT.iter().copied());
+    for field in fields {
+        let (x, y) = (order(a, field), order(b, field));
+        for (o, n) in x.iter().zip(&y) {
+            let (Some(o), Some(n)) = (o, n) else { continue };
+            let (old, new) = (format!("{field}/{o}"), format!("{field}/{n}"));
+            if o != n
+                && b.get(&record_of(&old)).is_none()
+                && a.get(&record_of(&new)).is_none()
+                && a.get(&record_of(&old)).is_some()
+            {
+                out.push((old, new));
+            }
+        }
+    }
     out.sort();
     out
+}
+
+/// The JSON file of an asset at `stem`: `FIELD/NAME/KIND.json` for an asset written as a folder
+/// (see [`crate::assets`]), else `stem.json`.
+fn record_of(stem: &str) -> String {
+    match stem
+        .split_once('/')
+        .filter(|(_, rest)| !rest.contains('/'))
+        .and_then(|(field, _)| crate::assets::folder_file(field))
+    {
+        Some(file) => format!("{stem}/{file}"),
+        None => format!("{stem}.json"),
+    }
 }
 
 /// `a`'s files, with the renamed assets' paths given their names in `b`.
@@ -337,7 +403,7 @@ fn renamed_view<'a>(a: &'a Folder, renames: &[(String, String)]) -> BTreeMap<Str
 }
 
 /// The texture pages that changed frames explain: the pages holding the texture page item of
-/// a changed, added or removed frame, in either folder (`frames` of `sprites/NNNN_name.json`
+/// a changed, added or removed image, in either folder (`items` of the asset's `frames.json`
 /// and `texture_page` of `texture_page_items.json`).
 fn pages_of_frames(
     a: &BTreeMap<String, &[u8]>,
@@ -358,8 +424,9 @@ fn pages_of_frames(
             continue;
         };
         for (dir, k) in frames {
-            let page = json(get(&format!("{dir}.json")))
-                .and_then(|s| s["frames"].get(*k).and_then(Value::as_u64))
+            let record = format!("{dir}/{}", crate::frames::FRAMES_RECORD);
+            let page = json(get(&record))
+                .and_then(|s| s[crate::frames::ITEMS].get(*k).and_then(Value::as_u64))
                 .and_then(|item| items["items"].get(item as usize)?["texture_page"].as_i64());
             pages.extend(page);
         }
@@ -385,13 +452,13 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
     for (old, new) in &renames {
         let name = |f: Option<&[u8]>, stem: &str| {
             let v = f.and_then(|j| serde_json::from_slice::<Value>(j).ok());
-            let shown = label(&format!("{stem}.json"), v.as_ref());
+            let shown = label(&record_of(stem), v.as_ref());
             shown
                 .split_once(' ')
                 .map_or(shown.clone(), |s| s.1.to_owned())
         };
-        let was = name(a.get(&format!("{old}.json")), old);
-        let now = name(b.get(&format!("{new}.json")), new);
+        let was = name(a.get(&record_of(old)), old);
+        let now = name(b.get(&record_of(new)), new);
         let dir = new.rsplit_once('/').map_or("", |s| s.0);
         out.push(Change {
             asset: format!("{} {now}", kind_of(dir.rsplit('/').next().unwrap_or(dir))),
@@ -401,7 +468,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
             ..Default::default()
         });
     }
-    let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| format!("{n}.json")).collect();
+    let renamed_json: HashSet<String> = renames.iter().map(|(_, n)| record_of(n)).collect();
     let paths: BTreeSet<&str> = av
         .keys()
         .map(String::as_str)
@@ -421,10 +488,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 }
             }
         })
-        .filter_map(|p| {
-            let (dir, file) = p.rsplit_once('/')?;
-            Some((dir.to_owned(), file.strip_suffix(".png")?.parse().ok()?))
-        })
+        .filter_map(|p| image_of(p).map(|(_, dir, k)| (dir.to_owned(), k)))
         .collect();
     let frame_changed = !changed_frames.is_empty();
     let frame_pages = pages_of_frames(&av, b, &changed_frames);
@@ -497,11 +561,17 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
         if is_frame(p) {
             let (dir, file) = p.rsplit_once('/').unwrap_or(("", p));
             let stem = dir.rsplit('/').next().unwrap_or(dir);
-            let name = stem.split_once('_').map_or(stem, |s| s.1);
+            // A folder named `NNNN_name` (a name that is not a unique file name) shows the name.
+            let name = match stem.split_once('_') {
+                Some((i, n)) if leading_index(i).is_some() && i.len() >= 4 => n,
+                _ => stem,
+            };
             let k = file.trim_end_matches(".png");
-            let k = match k.strip_prefix("mask_") {
-                Some(m) => format!("mask {m}"),
-                None => format!("frame {k}"),
+            let kind = kind_of(dir.split('/').next().unwrap_or(dir));
+            let k = match (k.strip_prefix("mask_"), image_of(p)) {
+                (Some(m), _) => format!(" mask {m}"),
+                (None, Some((crate::frames::Kind::Sprite, _, _))) => format!(" frame {k}"),
+                (None, _) => " image".to_owned(),
             };
             let what = match (
                 x.map(gmkit_media::decode_png),
@@ -523,7 +593,7 @@ pub fn diff(a: &Folder, b: &Folder) -> Vec<Change> {
                 _ => "not a readable PNG".to_owned(),
             };
             out.push(Change {
-                asset: format!("sprite {name} {k}"),
+                asset: format!("{kind} {name}{k}"),
                 what,
                 ..Default::default()
             });

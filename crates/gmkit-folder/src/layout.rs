@@ -40,12 +40,15 @@ pub const AUDIO: &str = "audio";
 pub const AUDIO_GROUPS: &str = "audiogroups";
 /// The other fields of a split chunk.
 pub const CHUNK_REST: &str = "_chunk.json";
-/// Format marker written in the manifest: 3 since objects, scripts, rooms and timelines are
-/// folders holding their code and sounds are named files (see [`crate::assets`]); 2 was the
-/// layout of `KIND/NNNN_name.json` with every code entry under `code/`.
-pub const FORMAT: u32 = 3;
+/// Format marker written in the manifest: 4 since sprites, backgrounds and fonts are folders by
+/// name holding their images, their texture page items in `frames.json` (see
+/// [`crate::frames`]); 3 had sprites as `sprites/NNNN_name.json` with their frames in
+/// `sprites/NNNN_name/` (objects, scripts, rooms and timelines already folders holding their
+/// code, see [`crate::assets`]); 2 was the layout of `KIND/NNNN_name.json` with every code entry
+/// under `code/`.
+pub const FORMAT: u32 = 4;
 /// The previous format marker (refused by pack with one line saying how to convert).
-pub const FORMAT_PREVIOUS: u32 = 2;
+pub const FORMAT_PREVIOUS: u32 = 3;
 
 /// The list field of a split chunk.
 pub fn split_key(field: &str) -> Option<&'static str> {

@@ -1,4 +1,4 @@
-//! Sprite collision masks as 1-bit PNGs: `sprites/0003_spr_player/mask_0.png` (white =
+//! Sprite collision masks as 1-bit PNGs: `sprites/spr_player/mask_0.png` (white =
 //! collision), named in the sprite's JSON (`"masks": ["mask_0.png"]`).
 //!
 //! A mask row is `ceil(w / 8)` bytes, exactly the row of a 1-bit greyscale PNG, so the PNG
@@ -42,29 +42,27 @@ fn fits(len: usize, w: u32, h: u32) -> bool {
     (w as usize).div_ceil(8).checked_mul(h as usize) == Some(len) && w > 0 && h > 0
 }
 
-/// Writes the mask PNGs of every sprite: `stems[i]` is the file stem of sprite `i`.
-pub(crate) fn unpack(
-    file: &DataFile,
-    prefix: &str,
-    stems: &[String],
-    out: &mut Folder,
-) -> Result<()> {
+/// Writes the mask PNGs of every sprite: `dirs[i]` is the folder of sprite `i` (with the data
+/// file's prefix).
+pub(crate) fn unpack(file: &DataFile, dirs: &[Option<String>], out: &mut Folder) -> Result<()> {
     let Some(sprites) = &file.sprites else {
         return Ok(());
     };
     let written: Vec<Vec<(String, Vec<u8>)>> = sprites
         .sprites
         .par_iter()
-        .zip(stems)
-        .map(|(s, stem)| {
-            let Some(s) = s else { return Ok(Vec::new()) };
+        .zip(dirs)
+        .map(|(s, dir)| {
+            let (Some(s), Some(dir)) = (s, dir) else {
+                return Ok(Vec::new());
+            };
             let (w, h) = gmkit_media::mask::mask_size(s, &file.version);
             s.masks
                 .iter()
                 .enumerate()
                 .filter(|(_, m)| fits(m.len(), w, h))
                 .map(|(k, m)| {
-                    let p = format!("{prefix}sprites/{stem}/{}", file_name(k));
+                    let p = format!("{dir}/{}", file_name(k));
                     gmkit_media::mask::to_png(m, w, h)
                         .map(|png| (p.clone(), png))
                         .map_err(|e| Error::new(p, "", format!("cannot be written: {e}")))
@@ -92,7 +90,7 @@ pub(crate) fn take_files(
         let Some(Value::Array(masks)) = s.get_mut("masks") else {
             continue;
         };
-        let dir = json.strip_suffix(".json").unwrap_or(json);
+        let dir = crate::frames::asset_dir("sprites", json);
         for (k, m) in masks.iter_mut().enumerate() {
             if let Value::String(name) = m
                 && is_file(name)

@@ -417,6 +417,13 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         ));
     }
 
+    // The texture page items of sprites, backgrounds and fonts, from the records beside them.
+    for kind in crate::frames::Kind::ALL {
+        let field = kind.field();
+        if let (Some(v), Some((Some(key), files, _))) = (top.get_mut(field), sources.get(field)) {
+            crate::frames::fill_items(field, v, key, files, folder)?;
+        }
+    }
     let masks = match (top.get_mut("sprites"), sources.get("sprites")) {
         (Some(v), Some((_, files, _))) => crate::masks::take_files(v, files),
         _ => Vec::new(),
@@ -473,21 +480,11 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         let in_sounds = a.get("in_sounds").cloned().unwrap_or(Value::Null);
         file.audio = Some(read_audio(folder, prefix, &manifest_path, n, &in_sounds)?);
     }
-    let sprite_stems: Vec<String> = sources
-        .get("sprites")
-        .map(|s| {
-            s.1.iter()
-                .map(|p| {
-                    let name = p.rsplit('/').next().unwrap_or(p);
-                    name.strip_suffix(".json").unwrap_or(name).to_owned()
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let dirs = image_dirs(&sources);
     crate::masks::pack(&mut file, folder, masks)?;
     // Page edits first, then frame edits over them: frames win (see crate::pages).
     let touched = crate::pages::apply(&mut file, page_edits, folder)?;
-    crate::frames::pack(&mut file, folder, prefix, &sprite_stems, &touched)?;
+    crate::frames::pack(&mut file, folder, prefix, &dirs, &touched)?;
     if let Some(code) = code {
         crate::code::assemble(folder, &mut file, code, follow.as_ref())?;
     }
@@ -515,6 +512,23 @@ fn add_new_objects(file: &mut DataFile, prefix: &str, names: &[String]) -> Resul
             .map_err(|e| Error::new(&path, "", crate::one_line(&e.to_string(), 200)))?;
     }
     Ok(())
+}
+
+/// The folder of every sprite, background and font, from the files their JSON came from (a
+/// stripped element's, its chunk file, has no images: the model has no element there).
+fn image_dirs(sources: &Sources) -> crate::frames::Dirs {
+    crate::frames::Kind::ALL
+        .into_iter()
+        .map(|kind| {
+            let field = kind.field();
+            let dirs = sources.get(field).map_or_else(Vec::new, |s| {
+                s.1.iter()
+                    .map(|p| Some(crate::frames::asset_dir(field, p).to_owned()))
+                    .collect()
+            });
+            (kind, dirs)
+        })
+        .collect()
 }
 
 /// The edits of `strings.json` that code left as unpacked follows (`None`: no entry that code

@@ -125,7 +125,6 @@ pub fn unpack_into_with(
         file,
         plan: &plan,
         scope: &scope,
-        sprite_stems: Vec::new(),
         docs: Vec::new(),
         orders: Default::default(),
     };
@@ -168,11 +167,7 @@ pub fn unpack_into_with(
         Err(Walk::Stopped(e)) => return Err(e),
         Err(Walk::Json(e)) => return Err(ser_err("model", e)),
     }
-    let Sink {
-        mut docs,
-        sprite_stems,
-        ..
-    } = sink;
+    let Sink { mut docs, .. } = sink;
     if let Some(s) = &file.strings {
         let mut section = json!({"aligned": s.aligned, "end_align": s.end_align});
         if let Some(r) = crate::strings::code_texts_record(file) {
@@ -212,10 +207,29 @@ pub fn unpack_into_with(
     }
     crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out, names_file)?;
     docs.push((format!("{prefix}{MANIFEST}"), Value::Object(manifest)));
-    crate::frames::unpack(file, prefix, &sprite_stems, out)?;
-    crate::masks::unpack(file, prefix, &sprite_stems, out)?;
+    let dirs = image_dirs(&plan, prefix);
+    crate::frames::unpack(file, &dirs, out)?;
+    if let Some((_, sprites)) = dirs.first() {
+        crate::masks::unpack(file, sprites, out)?;
+    }
     render(&mut docs, out);
     Ok(())
+}
+
+/// The folder of every sprite, background and font (sprites first), for their images.
+fn image_dirs(plan: &crate::assets::Plan, prefix: &str) -> crate::frames::Dirs {
+    crate::frames::Kind::ALL
+        .into_iter()
+        .map(|kind| {
+            let field = kind.field();
+            let dirs = plan.dirs.get(field).map_or_else(Vec::new, |d| {
+                d.iter()
+                    .map(|d| d.as_ref().map(|d| format!("{prefix}{field}/{d}")))
+                    .collect()
+            });
+            (kind, dirs)
+        })
+        .collect()
 }
 
 /// JSON files rendered at once: enough to keep both cores busy, few enough that their trees
@@ -242,7 +256,6 @@ struct Sink<'a, 'f> {
     file: &'f DataFile,
     plan: &'a crate::assets::Plan,
     scope: &'a std::sync::Arc<StringScope>,
-    sprite_stems: Vec<String>,
     /// (path, value) of JSON files not yet rendered: rendered in parallel in batches, so the
     /// model is never held as one JSON tree.
     docs: Vec<(String, Value)>,
@@ -254,6 +267,10 @@ impl Sink<'_, '_> {
     /// Element `i` of split chunk `field`: `FIELD/NNNN_name.json`, or its folder for a chunk
     /// written by name ([`crate::assets`]).
     fn element(&mut self, field: &'static str, i: usize, mut item: Value) -> Result<()> {
+        crate::frames::strip_items(field, &mut item);
+        if field == "sprites" {
+            crate::masks::name_files(self.file, i, &mut item);
+        }
         if crate::assets::by_name(field) {
             let order = self.orders.entry(field).or_default();
             return crate::assets::unpack_element(
@@ -273,10 +290,6 @@ impl Sink<'_, '_> {
             _ => None,
         });
         let stem = element_stem(i, name.as_deref());
-        if field == "sprites" {
-            self.sprite_stems.push(stem.clone());
-            crate::masks::name_files(self.file, i, &mut item);
-        }
         self.docs
             .push((format!("{}{field}/{stem}.json", self.prefix), item));
         Ok(())

@@ -53,9 +53,9 @@ fn a_renamed_sprite_is_one_rename() {
 
 /// The texture page of a sprite's frame `k` in folder `f` (`dir` is `sprites/NNNN_name`).
 fn page_of(f: &Folder, dir: &str, k: usize) -> Option<i64> {
-    let sprite: Value = serde_json::from_slice(f.get(&format!("{dir}.json"))?).ok()?;
+    let record: Value = serde_json::from_slice(f.get(&format!("{dir}/frames.json"))?).ok()?;
     let items: Value = serde_json::from_slice(f.get("texture_page_items.json")?).ok()?;
-    let item = sprite["frames"].get(k)?.as_u64()?;
+    let item = record["items"].get(k)?.as_u64()?;
     items["items"].get(item as usize)?["texture_page"].as_i64()
 }
 
@@ -82,13 +82,10 @@ fn a_page_change_shows_beside_an_added_frame() {
     let (dir, frames, (page_path, n)) = base
         .files
         .keys()
-        .filter_map(|p| {
-            let stem = p.strip_prefix("sprites/")?.strip_suffix(".json")?;
-            (!stem.contains('/') && stem != "_chunk").then(|| format!("sprites/{stem}"))
-        })
+        .filter_map(|p| p.strip_suffix("/frames.json").map(str::to_owned))
         .find_map(|dir| {
-            let v: Value = serde_json::from_slice(base.get(&format!("{dir}.json"))?).ok()?;
-            let n = v["frames"].as_array()?.len();
+            let v: Value = serde_json::from_slice(base.get(&format!("{dir}/frames.json"))?).ok()?;
+            let n = v["items"].as_array()?.len();
             base.get(&format!("{dir}/0.png"))?;
             let its: Vec<i64> = (0..n).filter_map(|k| page_of(&base, &dir, k)).collect();
             let other = pages.iter().find(|(_, i)| !its.contains(&(*i as i64)))?;

@@ -48,22 +48,17 @@ fn put_json(f: &mut Folder, p: &str, v: &Value) {
 /// A sprite with at least two frames: (its frame directory, its name).
 fn multi_frame_sprite(f: &Folder) -> (String, String) {
     for (p, b) in f.under("sprites") {
-        let Some(stem) = p
-            .strip_prefix("sprites/")
-            .and_then(|s| s.strip_suffix(".json"))
-        else {
+        let Some(dir) = p.strip_suffix("/sprite.json") else {
             continue;
         };
-        if stem.contains('/') || stem == "_chunk" {
-            continue;
-        }
         let v: Value = serde_json::from_slice(b).unwrap();
-        let frames = v["frames"].as_array().map_or(0, Vec::len);
-        if frames >= 2 && f.get(&format!("sprites/{stem}/1.png")).is_some() {
-            return (
-                format!("sprites/{stem}"),
-                v["name"].as_str().unwrap().to_owned(),
-            );
+        // The frames' texture page items are in the sprite's record.
+        let frames = f
+            .get(&format!("{dir}/frames.json"))
+            .and_then(|r| serde_json::from_slice::<Value>(r).ok())
+            .map_or(0, |r| r["items"].as_array().map_or(0, Vec::len));
+        if frames >= 2 && f.get(&format!("{dir}/1.png")).is_some() {
+            return (dir.to_owned(), v["name"].as_str().unwrap().to_owned());
         }
     }
     panic!("no sprite with two frames");
@@ -213,8 +208,8 @@ fn replaced_sprite_frame() {
 fn added_sprite_frame() {
     let (_, folder) = need!(load(GAME));
     let (dir, name) = multi_frame_sprite(&folder);
-    let sprite: Value = json(&folder, &format!("{dir}.json"));
-    let k = sprite["frames"].as_array().unwrap().len();
+    let record: Value = json(&folder, &format!("{dir}/frames.json"));
+    let k = record["items"].as_array().unwrap().len();
     let mut img = gmkit_media::decode_png(folder.get(&format!("{dir}/0.png")).unwrap()).unwrap();
     for px in img.pixels_mut().chunks_exact_mut(4) {
         px[1] = px[1].wrapping_add(40);
@@ -379,11 +374,11 @@ fn a_broken_folder_gets_one_error_line_naming_file_and_field() {
     let (_, folder) = need!(load(GAME));
     let (dir, _) = multi_frame_sprite(&folder);
     let mut edited = folder.clone();
-    let mut v = json(&folder, &format!("{dir}.json"));
+    let mut v = json(&folder, &format!("{dir}/sprite.json"));
     v["width"] = "wide".into();
-    put_json(&mut edited, &format!("{dir}.json"), &v);
+    put_json(&mut edited, &format!("{dir}/sprite.json"), &v);
     let e = pack(&edited).unwrap_err();
-    assert_eq!(e.file, format!("{dir}.json"));
+    assert_eq!(e.file, format!("{dir}/sprite.json"));
     assert_eq!(e.field, "width");
     assert!(!e.to_string().contains('\n'));
     // A frame of the wrong size.
@@ -406,7 +401,7 @@ fn edited_collision_mask() {
         .map(|(p, b)| (p.to_owned(), b.to_vec()))
         .expect("a sprite with a collision mask");
     let dir = p.rsplit_once('/').unwrap().0;
-    let name = json(&folder, &format!("{dir}.json"))["name"]
+    let name = json(&folder, &format!("{dir}/sprite.json"))["name"]
         .as_str()
         .unwrap()
         .to_owned();

@@ -48,7 +48,7 @@ fn unpack_repro(name: &str) -> Option<(Folder, Vec<(String, String)>)> {
     Some((folder, n))
 }
 
-/// The note of `sprite` (a folder like `sprites/0001_spr_player`), checked to be one line that
+/// The note of `sprite` (a folder like `sprites/spr_player`), checked to be one line that
 /// also stands in its `frames.json`, with no frame PNG beside it.
 fn note_of<'a>(folder: &Folder, notes: &'a [(String, String)], sprite: &str) -> &'a str {
     let (_, note) = notes
@@ -119,7 +119,7 @@ fn odd_texture_items_keep_their_sprites_stored() {
 #[test]
 fn a_sprite_too_large_to_convert_is_kept_stored() {
     let (folder, notes) = need!(unpack_repro("unpack-sprite-16384x16384-64frames.win"));
-    let note = note_of(&folder, &notes, "sprites/0001_spr_player");
+    let note = note_of(&folder, &notes, "sprites/spr_player");
     assert_eq!(
         note,
         "frames kept as stored texture items: a 16384×16384 image needs 1024 MiB of RGBA, over the 256 MiB per-image budget"
@@ -130,7 +130,7 @@ fn a_sprite_too_large_to_convert_is_kept_stored() {
 #[test]
 fn a_sprite_of_width_0_is_kept_stored() {
     let (folder, notes) = need!(unpack_repro("unpack-sprite-width-0.win"));
-    let note = note_of(&folder, &notes, "sprites/0001_spr_player");
+    let note = note_of(&folder, &notes, "sprites/spr_player");
     assert!(note.contains("0×60"), "{note}");
 }
 
@@ -191,7 +191,7 @@ fn pack_error(folder: &Folder) -> String {
 #[test]
 fn a_frame_png_bomb_is_refused_before_decoding() {
     let mut folder = need!(asteroid());
-    let frame = "sprites/0001_spr_player/0.png";
+    let frame = "sprites/spr_player/0.png";
     assert!(folder.get(frame).is_some());
     folder.insert(frame, png_declaring(16384, 16384, 8));
     let e = pack_error(&folder);
@@ -206,7 +206,7 @@ fn a_frame_png_bomb_is_refused_before_decoding() {
 #[test]
 fn a_mask_png_bomb_is_refused_before_decoding() {
     let mut folder = need!(asteroid());
-    let json = "sprites/0001_spr_player.json";
+    let json = "sprites/spr_player/sprite.json";
     let mut v: Value = serde_json::from_slice(folder.get(json).unwrap()).unwrap();
     let side = 1u64 << 20;
     v["masks"] = serde_json::json!(["mask_0.png"]);
@@ -218,7 +218,7 @@ fn a_mask_png_bomb_is_refused_before_decoding() {
     b.push(b'\n');
     folder.insert(json, b);
     folder.insert(
-        "sprites/0001_spr_player/mask_0.png",
+        "sprites/spr_player/mask_0.png",
         png_declaring(side as u32, side as u32, 1),
     );
     let e = pack_error(&folder);

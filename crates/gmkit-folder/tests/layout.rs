@@ -320,11 +320,13 @@ fn previous_format_is_refused_with_a_way_out() {
     let game = gmkit_folder::sample::sample().unwrap();
     let mut folder = unpack(&game).unwrap();
     let mut m: Value = serde_json::from_slice(folder.get("manifest.json").unwrap()).unwrap();
-    assert_eq!(m["gmkit_folder"], 3);
-    m["gmkit_folder"] = 2.into();
-    folder.insert("manifest.json", serde_json::to_vec(&m).unwrap());
-    let e = pack(&folder).unwrap_err().to_string();
-    assert!(e.contains("gmkit unpack") && !e.contains('\n'), "{e}");
+    assert_eq!(m["gmkit_folder"], 4);
+    for old in [2, 3] {
+        m["gmkit_folder"] = old.into();
+        folder.insert("manifest.json", serde_json::to_vec(&m).unwrap());
+        let e = pack(&folder).unwrap_err().to_string();
+        assert!(e.contains("gmkit unpack") && !e.contains('\n'), "{e}");
+    }
 }
 
 /// A 32-bit float is written as its shortest text and read back to the same bits.

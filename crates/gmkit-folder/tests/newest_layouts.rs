@@ -42,7 +42,7 @@ fn a_vector_shape_edited_in_json_survives_pack() {
     // The first sprite file whose body is a vector sprite.
     let (path, mut v) = folder
         .under("sprites")
-        .filter(|(p, _)| p.ends_with(".json") && !p.ends_with("_chunk.json"))
+        .filter(|(p, _)| p.ends_with("/sprite.json"))
         .map(|(p, b)| (p.to_owned(), serde_json::from_slice::<Value>(b).unwrap()))
         .find(|(_, v)| v["special_body"]["Vector"].is_object())
         .expect("a vector sprite in killstreak.win");

@@ -111,7 +111,14 @@ fn a_frame(data: &gmkit_data::DataFile, f: &Folder) -> (String, usize, [u16; 4])
         let Some(stem) = dir.strip_prefix("sprites/") else {
             continue;
         };
-        let i = gmkit_folder::layout::leading_index(stem).unwrap();
+        // The sprite's index is the place of its folder in the chunk's order.
+        let order: Value = serde_json::from_slice(f.get("sprites/_chunk.json").unwrap()).unwrap();
+        let i = order["order"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n.as_str() == Some(stem))
+            .unwrap();
         let s = data.sprites.as_ref().unwrap().sprites[i].as_ref().unwrap();
         let Some(r) = s.frames[0] else { continue };
         let item = gmkit_media::frame::item(data, r).unwrap();

@@ -16,9 +16,9 @@ fn the_sample_round_trips_through_bytes_and_folder() {
     })
     .unwrap();
     for want in [
-        "sprites/0000_spr_ball.json",
-        "sprites/0000_spr_ball/0.png",
-        "sprites/0000_spr_ball/mask_0.png",
+        "sprites/spr_ball/sprite.json",
+        "sprites/spr_ball/0.png",
+        "sprites/spr_ball/mask_0.png",
         "sounds/snd_beep.json",
         "sounds/snd_beep.wav",
         "rooms/rm_start/room.json",
@@ -36,8 +36,7 @@ fn the_sample_round_trips_through_bytes_and_folder() {
         asm.contains("push.s \"Hello from the gmkit sample\""),
         "{asm}"
     );
-    let frame =
-        gmkit_media::decode_png(folder.get("sprites/0000_spr_ball/0.png").unwrap()).unwrap();
+    let frame = gmkit_media::decode_png(folder.get("sprites/spr_ball/0.png").unwrap()).unwrap();
     assert_eq!((frame.width(), frame.height()), (32, 32));
     let back = pack(&folder).unwrap_or_else(|e| panic!("pack: {e}"));
     assert_eq!(gmkit_data::build_bytes(&back.data).unwrap(), bytes);

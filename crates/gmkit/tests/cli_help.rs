@@ -53,8 +53,8 @@ fn demo_runs_on_the_builtin_sample() {
     assert!(text.contains("byte-identical to the input"), "{text}");
     // The sample has one asset of each kind the README promises, code as assembly text.
     for want in [
-        "sprites/0000_spr_ball/0.png",
-        "sprites/0000_spr_ball/mask_0.png",
+        "sprites/spr_ball/0.png",
+        "sprites/spr_ball/mask_0.png",
         "sounds/snd_beep.json",
         "sounds/snd_beep.wav",
         "rooms/rm_start/room.json",

@@ -224,7 +224,7 @@ fn a_frame_png_bomb_is_refused_in_bounded_memory() {
     let dir = tmp.path().join("f");
     need!(unpack_asteroid(&dir));
     let bomb = png_bomb(16384);
-    std::fs::write(dir.join("sprites/0001_spr_player/0.png"), &bomb).unwrap();
+    std::fs::write(dir.join("sprites/spr_player/0.png"), &bomb).unwrap();
     let e = pack_refused(&dir, bomb.len() as u64);
     assert!(
         e.contains(
@@ -248,8 +248,8 @@ fn a_mask_png_bomb_is_refused_in_bounded_memory() {
     png.extend(png_chunk(b"IHDR", &ihdr));
     png.extend(png_chunk(b"IDAT", &zlib_zeros(1000)));
     png.extend(png_chunk(b"IEND", &[]));
-    std::fs::write(dir.join("sprites/0001_spr_player/mask_0.png"), &png).unwrap();
-    let json = dir.join("sprites/0001_spr_player.json");
+    std::fs::write(dir.join("sprites/spr_player/mask_0.png"), &png).unwrap();
+    let json = dir.join("sprites/spr_player/sprite.json");
     let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     v["masks"] = serde_json::json!(["mask_0.png"]);
     v["margin_left"] = 0.into();

@@ -170,7 +170,7 @@ fn f12_links_and_fifos() {
 fn f24_a_frames_record_past_the_limit() {
     let f = need!(base());
     let tmp = tempfile::tempdir().unwrap();
-    let record = "sprites/0001_spr_player/frames.json";
+    let record = "sprites/spr_player/frames.json";
     assert!(f.get(record).is_some(), "{GAME} has {record}");
     let dir = make(tmp.path(), "frames-json-50M", &f, |d| {
         let file = std::fs::File::create(d.join(record)).unwrap();
