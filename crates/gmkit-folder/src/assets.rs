@@ -22,12 +22,12 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{CHUNK_REST, element_stem};
-use gmkit_data::serde_support::NameScope;
-use gmkit_data::{AssetKind, AssetRef};
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, CodeEntry};
 use gmkit_data::chunks::object::Action;
 use gmkit_data::code_entry::EventType;
+use gmkit_data::serde_support::NameScope;
+use gmkit_data::{AssetKind, AssetRef};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -328,7 +328,9 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
                             .get(e.subtype as usize)
                             .and_then(|t| t.as_ref())
                             .and_then(|t| name_text(file, t.name))
-                            .filter(|n| by_name.lookup(AssetKind::Object, n).is_some() && safe_name(n));
+                            .filter(|n| {
+                                by_name.lookup(AssetKind::Object, n).is_some() && safe_name(n)
+                            });
                         target.or(guid).unwrap_or_else(|| e.subtype.to_string())
                     } else {
                         e.subtype.to_string()

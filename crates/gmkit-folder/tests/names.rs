@@ -43,7 +43,10 @@ fn typed_key(key: &str, parent: &str) -> Option<AssetKind> {
 
 /// Keys that decide the kind of an `asset` below them.
 fn decides_asset(key: &str) -> bool {
-    matches!(key, "sprites" | "nine_slices" | "sequences" | "Sequence" | "Sprite")
+    matches!(
+        key,
+        "sprites" | "nine_slices" | "sequences" | "Sequence" | "Sprite"
+    )
 }
 
 /// `spawn_on_death` / `spawn_on_update`: `[emitter, count]`.
@@ -477,7 +480,10 @@ fn a_kept_tile_source_round_trips_and_an_edit_writing_one_is_refused() {
     assert_eq!(parsed.layout.kept, data.layout.kept, "recorded at parse");
     let tile = &parsed.asset(room).unwrap().tiles[0];
     assert_eq!(tile.source, TileSource::Sprite(minus_five));
-    assert!(build_bytes(&parsed).unwrap() == bytes, "parse -> build identical");
+    assert!(
+        build_bytes(&parsed).unwrap() == bytes,
+        "parse -> build identical"
+    );
     let folder = unpack_bytes(&bytes);
     let path = file_of(&folder, "rooms", "rm_start");
     let text = String::from_utf8(folder.get(&path).unwrap().to_vec()).unwrap();

@@ -520,11 +520,31 @@ fn numbers_followed(old: &str, new: &str, removed: u32, moved: &[u32]) -> bool {
 #[test]
 fn numbers_followed_accepts_only_renumbered_literals() {
     let old = "_font = global.lang == \"en\" ? 2 : 1;";
-    assert!(numbers_followed(old, "_font = global.lang == \"en\" ? 1 : 0;", 0, &[1, 2]));
+    assert!(numbers_followed(
+        old,
+        "_font = global.lang == \"en\" ? 1 : 0;",
+        0,
+        &[1, 2]
+    ));
     // Not renumbered by the removal, or not moved by one, or a name that changed.
-    assert!(!numbers_followed(old, "_font = global.lang == \"en\" ? 1 : 0;", 0, &[2]));
-    assert!(!numbers_followed(old, "_font = global.lang == \"en\" ? 0 : 1;", 0, &[1, 2]));
-    assert!(!numbers_followed("return zzobj_35;", "return zzobj_36;", 0, &[35, 36]));
+    assert!(!numbers_followed(
+        old,
+        "_font = global.lang == \"en\" ? 1 : 0;",
+        0,
+        &[2]
+    ));
+    assert!(!numbers_followed(
+        old,
+        "_font = global.lang == \"en\" ? 0 : 1;",
+        0,
+        &[1, 2]
+    ));
+    assert!(!numbers_followed(
+        "return zzobj_35;",
+        "return zzobj_36;",
+        0,
+        &[35, 36]
+    ));
     assert!(!numbers_followed(old, old, 0, &[1, 2]));
 }
 
@@ -553,7 +573,7 @@ fn corpus_removals_keep_every_reference() {
             for i in picks {
                 *file_counts.entry("tried").or_default() += 1;
                 let mut g = f.clone();
-                let mut renumbered = Vec::new();
+                let renumbered;
                 match remove_kind(&mut g, kind, i as u32) {
                     Err(RemoveError::InUse { users, .. }) => {
                         assert!(!users.is_empty());

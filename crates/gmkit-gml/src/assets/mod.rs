@@ -235,10 +235,7 @@ pub fn remove_asset<T: Asset>(file: &mut DataFile, id: Id<T>) -> Result<Removal<
             }
         }
     }
-    let gmkit_data::Removed {
-        asset,
-        renumbering,
-    } = file.remove_asset_ignoring_code(id)?;
+    let gmkit_data::Removed { asset, renumbering } = file.remove_asset_ignoring_code(id)?;
     if let Some(code) = file.code.as_mut() {
         for o in &renumber {
             let ins = code.instructions_mut(o.entry)?;

@@ -421,35 +421,35 @@ impl<'a, 'g> Sim<'a, 'g> {
 
     fn step(&mut self, i: usize, stack: &mut Vec<Slot>, live: &mut bool) {
         match self.ins[i] {
-            Instruction::Push { value, .. } => match value {
-                PushValue::Variable(var) => {
-                    self.access(i, &var, stack);
-                    let saved = (var.instance == InstanceType::LOCAL
-                        && self.game.var_name(var.variable) == CLEANUP_TEMP)
-                        .then(|| self.temp.clone())
-                        .flatten();
-                    stack.push(
-                        saved.unwrap_or_else(|| {
+            Instruction::Push { value, .. } => {
+                match value {
+                    PushValue::Variable(var) => {
+                        self.access(i, &var, stack);
+                        let saved = (var.instance == InstanceType::LOCAL
+                            && self.game.var_name(var.variable) == CLEANUP_TEMP)
+                            .then(|| self.temp.clone())
+                            .flatten();
+                        stack.push(saved.unwrap_or_else(|| {
                             Slot::kinded(self.var_kind(&var), DataType::Variable)
-                        }),
-                    );
+                        }));
+                    }
+                    v => {
+                        let lit = int_value(v);
+                        let ty = match v {
+                            PushValue::Int64(_) => DataType::Int64,
+                            PushValue::Double(_) | PushValue::Float(_) => DataType::Double,
+                            PushValue::String(_) => DataType::String,
+                            _ => DataType::Int32,
+                        };
+                        stack.push(Slot {
+                            pushes: if lit.is_some() { vec![i] } else { Vec::new() },
+                            kind: Kind::Any,
+                            lit,
+                            ty,
+                        });
+                    }
                 }
-                v => {
-                    let lit = int_value(v);
-                    let ty = match v {
-                        PushValue::Int64(_) => DataType::Int64,
-                        PushValue::Double(_) | PushValue::Float(_) => DataType::Double,
-                        PushValue::String(_) => DataType::String,
-                        _ => DataType::Int32,
-                    };
-                    stack.push(Slot {
-                        pushes: if lit.is_some() { vec![i] } else { Vec::new() },
-                        kind: Kind::Any,
-                        lit,
-                        ty,
-                    });
-                }
-            },
+            }
             Instruction::Binary {
                 op: Opcode::Conv,
                 t2,
