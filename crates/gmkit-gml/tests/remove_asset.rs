@@ -573,8 +573,7 @@ fn corpus_removals_keep_every_reference() {
             for i in picks {
                 *file_counts.entry("tried").or_default() += 1;
                 let mut g = f.clone();
-                let renumbered;
-                match remove_kind(&mut g, kind, i as u32) {
+                let renumbered = match remove_kind(&mut g, kind, i as u32) {
                     Err(RemoveError::InUse { users, .. }) => {
                         assert!(!users.is_empty());
                         *file_counts.entry("refused: used by code").or_default() += 1;
@@ -593,9 +592,9 @@ fn corpus_removals_keep_every_reference() {
                         *file_counts.entry("removed").or_default() += 1;
                         *file_counts.entry("operands renumbered").or_default() += ops.len();
                         *file_counts.entry("unsure operands reported").or_default() += unsure;
-                        renumbered = ops;
+                        ops
                     }
-                }
+                };
                 let bytes = gmkit_data::build_bytes(&g)
                     .unwrap_or_else(|e| panic!("{name}: {kind:?} #{i} removed, rebuild: {e}"));
                 let back = gmkit_data::parse_bytes(bytes)
