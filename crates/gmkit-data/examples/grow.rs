@@ -77,7 +77,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .cloned()
         .ok_or("no sound to copy")?;
     for i in 0..3_000 {
-        let id = audio.entries.len() as i32;
+        let id = gmkit_data::AssetRef::at(audio.entries.len() as u32);
         audio.entries.push(Some(clip.clone()));
         let mut s: Sound = template.clone();
         s.name = strings.push(format!("snd_grown_{i}"));

@@ -318,6 +318,7 @@ fn read_chunks(
             size_hint: src.len(),
             code_chains: Default::default(),
             source: None,
+            kept: Vec::new(),
         },
         ..Default::default()
     };
@@ -343,6 +344,7 @@ fn read_chunks(
         file: file.take(),
     };
     let count = ctx.chunks.entries().len();
+    let kept_before = crate::refs::kept_read_count();
     // Chunk indices grouped by phase, in file order within a phase (a counting sort; on the
     // stack for the usual number of chunks).
     const PHASES: usize = MAX_PHASE as usize + 1;
@@ -489,6 +491,9 @@ fn read_chunks(
     }
     let seen = ctx.code_features.get().copied();
     *file = ctx.file.take();
+    if crate::refs::kept_read_count() != kept_before {
+        model.layout.kept = crate::validate::kept_values(&model);
+    }
     Ok((model, report, seen))
 }
 

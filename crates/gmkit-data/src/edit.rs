@@ -35,6 +35,17 @@ use crate::refs::{Id, StringRef};
 use crate::validate::{element_text, list_field};
 use crate::walk::{AssetKind, Site, Slot, Visit, VisitMut, pushref_kind, walk, walk_mut};
 
+/// What [`DataFile::remove_asset`] did: the asset taken out of its table and how the table
+/// was renumbered.
+#[derive(Debug)]
+pub struct Removed<T> {
+    /// The removed asset (`None`: the slot was a null slot).
+    pub asset: Option<T>,
+    /// Old index -> new index of the table's assets (the model's typed references have
+    /// already followed it; apply it to indices kept outside the model).
+    pub renumbering: crate::Renumbering<T>,
+}
+
 /// An asset kind whose table is a list of optional entries (`None`: a stripped asset's null
 /// slot), addressed by [`Id<Self>`]. Implemented by every such model type (sprites, sounds,
 /// objects, rooms, backgrounds, fonts, paths, scripts, shaders, timelines, sequences, animation
@@ -227,7 +238,9 @@ impl DataFile {
     /// (see the module documentation). Lists that enumerate assets (room order, texture groups,
     /// a room's sequences, a particle system's emitters) drop their entry for it. Fails, leaving
     /// the model's references unchanged, when anything else still refers to it: the error
-    /// names the first referrer. Returns the removed asset (`None` for a null slot).
+    /// names the first referrer. Returns the removed asset (`None` for a null slot) and how
+    /// its table was renumbered ([`Removed`]: old index -> new index, for references kept
+    /// outside the model; the model's own have already followed it).
     ///
     /// In files with typed `pushref` operands (2023.8+) the code is decoded first, so that
     /// those operands are renumbered too. **Before 2023.8** bytecode pushes asset indices as
@@ -245,11 +258,28 @@ impl DataFile {
     /// data.paths.get_or_insert_with(Default::default);
     /// let name = data.intern("path_a");
     /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
-    /// let removed = data.remove_asset(id).unwrap().unwrap();
-    /// assert_eq!(removed.name, name);
+    /// let removed = data.remove_asset(id).unwrap();
+    /// assert_eq!(removed.asset.unwrap().name, name);
     /// assert!(data.paths().next().is_none());
     /// ```
-    pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
+    ///
+    /// The renumbering, with two rooms (the room order lists both):
+    ///
+    /// ```
+    /// use gmkit_data::{AssetRef, Id, chunks::room::Room};
+    /// let mut data = gmkit_data::sample();
+    /// data.rooms.get_or_insert_with(Default::default);
+    /// let name = data.intern("rm_first");
+    /// let first = data.add_asset(Room { name, ..Default::default() }).unwrap();
+    /// let name = data.intern("rm_second");
+    /// let second = data.add_asset(Room { name, ..Default::default() }).unwrap();
+    /// let removed = data.remove_asset(first).unwrap();
+    /// assert!(removed.asset.is_some());
+    /// assert_eq!(removed.renumbering.map(second), Some(Id::new(0)));
+    /// assert_eq!(removed.renumbering.map(first), None);
+    /// assert_eq!(data.general.as_ref().unwrap().room_order, vec![AssetRef::to(Id::new(0))]);
+    /// ```
+    pub fn remove_asset<T: Asset>(&mut self, id: Id<T>) -> Result<Removed<T>> {
         let kind = T::KIND;
         let entries = self.code.as_ref().map_or(0, |c| c.entries.len());
         if !self.version.at_least(2023, 8) && entries > 0 && code_can_name(kind) {
@@ -271,35 +301,6 @@ impl DataFile {
         self.remove_asset_ignoring_code(id)
     }
 
-    /// [`DataFile::remove_asset`], returning with the removed asset how the table was
-    /// renumbered (old index -> new index, the removed one -> `None`), for references kept
-    /// outside the model. The model's typed references ([`crate::AssetRef`] fields and lists)
-    /// have already followed it.
-    ///
-    /// ```
-    /// use gmkit_data::{AssetRef, Id, chunks::room::Room};
-    /// let mut data = gmkit_data::sample();
-    /// data.rooms.get_or_insert_with(Default::default);
-    /// let name = data.intern("rm_first");
-    /// let first = data.add_asset(Room { name, ..Default::default() }).unwrap();
-    /// let name = data.intern("rm_second");
-    /// let second = data.add_asset(Room { name, ..Default::default() }).unwrap();
-    /// // The room order lists both rooms; remove the first.
-    /// let (removed, map) = data.remove_asset_renumbering(first).unwrap();
-    /// assert!(removed.is_some());
-    /// assert_eq!(map.map(second), Some(Id::new(0)));
-    /// assert_eq!(map.map(first), None);
-    /// assert_eq!(data.general.as_ref().unwrap().room_order, vec![AssetRef::to(Id::new(0))]);
-    /// ```
-    pub fn remove_asset_renumbering<T: Asset>(
-        &mut self,
-        id: Id<T>,
-    ) -> Result<(Option<T>, crate::Renumbering<T>)> {
-        let len = T::table(self).map_or(0, Vec::len);
-        let removed = self.remove_asset(id)?;
-        Ok((removed, crate::Renumbering::new(id, len)))
-    }
-
     /// [`DataFile::remove_asset`] without its check for old bytecode: renumbers the model's
     /// typed references (and 2023.8+ `pushref` operands) only. Before 2023.8 the plain integer
     /// asset indices in code are left as they are, so the caller must renumber them (as
@@ -311,9 +312,9 @@ impl DataFile {
     /// data.paths.get_or_insert_with(Default::default);
     /// let name = data.intern("path_a");
     /// let id = data.add_asset(Path { name, ..Default::default() }).unwrap();
-    /// assert!(data.remove_asset_ignoring_code(id).unwrap().is_some());
+    /// assert!(data.remove_asset_ignoring_code(id).unwrap().asset.is_some());
     /// ```
-    pub fn remove_asset_ignoring_code<T: Asset>(&mut self, id: Id<T>) -> Result<Option<T>> {
+    pub fn remove_asset_ignoring_code<T: Asset>(&mut self, id: Id<T>) -> Result<Removed<T>> {
         let kind = T::KIND;
         let i = id.index();
         let len = T::table(self).ok_or_else(|| no_table(kind))?.len();
@@ -366,7 +367,22 @@ impl DataFile {
                 removed: i as u32,
             },
         );
-        Ok(removed)
+        // The parsed file's kept values sit in elements that moved down too.
+        let chunk = kind.chunk();
+        self.layout.kept.retain_mut(|k| {
+            if k.chunk != chunk || k.index < i {
+                return true;
+            }
+            if k.index == i {
+                return false;
+            }
+            k.index -= 1;
+            true
+        });
+        Ok(Removed {
+            asset: removed,
+            renumbering: crate::Renumbering::new(id, len),
+        })
     }
 
     /// Empties the slot of asset `id` (a stripped asset: later assets keep their numbers, and
@@ -416,6 +432,7 @@ fn code_can_name(kind: AssetKind) -> bool {
             | AssetKind::Variable
             | AssetKind::Function
             | AssetKind::ParticleEmitter
+            | AssetKind::Audio
     )
 }
 

@@ -31,6 +31,32 @@ pub struct Layout {
     /// equality; `None` for a model parsed from memory or built in code).
     #[cfg_attr(feature = "serde", serde(skip))]
     pub source: Option<std::sync::Arc<crate::Source>>,
+    /// The kept values of the file as parsed: every typed reference ([`crate::AssetRef`]) whose
+    /// stored value is neither its field's "none" nor an index, with where it sits. A real file
+    /// holds a few (e.g. an object's parent stored -1 where GameMaker writes -100);
+    /// [`DataFile::validate`](crate::DataFile::validate) accepts a kept value only where this
+    /// list has it, so an edit that writes one (e.g. `-5`) is refused. Empty for nearly every
+    /// file, and left out of the serde form then.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub kept: Vec<KeptValue>,
+}
+
+/// A kept value of a parsed file ([`Layout::kept`]): a typed reference's stored value that is
+/// neither "none" nor an index, at `field` of element `index` of chunk `chunk`.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct KeptValue {
+    /// The element's chunk.
+    pub chunk: ChunkName,
+    /// The element's index in its chunk's list.
+    pub index: usize,
+    /// The field, e.g. `parent` or `layers[2].assets.tiles[7].asset`.
+    pub field: String,
+    /// The stored value.
+    pub value: i32,
 }
 
 impl Layout {
@@ -53,6 +79,7 @@ impl PartialEq for Layout {
             && self.chunk_align == o.chunk_align
             && self.tails == o.tails
             && self.trailing == o.trailing
+            && self.kept == o.kept
     }
 }
 

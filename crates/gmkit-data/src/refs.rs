@@ -77,6 +77,21 @@ pub fn id_to_i32<T>(v: Option<Id<T>>) -> i32 {
     v.map_or(-1, |i| i.0 as i32)
 }
 
+/// How many kept values the readers have made (process-wide): parsing compares it before and
+/// after to know whether the model holds any ([`crate::model::Layout::kept`] records them then;
+/// a concurrent parse only causes a needless look).
+static KEPT_READ: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[cold]
+fn kept_read() {
+    KEPT_READ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The number of kept values read so far (see [`KEPT_READ`]).
+pub(crate) fn kept_read_count() -> usize {
+    KEPT_READ.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A kind of table an [`AssetRef`] can point into (sprites, objects, rooms, code entries, ...).
 ///
 /// Implemented by every named asset type and by [`CodeEntry`](crate::chunks::code::CodeEntry);
@@ -170,6 +185,7 @@ impl<T> AssetRef<T> {
             } else if v >= 0 {
                 Held::Index(v as u32)
             } else {
+                kept_read();
                 Held::Stored(v)
             },
             PhantomData,
@@ -193,6 +209,7 @@ impl<T> AssetRef<T> {
             if v >= 0 {
                 Held::Index(v as u32)
             } else {
+                kept_read();
                 Held::Stored(v)
             },
             PhantomData,
@@ -255,7 +272,7 @@ impl<T> From<Option<Id<T>>> for AssetRef<T> {
 
 /// How removing one asset renumbered its table: the asset at the removed index is gone, every
 /// later one moved down by one, earlier ones kept their index. Returned by
-/// [`DataFile::remove_asset_renumbering`](crate::DataFile::remove_asset_renumbering); the model's
+/// [`DataFile::remove_asset`](crate::DataFile::remove_asset) (in [`crate::Removed`]); the model's
 /// own typed references ([`AssetRef`], [`Id`] lists) have already followed it.
 ///
 /// ```

@@ -13,7 +13,7 @@
 //! none, or `{"stored": v}`.
 
 use crate::chunks::DataFile;
-use crate::refs::{AssetRef, Target};
+use crate::refs::{AssetRef, Id, Target};
 use crate::walk::{AssetKind, KINDS};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -137,6 +137,16 @@ impl NameScope {
         (t.by_name.get(name) == Some(&index)).then_some(name)
     }
 
+    /// The index of the one entry of `kind` named `name` (`None`: no entry, or several, have
+    /// that name; see [`NameScope::index_of`] for the reason).
+    pub fn lookup(&self, kind: AssetKind, name: &str) -> Option<u32> {
+        self.tables[kind as usize]
+            .by_name
+            .get(name)
+            .copied()
+            .filter(|&i| i != u32::MAX)
+    }
+
     /// The index `name` names among `kind`'s entries, or why it names none (a message saying
     /// what was expected, with the nearest name or the indices of a duplicate).
     pub fn index_of(&self, kind: AssetKind, name: &str) -> Result<u32, String> {
@@ -229,15 +239,9 @@ impl<T: Target> Serialize for AssetRef<T> {
         if let Some(v) = self.kept() {
             return one_entry(s, "stored", v);
         }
-        let Some(i) = self.id().map(|i| i.0) else {
-            return s.serialize_none();
-        };
-        match current() {
-            None => s.serialize_u32(i),
-            Some(scope) => match scope.unique_name(T::KIND, i) {
-                Some(name) => s.serialize_str(name),
-                None => one_entry(s, "index", i),
-            },
+        match self.id() {
+            Some(i) => serialize_index::<T, S>(i.0, s),
+            None => s.serialize_none(),
         }
     }
 }
@@ -303,6 +307,60 @@ impl<'de, T: Target> Deserialize<'de> for AssetRef<T> {
             }
         }
         d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// Whether `kind`'s entries are not named by the folder (texture pages and their items have no
+/// names: their index is their name; variables and functions are named by the code that uses
+/// them): written as a plain number.
+fn unnamed(kind: AssetKind) -> bool {
+    matches!(
+        kind,
+        AssetKind::TexturePage
+            | AssetKind::TexturePageItem
+            | AssetKind::Variable
+            | AssetKind::Function
+            | AssetKind::String
+            | AssetKind::Audio
+    )
+}
+
+/// An index of `T`'s table as written: its unique name inside a scope, else `{"index": n}`
+/// (a plain number for unnamed kinds and outside a scope).
+fn serialize_index<T: Target, S: Serializer>(i: u32, s: S) -> Result<S::Ok, S::Error> {
+    match current() {
+        Some(scope) if !unnamed(T::KIND) => match scope.unique_name(T::KIND, i) {
+            Some(name) => s.serialize_str(name),
+            None => one_entry(s, "index", i),
+        },
+        _ => s.serialize_u32(i),
+    }
+}
+
+/// An [`Id`] (an entry of a membership list: a texture group's sprites, a particle system's
+/// emitters, ...) is written like an [`AssetRef`] that refers to something: the asset's name
+/// inside a scope, `{"index": n}` where no name names it alone, a plain index outside a scope
+/// and for texture pages (which have no names).
+impl<T: Target> Serialize for Id<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_index::<T, S>(self.0, s)
+    }
+}
+
+impl<'de, T: Target> Deserialize<'de> for Id<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let r = AssetRef::<T>::deserialize(d)?;
+        match (r.id(), r.kept()) {
+            (Some(id), _) => Ok(id),
+            (None, Some(v)) => Err(de::Error::custom(format!(
+                "expected a {} (name or index), found the stored value {v}",
+                T::KIND.name()
+            ))),
+            (None, None) => Err(de::Error::custom(format!(
+                "expected a {} (name or index), found null",
+                T::KIND.name()
+            ))),
+        }
     }
 }
 

@@ -10,7 +10,7 @@
 //!   in the lossless form `{"index": 12, "text": "..."}`. Reading accepts the text, that form, or
 //!   a bare index; a text that is not in the table is added to it ([`StringScope::added`]).
 //!   Without a scope a reference is its index.
-//! - [`Id`] is its index; [`ChunkName`] its four letters.
+//! - [`Id`] is its index outside a names scope (see [`NameScope`]); [`ChunkName`] its four letters.
 //! - [`AssetRef`](crate::AssetRef) (a typed reference between assets) is written as the
 //!   asset's *name* while a [`NameScope`] is active (`null` for none, `{"index": n}` where no
 //!   name names it alone, `{"stored": v}` for a kept value); without one, as its index.
@@ -33,7 +33,7 @@ pub use crate::serde_names::NameScope;
 use crate::chunk::ChunkName;
 use crate::chunks::code::{CodeBody, Instruction};
 use crate::chunks::string_table::Strings;
-use crate::refs::{Id, StringRef};
+use crate::refs::StringRef;
 use bytes::Bytes;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeStruct, Serializer};
@@ -197,17 +197,6 @@ impl<'de> Deserialize<'de> for StringRef {
             }
         }
         d.deserialize_any(V)
-    }
-}
-
-impl<T> Serialize for Id<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u32(self.0)
-    }
-}
-impl<'de, T> Deserialize<'de> for Id<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        u32::deserialize(d).map(Id::new)
     }
 }
 

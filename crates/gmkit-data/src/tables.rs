@@ -30,6 +30,9 @@ macro_rules! tables {
                 Some(&mut self.name)
             }
         })*
+        $(impl crate::refs::Target for $uty {
+            const KIND: AssetKind = AssetKind::$ukind;
+        })*
         $(impl crate::edit::Asset for $uty {
             const KIND: AssetKind = AssetKind::$ukind;
             fn table(file: &DataFile) -> Option<&Vec<Option<Self>>> {
@@ -50,6 +53,7 @@ macro_rules! tables {
                 $(AssetKind::$kind => file.$field.as_ref().map(|c| c.$list.len()),)*
                 $(AssetKind::$ukind => file.$ufield.as_ref().map(|c| c.$ulist.len()),)*
                 AssetKind::String => file.strings.as_ref().map(|s| s.len()),
+                AssetKind::Audio => file.audio.as_ref().map(|a| a.entries.len()),
                 AssetKind::Code => file
                     .code
                     .as_ref()
@@ -155,6 +159,12 @@ pub(crate) fn other_nulls(file: &DataFile) -> [(&'static [u8; 4], &'static str, 
     ]
 }
 
+impl crate::refs::Target for crate::chunks::variable::Variable {
+    const KIND: AssetKind = AssetKind::Variable;
+}
+impl crate::refs::Target for crate::chunks::function::Function {
+    const KIND: AssetKind = AssetKind::Function;
+}
 impl crate::refs::Target for crate::chunks::code::CodeEntry {
     const KIND: AssetKind = AssetKind::Code;
 }

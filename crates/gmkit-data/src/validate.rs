@@ -1,7 +1,9 @@
 //! Checks a model before it is written: every reference points at an entry of its table, null
 //! slots appear only where the version allows them, the room order lists every room, and what
-//! the runner is known to refuse is absent: an object's sprite, mask or parent that is neither
-//! "none" (-1; -100 for a parent) nor an index; a texture page item reaching outside its page;
+//! the runner is known to refuse is absent: a typed reference ([`crate::AssetRef`], on every
+//! field) holding a stored value that is neither its "none" nor an index, unless the file as
+//! parsed held that value there ([`crate::Layout::kept`]: only an edit writes a new one); a
+//! texture page item reaching outside its page;
 //! a child code entry (a nested function) starting outside its parent's code or, in edited code,
 //! inside an instruction.
 //!
@@ -53,6 +55,8 @@ impl DataFile {
 /// The reference checker: a visitor of [`walk`] with the length of each table.
 struct Checker<'a> {
     file: &'a DataFile,
+    /// The kept values of the file as parsed, sorted.
+    parsed_kept: Vec<(ChunkName, usize, &'a str, i32)>,
     /// Length of each kind's table; `u32::MAX` when the file has none (nothing to check
     /// against: YYC games have no CODE).
     lens: [u32; KINDS],
@@ -61,6 +65,32 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Refuses kept value `v` at `site` unless the file as parsed held it there.
+    #[cold]
+    #[inline(never)]
+    fn kept(&mut self, kind: AssetKind, site: Site<'_>, v: i32) {
+        if self.found.len() >= self.limit {
+            return;
+        }
+        let path = site.path();
+        let key = (site.elem.chunk, site.elem.index, path.as_str(), v);
+        if self.parsed_kept.binary_search(&key).is_ok() {
+            return;
+        }
+        let e = problem(
+            self.file,
+            site.elem,
+            path,
+            format!(
+                "no {} (null) or a {} index (a stored value that is neither is kept only where the parsed file held it)",
+                kind.name(),
+                kind.name()
+            ),
+            v.to_string(),
+        );
+        self.found.push(e);
+    }
+
     #[cold]
     #[inline(never)]
     fn out_of_range(&mut self, kind: AssetKind, site: Site<'_>, index: u32) {
@@ -99,24 +129,27 @@ impl Visit for Checker<'_> {
         {
             self.out_of_range(kind, site, i);
         }
+        if let Some(v) = slot.kept() {
+            self.kept(kind, site, v);
+        }
     }
 
     #[inline]
     fn list<S: Slot>(&mut self, kind: AssetKind, site: Site<'_>, list: &Vec<S>) {
         let len = self.lens[kind as usize];
         for (k, s) in list.iter().enumerate() {
+            let at = Site {
+                field: list_field(site.field),
+                sub: [k, 0, 0],
+                ..site
+            };
             if let Some(i) = s.get()
                 && i >= len
             {
-                self.out_of_range(
-                    kind,
-                    Site {
-                        field: list_field(site.field),
-                        sub: [k, 0, 0],
-                        ..site
-                    },
-                    i,
-                );
+                self.out_of_range(kind, at, i);
+            }
+            if let Some(v) = s.kept() {
+                self.kept(kind, at, v);
             }
         }
     }
@@ -214,8 +247,16 @@ fn check(file: &DataFile, limit: usize) -> Vec<Error> {
             lens[k as usize] = u32::try_from(n).unwrap_or(u32::MAX);
         }
     }
+    let mut parsed_kept: Vec<_> = file
+        .layout
+        .kept
+        .iter()
+        .map(|k| (k.chunk, k.index, k.field.as_str(), k.value))
+        .collect();
+    parsed_kept.sort_unstable();
     let mut checker = Checker {
         file,
+        parsed_kept,
         lens,
         limit: limit.saturating_sub(found.len()),
         found: Vec::new(),
@@ -228,7 +269,6 @@ fn check(file: &DataFile, limit: usize) -> Vec<Error> {
     room_order(file, &mut found);
     // What the runner refuses beyond references.
     if found.len() < limit {
-        object_sentinels(file, &mut found);
         items_on_their_pages(file, &mut found);
         child_code_offsets(file, &mut found);
     }
@@ -315,56 +355,43 @@ fn room_order(file: &DataFile, found: &mut Vec<Error>) {
     }
 }
 
-/// Objects' sprite, mask and parent: "none" is stored -1 (for a parent -100, as GameMaker
-/// writes it, or -1, which a corpus game holds too and the model keeps as a stored value; no
-/// other negative value occurs), anything else must be an index (the walk checks the range of
-/// those). A kept value other than a parent's -1 (only deserialization makes one) is refused.
-fn object_sentinels(file: &DataFile, found: &mut Vec<Error>) {
-    let Some(objects) = &file.objects else {
-        return;
-    };
-    for (i, o) in objects.objects.iter().enumerate() {
-        let Some(o) = o else { continue };
-        let fields = [
-            (
-                "sprite",
-                o.sprite.kept(),
-                None,
-                "no sprite or a sprite index",
-            ),
-            (
-                "mask_sprite",
-                o.mask_sprite.kept(),
-                None,
-                "no mask or a sprite index",
-            ),
-            (
-                "parent",
-                o.parent.kept(),
-                Some(-1),
-                "no parent (stored -100, or -1) or an object index",
-            ),
-        ];
-        for (field, value, allowed, expected) in fields {
-            if let Some(value) = value
-                && Some(value) != allowed
-            {
-                let elem = Elem {
-                    chunk: ChunkName(*b"OBJT"),
-                    kind: "object",
-                    index: i,
-                    name: Some(o.name),
-                };
-                found.push(problem(
-                    file,
-                    &elem,
-                    field.into(),
-                    expected.into(),
-                    value.to_string(),
-                ));
+/// Every kept value of `file` with where it sits (recorded at parse in
+/// [`crate::Layout::kept`]).
+pub(crate) fn kept_values(file: &DataFile) -> Vec<crate::KeptValue> {
+    struct Kept(Vec<crate::KeptValue>);
+    impl Kept {
+        fn push(&mut self, site: Site<'_>, value: i32) {
+            self.0.push(crate::KeptValue {
+                chunk: site.elem.chunk,
+                index: site.elem.index,
+                field: site.path(),
+                value,
+            });
+        }
+    }
+    impl Visit for Kept {
+        fn id<S: Slot>(&mut self, _: AssetKind, site: Site<'_>, slot: &S) {
+            if let Some(v) = slot.kept() {
+                self.push(site, v);
+            }
+        }
+        fn list<S: Slot>(&mut self, _: AssetKind, site: Site<'_>, list: &Vec<S>) {
+            for (k, s) in list.iter().enumerate() {
+                if let Some(v) = s.kept() {
+                    let at = Site {
+                        field: list_field(site.field),
+                        sub: [k, 0, 0],
+                        ..site
+                    };
+                    self.push(at, v);
+                }
             }
         }
     }
+    let mut out = Kept(Vec::new());
+    walk(file, &mut out);
+    out.0.sort_unstable();
+    out.0
 }
 
 /// Texture page items must lie inside their page (the page's size from its image header, or

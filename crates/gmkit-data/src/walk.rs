@@ -20,7 +20,7 @@ use crate::chunks::DataFile;
 use crate::chunks::code::{CodeBody, ExtOperand, Instruction, PushValue};
 use crate::chunks::object::Event;
 use crate::chunks::object::action::Action;
-use crate::chunks::room::{AssetLayer, LayerData, LayerEffect, Tile};
+use crate::chunks::room::{AssetLayer, LayerData, LayerEffect, Tile, TileSource};
 use crate::chunks::sequence::Sequence;
 use crate::chunks::sequence::track::{CurveRef, KeyframeData, Track};
 use crate::chunks::sprite::SpecialBody;
@@ -73,10 +73,12 @@ pub enum AssetKind {
     ParticleSystem,
     /// A PSEM entry.
     ParticleEmitter,
+    /// An AUDO entry (embedded audio).
+    Audio,
 }
 
 /// Number of [`AssetKind`]s.
-pub(crate) const KINDS: usize = 21;
+pub(crate) const KINDS: usize = 22;
 
 impl AssetKind {
     /// Every kind.
@@ -102,6 +104,7 @@ impl AssetKind {
         AssetKind::Function,
         AssetKind::ParticleSystem,
         AssetKind::ParticleEmitter,
+        AssetKind::Audio,
     ];
 
     /// The kind's name in messages ("sprite", "code entry", ...).
@@ -128,6 +131,7 @@ impl AssetKind {
             AssetKind::Function => "function",
             AssetKind::ParticleSystem => "particle system",
             AssetKind::ParticleEmitter => "particle emitter",
+            AssetKind::Audio => "audio entry",
         }
     }
 
@@ -155,6 +159,7 @@ impl AssetKind {
             AssetKind::Function => b"FUNC",
             AssetKind::ParticleSystem => b"PSYS",
             AssetKind::ParticleEmitter => b"PSEM",
+            AssetKind::Audio => b"AUDO",
         })
     }
 }
@@ -165,6 +170,11 @@ pub(crate) trait Slot {
     fn get(&self) -> Option<u32>;
     /// Points the slot at `index`.
     fn set(&mut self, index: u32);
+    /// The kept stored value of a typed reference ([`AssetRef::kept`]), if it holds one.
+    #[inline]
+    fn kept(&self) -> Option<i32> {
+        None
+    }
 }
 
 impl Slot for i32 {
@@ -233,6 +243,10 @@ impl<T> Slot for AssetRef<T> {
         self.id().map(|i| i.0)
     }
     #[inline]
+    fn kept(&self) -> Option<i32> {
+        AssetRef::kept(*self)
+    }
+    #[inline]
     fn set(&mut self, index: u32) {
         self.set_index(index);
     }
@@ -241,6 +255,10 @@ impl<S: Slot> Slot for Option<S> {
     #[inline]
     fn get(&self) -> Option<u32> {
         self.as_ref().and_then(Slot::get)
+    }
+    #[inline]
+    fn kept(&self) -> Option<i32> {
+        self.as_ref().and_then(Slot::kept)
     }
     #[inline]
     fn set(&mut self, index: u32) {
@@ -336,17 +354,6 @@ fn at_n<'a>(elem: &'a Elem, field: &'static str, sub: [usize; 3]) -> Site<'a> {
     Site { elem, field, sub }
 }
 
-/// What the `i32` of a sequence keyframe refers to, by track model.
-fn keyframe_int_kind(model: Option<&[u8]>) -> Option<AssetKind> {
-    match model? {
-        b"GMInstanceTrack" => Some(AssetKind::Object),
-        b"GMGraphicTrack" => Some(AssetKind::Sprite),
-        b"GMSequenceTrack" => Some(AssetKind::Sequence),
-        b"GMParticleTrack" => Some(AssetKind::ParticleSystem),
-        _ => None,
-    }
-}
-
 /// What a `pushref` operand's asset type refers to (the numbering, renumbered in 2024.4, is
 /// stated once in [`AssetKind::from_pushref`](crate::chunks::code::asm::AssetKind::from_pushref));
 /// room instances are not table entries.
@@ -378,7 +385,6 @@ macro_rules! walker {
         /// Visits every reference of the model (see the module documentation).
         pub(crate) fn $name<V: $Visit>(file: & $($m)? DataFile, v: &mut V) {
             let version = file.version;
-            let gms2 = version.is_gms2();
             let exported_sprite = file.version.at_least(2023, 8);
             let DataFile {
                 general, options, languages, extensions, sounds, audio_groups, sprites,
@@ -414,18 +420,19 @@ macro_rules! walker {
             fn tiles<V: $Visit>(
                 v: &mut V,
                 e: &Elem,
-                gms2: bool,
                 field: &'static str,
                 l: usize,
                 list: & $($m)? Vec<Tile>,
             ) {
-                let kind = if gms2 { K::Sprite } else { K::Background };
                 for (t, tile) in (& $($m)? *list).into_iter().enumerate() {
-                    v.id(kind, at_n(e, field, [l, t, 0]), & $($m)? tile.source_asset);
+                    match & $($m)? tile.source {
+                        TileSource::Background(r) => v.id(K::Background, at_n(e, field, [l, t, 0]), r),
+                        TileSource::Sprite(r) => v.id(K::Sprite, at_n(e, field, [l, t, 0]), r),
+                    }
                 }
             }
-            fn asset_layer<V: $Visit>(v: &mut V, e: &Elem, gms2: bool, l: usize, a: & $($m)? AssetLayer) {
-                tiles(v, e, gms2, "layers[{}].assets.tiles[{}].asset", l, & $($m)? a.legacy_tiles);
+            fn asset_layer<V: $Visit>(v: &mut V, e: &Elem, l: usize, a: & $($m)? AssetLayer) {
+                tiles(v, e, "layers[{}].assets.tiles[{}].asset", l, & $($m)? a.legacy_tiles);
                 for (k, s) in (& $($m)? a.sprites).into_iter().enumerate() {
                     v.id(K::String, at_n(e, "layers[{}].assets.sprites[{}].name", [l, k, 0]), & $($m)? s.name);
                     v.id(K::Sprite, at_n(e, "layers[{}].assets.sprites[{}].sprite", [l, k, 0]), & $($m)? s.asset);
@@ -482,16 +489,16 @@ macro_rules! walker {
                         v.id(K::String, at_n(e, "tracks[{}].owned_curves[{}].channels[{}].name", [t, c, h]), & $($m)? ch.name);
                     }
                 }
-                let model = strings.as_ref().and_then(|s| s.get(tr.model)).map(|s| s.as_bytes());
-                let int_kind = keyframe_int_kind(model);
                 if let Some(kf) = & $($m)? tr.keyframes {
                     for (k, key) in (& $($m)? kf.list).into_iter().enumerate() {
                         for (_, data) in (& $($m)? key.channels).into_iter() {
                             match data {
                                 KeyframeData::Audio { sound, .. } => v.id(K::Sound, at_n(e, "tracks[{}].keyframes[{}].sound", [t, k, 0]), sound),
-                                KeyframeData::Int(i) => if let Some(kind) = int_kind {
-                                    v.id(kind, at_n(e, "tracks[{}].keyframes[{}].asset", [t, k, 0]), i)
-                                },
+                                KeyframeData::Int(_) => {}
+                                KeyframeData::Object(r) => v.id(K::Object, at_n(e, "tracks[{}].keyframes[{}].object", [t, k, 0]), r),
+                                KeyframeData::Sprite(r) => v.id(K::Sprite, at_n(e, "tracks[{}].keyframes[{}].sprite", [t, k, 0]), r),
+                                KeyframeData::Sequence(r) => v.id(K::Sequence, at_n(e, "tracks[{}].keyframes[{}].sequence", [t, k, 0]), r),
+                                KeyframeData::ParticleSystem(r) => v.id(K::ParticleSystem, at_n(e, "tracks[{}].keyframes[{}].particle_system", [t, k, 0]), r),
                                 KeyframeData::String(s) => v.id(K::String, at_n(e, "tracks[{}].keyframes[{}].string", [t, k, 0]), s),
                                 KeyframeData::Real { curve: c, .. } | KeyframeData::Colour { curve: c, .. } => curve(v, e, t, k, c),
                                 KeyframeData::Text { text, font, .. } => {
@@ -606,6 +613,9 @@ macro_rules! walker {
                     v.id(K::String, at(&e, "file"), & $($m)? snd.file);
                     if let (true, crate::chunks::sound::GroupOrPreload::Group(g)) = (has_groups, & $($m)? snd.group) {
                         v.id(K::AudioGroup, at(&e, "audio_group"), g);
+                    }
+                    if snd.audio_in_this_file(&version) {
+                        v.id(K::Audio, at(&e, "audio_id"), & $($m)? snd.audio_id);
                     }
                 }
             }
@@ -784,7 +794,7 @@ macro_rules! walker {
                         v.id(K::Code, at_n(&e, "instances[{}].creation_code", sub), & $($m)? inst.creation_code);
                         v.id(K::Code, at_n(&e, "instances[{}].pre_create_code", sub), & $($m)? inst.pre_create_code);
                     }
-                    tiles(v, &e, gms2, "tiles[{}].asset", 0, & $($m)? room.tiles);
+                    tiles(v, &e, "tiles[{}].asset", 0, & $($m)? room.tiles);
                     if let Some(layers) = & $($m)? room.layers {
                         for (l, layer) in layers.into_iter().enumerate() {
                             v.id(K::String, at_n(&e, "layers[{}].name", [l, 0, 0]), & $($m)? layer.name);
@@ -795,7 +805,7 @@ macro_rules! walker {
                                 LayerData::Background(b) => {
                                     v.id(K::Sprite, at_n(&e, "layers[{}].background.sprite", [l, 0, 0]), & $($m)? b.sprite)
                                 }
-                                LayerData::Assets(a) => asset_layer(v, &e, gms2, l, a),
+                                LayerData::Assets(a) => asset_layer(v, &e, l, a),
                                 LayerData::Tiles(t) => {
                                     v.id(K::Background, at_n(&e, "layers[{}].tiles.tileset", [l, 0, 0]), & $($m)? t.tileset)
                                 }

@@ -419,7 +419,7 @@ fn ui_layer_tree_round_trips() {
             UiNode::Sprite(UiItem {
                 instance: SpriteInstance {
                     name,
-                    asset: -1,
+                    asset: gmkit_data::AssetRef::NONE,
                     ..Default::default()
                 },
                 flex,
@@ -427,7 +427,7 @@ fn ui_layer_tree_round_trips() {
             UiNode::Sequence(UiItem {
                 instance: SpriteInstance {
                     name,
-                    asset: -1,
+                    asset: gmkit_data::AssetRef::NONE,
                     ..Default::default()
                 },
                 flex,

@@ -311,7 +311,8 @@ fn remove_first_unreferenced<T: Asset>(f: &mut DataFile, file: &str) -> bool {
     let removed = f
         .remove_asset_ignoring_code(Id::<T>::new(i as u32))
         .unwrap();
-    assert!(removed.is_some());
+    assert!(removed.asset.is_some());
+    assert_eq!(removed.renumbering.removed(), Id::<T>::new(i as u32));
     let after = resolved(f);
     same(
         &without_index(after.clone()),

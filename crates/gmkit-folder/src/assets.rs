@@ -25,11 +25,12 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{CHUNK_REST, element_stem};
-use gmkit_data::AssetRef;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, CodeEntry};
 use gmkit_data::chunks::object::Action;
 use gmkit_data::code_entry::EventType;
+use gmkit_data::serde_support::NameScope;
+use gmkit_data::{AssetKind, AssetRef};
 use serde_json::{Map, Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -164,33 +165,14 @@ fn guid_suffix(entry_name: &str) -> Option<String> {
     .then(|| parts.join("-"))
 }
 
-/// Name → index of the names that occur once in `names` (in list order; `None` for an element
-/// without a name): what a collision event file may name its other object by.
-pub(crate) fn unique_names(
-    names: impl IntoIterator<Item = Option<String>>,
-) -> HashMap<String, u32> {
-    let mut by_name: HashMap<String, u32> = HashMap::new();
-    let mut dup: HashSet<String> = HashSet::new();
-    for (i, n) in names.into_iter().enumerate() {
-        if let Some(n) = n
-            && by_name.insert(n.clone(), i as u32).is_some()
-        {
-            dup.insert(n);
-        }
-    }
-    for n in dup {
-        by_name.remove(&n);
-    }
-    by_name
-}
-
-/// The (type, subtype) an event name stands for; `objects` maps object names to indices.
-pub(crate) fn parse_event(name: &str, objects: &HashMap<String, u32>) -> Option<(u32, u32)> {
+/// The (type, subtype) an event name stands for; `objects` names the objects
+/// ([`crate::names::objects`]).
+pub(crate) fn parse_event(name: &str, objects: &NameScope) -> Option<(u32, u32)> {
     let (ev, sub) = name.split_once('_')?;
     let ty = EventType::from_name(ev)?;
     let subtype = if ty == EventType::Collision {
-        match objects.get(sub) {
-            Some(&i) => i,
+        match objects.lookup(AssetKind::Object, sub) {
+            Some(i) => i,
             None => sub.parse().ok()?,
         }
     } else {
@@ -338,7 +320,7 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
     }
     if let (Some(objects), Some(dirs)) = (&file.objects, plan.dirs.get("objects").cloned()) {
         // Object names for collision events: unique names only.
-        let by_name = unique_names(
+        let by_name = crate::names::objects(
             objects
                 .objects
                 .iter()
@@ -379,7 +361,9 @@ fn plan_code(file: &DataFile, plan: &mut Plan) {
                             .get(e.subtype as usize)
                             .and_then(|t| t.as_ref())
                             .and_then(|t| name_text(file, t.name))
-                            .filter(|n| by_name.contains_key(n) && safe_name(n));
+                            .filter(|n| {
+                                by_name.lookup(AssetKind::Object, n).is_some() && safe_name(n)
+                            });
                         target.or(guid).unwrap_or_else(|| e.subtype.to_string())
                     } else {
                         e.subtype.to_string()
@@ -474,7 +458,7 @@ pub(crate) fn events_from_names(
     path: &str,
     item: &mut Value,
     dir: &str,
-    objects: &HashMap<String, u32>,
+    objects: &NameScope,
     code_action: Option<&Value>,
     code: &HashMap<String, usize>,
     types_default: usize,

@@ -8,7 +8,8 @@
 //! folder's own files before it reads any reference ([`of_folder`]): each asset's `name`
 //! field, and the names of the code entries read from `code/`. Deserializing inside the scope
 //! resolves every name; a name no asset has is an error naming the file and the field, with the
-//! nearest name.
+//! nearest name. Collision events name their other object through the same tables
+//! ([`objects`]).
 
 use gmkit_data::chunks::string_table::Strings;
 use gmkit_data::serde_support::NameScope;
@@ -35,6 +36,13 @@ pub const NAMED_KINDS: &[AssetKind] = &[
     AssetKind::ParticleEmitter,
     AssetKind::Code,
 ];
+
+/// The objects' names as a scope (in list order; `None` for an object without a name): what a
+/// collision event file names its other object by (`Collision_obj_wall`), unpack and pack
+/// alike. A name several objects have names none of them.
+pub(crate) fn objects(names: impl IntoIterator<Item = Option<String>>) -> NameScope {
+    NameScope::new().with(AssetKind::Object, names.into_iter().collect())
+}
 
 /// The names of a data file's assets and code entries (unpack).
 pub fn of_file(file: &DataFile) -> Arc<NameScope> {

@@ -899,7 +899,7 @@ fn named_chunk(
         items.push((Some(n), path, v));
     }
     if field == "objects" {
-        let by_name = crate::assets::unique_names(
+        let by_name = crate::names::objects(
             items
                 .iter()
                 .map(|(_, _, v)| v.get("name").and_then(Value::as_str).map(str::to_owned)),

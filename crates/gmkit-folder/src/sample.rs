@@ -181,8 +181,8 @@ pub fn sample_data() -> Result<DataFile, String> {
         effects: 0,
         volume: 1.0,
         pitch: 0.0,
-        group: GroupOrPreload::Group(0),
-        audio_id: 0,
+        group: GroupOrPreload::Group(AssetRef::at(0)),
+        audio_id: AssetRef::at(0),
         audio_length: None,
     })
     .map_err(err)?;

@@ -4,7 +4,8 @@
 //! `{"index": n}` only where no name names the asset alone. Pack resolves the names back.
 
 use gmkit_data::chunks::object::Object;
-use gmkit_data::chunks::room::{Instance, Room};
+use gmkit_data::chunks::room::{Instance, Room, SequenceInstance, Tile, TileSource};
+use gmkit_data::chunks::sprite::Sprite;
 use gmkit_data::serde_support::NameScope;
 use gmkit_data::{AssetKind, AssetRef, DataFile, Id, build_bytes, parse_bytes};
 use gmkit_folder::{Folder, Game, pack, unpack};
@@ -13,24 +14,58 @@ use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// JSON keys the model's typed references are written under, with the kind they name.
-fn typed_key(key: &str) -> Option<AssetKind> {
+/// JSON keys the model's typed references are written under, with the kind they name; `parent`
+/// is the nearest enclosing key that decides a shared key's kind (`asset` of a sprite or a
+/// sequence instance). Keyframe data and other enums write the variant as the key.
+fn typed_key(key: &str, parent: &str) -> Option<AssetKind> {
     Some(match key {
-        "sprite" | "mask_sprite" | "exported_sprite" => AssetKind::Sprite,
-        "parent" | "object" => AssetKind::Object,
+        "sprite" | "mask_sprite" | "exported_sprite" | "Sprite" | "sprites" | "spine_sprites" => {
+            AssetKind::Sprite
+        }
+        "parent" | "object" | "Object" => AssetKind::Object,
         "creation_code" | "pre_create_code" | "code_id" | "code_ids" => AssetKind::Code,
-        "background" | "tileset" => AssetKind::Background,
-        "system" => AssetKind::ParticleSystem,
-        "font" => AssetKind::Font,
+        "background" | "tileset" | "tilesets" => AssetKind::Background,
+        "system" | "ParticleSystem" => AssetKind::ParticleSystem,
+        "font" | "fonts" => AssetKind::Font,
         "room_order" => AssetKind::Room,
-        "sequences" => AssetKind::Sequence,
+        "sequences" | "Sequence" => AssetKind::Sequence,
+        "sound" => AssetKind::Sound,
+        "Group" => AssetKind::AudioGroup,
+        "Asset" => AssetKind::AnimCurve,
+        "emitters" => AssetKind::ParticleEmitter,
+        "asset" => match parent {
+            "sequences" | "Sequence" => AssetKind::Sequence,
+            _ => AssetKind::Sprite,
+        },
         _ => return None,
     })
+}
+
+/// Keys that decide the kind of an `asset` below them.
+fn decides_asset(key: &str) -> bool {
+    matches!(
+        key,
+        "sprites" | "nine_slices" | "sequences" | "Sequence" | "Sprite"
+    )
+}
+
+/// `spawn_on_death` / `spawn_on_update`: `[emitter, count]`.
+fn pair_key(key: &str) -> Option<AssetKind> {
+    matches!(key, "spawn_on_death" | "spawn_on_update").then_some(AssetKind::ParticleEmitter)
 }
 
 /// Counts per JSON key: (by name, none, `{"index"}` without a unique name, numeric where a name
 /// exists).
 type Counts = BTreeMap<String, [usize; 4]>;
+
+/// Whether `v` has the shape of a reference (a name, null, a number, `{"index"}`, `{"stored"}`).
+fn ref_shaped(v: &Value) -> bool {
+    match v {
+        Value::String(_) | Value::Null | Value::Number(_) => true,
+        Value::Object(o) => o.len() == 1 && (o.contains_key("index") || o.contains_key("stored")),
+        _ => false,
+    }
+}
 
 /// Visits one reference value `v` found under `key`.
 fn count_ref(scope: &NameScope, kind: AssetKind, key: &str, v: &Value, out: &mut Counts) {
@@ -46,7 +81,7 @@ fn count_ref(scope: &NameScope, kind: AssetKind, key: &str, v: &Value, out: &mut
         }
         Value::Number(n) => n.as_u64(),
         Value::Object(o) if o.len() == 1 && o.contains_key("index") => o["index"].as_u64(),
-        // `{"stored": v}` (a kept value) or another shape (a background's tileset record).
+        // `{"stored": v}` (a kept value).
         _ => return,
     };
     let Some(i) = index.and_then(|i| u32::try_from(i).ok()) else {
@@ -61,28 +96,34 @@ fn count_ref(scope: &NameScope, kind: AssetKind, key: &str, v: &Value, out: &mut
 
 /// Walks a JSON document (iteratively) and counts every reference under a typed key.
 fn walk(scope: &NameScope, in_room: bool, doc: &Value, out: &mut Counts) {
-    let mut stack: Vec<(&str, &Value, usize)> = vec![("", doc, 0)];
-    while let Some((key, v, depth)) = stack.pop() {
-        // Sequence keyframes hold untyped ints (their kind depends on the track); `sequences`
-        // is a reference list in a room file only.
-        let kind = typed_key(key).filter(|_| key != "sequences" || (in_room && depth == 1));
+    // (key, value, depth, the nearest key deciding an `asset`'s kind)
+    let mut stack: Vec<(&str, &Value, usize, &str)> = vec![("", doc, 0, "")];
+    while let Some((key, v, depth, parent)) = stack.pop() {
+        // `sequences` is a reference list at the top of a room file, a list of instances in
+        // an asset layer (and a table elsewhere).
+        let kind = typed_key(key, parent).filter(|_| key != "sequences" || (in_room && depth == 1));
+        let parent = if decides_asset(key) { key } else { parent };
+        if let (Some(kind), Value::Array(a)) = (pair_key(key), v)
+            && let Some(e) = a.first()
+        {
+            count_ref(scope, kind, key, e, out);
+            continue;
+        }
         match (kind, v) {
-            (Some(kind), Value::Array(a)) => {
+            (Some(kind), v) if ref_shaped(v) => count_ref(scope, kind, key, v, out),
+            (Some(kind), Value::Array(a)) if a.iter().all(ref_shaped) => {
                 for e in a {
                     count_ref(scope, kind, key, e, out);
                 }
             }
-            (Some(kind), _) => count_ref(scope, kind, key, v, out),
-            (None, Value::Object(o)) => {
+            (_, Value::Object(o)) => {
                 for (k, e) in o {
-                    if k != "keyframes" {
-                        stack.push((k, e, depth + 1));
-                    }
+                    stack.push((k, e, depth + 1, parent));
                 }
             }
-            (None, Value::Array(a)) => {
+            (_, Value::Array(a)) => {
                 for e in a {
-                    stack.push((key, e, depth));
+                    stack.push((key, e, depth, parent));
                 }
             }
             _ => {}
@@ -310,4 +351,193 @@ fn outside_a_scope_references_are_indices() {
     assert_eq!(v["parent"], Value::Null);
     let back: Object = serde_json::from_value(v).unwrap();
     assert_eq!(&back, o);
+}
+
+/// The first corpus file before GameMaker Studio 2 whose rooms place tiles of a background,
+/// with at least two backgrounds named alone: (name, bytes).
+fn gms1_file_with_tiles() -> Option<(String, Vec<u8>)> {
+    for (name, bytes) in corpus_all()? {
+        let Ok(data) = parse_bytes(bytes.clone()) else {
+            continue;
+        };
+        if data.version.is_gms2() {
+            continue;
+        }
+        let scope = NameScope::of_file(&data);
+        let named = (0..data.backgrounds.as_ref().map_or(0, |b| b.backgrounds.len()))
+            .filter(|&i| scope.unique_name(AssetKind::Background, i as u32).is_some())
+            .count();
+        let tiles = data.rooms.as_ref().is_some_and(|r| {
+            r.rooms.iter().flatten().any(|r| {
+                r.tiles
+                    .iter()
+                    .any(|t| matches!(t.source, TileSource::Background(b) if b.index().is_some()))
+            })
+        });
+        if named >= 2 && tiles {
+            return Some((name, bytes.to_vec()));
+        }
+    }
+    None
+}
+
+/// The room file of `folder` with a tile, its JSON, and the names of two backgrounds: the
+/// first tile's and another one.
+fn room_with_tile(folder: &Folder, scope: &NameScope, n: usize) -> (String, Value, String, String) {
+    for (path, b) in folder.under("rooms") {
+        if !path.ends_with(".json") {
+            continue;
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(b) else {
+            continue;
+        };
+        let Some(first) = v["tiles"][0]["background"].as_str() else {
+            continue;
+        };
+        let other = (0..n as u32)
+            .filter_map(|i| scope.unique_name(AssetKind::Background, i))
+            .find(|n| *n != first)
+            .expect("another background")
+            .to_owned();
+        return (path.to_owned(), v.clone(), first.to_owned(), other);
+    }
+    panic!("no room file with a tile of a background");
+}
+
+/// A GMS1 tile names its background: `"background": "bg_x"`; re-pointed by name it packs to
+/// the other background's index; an unknown name is an error naming the file, the field and
+/// the nearest name.
+#[test]
+fn a_tiles_background_by_name_packs_to_its_index() {
+    let (name, bytes) = need!(gms1_file_with_tiles());
+    let data = parse_bytes(bytes.clone()).unwrap();
+    let scope = NameScope::of_file(&data);
+    let mut folder = unpack_bytes(&bytes);
+    let n = data.backgrounds.as_ref().map_or(0, |b| b.backgrounds.len());
+    let (path, mut room, first, other) = room_with_tile(&folder, &scope, n);
+    let want = scope.index_of(AssetKind::Background, &other).unwrap();
+    room["tiles"][0]["background"] = other.clone().into();
+    folder.insert(&path, serde_json::to_vec_pretty(&room).unwrap());
+    let out = pack(&folder).unwrap().data;
+    let room_name = room["name"].as_str().unwrap().to_owned();
+    let id: Id<Room> = out.find_asset(&room_name).unwrap();
+    let tile = &out.asset(id).unwrap().tiles[0];
+    assert_eq!(
+        tile.source,
+        TileSource::Background(AssetRef::at(want)),
+        "{name}: {path}"
+    );
+    // A misspelt name: the file, the field and the nearest name.
+    let typo = format!("{first}x");
+    room["tiles"][0]["background"] = typo.into();
+    folder.insert(&path, serde_json::to_vec_pretty(&room).unwrap());
+    let e = pack(&folder).unwrap_err().to_string();
+    assert!(e.contains(&path) && e.contains("tiles[0]"), "{e}");
+    assert!(e.contains("no background has this name"), "{e}");
+    assert!(e.contains(&format!("did you mean {first:?}")), "{e}");
+}
+
+/// The sample game with one tile in its room whose source is `source` (a GMS2 file: a sprite).
+fn sample_with_tile(source: AssetRef<Sprite>) -> DataFile {
+    let mut data: DataFile = gmkit_folder::sample::sample_data().unwrap();
+    let room: Id<Room> = data.find_asset("rm_start").unwrap();
+    data.asset_mut(room).unwrap().tiles.push(Tile {
+        source: TileSource::Sprite(source),
+        width: 16,
+        height: 16,
+        instance_id: 10_000_001,
+        scale_x: 1.0,
+        scale_y: 1.0,
+        colour: 0xFFFF_FFFF,
+        ..Default::default()
+    });
+    data
+}
+
+/// `validate` refuses an edit that writes a stored value (-5) to a tile's source, naming the
+/// field; the same value held by the parsed file ([`gmkit_data::Layout::kept`]) is kept
+/// exactly: parse -> build identical, and unpack -> pack identical with `{"stored": -5}`.
+#[test]
+fn a_kept_tile_source_round_trips_and_an_edit_writing_one_is_refused() {
+    let minus_five: AssetRef<Sprite> =
+        serde_json::from_value(serde_json::json!({"stored": -5})).unwrap();
+    assert_eq!(minus_five.kept(), Some(-5));
+    let mut data = sample_with_tile(minus_five);
+    let e = data.validate().unwrap_err().to_string();
+    assert!(e.contains("tiles[0].asset"), "{e}");
+    assert!(e.contains("-5"), "{e}");
+    assert!(build_bytes(&data).is_err());
+    // A file that holds -5 there (as if GameMaker had written it).
+    let room: Id<Room> = data.find_asset("rm_start").unwrap();
+    data.layout.kept.push(gmkit_data::KeptValue {
+        chunk: gmkit_data::ChunkName(*b"ROOM"),
+        index: room.index(),
+        field: "tiles[0].asset".into(),
+        value: -5,
+    });
+    let bytes = build_bytes(&data).unwrap();
+    let parsed = parse_bytes(bytes.clone()).unwrap();
+    assert_eq!(parsed.layout.kept, data.layout.kept, "recorded at parse");
+    let tile = &parsed.asset(room).unwrap().tiles[0];
+    assert_eq!(tile.source, TileSource::Sprite(minus_five));
+    assert!(
+        build_bytes(&parsed).unwrap() == bytes,
+        "parse -> build identical"
+    );
+    let folder = unpack_bytes(&bytes);
+    let path = file_of(&folder, "rooms", "rm_start");
+    let text = String::from_utf8(folder.get(&path).unwrap().to_vec()).unwrap();
+    let compact: String = text.split_whitespace().collect();
+    assert!(compact.contains("\"sprite\":{\"stored\":-5}"), "{text}");
+    assert!(
+        build_bytes(&pack(&folder).unwrap().data).unwrap() == bytes,
+        "unpack -> pack identical"
+    );
+    // Moving the kept value to another field is an edit: refused.
+    let mut moved = parsed.clone();
+    moved.asset_mut(room).unwrap().tiles[0].source = TileSource::Sprite(AssetRef::NONE);
+    let o: Id<Object> = moved.find_asset("obj_ball").unwrap();
+    moved.asset_mut(o).unwrap().mask_sprite = minus_five;
+    let e = moved.validate().unwrap_err().to_string();
+    assert!(e.contains("mask_sprite") && e.contains("-5"), "{e}");
+}
+
+/// A sprite tile by name, and the sprite of a sequence keyframe / a layer's sprite instance
+/// in the serde form: names inside a scope, indices outside.
+#[test]
+fn tiles_and_layer_instances_name_their_asset_by_kind() {
+    let data = sample_with_tile(AssetRef::at(0));
+    let bytes = build_bytes(&data).unwrap();
+    let folder = unpack_bytes(&bytes);
+    let path = file_of(&folder, "rooms", "rm_start");
+    let text = String::from_utf8(folder.get(&path).unwrap().to_vec()).unwrap();
+    let compact: String = text.split_whitespace().collect();
+    assert!(compact.contains("\"sprite\":\"spr_ball\""), "{text}");
+    assert!(build_bytes(&pack(&folder).unwrap().data).unwrap() == bytes);
+    let inst = SequenceInstance {
+        asset: AssetRef::at(2),
+        ..Default::default()
+    };
+    let v = serde_json::to_value(&inst).unwrap();
+    assert_eq!(v["asset"], serde_json::json!(2));
+    let scope = std::sync::Arc::new(NameScope::new().with(
+        AssetKind::Sequence,
+        vec![Some("a".into()), Some("b".into()), Some("seq_intro".into())],
+    ));
+    let v = scope.enter(|| serde_json::to_value(&inst).unwrap());
+    assert_eq!(v["asset"], serde_json::json!("seq_intro"));
+    let back: SequenceInstance = scope.enter(|| serde_json::from_value(v).unwrap());
+    assert_eq!(back, inst);
+    // A sprite's name is not a sequence's.
+    let e = scope
+        .enter(|| {
+            serde_json::from_value::<SequenceInstance>(serde_json::json!({
+                "name": 0, "asset": "spr_ball", "x": 0, "y": 0, "scale_x": 1, "scale_y": 1,
+                "colour": 0, "animation_speed": 1, "speed_type": 0, "frame_index": 0,
+                "rotation": 0
+            }))
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected the name of a sequence"), "{e}");
 }

@@ -125,14 +125,16 @@ pub enum SoundLocation {
 
 /// Where `sound`'s audio is stored.
 pub fn sound_location(file: &DataFile, sound: &Sound) -> SoundLocation {
-    let Ok(index) = usize::try_from(sound.audio_id) else {
+    let Some(index) = sound.audio_id.index() else {
         return SoundLocation::NotEmbedded;
     };
     match sound.group {
-        GroupOrPreload::Group(g) if g != builtin_group(&file.version) => match u32::try_from(g) {
-            Ok(group) => SoundLocation::Group { group, index },
-            Err(_) => SoundLocation::NotEmbedded,
-        },
+        GroupOrPreload::Group(g) if g.index() != Some(builtin_group(&file.version) as usize) => {
+            match g.index().and_then(|g| u32::try_from(g).ok()) {
+                Some(group) => SoundLocation::Group { group, index },
+                None => SoundLocation::NotEmbedded,
+            }
+        }
         GroupOrPreload::Preload(_) if sound.flags & FLAG_EMBEDDED == 0 => {
             SoundLocation::NotEmbedded
         }

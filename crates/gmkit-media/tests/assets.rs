@@ -236,7 +236,7 @@ fn group_sounds_come_from_the_group_file() {
     };
     let bytes = gmkit_data::build_bytes(&group).unwrap();
     let sound = data.sounds.as_mut().unwrap().sounds[si].as_mut().unwrap();
-    sound.group = gmkit_data::chunks::sound::GroupOrPreload::Group(1);
+    sound.group = gmkit_data::chunks::sound::GroupOrPreload::Group(gmkit_data::AssetRef::at(1));
     data.audio = None;
     if data
         .audio_groups

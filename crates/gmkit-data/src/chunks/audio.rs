@@ -21,6 +21,16 @@ pub struct EmbeddedAudio {
     pub entries: Vec<Option<Bytes>>,
 }
 
+/// An entry of [`EmbeddedAudio`], as the target of a sound's
+/// [`audio_id`](crate::chunks::sound::Sound::audio_id) (a marker type: the entry itself is its
+/// bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AudioEntry {}
+
+impl crate::refs::Target for AudioEntry {
+    const KIND: crate::walk::AssetKind = crate::walk::AssetKind::Audio;
+}
+
 impl Chunk for EmbeddedAudio {
     const NAME: ChunkName = ChunkName(*b"AUDO");
 

@@ -114,9 +114,9 @@ pub struct ParticleEmitter {
     /// Orientation relative to the direction.
     pub orientation_relative: bool,
     /// Emitter spawned when a particle dies (-1 = none), and how many.
-    pub spawn_on_death: (i32, i32),
+    pub spawn_on_death: (AssetRef<ParticleEmitter>, i32),
     /// Emitter spawned on each update (-1 = none), and how many.
-    pub spawn_on_update: (i32, i32),
+    pub spawn_on_update: (AssetRef<ParticleEmitter>, i32),
 }
 
 /// Layout switches of the emitter record, decided once from the version.
@@ -195,8 +195,8 @@ fn read_emitter(r: &mut Reader, l: EmitterLayout) -> Result<ParticleEmitter> {
     e.direction = f32s(r)?;
     e.orientation = f32s(r)?;
     e.orientation_relative = r.bool32()?;
-    e.spawn_on_death = (r.i32()?, r.i32()?);
-    e.spawn_on_update = (r.i32()?, r.i32()?);
+    e.spawn_on_death = (AssetRef::from_stored(r.i32()?, -1), r.i32()?);
+    e.spawn_on_update = (AssetRef::from_stored(r.i32()?, -1), r.i32()?);
     Ok(e)
 }
 
@@ -264,9 +264,9 @@ fn write_emitter(w: &mut Writer, e: &ParticleEmitter, l: EmitterLayout) -> Resul
     put_f32s(w, &e.direction);
     put_f32s(w, &e.orientation);
     w.bool32(e.orientation_relative);
-    w.i32(e.spawn_on_death.0);
+    w.i32(e.spawn_on_death.0.to_stored(-1));
     w.i32(e.spawn_on_death.1);
-    w.i32(e.spawn_on_update.0);
+    w.i32(e.spawn_on_update.0.to_stored(-1));
     w.i32(e.spawn_on_update.1);
     Ok(())
 }

@@ -15,8 +15,8 @@ pub mod instance;
 pub mod layer;
 pub mod tiles;
 
-pub use assets::{AssetLayer, ParticleSystemInstance, SpriteInstance, TextItem};
-pub use instance::{Instance, Tile};
+pub use assets::{AssetLayer, ParticleSystemInstance, SequenceInstance, SpriteInstance, TextItem};
+pub use instance::{Instance, Tile, TileSource};
 pub use layer::{BackgroundLayer, EffectProperty, Layer, LayerData, LayerEffect};
 pub use tiles::TileLayer;
 

@@ -7,7 +7,9 @@
 use crate::chunk::{Chunk, ChunkName};
 use crate::error::Result;
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::chunks::audio::AudioEntry;
+use crate::chunks::audio_group::AudioGroup;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::{Detect, FormatVersion, Version};
 use crate::write::Writer;
 
@@ -50,9 +52,11 @@ pub struct Sound {
     pub pitch: f32,
     /// Audio group id or preload flag (which one depends on the flags and the bytecode).
     pub group: GroupOrPreload,
-    /// Index of the audio entry: into this file's AUDO when the group is the builtin group (id
-    /// 0; 1 in old GMS1 files), else into the group's `audiogroupN.dat`. -1 when none.
-    pub audio_id: i32,
+    /// The audio entry (stored -1 for none): an index into this file's AUDO when the group is
+    /// the builtin group ([`Sound::audio_in_this_file`]), else into the AUDO of the group's
+    /// `audiogroupN.dat`. Audio entries have no names: the index is the entry's name (the
+    /// folder writes it as a number, and names the audio file after the sound).
+    pub audio_id: AssetRef<AudioEntry>,
     /// Length in seconds (2024.6+; `None` before).
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
     pub audio_length: Option<f32>,
@@ -63,10 +67,29 @@ pub struct Sound {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum GroupOrPreload {
-    /// Audio group id (index into AGRP).
-    Group(i32),
+    /// The audio group (AGRP; group 0, the builtin one, may be absent from AGRP in GMS1 files).
+    Group(AssetRef<AudioGroup>),
     /// Whether the sound is preloaded.
     Preload(bool),
+}
+
+/// The builtin audio group's id: 0, or 1 in GMS1 files before build 1250.
+pub fn builtin_group(v: &Version) -> u32 {
+    match v.gms1_build() {
+        Some(b) if b < 1250 => 1,
+        _ => 0,
+    }
+}
+
+impl Sound {
+    /// Whether [`Sound::audio_id`] indexes this data file's AUDO (an embedded sound of the
+    /// builtin group), not an audio group file's.
+    pub fn audio_in_this_file(&self, v: &Version) -> bool {
+        match self.group {
+            GroupOrPreload::Group(g) => g.index() == Some(builtin_group(v) as usize),
+            GroupOrPreload::Preload(_) => self.flags & FLAG_EMBEDDED != 0,
+        }
+    }
 }
 
 /// Whether a sound with these flags stores an audio group id (else a preload flag).
@@ -93,11 +116,11 @@ impl Chunk for Sounds {
             let volume = f.f32();
             let pitch = f.f32();
             let group = if has_group_id(&v, flags) {
-                GroupOrPreload::Group(f.i32())
+                GroupOrPreload::Group(AssetRef::from_stored(f.i32(), -1))
             } else {
                 GroupOrPreload::Preload(f.bool32()?)
             };
-            let audio_id = f.i32();
+            let audio_id = AssetRef::from_stored(f.i32(), -1);
             let audio_length = if has_audio_length(&v) {
                 Some(r.f32()?)
             } else {
@@ -133,7 +156,7 @@ impl Chunk for Sounds {
                 w.f32(s.volume);
                 w.f32(s.pitch);
                 match (has_group_id(&v, s.flags), s.group) {
-                    (true, GroupOrPreload::Group(g)) => w.i32(g),
+                    (true, GroupOrPreload::Group(g)) => w.i32(g.to_stored(-1)),
                     (false, GroupOrPreload::Preload(p)) => w.bool32(p),
                     (true, _) => {
                         return Err(w.unwritable(
@@ -148,7 +171,7 @@ impl Chunk for Sounds {
                         ));
                     }
                 }
-                w.i32(s.audio_id);
+                w.i32(s.audio_id.to_stored(-1));
                 if has_audio_length(&v) {
                     w.f32(s.audio_length.unwrap_or(0.0));
                 }

@@ -7,6 +7,8 @@
 
 use crate::chunk::{Chunk, ChunkName};
 use crate::chunks::background::Background;
+use crate::chunks::font::Font;
+use crate::chunks::sprite::Sprite;
 use crate::chunks::texture::TexturePage;
 use crate::error::Result;
 use crate::read::Reader;
@@ -33,10 +35,6 @@ impl Default for TextureGroups {
     }
 }
 
-/// A sprite id (index into SPRT).
-pub type SpriteId = i32;
-/// A font id (index into FONT).
-pub type FontId = i32;
 
 /// One texture group.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,11 +47,11 @@ pub struct TextureGroup {
     /// Texture pages of the group (indices into TXTR).
     pub texture_pages: Vec<Id<TexturePage>>,
     /// Sprites of the group.
-    pub sprites: Vec<SpriteId>,
+    pub sprites: Vec<Id<Sprite>>,
     /// Spine sprites of the group (`None` in 2023.1+ non-LTS files, which dropped the list).
-    pub spine_sprites: Option<Vec<SpriteId>>,
+    pub spine_sprites: Option<Vec<Id<Sprite>>>,
     /// Fonts of the group.
-    pub fonts: Vec<FontId>,
+    pub fonts: Vec<Id<Font>>,
     /// Tilesets of the group (indices into BGND).
     pub tilesets: Vec<Id<Background>>,
 }
@@ -132,14 +130,17 @@ impl Chunk for TextureGroups {
             } else {
                 (None, a, b)
             };
+            fn ids<T>(list: Vec<i32>) -> Vec<Id<T>> {
+                list.into_iter().map(|x| Id::new(x as u32)).collect()
+            }
             groups.push(Some(TextureGroup {
                 name,
                 files,
-                texture_pages: pages.into_iter().map(|x| Id::new(x as u32)).collect(),
-                sprites,
-                spine_sprites,
-                fonts,
-                tilesets: tilesets.into_iter().map(|x| Id::new(x as u32)).collect(),
+                texture_pages: ids(pages),
+                sprites: ids(sprites),
+                spine_sprites: spine_sprites.map(ids),
+                fonts: ids(fonts),
+                tilesets: ids(tilesets),
             }));
             r.restore_element(prev);
         }
@@ -164,14 +165,19 @@ impl Chunk for TextureGroups {
                     w.string_opt(f.extension);
                     w.i32(f.load_type);
                 }
-                let pages: Vec<i32> = g.texture_pages.iter().map(|x| x.0 as i32).collect();
-                let tilesets: Vec<i32> = g.tilesets.iter().map(|x| x.0 as i32).collect();
-                let empty = Vec::new();
-                let mut lists: Vec<&Vec<i32>> = vec![&pages, &g.sprites];
-                if has_spine_list(&v) {
-                    lists.push(g.spine_sprites.as_ref().unwrap_or(&empty));
+                fn stored<T>(list: &[Id<T>]) -> Vec<i32> {
+                    list.iter().map(|x| x.0 as i32).collect()
                 }
-                lists.push(&g.fonts);
+                let pages = stored(&g.texture_pages);
+                let tilesets = stored(&g.tilesets);
+                let sprites = stored(&g.sprites);
+                let spine = stored(g.spine_sprites.as_deref().unwrap_or(&[]));
+                let fonts = stored(&g.fonts);
+                let mut lists: Vec<&Vec<i32>> = vec![&pages, &sprites];
+                if has_spine_list(&v) {
+                    lists.push(&spine);
+                }
+                lists.push(&fonts);
                 lists.push(&tilesets);
                 let slots = w.pos();
                 w.zeros(lists.len() * 4);

@@ -19,7 +19,7 @@
 pub mod flex;
 
 use crate::chunk::{Chunk, ChunkName};
-use crate::chunks::room::assets::{SpriteInstance, TextItem};
+use crate::chunks::room::assets::{SequenceInstance, SpriteInstance, TextItem};
 use crate::chunks::room::instance::Instance;
 use crate::chunks::room::layer::{EffectProperty, LayerEffect};
 use crate::error::{Result, invalid};
@@ -51,8 +51,8 @@ pub enum UiNode {
     FlexPanel(FlexPanel),
     /// Type 3: an object instance.
     Object(UiItem<Instance>),
-    /// Type 4: a sequence instance ([`SpriteInstance::asset`] is a sequence id).
-    Sequence(UiItem<SpriteInstance>),
+    /// Type 4: a sequence instance.
+    Sequence(UiItem<SequenceInstance>),
     /// Type 5: a sprite instance.
     Sprite(UiItem<SpriteInstance>),
     /// Type 6: a text item.
@@ -158,7 +158,8 @@ impl UiNode {
         match self {
             UiNode::Layer(l) => Some(l.name),
             UiNode::FlexPanel(p) => Some(p.name),
-            UiNode::Sequence(s) | UiNode::Sprite(s) => Some(s.instance.name),
+            UiNode::Sequence(s) => Some(s.instance.name),
+            UiNode::Sprite(s) => Some(s.instance.name),
             UiNode::TextItem(t) => Some(t.instance.name),
             UiNode::Object(_) | UiNode::Effect(_) => None,
         }
@@ -377,7 +378,11 @@ fn write_node(w: &mut Writer, n: &UiNode, depth: usize) -> Result<()> {
             o.instance.write(w)?;
             o.flex.write(w);
         }
-        UiNode::Sequence(s) | UiNode::Sprite(s) => {
+        UiNode::Sequence(s) => {
+            s.instance.write(w)?;
+            s.flex.write(w);
+        }
+        UiNode::Sprite(s) => {
             s.instance.write(w)?;
             s.flex.write(w);
         }

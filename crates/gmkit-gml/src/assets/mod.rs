@@ -50,6 +50,9 @@ use std::fmt;
 pub struct Removal<T> {
     /// The removed asset (`None` for a null slot).
     pub asset: Option<T>,
+    /// How the asset's table was renumbered (old index -> new index), for indices kept outside
+    /// the model; the model's typed references and the code have already followed it.
+    pub renumbering: gmkit_data::Renumbering<T>,
     /// The code operands renumbered (their index as it was before the removal).
     pub renumbered: Vec<Operand>,
     /// Integers that may be indices of the removed asset or of a later one (passed to a
@@ -232,7 +235,7 @@ pub fn remove_asset<T: Asset>(file: &mut DataFile, id: Id<T>) -> Result<Removal<
             }
         }
     }
-    let asset = file.remove_asset_ignoring_code(id)?;
+    let gmkit_data::Removed { asset, renumbering } = file.remove_asset_ignoring_code(id)?;
     if let Some(code) = file.code.as_mut() {
         for o in &renumber {
             let ins = code.instructions_mut(o.entry)?;
@@ -243,6 +246,7 @@ pub fn remove_asset<T: Asset>(file: &mut DataFile, id: Id<T>) -> Result<Removal<
     }
     Ok(Removal {
         asset,
+        renumbering,
         renumbered: renumber,
         unsure,
     })

@@ -97,6 +97,18 @@ pub fn asset_operands(game: &Game) -> Vec<Operand> {
     let Some(code) = game.file.code.as_ref() else {
         return out;
     };
+    // The functions (2.3+ child entries) each root holds: (execution offset, script name).
+    let mut children: HashMap<usize, Vec<(u32, &str)>> = HashMap::new();
+    for (e, entry) in code.entries.iter().enumerate() {
+        if let gmkit_data::chunks::code::CodeBody::Shared { parent } = entry.body
+            && let Some(s) = game.code_name(e).strip_prefix("gml_Script_")
+        {
+            children
+                .entry(parent as usize)
+                .or_default()
+                .push((entry.execution_offset, s));
+        }
+    }
     for e in 0..code.entries.len() {
         if !code.entries[e].body.is_root() {
             continue;
@@ -104,7 +116,9 @@ pub fn asset_operands(game: &Game) -> Vec<Operand> {
         let Ok(ins) = code.instructions(e) else {
             continue;
         };
-        Sim::new(game, e, &ins).run(&mut out);
+        let mut sim = Sim::new(game, e, &ins);
+        sim.functions(children.get(&e).map_or(&[][..], Vec::as_slice));
+        sim.run(&mut out);
     }
     out
 }
@@ -159,9 +173,18 @@ struct Sim<'a, 'g> {
     /// Found (push index, kind, certainty, context), deduplicated when emitted.
     found: Vec<(usize, Place, AssetKind, Certainty, String)>,
     script: Option<&'a str>,
+    /// The functions the entry holds (2.3+): instruction range and script name, innermost
+    /// last among those that overlap.
+    functions: Vec<(std::ops::Range<usize>, &'a str)>,
+    /// The value last stored into the cleanup temporary `$$$$temp$$$$` (a `return` inside a
+    /// `switch` or `with` saves its value there, pops the switch value, then pushes it back).
+    temp: Option<Slot>,
     /// The kinds the naming pass gives the entry's locals.
     local_kinds: HashMap<String, Kind>,
 }
+
+/// The local GameMaker saves a result in while it cleans up the stack before `ret`.
+const CLEANUP_TEMP: &str = "$$$$temp$$$$";
 
 impl<'a, 'g> Sim<'a, 'g> {
     fn new(game: &'a Game<'g>, entry: usize, ins: &'a [Instruction]) -> Self {
@@ -179,8 +202,44 @@ impl<'a, 'g> Sim<'a, 'g> {
             pending: HashMap::new(),
             found: Vec::new(),
             script: game.code_name(entry).strip_prefix("gml_Script_"),
+            functions: Vec::new(),
+            temp: None,
             local_kinds: crate::decompile::entry_local_kinds(game, entry),
         }
+    }
+
+    /// Notes the functions (child entries: execution offset, script name) the entry holds: a
+    /// function's body runs from its offset to the target of the branch that skips it (the
+    /// instruction before it), or to the end.
+    fn functions(&mut self, children: &[(u32, &'a str)]) {
+        for &(off, name) in children {
+            let Ok(start) = self.offsets.binary_search(&off) else {
+                continue;
+            };
+            let end = start
+                .checked_sub(1)
+                .and_then(|b| match self.ins[b] {
+                    Instruction::Branch { offset, .. } => self.target(b, offset),
+                    _ => None,
+                })
+                .filter(|&t| t > start)
+                .unwrap_or(self.ins.len());
+            self.functions.push((start..end, name));
+        }
+        // Innermost (shortest) last, so that a search from the end finds it first.
+        self.functions
+            .sort_by_key(|(r, _)| std::cmp::Reverse(r.end - r.start));
+    }
+
+    /// The script whose body instruction `i` is in: the innermost function holding it, else
+    /// the entry's own script.
+    fn script_at(&self, i: usize) -> Option<&'a str> {
+        self.functions
+            .iter()
+            .rev()
+            .find(|(r, _)| r.contains(&i))
+            .map(|(_, n)| *n)
+            .or(self.script)
     }
 
     /// The instruction index a branch at `at` with word offset `offset` goes to.
@@ -362,27 +421,35 @@ impl<'a, 'g> Sim<'a, 'g> {
 
     fn step(&mut self, i: usize, stack: &mut Vec<Slot>, live: &mut bool) {
         match self.ins[i] {
-            Instruction::Push { value, .. } => match value {
-                PushValue::Variable(var) => {
-                    self.access(i, &var, stack);
-                    stack.push(Slot::kinded(self.var_kind(&var), DataType::Variable));
+            Instruction::Push { value, .. } => {
+                match value {
+                    PushValue::Variable(var) => {
+                        self.access(i, &var, stack);
+                        let saved = (var.instance == InstanceType::LOCAL
+                            && self.game.var_name(var.variable) == CLEANUP_TEMP)
+                            .then(|| self.temp.clone())
+                            .flatten();
+                        stack.push(saved.unwrap_or_else(|| {
+                            Slot::kinded(self.var_kind(&var), DataType::Variable)
+                        }));
+                    }
+                    v => {
+                        let lit = int_value(v);
+                        let ty = match v {
+                            PushValue::Int64(_) => DataType::Int64,
+                            PushValue::Double(_) | PushValue::Float(_) => DataType::Double,
+                            PushValue::String(_) => DataType::String,
+                            _ => DataType::Int32,
+                        };
+                        stack.push(Slot {
+                            pushes: if lit.is_some() { vec![i] } else { Vec::new() },
+                            kind: Kind::Any,
+                            lit,
+                            ty,
+                        });
+                    }
                 }
-                v => {
-                    let lit = int_value(v);
-                    let ty = match v {
-                        PushValue::Int64(_) => DataType::Int64,
-                        PushValue::Double(_) | PushValue::Float(_) => DataType::Double,
-                        PushValue::String(_) => DataType::String,
-                        _ => DataType::Int32,
-                    };
-                    stack.push(Slot {
-                        pushes: if lit.is_some() { vec![i] } else { Vec::new() },
-                        kind: Kind::Any,
-                        lit,
-                        ty,
-                    });
-                }
-            },
+            }
             Instruction::Binary {
                 op: Opcode::Conv,
                 t2,
@@ -429,7 +496,7 @@ impl<'a, 'g> Sim<'a, 'g> {
                     // A script's result goes where its callers use it (the naming pass's
                     // result kind).
                     if op == Opcode::Ret
-                        && let Some(s) = self.script
+                        && let Some(s) = self.script_at(i)
                     {
                         let k = self.game.name_index().script_result_kind(s);
                         let v = Self::pop(stack);
@@ -452,6 +519,9 @@ impl<'a, 'g> Sim<'a, 'g> {
                 };
                 let k = self.var_kind(&var);
                 let n = self.game.var_name(var.variable).to_string();
+                if var.instance == InstanceType::LOCAL && n == CLEANUP_TEMP {
+                    self.temp = Some(value.clone());
+                }
                 self.goes(&value, k, || format!("stored into {n}"));
             }
             Instruction::PopSwap { .. } => stack.clear(),

@@ -6,6 +6,8 @@
 use super::instance::Tile;
 use crate::error::Result;
 use crate::read::Reader;
+use crate::chunks::sequence::Sequence;
+use crate::chunks::sprite::Sprite;
 use crate::refs::{AssetRef, StringRef};
 use crate::version::Version;
 use crate::write::Writer;
@@ -19,8 +21,8 @@ pub struct AssetLayer {
     pub legacy_tiles: Vec<Tile>,
     /// Sprite instances.
     pub sprites: Vec<SpriteInstance>,
-    /// Sequence instances (2.3+); [`SpriteInstance::asset`] is a sequence id.
-    pub sequences: Option<Vec<SpriteInstance>>,
+    /// Sequence instances (2.3+).
+    pub sequences: Option<Vec<SequenceInstance>>,
     /// Nine-slice sprite instances (2.3 up to 2.3.2 only).
     pub nine_slices: Option<Vec<SpriteInstance>>,
     /// Particle-system instances (2023.2+, not in LTS).
@@ -29,14 +31,22 @@ pub struct AssetLayer {
     pub text_items: Option<Vec<TextItem>>,
 }
 
-/// A sprite (or sequence) placed on an asset layer.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A sprite (`T` = [`Sprite`]; also a nine-slice) or a sequence (`T` = [`Sequence`], see
+/// [`SequenceInstance`]) placed on an asset layer: the two share one record.
+#[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct SpriteInstance {
+#[cfg_attr(
+    feature = "serde",
+    serde(bound(
+        serialize = "T: crate::refs::Target",
+        deserialize = "T: crate::refs::Target"
+    ))
+)]
+pub struct SpriteInstance<T = Sprite> {
     /// Instance name.
     pub name: StringRef,
-    /// Sprite id (or sequence id for sequence instances); -1 = none.
-    pub asset: i32,
+    /// The sprite (or sequence) placed.
+    pub asset: AssetRef<T>,
     /// X position.
     pub x: i32,
     /// Y position.
@@ -176,13 +186,34 @@ pub(crate) fn pointer_count(v: &Version) -> usize {
         + has_text_items(v) as usize
 }
 
-impl SpriteInstance {
+/// A sequence placed on an asset layer (or a UI layer): the sprite instance record.
+pub type SequenceInstance = SpriteInstance<Sequence>;
+
+impl<T> Default for SpriteInstance<T> {
+    fn default() -> Self {
+        SpriteInstance {
+            name: StringRef::default(),
+            asset: AssetRef::NONE,
+            x: 0,
+            y: 0,
+            scale_x: 0.0,
+            scale_y: 0.0,
+            colour: 0,
+            animation_speed: 0.0,
+            speed_type: 0,
+            frame_index: 0.0,
+            rotation: 0.0,
+        }
+    }
+}
+
+impl<T> SpriteInstance<T> {
     /// Reads one record.
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
         let mut f = r.fields::<44>("sprite instance")?;
         Ok(SpriteInstance {
             name: f.string()?,
-            asset: f.i32(),
+            asset: AssetRef::from_stored(f.i32(), -1),
             x: f.i32(),
             y: f.i32(),
             scale_x: f.f32(),
@@ -198,7 +229,7 @@ impl SpriteInstance {
     /// Writes the record.
     pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         w.string(self.name);
-        w.i32(self.asset);
+        w.i32(self.asset.to_stored(-1));
         w.i32(self.x);
         w.i32(self.y);
         w.f32(self.scale_x);
@@ -397,7 +428,8 @@ impl AssetLayer {
         let empty_sprites = Vec::new();
         if has_sequences(&v) {
             next(w);
-            let l = self.sequences.as_ref().unwrap_or(&empty_sprites);
+            let empty = Vec::new();
+            let l = self.sequences.as_ref().unwrap_or(&empty);
             w.pointer_list_required(l, |w, s| s.write(w))?;
         }
         if has_nine_slices(&v) {

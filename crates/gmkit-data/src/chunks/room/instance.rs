@@ -1,6 +1,8 @@
 //! Room instances and legacy tiles (the fixed-size records of a room and of asset layers).
 
+use crate::chunks::background::Background;
 use crate::chunks::code::CodeEntry;
+use crate::chunks::sprite::Sprite;
 use crate::chunks::object::Object;
 use crate::error::Result;
 use crate::read::Reader;
@@ -141,6 +143,59 @@ fn bad_object(r: &Reader, at: usize, object: i32) -> crate::error::Error {
     )
 }
 
+/// What a legacy tile's image is cut from: a background before GameMaker Studio 2, a sprite
+/// from it on ([`TileSource::for_version`]). Stored as one `i32`, -1 for none.
+///
+/// In the serde form the variant is the key, flattened into the tile:
+/// `"background": "bg_tiles"` or `"sprite": "spr_wall"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum TileSource {
+    /// A background (BGND), before GameMaker Studio 2.
+    Background(AssetRef<Background>),
+    /// A sprite (SPRT), GameMaker Studio 2 and later.
+    Sprite(AssetRef<Sprite>),
+}
+
+impl Default for TileSource {
+    fn default() -> Self {
+        TileSource::Background(AssetRef::NONE)
+    }
+}
+
+impl TileSource {
+    /// Whether tiles of version `v` are cut from sprites (else from backgrounds).
+    pub fn is_sprite(v: &Version) -> bool {
+        v.is_gms2()
+    }
+
+    /// The source a stored value denotes in a file of version `v` (-1: none).
+    pub fn for_version(v: &Version, stored: i32) -> Self {
+        if Self::is_sprite(v) {
+            TileSource::Sprite(AssetRef::from_stored(stored, -1))
+        } else {
+            TileSource::Background(AssetRef::from_stored(stored, -1))
+        }
+    }
+
+    /// The stored value (-1: none).
+    pub fn to_stored(self) -> i32 {
+        match self {
+            TileSource::Background(r) => r.to_stored(-1),
+            TileSource::Sprite(r) => r.to_stored(-1),
+        }
+    }
+
+    /// The index referred to (of a background or a sprite, see the variant), if any.
+    pub fn index(self) -> Option<usize> {
+        match self {
+            TileSource::Background(r) => r.index(),
+            TileSource::Sprite(r) => r.index(),
+        }
+    }
+}
+
 /// A legacy tile: a rectangle of a background (GMS1) or sprite (GMS2) placed in a room or an
 /// asset layer.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -150,8 +205,9 @@ pub struct Tile {
     pub x: i32,
     /// Y position.
     pub y: i32,
-    /// Background id (GMS1) or sprite id (GMS2); -1 = none.
-    pub source_asset: i32,
+    /// The background (GMS1) or sprite (GMS2) the tile is cut from.
+    #[cfg_attr(feature = "serde", serde(flatten))]
+    pub source: TileSource,
     /// Source rectangle X.
     pub source_x: i32,
     /// Source rectangle Y.
@@ -178,11 +234,19 @@ pub struct Tile {
 impl Tile {
     /// Reads one tile.
     pub(crate) fn read(r: &mut Reader) -> Result<Self> {
+        let sprite = TileSource::is_sprite(r.version());
         let mut f = r.fields::<48>("tile")?;
+        let pick = |v: i32| {
+            if sprite {
+                TileSource::Sprite(AssetRef::from_stored(v, -1))
+            } else {
+                TileSource::Background(AssetRef::from_stored(v, -1))
+            }
+        };
         Ok(Tile {
             x: f.i32(),
             y: f.i32(),
-            source_asset: f.i32(),
+            source: pick(f.i32()),
             source_x: f.i32(),
             source_y: f.i32(),
             width: f.u32(),
@@ -199,7 +263,7 @@ impl Tile {
     pub(crate) fn write(&self, w: &mut Writer) -> Result<()> {
         w.i32(self.x);
         w.i32(self.y);
-        w.i32(self.source_asset);
+        w.i32(self.source.to_stored());
         w.i32(self.source_x);
         w.i32(self.source_y);
         w.u32(self.width);

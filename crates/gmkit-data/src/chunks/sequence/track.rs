@@ -10,7 +10,13 @@
 use crate::chunks::anim_curve::AnimCurve;
 use crate::error::{Result, invalid};
 use crate::read::Reader;
-use crate::refs::StringRef;
+use crate::chunks::font::Font;
+use crate::chunks::object::Object;
+use crate::chunks::particle_system::ParticleSystem;
+use crate::chunks::sequence::Sequence;
+use crate::chunks::sound::Sound;
+use crate::chunks::sprite::Sprite;
+use crate::refs::{AssetRef, StringRef};
 use crate::version::Version;
 use crate::write::Writer;
 
@@ -36,8 +42,8 @@ pub struct Keyframe<T> {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CurveRef {
-    /// An ACRV asset id (-1 = none).
-    Asset(i32),
+    /// An animation curve asset (ACRV; stored -1 for none).
+    Asset(AssetRef<AnimCurve>),
     /// A curve stored inline (stored as `i32` -1 followed by the curve without its name).
     Embedded(Box<AnimCurve>),
 }
@@ -48,17 +54,24 @@ pub enum CurveRef {
 pub enum KeyframeData {
     /// Audio track: sound id, an unknown word (0), play mode.
     Audio {
-        /// Sound id (index into SOND).
-        sound: i32,
+        /// The sound played (SOND; stored -1 for none).
+        sound: AssetRef<Sound>,
         /// Unknown (0), kept as read.
         unknown: i32,
         /// Play mode.
         mode: i32,
     },
-    /// A single `i32`: object id (instance track), sprite id (graphic track), sequence id
-    /// (sequence track), frame index (sprite frames track), bool (bool track), particle system
-    /// id (particle track).
+    /// A single `i32` that names no asset: a frame index (sprite frames track), a bool (bool
+    /// track), or the value of a track model gmkit does not know.
     Int(i32),
+    /// Instance track: the object instantiated (stored -1 for none).
+    Object(AssetRef<Object>),
+    /// Graphic track: the sprite drawn (stored -1 for none).
+    Sprite(AssetRef<Sprite>),
+    /// Sequence track: the sequence played (stored -1 for none).
+    Sequence(AssetRef<Sequence>),
+    /// Particle track: the particle system (stored -1 for none).
+    ParticleSystem(AssetRef<ParticleSystem>),
     /// String track: a string.
     String(StringRef),
     /// Real track: value and curve.
@@ -84,8 +97,8 @@ pub enum KeyframeData {
         wrap: bool,
         /// Alignment.
         alignment: i32,
-        /// Font id.
-        font: i32,
+        /// The font (FONT; stored -1 for none).
+        font: AssetRef<Font>,
         /// 2024.14+: wrap mode and origin.
         wrap_mode_origin: Option<[i32; 2]>,
     },
@@ -131,6 +144,10 @@ enum Kind {
     None,
     Audio,
     Int,
+    Object,
+    Sprite,
+    Sequence,
+    ParticleSystem,
     String,
     Real,
     Colour,
@@ -143,8 +160,11 @@ fn kind_of(model: &[u8]) -> Option<Kind> {
             Kind::None
         }
         b"GMAudioTrack" => Kind::Audio,
-        b"GMInstanceTrack" | b"GMGraphicTrack" | b"GMSequenceTrack" | b"GMSpriteFramesTrack"
-        | b"GMBoolTrack" | b"GMParticleTrack" => Kind::Int,
+        b"GMInstanceTrack" => Kind::Object,
+        b"GMGraphicTrack" => Kind::Sprite,
+        b"GMSequenceTrack" => Kind::Sequence,
+        b"GMParticleTrack" => Kind::ParticleSystem,
+        b"GMSpriteFramesTrack" | b"GMBoolTrack" => Kind::Int,
         b"GMStringTrack" => Kind::String,
         b"GMRealTrack" => Kind::Real,
         b"GMColourTrack" => Kind::Colour,
@@ -226,7 +246,7 @@ fn read_curve_ref(r: &mut Reader) -> Result<CurveRef> {
     let at = r.pos();
     let id = r.i32()?;
     if !embedded {
-        return Ok(CurveRef::Asset(id));
+        return Ok(CurveRef::Asset(AssetRef::from_stored(id, -1)));
     }
     if id != -1 {
         return Err(r.error_at(at, invalid("embedded curve marker", -1, id)));
@@ -238,7 +258,7 @@ fn write_curve_ref(w: &mut Writer, c: &CurveRef) {
     match c {
         CurveRef::Asset(id) => {
             w.bool32(false);
-            w.i32(*id);
+            w.i32(id.to_stored(-1));
         }
         CurveRef::Embedded(curve) => {
             w.bool32(true);
@@ -251,11 +271,15 @@ fn write_curve_ref(w: &mut Writer, c: &CurveRef) {
 fn read_data(r: &mut Reader, kind: Kind) -> Result<KeyframeData> {
     Ok(match kind {
         Kind::Audio => KeyframeData::Audio {
-            sound: r.i32()?,
+            sound: AssetRef::from_stored(r.i32()?, -1),
             unknown: r.i32()?,
             mode: r.i32()?,
         },
         Kind::Int | Kind::None => KeyframeData::Int(r.i32()?),
+        Kind::Object => KeyframeData::Object(AssetRef::from_stored(r.i32()?, -1)),
+        Kind::Sprite => KeyframeData::Sprite(AssetRef::from_stored(r.i32()?, -1)),
+        Kind::Sequence => KeyframeData::Sequence(AssetRef::from_stored(r.i32()?, -1)),
+        Kind::ParticleSystem => KeyframeData::ParticleSystem(AssetRef::from_stored(r.i32()?, -1)),
         Kind::String => KeyframeData::String(r.string()?),
         Kind::Real => KeyframeData::Real {
             value: r.f32()?,
@@ -269,7 +293,7 @@ fn read_data(r: &mut Reader, kind: Kind) -> Result<KeyframeData> {
             text: r.string()?,
             wrap: r.bool32()?,
             alignment: r.i32()?,
-            font: r.i32()?,
+            font: AssetRef::from_stored(r.i32()?, -1),
             wrap_mode_origin: if has_text_origin(r.version()) {
                 Some([r.i32()?, r.i32()?])
             } else {
@@ -286,11 +310,15 @@ fn write_data(w: &mut Writer, d: &KeyframeData) -> Result<()> {
             unknown,
             mode,
         } => {
-            w.i32(*sound);
+            w.i32(sound.to_stored(-1));
             w.i32(*unknown);
             w.i32(*mode);
         }
         KeyframeData::Int(v) => w.i32(*v),
+        KeyframeData::Object(a) => w.i32(a.to_stored(-1)),
+        KeyframeData::Sprite(a) => w.i32(a.to_stored(-1)),
+        KeyframeData::Sequence(a) => w.i32(a.to_stored(-1)),
+        KeyframeData::ParticleSystem(a) => w.i32(a.to_stored(-1)),
         KeyframeData::String(s) => w.string(*s),
         KeyframeData::Real { value, curve } => {
             w.f32(*value);
@@ -310,7 +338,7 @@ fn write_data(w: &mut Writer, d: &KeyframeData) -> Result<()> {
             w.string(*text);
             w.bool32(*wrap);
             w.i32(*alignment);
-            w.i32(*font);
+            w.i32(font.to_stored(-1));
             if has_text_origin(w.version()) {
                 for v in wrap_mode_origin.unwrap_or_default() {
                     w.i32(v);
