@@ -399,7 +399,10 @@ pub fn frame(
     }
     // A folder holding this one PNG, with no record of unpack's hashes: the PNG counts as edited.
     let n = file.sprites.as_ref().map_or(0, |s| s.sprites.len());
-    let stems: Vec<String> = (0..n).map(|i| format!("{i}")).collect();
+    let dirs: crate::frames::Dirs = vec![(
+        crate::frames::Kind::Sprite,
+        (0..n).map(|i| Some(format!("sprites/{i}"))).collect(),
+    )];
     let mut folder = crate::Folder::default();
     folder.insert(format!("sprites/{sprite}/{frame}.png"), png.to_vec());
     let mut changed = file.clone();
@@ -407,7 +410,7 @@ pub fn frame(
         &mut changed,
         &folder,
         "",
-        &stems,
+        &dirs,
         &crate::pages::Touched::new(),
     )
     .map_err(|e| Error::new(label, e.field, e.message))?;

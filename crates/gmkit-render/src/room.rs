@@ -5,6 +5,7 @@ use crate::{MAX_SIDE, PageCache, RenderError, RenderOptions, Rendered, Stats};
 use gmkit_data::DataFile;
 use gmkit_data::chunks::room::{
     AssetLayer, BackgroundLayer, Instance, Layer, LayerData, Room, SpriteInstance, Tile, TileLayer,
+    TileSource,
 };
 use gmkit_data::chunks::texture_page_item::TpagRef;
 use std::collections::HashMap;
@@ -268,12 +269,13 @@ impl Scene<'_> {
 
     /// A legacy tile: a rectangle of a background (GMS1) or of a sprite's first frame (2.x
     /// asset layers).
-    fn legacy_tile(&mut self, k: usize, t: &Tile, from_sprite: bool) {
+    fn legacy_tile(&mut self, k: usize, t: &Tile) {
         let what = || format!("tile {k} (id {})", t.instance_id);
-        let Ok(src) = usize::try_from(t.source_asset) else {
+        let from_sprite = matches!(t.source, TileSource::Sprite(_));
+        let Some(src) = t.source.index() else {
             let kind = if from_sprite { "sprite" } else { "background" };
             self.out
-                .skip(what, format!("refers to no {kind} ({})", t.source_asset));
+                .skip(what, format!("refers to no {kind} ({})", t.source.to_stored()));
             return;
         };
         let frame = if from_sprite {
@@ -381,7 +383,7 @@ impl Scene<'_> {
         order.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         for (_, kind, k) in order {
             if kind == 0 {
-                self.legacy_tile(k, &room.tiles[k], false);
+                self.legacy_tile(k, &room.tiles[k]);
             } else {
                 self.instance(k, &room.instances[k]);
             }
@@ -500,7 +502,7 @@ impl Scene<'_> {
 
     fn asset_layer(&mut self, l: &Layer, a: &AssetLayer) {
         for (k, t) in a.legacy_tiles.iter().enumerate() {
-            self.legacy_tile(k, t, true);
+            self.legacy_tile(k, t);
         }
         let nine = a.nine_slices.iter().flatten();
         for (k, s) in a.sprites.iter().chain(nine).enumerate() {
@@ -526,8 +528,10 @@ impl Scene<'_> {
     }
 
     fn sprite_instance(&mut self, l: &Layer, k: usize, s: &SpriteInstance) {
-        let r = usize::try_from(s.asset)
-            .map_err(|_| format!("sprite {}", s.asset))
+        let r = s
+            .asset
+            .index()
+            .ok_or_else(|| format!("sprite {:?}", s.asset))
             .and_then(|si| self.sprite_frame(si, s.frame_index as f64))
             .and_then(|(f, pivot)| {
                 let at = Place {
