@@ -158,6 +158,10 @@ fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(what, "", format!("cannot be written: {e}"))
 }
 
+/// Code entries decompiled at once by [`unpack`]: enough to keep both cores busy, few enough
+/// that their texts stay small.
+const BATCH: usize = 1024;
+
 /// Writes the code entries of `file` under `prefix`: the JSON documents go to `docs` (rendered
 /// by the caller), the `.asm` texts straight into `out`.
 pub(crate) fn unpack(
@@ -173,11 +177,15 @@ pub(crate) fn unpack(
     };
     let dis = Disassembler::new(file);
     let gml = crate::gml::Decompiler::new(file);
-    let rendered: Vec<(String, Value, Option<String>, Option<String>)> = code
-        .entries
+    let mut in_assets = Vec::new();
+    // In batches, each written before the next is made: the texts never all wait in memory.
+    for start in (0..code.entries.len()).step_by(BATCH) {
+    let end = (start + BATCH).min(code.entries.len());
+    let rendered: Vec<(String, Value, Option<String>, Option<String>)> = code.entries[start..end]
         .par_iter()
         .enumerate()
-        .map(|(i, e)| {
+        .map(|(k, e)| {
+            let i = start + k;
             let name = file
                 .strings
                 .as_ref()
@@ -220,13 +228,14 @@ pub(crate) fn unpack(
             Ok((stem, v, text, gml_text))
         })
         .collect::<Result<_>>()?;
-    let mut in_assets = Vec::new();
-    for (i, (stem, v, text, gml_text)) in rendered.into_iter().enumerate() {
+    let mut texts = Vec::with_capacity(2 * rendered.len());
+    for (k, (stem, v, text, gml_text)) in rendered.into_iter().enumerate() {
+        let i = start + k;
         if let Some(t) = text {
-            out.insert(format!("{stem}.{ASM_EXT}"), t.into_bytes());
+            texts.push((format!("{stem}.{ASM_EXT}"), t.into_bytes()));
         }
         if let Some(t) = gml_text {
-            out.insert(format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes());
+            texts.push((format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes()));
         }
         // A root in an asset's folder, or a child of one: listed in `in_assets`.
         let file = owned.get(&i);
@@ -246,6 +255,10 @@ pub(crate) fn unpack(
         } else {
             docs.push((format!("{stem}.json"), v));
         }
+    }
+    out.insert_all(texts);
+    crate::unpack::render(docs, out);
+    out.spill_error()?;
     }
     let mut chunk = serde_json::to_value(ChunkFile {
         empty_body: code.empty_body,

@@ -43,17 +43,32 @@ pub struct Unpacked {
 }
 
 /// Unpacks a game straight to `dir` (a new or empty directory, see [`Folder::write_dir`]) with
-/// bounded memory: stored page images are written from the parsed model's bytes (no copy) and
+/// bounded memory: every JSON, code and frame file is written as it is produced (into a
+/// temporary directory beside `dir`, renamed to `dir` when complete: on any error nothing is
+/// left behind), stored page images are written from the parsed model's bytes (no copy) and
 /// each page's PNG is produced as it is written, one page per thread at a time.
 pub fn unpack_to_dir(game: &Game, dir: impl AsRef<std::path::Path>) -> Result<Unpacked> {
-    let folder = unpack_deferred(game)?;
-    let notes = crate::frames::notes(&folder);
-    let (files, bytes) = folder.write_dir_counted(dir)?;
-    Ok(Unpacked {
-        files,
-        bytes,
-        notes,
-    })
+    let dir = dir.as_ref();
+    let tmp = crate::folder::prepare(dir)?;
+    let result = (|| {
+        let mut folder = Folder::spilling(&tmp);
+        unpack_into(&game.data, "", &mut folder)?;
+        for (name, g) in &game.audio_groups {
+            unpack_into(g, &format!("{AUDIO_GROUPS}/{name}/"), &mut folder)?;
+        }
+        let (files, bytes) = folder.write_into(&tmp)?;
+        let notes = crate::frames::notes(&folder);
+        crate::folder::place(&tmp, dir)?;
+        Ok(Unpacked {
+            files,
+            bytes,
+            notes,
+        })
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
 }
 
 fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
@@ -111,6 +126,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
                     }
                     if sink.docs.len() >= RENDER_BATCH {
                         render(&mut sink.docs, out);
+                        out.spill_error()?;
                     }
                     Ok(())
                 },
@@ -169,7 +185,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
     crate::frames::unpack(file, prefix, &sprite_stems, out)?;
     crate::masks::unpack(file, prefix, &sprite_stems, out)?;
     render(&mut docs, out);
-    Ok(())
+    out.spill_error()
 }
 
 /// JSON files rendered at once: enough to keep both cores busy, few enough that their trees
@@ -177,7 +193,7 @@ pub fn unpack_into(file: &DataFile, prefix: &str, out: &mut Folder) -> Result<()
 const RENDER_BATCH: usize = 512;
 
 /// Renders `docs` (in parallel) into `out` and empties it.
-fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
+pub(crate) fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
     let rendered: Vec<(String, Vec<u8>)> = std::mem::take(docs)
         .into_par_iter()
         .map(|(p, v)| {
@@ -185,9 +201,7 @@ fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
             (p, b)
         })
         .collect();
-    for (p, b) in rendered {
-        out.insert(p, b);
-    }
+    out.insert_all(rendered);
 }
 
 /// Where the parts of the model go while it is walked.
