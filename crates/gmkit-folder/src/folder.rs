@@ -102,6 +102,9 @@ struct Spill {
     notes: Vec<(String, String)>,
 }
 
+/// A file a [`Spill`] wrote: (path, size, its frame record's note).
+type Written = (String, u64, Option<(String, String)>);
+
 impl Spill {
     /// Makes the directories of `paths` under the root (each once).
     fn make_dirs<'p>(&mut self, paths: impl Iterator<Item = &'p str>) -> Result<()> {
@@ -132,7 +135,7 @@ impl Spill {
             return;
         }
         let root = &self.root;
-        let done: Vec<Result<(String, u64, Option<(String, String)>)>> = files
+        let done: Vec<Result<Written>> = files
             .into_par_iter()
             .map(|(p, b)| {
                 std::fs::write(root.join(&p), &b)
@@ -486,7 +489,9 @@ impl Folder {
     pub(crate) fn write_dir_counted(&self, dir: impl AsRef<Path>) -> Result<(usize, u64)> {
         let dir = dir.as_ref();
         let tmp = prepare(dir)?;
-        let result = self.write_into(&tmp).and_then(|n| place(&tmp, dir).map(|()| n));
+        let result = self
+            .write_into(&tmp)
+            .and_then(|n| place(&tmp, dir).map(|()| n));
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&tmp);
         }
@@ -595,7 +600,10 @@ pub(crate) fn place(tmp: &Path, dir: &Path) -> Result<()> {
 /// (at the top or in an audio group's folder).
 pub(crate) fn is_audio_file(rel: &str) -> bool {
     use crate::layout::{AUDIO, AUDIO_GROUPS};
-    let rel = match rel.strip_prefix(AUDIO_GROUPS).and_then(|r| r.strip_prefix('/')) {
+    let rel = match rel
+        .strip_prefix(AUDIO_GROUPS)
+        .and_then(|r| r.strip_prefix('/'))
+    {
         Some(r) => match r.split_once('/') {
             Some((_, r)) => r,
             None => return false,

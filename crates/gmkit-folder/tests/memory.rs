@@ -54,7 +54,10 @@ fn unpack_to_dir_refuses_a_directory_with_files_and_writes_nothing() {
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("mine.txt"), b"mine").unwrap();
     let e = gmkit_folder::unpack_to_dir(&game, &dir).unwrap_err();
-    assert!(e.message.contains("expected a new or empty directory"), "{e}");
+    assert!(
+        e.message.contains("expected a new or empty directory"),
+        "{e}"
+    );
     assert_eq!(names(tmp.path()), ["game"]);
     assert_eq!(names(&dir), ["mine.txt"]);
 }
