@@ -192,8 +192,10 @@ mod guard {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{Arc, Once, OnceLock};
 
-    /// At most this many guarded maps live at once (more are read into memory instead).
-    const SLOTS: usize = 1024;
+    /// At most this many guarded maps live at once (more are read into memory instead): enough
+    /// for every payload file of a large unpacked game (pack maps each texture page and audio
+    /// file of the folder, see `gmkit-folder`).
+    const SLOTS: usize = 16384;
 
     #[allow(clippy::declare_interior_mutable_const)]
     const ZERO: AtomicUsize = AtomicUsize::new(0);
@@ -207,6 +209,8 @@ mod guard {
     static TAKEN: [AtomicBool; SLOTS] = [NO; SLOTS];
     /// Whether a read of the range faulted (the file was truncated under it).
     static FAULTED: [AtomicBool; SLOTS] = [NO; SLOTS];
+    /// Where the search for a free slot starts (after the last slot taken).
+    static HINT: AtomicUsize = AtomicUsize::new(0);
     /// The page size.
     static PAGE: AtomicUsize = AtomicUsize::new(4096);
     /// The `SIGBUS` disposition before ours.
@@ -266,13 +270,15 @@ mod guard {
         if !INSTALLED.load(Ordering::Acquire) {
             return Ok(None);
         }
-        let Some(slot) = (0..SLOTS).find(|&i| {
+        let from = HINT.load(Ordering::Relaxed);
+        let Some(slot) = (0..SLOTS).map(|k| (from + k) % SLOTS).find(|&i| {
             TAKEN[i]
                 .compare_exchange(false, true, Ordering::AcqRel, Ordering::Relaxed)
                 .is_ok()
         }) else {
             return Ok(None);
         };
+        HINT.store((slot + 1) % SLOTS, Ordering::Relaxed);
         let region = Arc::new(Region { slot });
         // SAFETY: a read-only map; truncation of the file under it is made harmless by the
         // handler (a faulting page becomes zeros), and changes are caught by `Source::check`.

@@ -158,6 +158,10 @@ fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(what, "", format!("cannot be written: {e}"))
 }
 
+/// Code entries decompiled at once by [`unpack`]: enough to keep both cores busy, few enough
+/// that their texts stay small.
+const BATCH: usize = 1024;
+
 /// Writes the code entries of `file` under `prefix`: the JSON documents go to `docs` (rendered
 /// by the caller), the `.asm` texts straight into `out`.
 pub(crate) fn unpack(
@@ -174,79 +178,89 @@ pub(crate) fn unpack(
     };
     let dis = Disassembler::new(file);
     let gml = crate::gml::Decompiler::new(file, names_file);
-    let rendered: Vec<(String, Value, Option<String>, Option<String>)> = code
-        .entries
-        .par_iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let name = file
-                .strings
-                .as_ref()
-                .and_then(|s| s.get(e.name))
-                .map(|s| String::from_utf8_lossy(s.as_bytes()).into_owned());
-            let stem = match owned.get(&i) {
-                Some(s) => format!("{prefix}{s}"),
-                None => format!("{prefix}{DIR}/{}", element_stem(i, name.as_deref())),
-            };
-            let parent = match e.body {
-                CodeBody::Shared { parent } => Some(parent),
-                _ => None,
-            };
-            let text = match parent {
-                Some(_) => None,
-                None => Some(
-                    dis.entry(i)
-                        .map_err(|err| ser_err(&format!("{stem}.{ASM_EXT}"), err))?,
-                ),
-            };
-            let (gml_text, gml) = match (&gml, &text) {
-                (Some(g), Some(asm)) => {
-                    let (t, r) = g.entry(i, asm);
-                    (t, Some(r))
-                }
-                _ => (None, None),
-            };
-            let meta = EntryFile {
-                name: e.name,
-                locals_count: e.locals_count,
-                arguments_count: e.arguments_count,
-                arguments_flag: e.arguments_flag,
-                execution_offset: e.execution_offset,
-                parent,
-                gml,
-            };
-            let v = scope
-                .enter(|| serde_json::to_value(&meta))
-                .map_err(|err| ser_err(&format!("{stem}.json"), err))?;
-            Ok((stem, v, text, gml_text))
-        })
-        .collect::<Result<_>>()?;
     let mut in_assets = Vec::new();
-    for (i, (stem, v, text, gml_text)) in rendered.into_iter().enumerate() {
-        if let Some(t) = text {
-            out.insert(format!("{stem}.{ASM_EXT}"), t.into_bytes());
-        }
-        if let Some(t) = gml_text {
-            out.insert(format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes());
-        }
-        // A root in an asset's folder, or a child of one: listed in `in_assets`.
-        let file = owned.get(&i);
-        let child_of_owned = match code.entries[i].body {
-            CodeBody::Shared { parent } => owned.contains_key(&(parent as usize)),
-            _ => false,
-        };
-        if file.is_some() || child_of_owned {
-            let Value::Object(mut m) = v else {
-                return Err(ser_err(&stem, "not an object"));
-            };
-            m.insert("index".into(), i.into());
-            if let Some(f) = file {
-                m.insert("file".into(), f.clone().into());
+    // In batches, each written before the next is made: the texts never all wait in memory.
+    for start in (0..code.entries.len()).step_by(BATCH) {
+        let end = (start + BATCH).min(code.entries.len());
+        let rendered: Vec<(String, Value, Option<String>, Option<String>)> = code.entries
+            [start..end]
+            .par_iter()
+            .enumerate()
+            .map(|(k, e)| {
+                let i = start + k;
+                let name = file
+                    .strings
+                    .as_ref()
+                    .and_then(|s| s.get(e.name))
+                    .map(|s| String::from_utf8_lossy(s.as_bytes()).into_owned());
+                let stem = match owned.get(&i) {
+                    Some(s) => format!("{prefix}{s}"),
+                    None => format!("{prefix}{DIR}/{}", element_stem(i, name.as_deref())),
+                };
+                let parent = match e.body {
+                    CodeBody::Shared { parent } => Some(parent),
+                    _ => None,
+                };
+                let text = match parent {
+                    Some(_) => None,
+                    None => Some(
+                        dis.entry(i)
+                            .map_err(|err| ser_err(&format!("{stem}.{ASM_EXT}"), err))?,
+                    ),
+                };
+                let (gml_text, gml) = match (&gml, &text) {
+                    (Some(g), Some(asm)) => {
+                        let (t, r) = g.entry(i, asm);
+                        (t, Some(r))
+                    }
+                    _ => (None, None),
+                };
+                let meta = EntryFile {
+                    name: e.name,
+                    locals_count: e.locals_count,
+                    arguments_count: e.arguments_count,
+                    arguments_flag: e.arguments_flag,
+                    execution_offset: e.execution_offset,
+                    parent,
+                    gml,
+                };
+                let v = scope
+                    .enter(|| serde_json::to_value(&meta))
+                    .map_err(|err| ser_err(&format!("{stem}.json"), err))?;
+                Ok((stem, v, text, gml_text))
+            })
+            .collect::<Result<_>>()?;
+        let mut texts = Vec::with_capacity(2 * rendered.len());
+        for (k, (stem, v, text, gml_text)) in rendered.into_iter().enumerate() {
+            let i = start + k;
+            if let Some(t) = text {
+                texts.push((format!("{stem}.{ASM_EXT}"), t.into_bytes()));
             }
-            in_assets.push(Value::Object(m));
-        } else {
-            docs.push((format!("{stem}.json"), v));
+            if let Some(t) = gml_text {
+                texts.push((format!("{stem}.{}", crate::gml::GML_EXT), t.into_bytes()));
+            }
+            // A root in an asset's folder, or a child of one: listed in `in_assets`.
+            let file = owned.get(&i);
+            let child_of_owned = match code.entries[i].body {
+                CodeBody::Shared { parent } => owned.contains_key(&(parent as usize)),
+                _ => false,
+            };
+            if file.is_some() || child_of_owned {
+                let Value::Object(mut m) = v else {
+                    return Err(ser_err(&stem, "not an object"));
+                };
+                m.insert("index".into(), i.into());
+                if let Some(f) = file {
+                    m.insert("file".into(), f.clone().into());
+                }
+                in_assets.push(Value::Object(m));
+            } else {
+                docs.push((format!("{stem}.json"), v));
+            }
         }
+        out.insert_all(texts);
+        crate::unpack::render(docs, out);
+        out.spill_error()?;
     }
     let mut chunk = serde_json::to_value(ChunkFile {
         empty_body: code.empty_body,

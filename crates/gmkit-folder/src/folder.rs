@@ -8,6 +8,11 @@
 //! read from disk leaves its texture images on disk until pack reads them, one at a time.
 //! [`Folder::files`] holds the other files; [`Folder::read`] reads any file, deferred or not,
 //! and [`Folder::materialize`] turns every deferred file into bytes (in-memory use).
+//!
+//! A folder made to be written to disk can hold no file at all: [`Folder::spilling`] writes
+//! each file as it is inserted into a temporary directory (unpack's JSON, code and frames go
+//! to disk as they are produced instead of waiting in memory), and [`Folder::read_dir_lazy`]
+//! leaves every payload (page images, stored blobs, audio) on disk until pack reads it.
 
 use crate::error::{Error, Result};
 use crate::reader;
@@ -24,6 +29,133 @@ pub struct Folder {
     pub files: BTreeMap<String, Vec<u8>>,
     /// Files produced or read only when needed (see the module's notes), by path.
     deferred: BTreeMap<String, Deferred>,
+    /// Where inserted files go when they are written as they come ([`Folder::spilling`]).
+    spill: Option<Spill>,
+    /// The files [`Folder::read_bytes`] mapped, to check they did not change.
+    mapped: Mapped,
+}
+
+/// What identifies a file mapped by [`Folder::read_bytes`]: (folder path, full path, size,
+/// modification time).
+type Stamp = (String, PathBuf, u64, Option<std::time::SystemTime>);
+
+/// The files [`Folder::read_bytes`] mapped (shared by clones; never part of equality).
+#[derive(Clone, Debug, Default)]
+struct Mapped(std::sync::Arc<std::sync::Mutex<Vec<Stamp>>>);
+
+impl PartialEq for Mapped {
+    fn eq(&self, _: &Mapped) -> bool {
+        true
+    }
+}
+
+impl Eq for Mapped {}
+
+/// The files a folder's payloads were mapped from ([`Folder::payload_check`]): the payloads of a
+/// packed model are views of them until the model is written.
+#[derive(Clone, Debug, Default)]
+pub struct PayloadCheck(Vec<Stamp>);
+
+impl PayloadCheck {
+    /// `Ok` while every mapped file has the size and modification time it had when mapped;
+    /// otherwise an error naming the first that changed (what was built from it may hold
+    /// zeros where the file was cut: build again).
+    pub fn check(&self) -> Result<()> {
+        for (rel, full, len, modified) in &self.0 {
+            let now = std::fs::symlink_metadata(full).map(|m| (m.len(), m.modified().ok()));
+            match now {
+                Ok((l, m)) if l == *len && m == *modified => {}
+                Ok((l, _)) => {
+                    return Err(Error::new(
+                        rel,
+                        "",
+                        format!(
+                            "changed on disk while it was packed (its size was {len} bytes, now {l}): pack again"
+                        ),
+                    ));
+                }
+                Err(e) => {
+                    return Err(Error::new(
+                        rel,
+                        "",
+                        format!("changed on disk while it was packed ({e}): pack again"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The files a [`Folder::spilling`] folder wrote to its directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Spill {
+    /// The directory the files go to.
+    root: PathBuf,
+    /// Files written: path → size.
+    written: BTreeMap<String, u64>,
+    /// Directories made under `root`.
+    dirs: std::collections::BTreeSet<String>,
+    /// The first write that failed (later inserts are dropped).
+    error: Option<Error>,
+    /// Notes of the sprites' frame records written ([`crate::frames::note_of`]).
+    notes: Vec<(String, String)>,
+}
+
+/// A file a [`Spill`] wrote: (path, size, its frame record's note).
+type Written = (String, u64, Option<(String, String)>);
+
+impl Spill {
+    /// Makes the directories of `paths` under the root (each once).
+    fn make_dirs<'p>(&mut self, paths: impl Iterator<Item = &'p str>) -> Result<()> {
+        for p in paths {
+            let Some((d, _)) = p.rsplit_once('/') else {
+                continue;
+            };
+            if self.dirs.contains(d) {
+                continue;
+            }
+            let full = self.root.join(d);
+            std::fs::create_dir_all(&full)
+                .map_err(|e| Error::new(d, "", format!("cannot create: {e}")))?;
+            self.dirs.insert(d.to_owned());
+        }
+        Ok(())
+    }
+
+    /// Writes `files` under the root (in parallel), recording their sizes; the first failure
+    /// is kept in `error` and every later write skipped.
+    fn write_all(&mut self, files: Vec<(String, Vec<u8>)>) {
+        use rayon::prelude::*;
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(e) = self.make_dirs(files.iter().map(|(p, _)| p.as_str())) {
+            self.error = Some(e);
+            return;
+        }
+        let root = &self.root;
+        let done: Vec<Result<Written>> = files
+            .into_par_iter()
+            .map(|(p, b)| {
+                std::fs::write(root.join(&p), &b)
+                    .map_err(|e| Error::new(&p, "", format!("cannot write: {e}")))?;
+                let note = crate::frames::note_of(&p, &b);
+                Ok((p, b.len() as u64, note))
+            })
+            .collect();
+        for d in done {
+            match d {
+                Ok((p, n, note)) => {
+                    self.notes.extend(note);
+                    self.written.insert(p, n);
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                }
+            }
+        }
+    }
 }
 
 /// A file whose bytes are produced when needed.
@@ -76,7 +208,51 @@ impl Folder {
 
     /// Whether the folder has a file at `path` (deferred or not).
     pub fn contains(&self, path: &str) -> bool {
-        self.files.contains_key(path) || self.deferred.contains_key(path)
+        self.files.contains_key(path)
+            || self.deferred.contains_key(path)
+            || self
+                .spill
+                .as_ref()
+                .is_some_and(|s| s.written.contains_key(path))
+    }
+
+    /// A folder that writes every file inserted straight to `root` (an existing directory)
+    /// instead of holding it: [`Folder::get`] and [`Folder::under`] do not see those files,
+    /// [`Folder::read`], [`Folder::contains`] and [`Folder::paths_under`] do. Deferred files
+    /// stay deferred until written ([`Folder::write_dir`] is not for such a folder: unpack
+    /// writes them into `root` itself).
+    pub(crate) fn spilling(root: impl Into<PathBuf>) -> Folder {
+        Folder {
+            spill: Some(Spill {
+                root: root.into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    /// The first failed write of a [`Folder::spilling`] folder.
+    pub(crate) fn spill_error(&self) -> Result<()> {
+        match self.spill.as_ref().and_then(|s| s.error.clone()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The frame records' notes of the files a [`Folder::spilling`] folder wrote.
+    pub(crate) fn spilled_notes(&self) -> &[(String, String)] {
+        self.spill.as_ref().map_or(&[], |s| &s.notes)
+    }
+
+    /// Adds or replaces files, all at once (a spilling folder writes them in parallel).
+    pub(crate) fn insert_all(&mut self, files: Vec<(String, Vec<u8>)>) {
+        for (p, _) in &files {
+            self.deferred.remove(p);
+        }
+        match &mut self.spill {
+            Some(s) => s.write_all(files),
+            None => self.files.extend(files),
+        }
     }
 
     /// A file's bytes, deferred or not: a deferred file is produced or read from disk (errors
@@ -84,6 +260,13 @@ impl Folder {
     pub fn read(&self, path: &str) -> Result<Option<Cow<'_, [u8]>>> {
         if let Some(b) = self.files.get(path) {
             return Ok(Some(Cow::Borrowed(b)));
+        }
+        if let Some(s) = &self.spill
+            && s.written.contains_key(path)
+        {
+            let full = s.root.join(path);
+            let b = reader::read_file(&full, path, reader::limit_for(path), reader::Links::Refuse)?;
+            return Ok(Some(Cow::Owned(b)));
         }
         match self.deferred.get(path) {
             None => Ok(None),
@@ -94,6 +277,58 @@ impl Folder {
                 .find(|(p, _)| p == path)
                 .map(|(_, b)| Cow::Owned(b))),
         }
+    }
+
+    /// A file's bytes as [`Bytes`], for a payload the packed model keeps (a stored page, an
+    /// audio file): a file left on disk ([`Folder::read_dir_lazy`]) is memory-mapped (its pages
+    /// read only when the model is written, never copied; see [`gmkit_data::map_file`]) after
+    /// the same checks as [`Folder::read`] (a regular file, within its size limit), and its size
+    /// and time kept for [`Folder::payload_check`]. `None` when the folder has no such file.
+    pub fn read_bytes(&self, path: &str) -> Result<Option<Bytes>> {
+        if let Some(Deferred::Disk(full)) = self.deferred.get(path) {
+            let meta = std::fs::symlink_metadata(full)
+                .map_err(|e| Error::new(path, "", format!("cannot stat: {e}")))?;
+            if !meta.file_type().is_file() {
+                return Err(Error::new(
+                    path,
+                    "",
+                    format!(
+                        "expected a regular file, found {}",
+                        reader::kind_name(&meta.file_type())
+                    ),
+                ));
+            }
+            reader::check_size(full, path)?;
+            let bytes = gmkit_data::map_file(full)
+                .map_err(|e| Error::new(path, "", format!("cannot read: {e}")))?;
+            if bytes.len() as u64 != meta.len() {
+                return Err(Error::new(
+                    path,
+                    "",
+                    "changed on disk while it was read: pack again",
+                ));
+            }
+            if let Ok(mut m) = self.mapped.0.lock() {
+                m.push((
+                    path.to_owned(),
+                    full.clone(),
+                    meta.len(),
+                    meta.modified().ok(),
+                ));
+            }
+            return Ok(Some(bytes));
+        }
+        if let Some(Deferred::Shared(b)) = self.deferred.get(path) {
+            return Ok(Some(b.clone()));
+        }
+        Ok(self.read(path)?.map(|b| Bytes::from(b.into_owned())))
+    }
+
+    /// The check of the files [`Folder::read_bytes`] mapped so far: call its
+    /// [`PayloadCheck::check`] after the model packed from them is written and before the
+    /// output replaces anything.
+    pub fn payload_check(&self) -> PayloadCheck {
+        PayloadCheck(self.mapped.0.lock().map(|m| m.clone()).unwrap_or_default())
     }
 
     /// The paths of every file under `dir/` (deferred or not), in order.
@@ -111,18 +346,26 @@ impl Folder {
                 .map(|(k, _)| k.as_str())
                 .take_while(|k| k.starts_with(&prefix)),
         );
+        if let Some(s) = &self.spill {
+            out.extend(
+                s.written
+                    .range(prefix.clone()..)
+                    .map(|(k, _)| k.as_str())
+                    .take_while(|k| k.starts_with(&prefix)),
+            );
+        }
         out.sort_unstable();
         out
     }
 
     /// Number of files, deferred ones included.
     pub fn len(&self) -> usize {
-        self.files.len() + self.deferred.len()
+        self.files.len() + self.deferred.len() + self.spill.as_ref().map_or(0, |s| s.written.len())
     }
 
     /// Whether the folder has no file.
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.deferred.is_empty()
+        self.len() == 0
     }
 
     /// Produces every deferred file into [`Folder::files`] (pages in parallel, each page's
@@ -144,10 +387,15 @@ impl Folder {
     pub fn insert(&mut self, path: impl Into<String>, bytes: Vec<u8>) {
         let path = path.into();
         self.deferred.remove(&path);
-        self.files.insert(path, bytes);
+        match &mut self.spill {
+            Some(s) => s.write_all(vec![(path, bytes)]),
+            None => {
+                self.files.insert(path, bytes);
+            }
+        }
     }
 
-    /// A file's bytes.
+    /// A file's bytes (a file held in memory: not a deferred one, see [`Folder::read`]).
     pub fn get(&self, path: &str) -> Option<&[u8]> {
         self.files.get(path).map(|v| v.as_slice())
     }
@@ -173,6 +421,10 @@ impl Folder {
                     _ => 0,
                 })
                 .sum::<usize>()
+            + self
+                .spill
+                .as_ref()
+                .map_or(0, |s| s.written.values().map(|&n| n as usize).sum())
     }
 
     /// Reads every file under `dir` (hidden files and directories, like `.git`, are skipped)
@@ -183,12 +435,24 @@ impl Folder {
     /// (the files beside `textures/NNNN.json`) stay on disk until [`Folder::read`] reads them
     /// (pack reads them one at a time); [`Folder::materialize`] reads them all.
     pub fn read_dir(dir: impl AsRef<Path>) -> Result<Folder> {
-        let dir = dir.as_ref();
+        Folder::read_dir_with(dir.as_ref(), crate::pages::is_page_image)
+    }
+
+    /// [`Folder::read_dir`] leaving every payload on disk until [`Folder::read`] reads it:
+    /// texture page images and stored blobs, and audio files (`audio/NNNN.ext`, a sound's
+    /// `sounds/NAME.ext`), so that pack holds one payload being read at a time besides the
+    /// model. [`Folder::get`] and [`Folder::under`] do not see those files.
+    pub fn read_dir_lazy(dir: impl AsRef<Path>) -> Result<Folder> {
+        Folder::read_dir_with(dir.as_ref(), |rel| {
+            crate::pages::is_page_image(rel) || is_audio_file(rel)
+        })
+    }
+
+    /// Reads the files under `dir`, leaving those for which `later` holds on disk.
+    fn read_dir_with(dir: &Path, later: fn(&str) -> bool) -> Result<Folder> {
         let paths = collect(dir)?;
         use rayon::prelude::*;
-        let (later, now): (Vec<_>, Vec<_>) = paths
-            .into_iter()
-            .partition(|(rel, _)| crate::pages::is_page_image(rel));
+        let (later, now): (Vec<_>, Vec<_>) = paths.into_iter().partition(|(rel, _)| later(rel));
         let files = now
             .into_par_iter()
             .map(|(rel, full)| {
@@ -203,7 +467,12 @@ impl Folder {
                 Ok((rel, Deferred::Disk(full)))
             })
             .collect::<Result<_>>()?;
-        Ok(Folder { files, deferred })
+        Ok(Folder {
+            files,
+            deferred,
+            spill: None,
+            mapped: Mapped::default(),
+        })
     }
 
     /// Writes the folder to `dir`, which must not exist or be empty. The files go to a temporary
@@ -219,87 +488,132 @@ impl Folder {
     /// [`Folder::write_dir`], returning the number of files and bytes written.
     pub(crate) fn write_dir_counted(&self, dir: impl AsRef<Path>) -> Result<(usize, u64)> {
         let dir = dir.as_ref();
-        let shown = dir.display().to_string();
-        if dir.exists() {
-            let empty = std::fs::read_dir(dir)
-                .map_err(|e| Error::new(&shown, "", format!("cannot read: {e}")))?
-                .next()
-                .is_none();
-            if !empty {
-                return Err(Error::new(
-                    &shown,
-                    "",
-                    "expected a new or empty directory (it holds files; unpack never mixes its files with others)",
-                ));
-            }
-        }
-        let parent = dir
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "folder".into());
-        let tmp = parent.join(format!(".{name}.gmkit-tmp-{}", std::process::id()));
-        let result = (|| {
-            let _ = std::fs::remove_dir_all(&tmp);
-            std::fs::create_dir_all(&tmp).map_err(|e| {
-                Error::new(tmp.display().to_string(), "", format!("cannot create: {e}"))
-            })?;
-            let mut dirs: Vec<PathBuf> = self
-                .files
-                .keys()
-                .chain(self.deferred.keys())
-                .filter_map(|k| Path::new(k).parent().map(|p| tmp.join(p)))
-                .collect();
-            dirs.sort();
-            dirs.dedup();
-            for d in dirs {
-                std::fs::create_dir_all(&d).map_err(|e| {
-                    Error::new(d.display().to_string(), "", format!("cannot create: {e}"))
-                })?;
-            }
-            use rayon::prelude::*;
-            let write = |k: &str, v: &[u8]| {
-                std::fs::write(tmp.join(k), v)
-                    .map_err(|e| Error::new(k, "", format!("cannot write: {e}")))
-            };
-            self.files.par_iter().try_for_each(|(k, v)| write(k, v))?;
-            let mut count = self.files.len();
-            let mut bytes: u64 = self.files.values().map(|v| v.len() as u64).sum();
-            let produced: Vec<(usize, u64)> = self
-                .deferred
-                .par_iter()
-                .map(|(k, d)| {
-                    if let Deferred::Shared(b) = d {
-                        return write(k, b).map(|()| (1, b.len() as u64));
-                    }
-                    let mut n = (0, 0);
-                    for (p, b) in d.produce(k)? {
-                        write(&p, &b)?;
-                        n.0 += 1;
-                        n.1 += b.len() as u64;
-                    }
-                    Ok(n)
-                })
-                .collect::<Result<_>>()?;
-            for (n, b) in produced {
-                count += n;
-                bytes += b;
-            }
-            if dir.exists() {
-                std::fs::remove_dir(dir)
-                    .map_err(|e| Error::new(&shown, "", format!("cannot replace: {e}")))?;
-            }
-            std::fs::rename(&tmp, dir)
-                .map_err(|e| Error::new(&shown, "", format!("cannot rename into place: {e}")))?;
-            Ok((count, bytes))
-        })();
+        let tmp = prepare(dir)?;
+        let result = self
+            .write_into(&tmp)
+            .and_then(|n| place(&tmp, dir).map(|()| n));
         if result.is_err() {
             let _ = std::fs::remove_dir_all(&tmp);
         }
         result
+    }
+
+    /// Writes the files held and the deferred ones into `root` (an existing directory), the
+    /// deferred ones produced in parallel (one page per thread at a time); returns the number
+    /// of files and bytes, those a [`Folder::spilling`] folder wrote already included.
+    pub(crate) fn write_into(&self, root: &Path) -> Result<(usize, u64)> {
+        self.spill_error()?;
+        let mut dirs: Vec<PathBuf> = self
+            .files
+            .keys()
+            .chain(self.deferred.keys())
+            .filter_map(|k| Path::new(k).parent().map(|p| root.join(p)))
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        for d in dirs {
+            std::fs::create_dir_all(&d).map_err(|e| {
+                Error::new(d.display().to_string(), "", format!("cannot create: {e}"))
+            })?;
+        }
+        use rayon::prelude::*;
+        let write = |k: &str, v: &[u8]| {
+            std::fs::write(root.join(k), v)
+                .map_err(|e| Error::new(k, "", format!("cannot write: {e}")))
+        };
+        self.files.par_iter().try_for_each(|(k, v)| write(k, v))?;
+        let mut count = self.files.len();
+        let mut bytes: u64 = self.files.values().map(|v| v.len() as u64).sum();
+        if let Some(s) = &self.spill {
+            count += s.written.len();
+            bytes += s.written.values().sum::<u64>();
+        }
+        let produced: Vec<(usize, u64)> = self
+            .deferred
+            .par_iter()
+            .map(|(k, d)| {
+                if let Deferred::Shared(b) = d {
+                    return write(k, b).map(|()| (1, b.len() as u64));
+                }
+                let mut n = (0, 0);
+                for (p, b) in d.produce(k)? {
+                    write(&p, &b)?;
+                    n.0 += 1;
+                    n.1 += b.len() as u64;
+                }
+                Ok(n)
+            })
+            .collect::<Result<_>>()?;
+        for (n, b) in produced {
+            count += n;
+            bytes += b;
+        }
+        Ok((count, bytes))
+    }
+}
+
+/// Checks that `dir` is new or empty and makes a new temporary directory beside it (hidden,
+/// named after it and this process), where a folder is written before [`place`] renames it.
+pub(crate) fn prepare(dir: &Path) -> Result<PathBuf> {
+    let shown = dir.display().to_string();
+    if dir.exists() {
+        let empty = std::fs::read_dir(dir)
+            .map_err(|e| Error::new(&shown, "", format!("cannot read: {e}")))?
+            .next()
+            .is_none();
+        if !empty {
+            return Err(Error::new(
+                &shown,
+                "",
+                "expected a new or empty directory (it holds files; unpack never mixes its files with others)",
+            ));
+        }
+    }
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "folder".into());
+    let tmp = parent.join(format!(".{name}.gmkit-tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)
+        .map_err(|e| Error::new(tmp.display().to_string(), "", format!("cannot create: {e}")))?;
+    Ok(tmp)
+}
+
+/// Renames the complete temporary directory `tmp` ([`prepare`]) to `dir` (replacing it when
+/// it is an empty directory).
+pub(crate) fn place(tmp: &Path, dir: &Path) -> Result<()> {
+    let shown = dir.display().to_string();
+    if dir.exists() {
+        std::fs::remove_dir(dir)
+            .map_err(|e| Error::new(&shown, "", format!("cannot replace: {e}")))?;
+    }
+    std::fs::rename(tmp, dir)
+        .map_err(|e| Error::new(&shown, "", format!("cannot rename into place: {e}")))
+}
+
+/// Whether a folder path is an audio file: `audio/NNNN.ext` or a sound's own `sounds/NAME.ext`
+/// (at the top or in an audio group's folder).
+pub(crate) fn is_audio_file(rel: &str) -> bool {
+    use crate::layout::{AUDIO, AUDIO_GROUPS};
+    let rel = match rel
+        .strip_prefix(AUDIO_GROUPS)
+        .and_then(|r| r.strip_prefix('/'))
+    {
+        Some(r) => match r.split_once('/') {
+            Some((_, r)) => r,
+            None => return false,
+        },
+        None => rel,
+    };
+    match rel.split_once('/') {
+        Some((AUDIO, name)) => !name.contains('/'),
+        Some(("sounds", name)) => !name.contains('/') && !name.ends_with(".json"),
+        _ => false,
     }
 }
 

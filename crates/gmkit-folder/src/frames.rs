@@ -77,24 +77,30 @@ const KEPT_NOTE: &str = "frames kept as stored texture items";
 /// The notes of an unpacked folder: (asset folder, note) for every sprite, background or font
 /// whose images were kept as stored texture items (see [`unpack`]), in path order.
 pub fn notes(folder: &Folder) -> Vec<(String, String)> {
-    let suffix = format!("/{FRAMES_RECORD}");
-    folder
+    let mut out: Vec<(String, String)> = folder
         .files
         .iter()
-        .filter_map(|(p, b)| {
-            let dir = p.strip_suffix(&suffix)?;
-            // Cheap test first: most records have no note.
-            if !b
-                .windows(KEPT_STORED.len())
-                .any(|w| w == KEPT_STORED.as_bytes())
-            {
-                return None;
-            }
-            let v: Value = serde_json::from_slice(b).ok()?;
-            let note = v.get(KEPT_STORED)?.as_str()?;
-            Some((dir.to_owned(), note.to_owned()))
-        })
-        .collect()
+        .filter_map(|(p, b)| note_of(p, b))
+        .collect();
+    out.extend(folder.spilled_notes().iter().cloned());
+    out.sort();
+    out
+}
+
+/// The note of one folder file: (sprite folder, note) when `path` is a sprite's
+/// [`FRAMES_RECORD`] whose frames stay stored items.
+pub(crate) fn note_of(path: &str, bytes: &[u8]) -> Option<(String, String)> {
+    let dir = path.strip_suffix(FRAMES_RECORD)?.strip_suffix('/')?;
+    // Cheap test first: most records have no note.
+    if !bytes
+        .windows(KEPT_STORED.len())
+        .any(|w| w == KEPT_STORED.as_bytes())
+    {
+        return None;
+    }
+    let v: Value = serde_json::from_slice(bytes).ok()?;
+    let note = v.get(KEPT_STORED)?.as_str()?;
+    Some((dir.to_owned(), note.to_owned()))
 }
 
 /// An asset kind whose images are texture page items.

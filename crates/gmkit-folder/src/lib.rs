@@ -42,7 +42,7 @@ pub mod strings;
 mod unpack;
 
 pub use error::{Error, MAX_QUOTED, Result, one_line, quote};
-pub use folder::Folder;
+pub use folder::{Folder, PayloadCheck};
 pub use pack::{audio_group_number, pack, pack_from};
 pub use unpack::{
     UnpackOptions, Unpacked, unpack, unpack_into, unpack_into_with, unpack_to_dir,

@@ -600,18 +600,21 @@ fn ordered(prefix: &str, items: Vec<(usize, String, Value)>) -> Result<(Vec<Valu
 
 /// Audio entries `audio/NNNN.<ext>` (`NNNN.null`: stripped), indices 0..n; files past the
 /// manifest's count are added entries.
-fn read_audio<'a>(
-    folder: &'a Folder,
+fn read_audio(
+    folder: &Folder,
     prefix: &str,
     manifest: &str,
     n: u64,
     in_sounds: &Value,
 ) -> Result<EmbeddedAudio> {
     let dir = format!("{prefix}{AUDIO}");
-    let mut items: Vec<(usize, &'a str, &'a [u8])> = Vec::new();
+    // (index, path): each file is read once it is known to be taken, one at a time (a folder
+    // read by `Folder::read_dir_lazy` keeps audio on disk until then).
+    let mut items: Vec<(usize, String)> = Vec::new();
     match in_sounds {
         Value::Null => {}
         Value::Object(m) => {
+            let sounds = folder.paths_under(&format!("{prefix}sounds"));
             for (k, v) in m {
                 let field = format!("audio.in_sounds.{k}");
                 let (Ok(i), Some(name)) = (k.parse::<usize>(), v.as_str()) else {
@@ -622,18 +625,16 @@ fn read_audio<'a>(
                     ));
                 };
                 let stem = format!("{prefix}sounds/{name}.");
-                let found: Vec<(&str, &[u8])> = folder
-                    .under(&format!("{prefix}sounds"))
-                    .filter(|(p, _)| {
+                let found: Vec<&str> = sounds
+                    .iter()
+                    .copied()
+                    .filter(|p| {
                         p.strip_prefix(&stem)
                             .is_some_and(|ext| ext != "json" && !ext.contains(['/', '.']))
                     })
                     .collect();
                 match found.as_slice() {
-                    [(p, b)] => {
-                        crate::audio::check_file(p, b)?;
-                        items.push((i, p, b));
-                    }
+                    [p] => items.push((i, (*p).to_owned())),
                     [] => {
                         return Err(Error::new(
                             manifest,
@@ -643,7 +644,7 @@ fn read_audio<'a>(
                             ),
                         ));
                     }
-                    [(a, _), (b, _), ..] => {
+                    [a, b, ..] => {
                         return Err(Error::new(
                             manifest,
                             field,
@@ -664,7 +665,7 @@ fn read_audio<'a>(
             ));
         }
     }
-    for (p, b) in folder.under(&dir) {
+    for p in folder.paths_under(&dir) {
         let name = &p[dir.len() + 1..];
         let i = leading_index(name).ok_or_else(|| {
             Error::new(
@@ -673,8 +674,7 @@ fn read_audio<'a>(
                 "expected a file name starting with its index (0003.wav)",
             )
         })?;
-        crate::audio::check_file(p, b)?;
-        items.push((i, p, b));
+        items.push((i, p.to_owned()));
     }
     // The count is bounded by the files the folder holds (never allocated from the manifest).
     if n > items.len() as u64 {
@@ -688,16 +688,22 @@ fn read_audio<'a>(
         ));
     }
     items.sort_by_key(|x| x.0);
-    let mut entries = Vec::with_capacity(items.len());
-    for (k, (i, p, b)) in items.into_iter().enumerate() {
-        if i != k {
+    for (k, (i, p)) in items.iter().enumerate() {
+        if *i != k {
             return Err(Error::new(
                 p,
                 "",
                 format!("expected audio index {k} here (no gaps or repeats)"),
             ));
         }
-        entries.push((!p.ends_with(".null")).then(|| Bytes::copy_from_slice(b)));
+    }
+    let mut entries = Vec::with_capacity(items.len());
+    for (_, p) in items {
+        let b = folder
+            .read_bytes(&p)?
+            .ok_or_else(|| Error::new(&p, "", "expected this audio file (missing)"))?;
+        crate::audio::check_file(&p, &b)?;
+        entries.push((!p.ends_with(".null")).then_some(b));
     }
     Ok(EmbeddedAudio { entries })
 }

@@ -152,14 +152,13 @@ pub(crate) fn read(
 ) -> Result<(Bytes, Option<PageEdit>)> {
     let file = data.get("file").and_then(Value::as_str).unwrap_or("");
     let path = format!("{prefix}{TEXTURES}/{file}");
-    let stored = folder.read(&path)?.ok_or_else(|| {
+    let stored = folder.read_bytes(&path)?.ok_or_else(|| {
         Error::new(
             record,
             "data.file",
             format!("expected the page's stored image {path} (missing: pack uses it while the PNG is unchanged)"),
         )
     })?;
-    let stored = Bytes::from(stored.into_owned());
     let Some(png) = data.get("png").and_then(Value::as_str) else {
         return Ok((stored, None));
     };

@@ -37,6 +37,12 @@ pub fn unpack_with(game: &Game, options: &UnpackOptions) -> Result<Folder> {
 /// The folder of a game with its texture pages' PNGs deferred (produced when written).
 fn unpack_deferred(game: &Game, options: &UnpackOptions) -> Result<Folder> {
     let mut folder = Folder::default();
+    unpack_game_into(game, options, &mut folder)?;
+    Ok(folder)
+}
+
+/// Unpacks a game (its data file, the names file of `options`, its audio groups) into `folder`.
+fn unpack_game_into(game: &Game, options: &UnpackOptions, folder: &mut Folder) -> Result<()> {
     let names = match &options.names_file {
         None => None,
         Some(text) => Some(gmkit_gml::names_file::NamesFile::parse(text).map_err(|e| {
@@ -47,14 +53,14 @@ fn unpack_deferred(game: &Game, options: &UnpackOptions) -> Result<Folder> {
             )
         })?),
     };
-    unpack_into_with(&game.data, "", &mut folder, names.as_ref())?;
+    unpack_into_with(&game.data, "", folder, names.as_ref())?;
     if let Some(text) = &options.names_file {
         folder.insert(crate::gml::NAMES_FILE, text.clone().into_bytes());
     }
     for (name, g) in &game.audio_groups {
-        unpack_into(g, &format!("{AUDIO_GROUPS}/{name}/"), &mut folder)?;
+        unpack_into(g, &format!("{AUDIO_GROUPS}/{name}/"), folder)?;
     }
-    Ok(folder)
+    Ok(())
 }
 
 /// What [`unpack_to_dir`] wrote.
@@ -70,7 +76,9 @@ pub struct Unpacked {
 }
 
 /// Unpacks a game straight to `dir` (a new or empty directory, see [`Folder::write_dir`]) with
-/// bounded memory: stored page images are written from the parsed model's bytes (no copy) and
+/// bounded memory: every JSON, code and frame file is written as it is produced (into a
+/// temporary directory beside `dir`, renamed to `dir` when complete: on any error nothing is
+/// left behind), stored page images are written from the parsed model's bytes (no copy) and
 /// each page's PNG is produced as it is written, one page per thread at a time.
 pub fn unpack_to_dir(game: &Game, dir: impl AsRef<std::path::Path>) -> Result<Unpacked> {
     unpack_to_dir_with(game, dir, &UnpackOptions::default())
@@ -82,14 +90,24 @@ pub fn unpack_to_dir_with(
     dir: impl AsRef<std::path::Path>,
     options: &UnpackOptions,
 ) -> Result<Unpacked> {
-    let folder = unpack_deferred(game, options)?;
-    let notes = crate::frames::notes(&folder);
-    let (files, bytes) = folder.write_dir_counted(dir)?;
-    Ok(Unpacked {
-        files,
-        bytes,
-        notes,
-    })
+    let dir = dir.as_ref();
+    let tmp = crate::folder::prepare(dir)?;
+    let result = (|| {
+        let mut folder = Folder::spilling(&tmp);
+        unpack_game_into(game, options, &mut folder)?;
+        let (files, bytes) = folder.write_into(&tmp)?;
+        let notes = crate::frames::notes(&folder);
+        crate::folder::place(&tmp, dir)?;
+        Ok(Unpacked {
+            files,
+            bytes,
+            notes,
+        })
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
 }
 
 fn ser_err(what: &str, e: impl std::fmt::Display) -> Error {
@@ -156,6 +174,7 @@ pub fn unpack_into_with(
                     }
                     if sink.docs.len() >= RENDER_BATCH {
                         render(&mut sink.docs, out);
+                        out.spill_error()?;
                     }
                     Ok(())
                 },
@@ -213,7 +232,7 @@ pub fn unpack_into_with(
         crate::masks::unpack(file, sprites, out)?;
     }
     render(&mut docs, out);
-    Ok(())
+    out.spill_error()
 }
 
 /// The folder of every sprite, background and font (sprites first), for their images.
@@ -237,7 +256,7 @@ fn image_dirs(plan: &crate::assets::Plan, prefix: &str) -> crate::frames::Dirs {
 const RENDER_BATCH: usize = 512;
 
 /// Renders `docs` (in parallel) into `out` and empties it.
-fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
+pub(crate) fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
     let rendered: Vec<(String, Vec<u8>)> = std::mem::take(docs)
         .into_par_iter()
         .map(|(p, v)| {
@@ -245,9 +264,7 @@ fn render(docs: &mut Vec<(String, Value)>, out: &mut Folder) {
             (p, b)
         })
         .collect();
-    for (p, b) in rendered {
-        out.insert(p, b);
-    }
+    out.insert_all(rendered);
 }
 
 /// Where the parts of the model go while it is walked.

@@ -17,19 +17,21 @@ fn every_corpus_file_unpacks_and_packs_identically() {
                     // The data-file parser's own corpus test reports these.
                     Err(e) => return Err(format!("SKIP parse: {e}")),
                 };
-                let folder = unpack(&Game {
+                let game = Game {
                     data,
                     audio_groups: Vec::new(),
-                })
-                .map_err(|e| format!("unpack: {e}"))?;
+                };
+                let folder = unpack(&game).map_err(|e| format!("unpack: {e}"))?;
                 // Through the disk for the small files (the rest in memory: same bytes, less I/O).
                 // Kept until pack has read the page images, which stay on disk until then.
                 let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
                 let back = if bytes.len() < 400_000 {
                     let at = dir.path().join("game");
-                    folder.write_dir(&at).map_err(|e| format!("write: {e}"))?;
-                    // Page images stay on disk until pack reads them; compared in full here.
-                    let back = Folder::read_dir(&at).map_err(|e| format!("read: {e}"))?;
+                    // The CLI's path: files written as they are made, payloads read lazily.
+                    gmkit_folder::unpack_to_dir(&game, &at).map_err(|e| format!("write: {e}"))?;
+                    drop(game);
+                    // Payloads stay on disk until pack reads them; compared in full here.
+                    let back = Folder::read_dir_lazy(&at).map_err(|e| format!("read: {e}"))?;
                     let mut all = back.clone();
                     all.materialize().map_err(|e| format!("read: {e}"))?;
                     if all != folder {

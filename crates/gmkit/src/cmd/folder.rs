@@ -131,7 +131,7 @@ pub fn pack(a: PackArgs) -> u8 {
         );
     }
     let bar = spinner("reading folder");
-    let folder = match Folder::read_dir(&a.dir) {
+    let folder = match Folder::read_dir_lazy(&a.dir) {
         Ok(f) => f,
         Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::IO),
     };
@@ -140,6 +140,8 @@ pub fn pack(a: PackArgs) -> u8 {
         Ok(g) => g,
         Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED),
     };
+    // The model's payloads are views of the folder's files: checked unchanged before commit.
+    let payloads = folder.payload_check();
     drop(folder);
     let outputs = match game.output_paths(&a.file) {
         Ok(o) => o,
@@ -165,6 +167,10 @@ pub fn pack(a: PackArgs) -> u8 {
         }
         Err(e) => return fail("pack", e, exit::IO),
     };
+    drop(game);
+    if let Err(e) = payloads.check() {
+        return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED);
+    }
     let mut backups = Vec::new();
     for o in outputs.iter().filter(|o| exists(o)) {
         match gmkit_folder::backup(o) {
