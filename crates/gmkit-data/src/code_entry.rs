@@ -392,7 +392,7 @@ impl DataFile {
                     action_name: if old { Some(self.intern("")) } else { None },
                     code_id: AssetRef::NONE,
                     argument_count: u32::from(old),
-                    who: -1,
+                    who: crate::chunks::object::action::AppliesTo::Itself,
                     relative: false,
                     not: false,
                     unknown: 0,

@@ -251,6 +251,22 @@ impl<T> Slot for AssetRef<T> {
         self.set_index(index);
     }
 }
+impl Slot for crate::chunks::object::action::AppliesTo {
+    #[inline]
+    fn get(&self) -> Option<u32> {
+        self.object().and_then(|r| Slot::get(&r))
+    }
+    #[inline]
+    fn kept(&self) -> Option<i32> {
+        self.object().and_then(AssetRef::kept)
+    }
+    #[inline]
+    fn set(&mut self, index: u32) {
+        if let crate::chunks::object::action::AppliesTo::Object(r) = self {
+            r.set_index(index);
+        }
+    }
+}
 impl<S: Slot> Slot for Option<S> {
     #[inline]
     fn get(&self) -> Option<u32> {
@@ -407,6 +423,7 @@ macro_rules! walker {
                     let sub = [sub[0], sub[1], k];
                     v.id(K::String, at_n(e, field, sub), & $($m)? a.action_name);
                     v.id(K::Code, at_n(e, field, sub), & $($m)? a.code_id);
+                    v.id(K::Object, at_n(e, field, sub), & $($m)? a.who);
                 }
             }
             fn effect<V: $Visit>(v: &mut V, e: &Elem, l: usize, fx: & $($m)? LayerEffect) {

@@ -216,7 +216,7 @@ pub fn sample_data() -> Result<DataFile, String> {
             exe_type: 2,
             code_id: AssetRef::at(0),
             argument_count: 1,
-            who: -1,
+            who: gmkit_data::chunks::object::action::AppliesTo::Itself,
             ..Default::default()
         }],
     });

@@ -4,6 +4,7 @@
 //! `{"index": n}` only where no name names the asset alone. Pack resolves the names back.
 
 use gmkit_data::chunks::object::Object;
+use gmkit_data::chunks::object::action::AppliesTo;
 use gmkit_data::chunks::room::{Instance, Room, SequenceInstance, Tile, TileSource};
 use gmkit_data::chunks::sprite::Sprite;
 use gmkit_data::serde_support::NameScope;
@@ -22,7 +23,7 @@ fn typed_key(key: &str, parent: &str) -> Option<AssetKind> {
         "sprite" | "mask_sprite" | "exported_sprite" | "Sprite" | "sprites" | "spine_sprites" => {
             AssetKind::Sprite
         }
-        "parent" | "object" | "Object" => AssetKind::Object,
+        "parent" | "object" | "Object" | "who" => AssetKind::Object,
         "creation_code" | "pre_create_code" | "code_id" | "code_ids" => AssetKind::Code,
         "background" | "tileset" | "tilesets" => AssetKind::Background,
         "system" | "ParticleSystem" => AssetKind::ParticleSystem,
@@ -540,4 +541,67 @@ fn tiles_and_layer_instances_name_their_asset_by_kind() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("expected the name of a sequence"), "{e}");
+}
+
+/// The "applies to" of obj_ball's first action.
+fn first_action_who(bytes: &[u8]) -> AppliesTo {
+    let data = parse_bytes(bytes.to_vec()).unwrap();
+    let ball: Id<Object> = data.find_asset("obj_ball").unwrap();
+    let o = data.asset(ball).unwrap();
+    o.events
+        .iter()
+        .flatten()
+        .flat_map(|e| &e.actions)
+        .next()
+        .unwrap()
+        .who
+}
+
+#[test]
+fn an_actions_applies_to_is_self_other_or_an_object_by_name() {
+    let mut data = parse_bytes(sample_with_instance("obj_door")).unwrap();
+    let ball: Id<Object> = data.find_asset("obj_ball").unwrap();
+    let door: Id<Object> = data.find_asset("obj_door").unwrap();
+    let o = data.asset_mut(ball).unwrap();
+    let a = o
+        .events
+        .iter_mut()
+        .flatten()
+        .flat_map(|e| &mut e.actions)
+        .next()
+        .unwrap();
+    a.who = AppliesTo::Object(AssetRef::to(door));
+    let bytes = build_bytes(&data).unwrap();
+    assert_eq!(first_action_who(&bytes).to_stored(), door.index() as i32);
+    let mut folder = unpack_bytes(&bytes);
+    // The one action of the sample is also the plain-code template (kept in the manifest).
+    let obj = folder
+        .files
+        .keys()
+        .find(|p| {
+            p.ends_with(".json")
+                && String::from_utf8_lossy(folder.get(p).unwrap()).contains("\"who\": \"obj_door\"")
+        })
+        .cloned()
+        .expect("the object's name as \"who\" in a JSON file");
+    let back = build_bytes(&pack(&folder).unwrap().data).unwrap();
+    assert!(back == bytes, "unpack -> pack identical");
+    replace(
+        &mut folder,
+        &obj,
+        "\"who\": \"obj_door\"",
+        "\"who\": \"other\"",
+    );
+    let out = build_bytes(&pack(&folder).unwrap().data).unwrap();
+    assert_eq!(first_action_who(&out), AppliesTo::Other);
+    assert_eq!(first_action_who(&out).to_stored(), -2);
+    // A misspelt object is an error naming the field.
+    replace(
+        &mut folder,
+        &obj,
+        "\"who\": \"other\"",
+        "\"who\": \"obj_dor\"",
+    );
+    let e = pack(&folder).unwrap_err().to_string();
+    assert!(e.contains("obj_door"), "did you mean: {e}");
 }

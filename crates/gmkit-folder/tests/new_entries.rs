@@ -282,7 +282,7 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
                     model.apply_to_usable,
                     603,
                     7,
-                    -1
+                    gmkit_data::chunks::object::action::AppliesTo::Itself
                 ),
                 "{}: {name}",
                 c.file

@@ -274,8 +274,10 @@ impl Scene<'_> {
         let from_sprite = matches!(t.source, TileSource::Sprite(_));
         let Some(src) = t.source.index() else {
             let kind = if from_sprite { "sprite" } else { "background" };
-            self.out
-                .skip(what, format!("refers to no {kind} ({})", t.source.to_stored()));
+            self.out.skip(
+                what,
+                format!("refers to no {kind} ({})", t.source.to_stored()),
+            );
             return;
         };
         let frame = if from_sprite {

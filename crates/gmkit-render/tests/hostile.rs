@@ -5,7 +5,7 @@
 
 use gmkit_data::AssetRef;
 use gmkit_data::DataFile;
-use gmkit_data::chunks::room::{LayerData, Room};
+use gmkit_data::chunks::room::{LayerData, Room, TileSource};
 use gmkit_render::{PageCache, RenderOptions, render_room};
 use gmkit_testdata::{Rng, corpus_path, need};
 
@@ -47,7 +47,7 @@ fn mutate(room: &mut Room, rng: &mut Rng) {
         match rng.below(6) {
             0 => t.width = rng.next() as u32,
             1 => t.source_x = i(rng),
-            2 => t.source_asset = i(rng),
+            2 => t.source = TileSource::Background(AssetRef::at(rng.next() as u32)),
             3 => t.scale_x = f(rng),
             4 => t.depth = i(rng),
             _ => {}
@@ -84,7 +84,7 @@ fn mutate(room: &mut Room, rng: &mut Rng) {
                 for s in &mut a.sprites {
                     s.scale_x = f(rng);
                     s.frame_index = f(rng);
-                    s.asset = i(rng);
+                    s.asset = AssetRef::at(rng.next() as u32);
                 }
             }
             LayerData::Background(b) => {

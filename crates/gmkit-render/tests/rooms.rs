@@ -6,7 +6,7 @@ use gmkit_data::chunks::background::{Background, Backgrounds, Tileset};
 use gmkit_data::chunks::object::{Object, Objects};
 use gmkit_data::chunks::room::{
     AssetLayer, BackgroundLayer, Instance, Layer, LayerData, Room, RoomBackground, Rooms,
-    SpriteInstance, Tile, TileLayer, View,
+    SpriteInstance, Tile, TileLayer, TileSource, View,
 };
 use gmkit_data::chunks::sprite::{Sprite, Sprites};
 use gmkit_data::chunks::texture::{PageData, TexturePage, Textures};
@@ -433,7 +433,7 @@ fn gms1_depth_order() {
             tiles: vec![Tile {
                 x: 1,
                 y: 0,
-                source_asset: 0,
+                source: TileSource::Background(AssetRef::at(0)),
                 source_x: 1,
                 source_y: 0,
                 width: 1,
@@ -460,7 +460,7 @@ fn legacy_tile_cuts_its_rectangle() {
         tiles: vec![Tile {
             x: 1,
             y: 1,
-            source_asset: 0,
+            source: TileSource::Background(AssetRef::at(0)),
             source_x: 0,
             source_y: 1,
             width: 2,
@@ -651,7 +651,7 @@ fn asset_layer_sprites_and_legacy_tiles() {
         legacy_tiles: vec![Tile {
             x: 0,
             y: 0,
-            source_asset: 1, // a sprite in 2.x asset layers
+            source: TileSource::Sprite(AssetRef::at(1)), // a sprite in 2.x asset layers
             source_x: 1,
             source_y: 1,
             width: 1,
@@ -662,7 +662,7 @@ fn asset_layer_sprites_and_legacy_tiles() {
             ..Default::default()
         }],
         sprites: vec![SpriteInstance {
-            asset: 1,
+            asset: AssetRef::at(1),
             x: 3,
             y: 2,
             scale_x: 1.0,
@@ -749,7 +749,7 @@ fn hostile_values_are_skipped_not_panicking() {
             },
         ],
         tiles: vec![Tile {
-            source_asset: 77,
+            source: TileSource::Background(AssetRef::at(77)),
             width: u32::MAX,
             height: u32::MAX,
             scale_x: 1.0,

@@ -5,6 +5,7 @@
 //! argument count, i32 who, bool32 relative, bool32 not, u32 unknown (0).
 
 use crate::chunks::code::CodeEntry;
+use crate::chunks::object::Object;
 use crate::error::Result;
 use crate::read::Reader;
 use crate::refs::{AssetRef, StringRef};
@@ -35,8 +36,9 @@ pub struct Action {
     pub code_id: AssetRef<CodeEntry>,
     /// Number of arguments.
     pub argument_count: u32,
-    /// Who the action applies to (-1 self, -2 other, or an object id).
-    pub who: i32,
+    /// Who the action applies to: the instance itself, the other instance of a collision, or
+    /// every instance of an object.
+    pub who: AppliesTo,
     /// Relative flag.
     pub relative: bool,
     /// Negated condition flag.
@@ -60,7 +62,7 @@ impl Action {
             action_name: f.string_opt()?,
             code_id: AssetRef::from_stored(f.i32(), -1),
             argument_count: f.u32(),
-            who: f.i32(),
+            who: AppliesTo::from_stored(f.i32()),
             relative: f.bool32()?,
             not: f.bool32()?,
             unknown: f.u32(),
@@ -79,7 +81,7 @@ impl Action {
         w.string_opt(self.action_name);
         w.i32(self.code_id.to_stored(-1));
         w.u32(self.argument_count);
-        w.i32(self.who);
+        w.i32(self.who.to_stored());
         w.bool32(self.relative);
         w.bool32(self.not);
         w.u32(self.unknown);
@@ -96,5 +98,126 @@ impl Action {
             a.write(w);
             Ok(())
         })
+    }
+}
+
+/// Who an [`Action`] applies to ("Applies to" in GameMaker's action editor).
+///
+/// In the folder's JSON: `"self"`, `"other"`, or the object as any asset reference is written
+/// (its name, `{"index": n}`, or `{"stored": v}` for another value a real file holds).
+///
+/// ```
+/// use gmkit_data::chunks::object::action::AppliesTo;
+/// assert_eq!(AppliesTo::from_stored(-2), AppliesTo::Other);
+/// assert_eq!(AppliesTo::from_stored(7).object().and_then(|o| o.index()), Some(7));
+/// assert_eq!(AppliesTo::from_stored(-1).to_stored(), -1);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AppliesTo {
+    /// The instance running the event (stored -1).
+    #[default]
+    Itself,
+    /// The other instance of a collision event (stored -2).
+    Other,
+    /// Every instance of an object. A stored value that is no valid index (below -2) is kept
+    /// exactly; an `Object` holding no object is stored as -1, which reads back as
+    /// [`AppliesTo::Itself`].
+    Object(AssetRef<Object>),
+}
+
+/// The stored value of [`AppliesTo::Itself`].
+const SELF: i32 = -1;
+/// The stored value of [`AppliesTo::Other`].
+const OTHER: i32 = -2;
+
+impl AppliesTo {
+    /// The meaning of a stored value.
+    pub fn from_stored(v: i32) -> Self {
+        match v {
+            SELF => AppliesTo::Itself,
+            OTHER => AppliesTo::Other,
+            v => AppliesTo::Object(AssetRef::from_stored(v, SELF)),
+        }
+    }
+
+    /// The stored value.
+    pub fn to_stored(self) -> i32 {
+        match self {
+            AppliesTo::Itself => SELF,
+            AppliesTo::Other => OTHER,
+            AppliesTo::Object(r) => r.to_stored(SELF),
+        }
+    }
+
+    /// The object, for [`AppliesTo::Object`].
+    pub fn object(self) -> Option<AssetRef<Object>> {
+        match self {
+            AppliesTo::Object(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+mod applies_to_serde {
+    use super::{AppliesTo, OTHER, SELF};
+    use crate::chunks::object::Object;
+    use crate::refs::AssetRef;
+    use serde::de::{self, IntoDeserializer, MapAccess, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::fmt;
+
+    impl Serialize for AppliesTo {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            match self {
+                AppliesTo::Itself => s.serialize_str("self"),
+                AppliesTo::Other => s.serialize_str("other"),
+                AppliesTo::Object(r) => r.serialize(s),
+            }
+        }
+    }
+
+    impl<'de> Deserialize<'de> for AppliesTo {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = AppliesTo;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str(
+                        "\"self\", \"other\", an object's name, {\"index\": N} or {\"stored\": N}",
+                    )
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<AppliesTo, E> {
+                    match v {
+                        "self" => Ok(AppliesTo::Itself),
+                        "other" => Ok(AppliesTo::Other),
+                        name => AssetRef::<Object>::deserialize(name.into_deserializer())
+                            .map(AppliesTo::Object),
+                    }
+                }
+                fn visit_i64<E: de::Error>(self, v: i64) -> Result<AppliesTo, E> {
+                    match i32::try_from(v) {
+                        Ok(SELF) => Ok(AppliesTo::Itself),
+                        Ok(OTHER) => Ok(AppliesTo::Other),
+                        _ => AssetRef::<Object>::deserialize(v.into_deserializer())
+                            .map(AppliesTo::Object),
+                    }
+                }
+                fn visit_u64<E: de::Error>(self, v: u64) -> Result<AppliesTo, E> {
+                    AssetRef::<Object>::deserialize(v.into_deserializer()).map(AppliesTo::Object)
+                }
+                fn visit_unit<E: de::Error>(self) -> Result<AppliesTo, E> {
+                    Ok(AppliesTo::Itself)
+                }
+                fn visit_none<E: de::Error>(self) -> Result<AppliesTo, E> {
+                    Ok(AppliesTo::Itself)
+                }
+                fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<AppliesTo, A::Error> {
+                    AssetRef::<Object>::deserialize(de::value::MapAccessDeserializer::new(map))
+                        .map(AppliesTo::Object)
+                }
+            }
+            d.deserialize_any(V)
+        }
     }
 }
