@@ -229,6 +229,19 @@ impl DataFile {
     }
 
     /// The index of the code entry named `name`.
+    ///
+    /// ```
+    /// use gmkit_data::chunks::object::Object;
+    /// use gmkit_data::code_entry::{EntryTarget, EventType};
+    /// let mut data = gmkit_data::sample();
+    /// data.objects.get_or_insert_with(Default::default);
+    /// data.code.get_or_insert_with(Default::default);
+    /// let obj = data.add_object("obj_player").unwrap();
+    /// let target = EntryTarget::Event { object: obj, event: EventType::Create, subtype: 0 };
+    /// let new = data.add_code_entry(&target).unwrap();
+    /// assert_eq!(data.find_code_entry("gml_Object_obj_player_Create_0"), Some(new.entry));
+    /// assert_eq!(data.find_code_entry("gml_Object_obj_enemy_Create_0"), None);
+    /// ```
     pub fn find_code_entry(&self, name: &str) -> Option<usize> {
         let code = self.code.as_ref()?;
         let strings = self.strings.as_ref()?;
@@ -251,6 +264,19 @@ impl DataFile {
     }
 
     /// The name GameMaker gives the code entry of `target` (see the module's table).
+    ///
+    /// ```
+    /// use gmkit_data::chunks::object::Object;
+    /// use gmkit_data::code_entry::{EntryTarget, EventType};
+    /// let mut data = gmkit_data::sample();
+    /// data.objects.get_or_insert_with(Default::default);
+    /// data.code.get_or_insert_with(Default::default);
+    /// let obj = data.add_object("obj_player").unwrap();
+    /// let step = EntryTarget::Event { object: obj, event: EventType::Step, subtype: 0 };
+    /// assert_eq!(data.code_entry_name(&step).unwrap(), "gml_Object_obj_player_Step_0");
+    /// let script = EntryTarget::Script { name: "scr_move".into() };
+    /// assert_eq!(data.code_entry_name(&script).unwrap(), "gml_Script_scr_move"); // before 2.3
+    /// ```
     pub fn code_entry_name(&self, target: &EntryTarget) -> Result<String> {
         let v = &self.version;
         Ok(match target {
@@ -408,6 +434,18 @@ impl DataFile {
     /// Appends a new object named `name` with the defaults GameMaker writes for the file's
     /// version (no sprite, visible, not solid, depth 0, no parent, default physics; as many
     /// event-type lists as the file's other objects have) and returns its id.
+    ///
+    /// ```
+    /// use gmkit_data::chunks::object::Object;
+    /// use gmkit_data::code_entry::{EntryTarget, EventType};
+    /// let mut data = gmkit_data::sample();
+    /// data.objects.get_or_insert_with(Default::default);
+    /// data.code.get_or_insert_with(Default::default);
+    /// let obj = data.add_object("obj_player").unwrap();
+    /// let o: &Object = data.asset(obj).unwrap();
+    /// assert!(o.visible && o.sprite.is_none() && o.parent.is_none());
+    /// assert!(data.add_object("obj_player").is_err(), "a second object of that name");
+    /// ```
     pub fn add_object(&mut self, name: &str) -> Result<Id<Object>> {
         if self.find_asset::<Object>(name).is_some() {
             return Err(refuse(
@@ -543,6 +581,22 @@ impl DataFile {
     /// instance's creation code; and its code-locals record (`arguments`) where the version
     /// keeps them. Nothing changes when it fails. The entry's instructions are for the caller
     /// to set (`CodeEntries::instructions_mut`), and its `locals_count` when it has locals.
+    ///
+    /// ```
+    /// use gmkit_data::chunks::object::Object;
+    /// use gmkit_data::code_entry::{EntryTarget, EventType};
+    /// let mut data = gmkit_data::sample();
+    /// data.objects.get_or_insert_with(Default::default);
+    /// data.code.get_or_insert_with(Default::default);
+    /// let obj = data.add_object("obj_player").unwrap();
+    /// let target = EntryTarget::Event { object: obj, event: EventType::Alarm, subtype: 3 };
+    /// let new = data.add_code_entry(&target).unwrap();
+    /// assert_eq!(new.name, "gml_Object_obj_player_Alarm_3");
+    /// // The object's Alarm 3 event runs the new entry.
+    /// let alarms = &data.asset(obj).unwrap().events[EventType::Alarm.number() as usize];
+    /// assert_eq!(alarms[0].subtype, 3);
+    /// assert_eq!(alarms[0].actions[0].code_id.index(), Some(new.entry));
+    /// ```
     pub fn add_code_entry(&mut self, target: &EntryTarget) -> Result<NewEntry> {
         if self.code.is_none() {
             return Err(refuse(
@@ -648,6 +702,25 @@ impl DataFile {
     /// (`gml_Script_f`), starting `offset` bytes into the root's instructions, with its
     /// argument and local counts; a function of a global script (`script_function`) also gets
     /// its SCPT entry, with the constructor flag. Returns the child's index.
+    ///
+    /// ```
+    /// use gmkit_data::code_entry::EntryTarget;
+    /// let mut data = gmkit_data::sample();
+    /// data.objects.get_or_insert_with(Default::default);
+    /// data.code.get_or_insert_with(Default::default);
+    /// let obj = data.add_object("obj_player").unwrap();
+    /// let target = EntryTarget::Event {
+    ///     object: obj,
+    ///     event: gmkit_data::code_entry::EventType::Create,
+    ///     subtype: 0,
+    /// };
+    /// let root = data.add_code_entry(&target).unwrap().entry;
+    /// // `function jump(h) { ... }` inside the Create event: one argument, no locals.
+    /// let name = "gml_Script_jump_gml_Object_obj_player_Create_0";
+    /// let child = data.add_child_entry(root, name, 0, 1, 0, None).unwrap();
+    /// assert_eq!(data.find_code_entry(name), Some(child));
+    /// assert!(data.add_child_entry(child, "gml_Script_g", 0, 0, 0, None).is_err(), "a child's child");
+    /// ```
     pub fn add_child_entry(
         &mut self,
         root: usize,
@@ -695,6 +768,20 @@ impl DataFile {
 
     /// Reads a code entry name as GameMaker names entries (see the module's table) into what
     /// the entry would belong to; the error says which names are accepted.
+    ///
+    /// ```
+    /// use gmkit_data::chunks::object::Object;
+    /// use gmkit_data::code_entry::{EntryTarget, EventType};
+    /// let mut data = gmkit_data::sample();
+    /// data.objects.get_or_insert_with(Default::default);
+    /// data.code.get_or_insert_with(Default::default);
+    /// let obj = data.add_object("obj_player").unwrap();
+    /// assert_eq!(
+    ///     data.parse_entry_name("gml_Object_obj_player_Draw_64").unwrap(),
+    ///     EntryTarget::Event { object: obj, event: EventType::Draw, subtype: 64 },
+    /// );
+    /// assert!(data.parse_entry_name("gml_Object_obj_nobody_Draw_0").is_err());
+    /// ```
     pub fn parse_entry_name(&self, name: &str) -> std::result::Result<EntryTarget, String> {
         let accepted = if self.version.at_least(2, 3) {
             "gml_GlobalScript_SCRIPT, gml_Object_OBJECT_EVENT_N (EVENT: Create, Destroy, Alarm, Step, Collision, Keyboard, Mouse, Other, Draw, KeyPress, KeyRelease, CleanUp, Gesture; N: a number, an object name for Collision), gml_Room_ROOM_Create"
