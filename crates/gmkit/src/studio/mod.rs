@@ -35,11 +35,18 @@ pub struct Args {
     pub in_place: bool,
 }
 
+/// The most pixels of a room picture the page gets (4096 × 4096): a larger room is drawn
+/// scaled down to this, which a screen shows whole anyway and which keeps a drawing fast.
+const ROOM_PICTURE_PIXELS: u64 = 4096 * 4096;
+
 /// Draws room `index` as a PNG with the room renderer (crate gmkit-render), as `gmkit render
 /// room` does. Pages are decoded for this one drawing (the state caches the PNG it returns).
 pub fn render_room(game: &gmkit_folder::Game, index: usize) -> state::Answer<Vec<u8>> {
     let mut pages = gmkit_render::PageCache::default();
-    let mut options = gmkit_render::RenderOptions::default();
+    let mut options = gmkit_render::RenderOptions {
+        max_pixels: ROOM_PICTURE_PIXELS,
+        ..Default::default()
+    };
     let drawn = match gmkit_render::render_room(&game.data, index, &mut pages, &options) {
         // A room over the picture limit is drawn smaller, to fit it.
         Err(gmkit_render::RenderError::TooLarge {
