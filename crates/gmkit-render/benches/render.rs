@@ -73,7 +73,53 @@ fn bench(c: &mut Criterion) {
     g.bench_function(format!("{name} room {room}, pages decoded"), |b| {
         b.iter(|| render_room(&data, room, &mut cache, &opts).expect("renders"))
     });
+    // The largest room of all, as the studio draws it: scaled to fit 4096 × 4096 pixels.
+    if let Some((name, room, scale)) = largest_scaled(&names) {
+        let data = gmkit_data::parse_file(gmkit_testdata::corpus_path(&name).expect("listed"))
+            .expect("parsed above");
+        let opts = RenderOptions {
+            scale,
+            ..RenderOptions::default()
+        };
+        let mut cache = PageCache::default();
+        let t = Instant::now();
+        let first = render_room(&data, room, &mut cache, &opts).expect("renders");
+        eprintln!(
+            "{name} room {room} at scale {scale:.3} ({}×{}): first render {:.1} ms ({} pages decoded)",
+            first.image.width(),
+            first.image.height(),
+            t.elapsed().as_secs_f64() * 1e3,
+            first.stats.pages_decoded
+        );
+        g.bench_function(
+            format!("{name} room {room} at scale {scale:.3}, pages decoded"),
+            |b| b.iter(|| render_room(&data, room, &mut cache, &opts).expect("renders")),
+        );
+    }
     g.finish();
+}
+
+/// The largest corpus room by area, with the scale that fits it into 4096 × 4096 pixels (the
+/// studio's picture cap).
+fn largest_scaled(names: &[String]) -> Option<(String, usize, f64)> {
+    let mut best: Option<(u64, String, usize, f64)> = None;
+    for n in names {
+        let Some(data) =
+            gmkit_testdata::corpus_path(n).and_then(|p| gmkit_data::parse_file(p).ok())
+        else {
+            continue;
+        };
+        for (k, r) in data.rooms.iter().flat_map(|r| r.rooms.iter()).enumerate() {
+            if let Some(r) = r {
+                let area = r.width as u64 * r.height as u64;
+                if area > 0 && best.as_ref().is_none_or(|b| area > b.0) {
+                    let scale = (4096.0 * 4096.0 / area as f64).sqrt().min(1.0) * 0.99;
+                    best = Some((area, n.clone(), k, scale));
+                }
+            }
+        }
+    }
+    best.map(|(_, n, k, s)| (n, k, s))
 }
 
 criterion_group!(benches, bench);

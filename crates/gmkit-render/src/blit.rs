@@ -22,6 +22,9 @@ fn mul(a: u8, b: u8) -> u8 {
     ((a as u32 * b as u32 + 127) / 255) as u8
 }
 
+/// The canvas area from which an axis-aligned draw is shared between threads (by rows).
+const PARALLEL_AREA: u64 = 1 << 18;
+
 /// Blends `src` (already tinted) over `dst`: source-over, non-premultiplied.
 #[inline]
 pub fn blend(dst: &mut [u8], src: [u8; 4]) {
@@ -325,22 +328,35 @@ impl Canvas {
                     .and_then(|u| page_x(rx + u));
                 self.cols.push(c.map_or(-1, |c| c * 4));
             }
-            for py in y0..y1 {
+            let cols = &self.cols;
+            let draw_row = |py: i64, out: &mut [u8]| {
                 let l = (py as f64 + 0.5 - at.y) / sy + at.pivot.1;
                 let Some(row) = wrap(l, rh, at.tile.1)
                     .map(|v| if flip { rh - 1 - v } else { v })
                     .and_then(|v| page_y(ry + v))
                 else {
-                    continue;
+                    return;
                 };
                 let from = &pixels[(row * pw * 4) as usize..][..(pw * 4) as usize];
-                let out = &mut buf[py as usize * out_w * 4..][..out_w * 4];
-                for (k, &c) in self.cols.iter().enumerate() {
+                for (k, &c) in cols.iter().enumerate() {
                     if c >= 0 {
                         let s = tinted(&from[c as usize..c as usize + 4], at.tint);
                         let d = (x0 as usize + k) * 4;
                         blend(&mut out[d..d + 4], s);
                     }
+                }
+            };
+            let rows = &mut buf[y0 as usize * out_w * 4..y1 as usize * out_w * 4];
+            // Rows are independent: a large draw (a background over a big room) is shared
+            // between the cores; a small one (a sprite, a tile) stays on this thread.
+            if area >= PARALLEL_AREA {
+                use rayon::prelude::*;
+                rows.par_chunks_mut(out_w * 4)
+                    .enumerate()
+                    .for_each(|(k, out)| draw_row(y0 + k as i64, out));
+            } else {
+                for (k, out) in rows.chunks_mut(out_w * 4).enumerate() {
+                    draw_row(y0 + k as i64, out);
                 }
             }
             return Ok(true);
