@@ -36,3 +36,34 @@ pub(crate) fn u32_bits(n: &NumberOrText) -> Option<u32> {
         NumberOrText::Text(_) => None,
     }
 }
+
+/// Names and their values: an enumeration's (`kinds`) or a bit set's masks (`flags`).
+pub(crate) type Names = &'static [(&'static str, u32)];
+
+/// The value of one item read from the JSON: `name` (after `prefix`, when it has it) looked up
+/// in `table`, or a number's 32 bits. An unknown name or a number outside 32 bits is an error
+/// saying what `what` expects.
+pub(crate) fn by_name_or_number<E: serde::de::Error>(
+    table: Names,
+    prefix: &str,
+    what: &str,
+    item: NumberOrText,
+) -> Result<u32, E> {
+    match item {
+        NumberOrText::Text(t) => {
+            let name = t.strip_prefix(prefix).unwrap_or(&t);
+            table
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|&(_, v)| v)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+                    E::custom(format!(
+                        "unknown {what} {t:?}: expected one of {} or a number",
+                        known.join(", ")
+                    ))
+                })
+        }
+        n => u32_bits(&n).ok_or_else(|| E::custom(format!("{what}: a number outside 32 bits"))),
+    }
+}

@@ -57,6 +57,38 @@ pub fn fnv1a64(bytes: &[u8]) -> String {
 /// declarations.
 pub const NAMES_FILE: &str = "names.gml";
 
+/// Reads a names file's text (unpack's `--names`, or the folder's [`NAMES_FILE`]); an error
+/// names the file, the line and the column.
+pub(crate) fn parse_names_file(text: &str) -> Result<NamesFile> {
+    NamesFile::parse(text).map_err(|e| {
+        Error::new(
+            NAMES_FILE,
+            format!("line {}, column {}", e.line, e.col),
+            format!("expected {}, found {}", e.expected, e.found),
+        )
+    })
+}
+
+/// Checks the folder's names file, when it has one: UTF-8 text that reads as a names file.
+/// Pack checks it once, before any `.gml` is compiled with it, so that a mistake in it is
+/// reported in it (not at a line past the end of every edited `.gml`) and never ignored.
+pub(crate) fn check_names_file(folder: &Folder) -> Result<()> {
+    let Some(bytes) = folder.get(NAMES_FILE) else {
+        return Ok(());
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            NAMES_FILE,
+            "",
+            format!(
+                "expected UTF-8 text, found an invalid byte at offset {}",
+                e.valid_up_to()
+            ),
+        )
+    })?;
+    parse_names_file(text).map(drop)
+}
+
 /// The text a `.gml` file of the folder compiles as: its own, followed by the declarations of
 /// the folder's names file when it has one (GML enums and macros hold wherever they are
 /// declared, so the file's line numbers stay those of the text).

@@ -192,6 +192,9 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         }
     }
 
+    if prefix.is_empty() {
+        crate::gml::check_names_file(folder)?;
+    }
     manifest_align(&manifest, &manifest_path, "layout", "chunk_align", 16)?;
     let strings_end_align = manifest_align(&manifest, &manifest_path, "strings", "end_align", 128)?;
     let textures_end_align = manifest_align(&manifest, &manifest_path, "textures", "end_align", 4)?;

@@ -45,13 +45,7 @@ fn unpack_deferred(game: &Game, options: &UnpackOptions) -> Result<Folder> {
 fn unpack_game_into(game: &Game, options: &UnpackOptions, folder: &mut Folder) -> Result<()> {
     let names = match &options.names_file {
         None => None,
-        Some(text) => Some(gmkit_gml::names_file::NamesFile::parse(text).map_err(|e| {
-            Error::new(
-                crate::gml::NAMES_FILE,
-                format!("line {}, column {}", e.line, e.col),
-                format!("expected {}, found {}", e.expected, e.found),
-            )
-        })?),
+        Some(text) => Some(crate::gml::parse_names_file(text)?),
     };
     unpack_into_with(&game.data, "", folder, names.as_ref())?;
     if let Some(text) = &options.names_file {

@@ -5,12 +5,15 @@
 
 use gmkit_data::chunks::object::Object;
 use gmkit_data::chunks::object::action::AppliesTo;
-use gmkit_data::chunks::room::{Instance, Room, SequenceInstance, Tile, TileSource};
+use gmkit_data::chunks::room::{Room, SequenceInstance, Tile, TileSource};
 use gmkit_data::chunks::sprite::Sprite;
 use gmkit_data::serde_support::NameScope;
 use gmkit_data::{AssetKind, AssetRef, DataFile, Id, build_bytes, parse_bytes};
 use gmkit_folder::{Folder, Game, pack, unpack};
 use gmkit_testdata::{corpus_all, need};
+
+mod common;
+use common::unpack_bytes;
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -195,30 +198,8 @@ fn sample_with_instance(second_name: &str) -> Vec<u8> {
     other.name = data.intern(second_name);
     other.events = vec![Vec::new(); other.events.len()];
     data.add_asset(other).unwrap();
-    let room: Id<Room> = data.find_asset("rm_start").unwrap();
-    let v = data.version;
-    data.asset_mut(room).unwrap().instances.push(Instance {
-        x: 16,
-        y: 32,
-        object: AssetRef::to(first),
-        instance_id: 100_001,
-        creation_code: AssetRef::NONE,
-        scale_x: 1.0,
-        scale_y: 1.0,
-        image: v.at_least_full(2, 2, 2, 302).then_some((1.0, 0)),
-        colour: 0xFFFF_FFFF,
-        rotation: 0.0,
-        pre_create_code: (v.bytecode >= 16).then_some(AssetRef::NONE),
-    });
+    common::add_sample_instance(&mut data, first);
     build_bytes(&data).unwrap()
-}
-
-fn unpack_bytes(bytes: &[u8]) -> Folder {
-    unpack(&Game {
-        data: parse_bytes(bytes.to_vec()).unwrap(),
-        audio_groups: Vec::new(),
-    })
-    .unwrap()
 }
 
 /// The path of the one JSON file under `dir` whose name contains `name`.

@@ -104,3 +104,30 @@ fn unpack_with_a_names_file_prints_names_and_packs_identical() {
         assert!(gmkit_data::build_bytes(&g.data).unwrap() != bytes);
     }
 }
+
+#[test]
+fn a_broken_names_file_is_refused_in_its_own_file_before_any_gml_compiles() {
+    let data = gmkit_folder::sample::sample_data().unwrap();
+    let game = Game {
+        data,
+        audio_groups: Vec::new(),
+    };
+    let folder = unpack(&game).unwrap();
+    // Not a names file: the error is in names.gml, with its line and column.
+    let mut broken = folder.clone();
+    broken.insert("names.gml", b"enum State { idle,\n".to_vec());
+    let e = pack(&broken).unwrap_err().to_string();
+    assert!(
+        e.contains("names.gml") && e.contains("line 2, column 1"),
+        "{e}"
+    );
+    // Not UTF-8: refused too, never ignored.
+    let mut binary = folder.clone();
+    binary.insert("names.gml", vec![b'e', 0xFF, b'\n']);
+    let e = pack(&binary).unwrap_err().to_string();
+    assert!(e.contains("names.gml") && e.contains("UTF-8"), "{e}");
+    // A good one leaves the unchanged folder identical.
+    let mut good = folder.clone();
+    good.insert("names.gml", b"enum State { idle, walk }\n".to_vec());
+    assert!(packed(&good) == packed(&folder));
+}

@@ -2,11 +2,14 @@
 //! as lists of names (unknown bits kept as a number), enumerated values by name; the numeric
 //! forms of older folders still read.
 
-use gmkit_data::chunks::room::{Instance, Room};
+use gmkit_data::chunks::room::Room;
 use gmkit_data::serde_values::{colour, flags, kinds};
-use gmkit_data::{AssetRef, DataFile, Id, build_bytes, parse_bytes};
+use gmkit_data::{DataFile, Id, build_bytes, parse_bytes};
 use gmkit_folder::{Folder, Game, pack, unpack};
 use gmkit_testdata::{corpus_all, need};
+
+mod common;
+use common::unpack_bytes;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -219,30 +222,8 @@ fn corpus_folders_write_values_by_name() {
 fn sample_with_instance() -> Vec<u8> {
     let mut data: DataFile = gmkit_folder::sample::sample_data().unwrap();
     let obj = data.find_asset("obj_ball").unwrap();
-    let room: Id<Room> = data.find_asset("rm_start").unwrap();
-    let v = data.version;
-    data.asset_mut(room).unwrap().instances.push(Instance {
-        x: 16,
-        y: 32,
-        object: AssetRef::to(obj),
-        instance_id: 100_001,
-        creation_code: AssetRef::NONE,
-        scale_x: 1.0,
-        scale_y: 1.0,
-        image: v.at_least_full(2, 2, 2, 302).then_some((1.0, 0)),
-        colour: 0xFFFF_FFFF,
-        rotation: 0.0,
-        pre_create_code: (v.bytecode >= 16).then_some(AssetRef::NONE),
-    });
+    common::add_sample_instance(&mut data, obj);
     build_bytes(&data).unwrap()
-}
-
-fn unpack_bytes(bytes: &[u8]) -> Folder {
-    unpack(&Game {
-        data: parse_bytes(bytes.to_vec()).unwrap(),
-        audio_groups: Vec::new(),
-    })
-    .unwrap()
 }
 
 fn room_json(folder: &Folder) -> (String, Value) {

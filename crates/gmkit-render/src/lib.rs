@@ -153,6 +153,20 @@ pub struct Rendered {
 }
 
 impl Rendered {
+    /// Counts a drawn item in the statistic `stat` picks, or notes it as skipped with the
+    /// reason its drawing gave.
+    pub(crate) fn tally(
+        &mut self,
+        drawn: Result<(), String>,
+        stat: fn(&mut Stats) -> &mut usize,
+        item: impl FnOnce() -> String,
+    ) {
+        match drawn {
+            Ok(()) => *stat(&mut self.stats) += 1,
+            Err(e) => self.skip(item, e),
+        }
+    }
+
     /// Notes a skipped item.
     pub(crate) fn skip(&mut self, item: impl FnOnce() -> String, reason: impl Into<String>) {
         self.skipped_total += 1;

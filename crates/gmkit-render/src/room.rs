@@ -221,10 +221,7 @@ impl Scene<'_> {
     }
 
     fn name_of(&self, r: gmkit_data::StringRef) -> String {
-        self.data
-            .string(r)
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| format!("string {}", r.0))
+        name_in(self.data, r)
     }
 
     /// An instance: its object's sprite as the default Draw event draws it.
@@ -258,13 +255,12 @@ impl Scene<'_> {
             };
             self.frame(&f, &at)
         });
-        match r {
-            Ok(()) => self.out.stats.instances_drawn += 1,
-            Err(e) => {
-                let name = self.name_of(obj.name);
-                self.out.skip(|| format!("{} of {name}", what()), e)
-            }
-        }
+        let data = self.data;
+        self.out.tally(
+            r,
+            |s| &mut s.instances_drawn,
+            || format!("{} of {}", what(), name_in(data, obj.name)),
+        );
     }
 
     /// A legacy tile: a rectangle of a background (GMS1) or of a sprite's first frame (2.x
@@ -299,10 +295,7 @@ impl Scene<'_> {
             };
             self.frame(&f, &at)
         });
-        match r {
-            Ok(()) => self.out.stats.tiles_drawn += 1,
-            Err(e) => self.out.skip(what, e),
-        }
+        self.out.tally(r, |s| &mut s.tiles_drawn, what);
     }
 
     /// A background's (tile set's) image.
@@ -418,10 +411,7 @@ impl Scene<'_> {
             };
             self.frame(&f, &at)
         });
-        match r {
-            Ok(()) => self.out.stats.backgrounds_drawn += 1,
-            Err(e) => self.out.skip(what, e),
-        }
+        self.out.tally(r, |s| &mut s.backgrounds_drawn, what);
     }
 
     // ---------------------------------------------------------------------------------------
@@ -493,13 +483,12 @@ impl Scene<'_> {
                 };
                 self.frame(&f, &at)
             });
-        match r {
-            Ok(()) => self.out.stats.backgrounds_drawn += 1,
-            Err(e) => {
-                let name = self.name_of(l.name);
-                self.out.skip(|| format!("layer \"{name}\" background"), e)
-            }
-        }
+        let data = self.data;
+        self.out.tally(
+            r,
+            |s| &mut s.backgrounds_drawn,
+            || format!("layer \"{}\" background", name_in(data, l.name)),
+        );
     }
 
     fn asset_layer(&mut self, l: &Layer, a: &AssetLayer) {
@@ -533,7 +522,10 @@ impl Scene<'_> {
         let r = s
             .asset
             .index()
-            .ok_or_else(|| format!("sprite {:?}", s.asset))
+            .ok_or_else(|| match s.asset.kept() {
+                Some(v) => format!("refers to no sprite ({v})"),
+                None => "refers to no sprite".to_owned(),
+            })
             .and_then(|si| self.sprite_frame(si, s.frame_index as f64))
             .and_then(|(f, pivot)| {
                 let at = Place {
@@ -545,13 +537,12 @@ impl Scene<'_> {
                 };
                 self.frame(&f, &at)
             });
-        match r {
-            Ok(()) => self.out.stats.sprites_drawn += 1,
-            Err(e) => {
-                let name = self.name_of(l.name);
-                self.out.skip(|| format!("layer \"{name}\" sprite {k}"), e)
-            }
-        }
+        let data = self.data;
+        self.out.tally(
+            r,
+            |s| &mut s.sprites_drawn,
+            || format!("layer \"{}\" sprite {k}", name_in(data, l.name)),
+        );
     }
 
     fn tile_layer(&mut self, l: &Layer, t: &TileLayer) {
@@ -661,4 +652,11 @@ impl Scene<'_> {
         }
         Ok(())
     }
+}
+
+/// The text of string `r` (for messages), or `string N` when the table has no such entry.
+fn name_in(data: &DataFile, r: gmkit_data::StringRef) -> String {
+    data.string(r)
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("string {}", r.0))
 }

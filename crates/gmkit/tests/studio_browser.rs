@@ -50,26 +50,7 @@ const TREE_KINDS: &[&str] = &[
 ];
 
 /// Every kind `gmkit ls` lists.
-const LS_KINDS: &[&str] = &[
-    "sprites",
-    "sounds",
-    "rooms",
-    "objects",
-    "scripts",
-    "code",
-    "strings",
-    "fonts",
-    "textures",
-    "backgrounds",
-    "shaders",
-    "paths",
-    "sequences",
-    "timelines",
-    "extensions",
-    "variables",
-    "functions",
-    "audio",
-];
+const LS_KINDS: &[&str] = gmkit_folder::list::KINDS;
 
 /// What every case gets: the browser session and where the built `gmkit` is.
 struct Ctx {

@@ -5,9 +5,9 @@
 //! takes names and numbers in any order and ORs them; the plain int of old folders is read too.
 //! Each table below says where its names come from.
 
-use super::{NumberOrText, u32_bits};
+use super::NumberOrText;
 use serde::Deserialize;
-use serde::de::{self, Deserializer};
+use serde::de::Deserializer;
 use serde::ser::{SerializeSeq, Serializer};
 
 /// The names of a bit set, in writing order (a mask of several bits before the bits it covers).
@@ -42,23 +42,9 @@ enum Wire {
 
 /// Reads a bit set written by [`write`] (or its int).
 pub fn read<'de, D: Deserializer<'de>>(table: Table, what: &str, d: D) -> Result<u32, D::Error> {
+    let what = format!("{what} flag");
     let item = |n: NumberOrText| -> Result<u32, D::Error> {
-        match n {
-            NumberOrText::Text(t) => table
-                .iter()
-                .find(|(name, _)| *name == t)
-                .map(|&(_, m)| m)
-                .ok_or_else(|| {
-                    let known: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-                    de::Error::custom(format!(
-                        "unknown {what} flag {t:?}: expected one of {} or a number",
-                        known.join(", ")
-                    ))
-                }),
-            n => u32_bits(&n).ok_or_else(|| {
-                de::Error::custom(format!("{what} flags: a number outside 32 bits"))
-            }),
-        }
+        super::by_name_or_number(table, "", &what, n)
     };
     match Wire::deserialize(d)? {
         Wire::One(n) => item(n),

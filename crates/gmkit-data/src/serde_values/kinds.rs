@@ -4,8 +4,8 @@
 //! (`bboxmode_manual` → `"manual"`), or the values of the matching `.yy` field of a GameMaker
 //! project. Reading takes the name, the full constant (`"bboxmode_manual"`) or the number.
 
-use super::{NumberOrText, u32_bits};
-use serde::de::{self, Deserializer};
+use super::NumberOrText;
+use serde::de::Deserializer;
 use serde::{Deserialize, Serializer};
 
 /// The names of an enumeration: `(name, value)`.
@@ -26,24 +26,7 @@ pub fn read<'de, D: Deserializer<'de>>(
     what: &str,
     d: D,
 ) -> Result<u32, D::Error> {
-    match NumberOrText::deserialize(d)? {
-        NumberOrText::Text(t) => {
-            let name = t.strip_prefix(prefix).unwrap_or(&t);
-            table
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|&(_, v)| v)
-                .ok_or_else(|| {
-                    let known: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-                    de::Error::custom(format!(
-                        "unknown {what} {t:?}: expected one of {} or a number",
-                        known.join(", ")
-                    ))
-                })
-        }
-        n => u32_bits(&n)
-            .ok_or_else(|| de::Error::custom(format!("{what}: a number outside 32 bits"))),
-    }
+    super::by_name_or_number(table, prefix, what, NumberOrText::deserialize(d)?)
 }
 
 macro_rules! kind {

@@ -140,9 +140,7 @@ fn strings_of(file: &DataFile) -> &Strings {
 }
 
 fn text(file: &DataFile, r: gmkit_data::StringRef) -> String {
-    file.strings
-        .as_ref()
-        .and_then(|s| s.get(r))
+    file.string(r)
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
