@@ -7,6 +7,7 @@
 //! centre; only the pixels inside the transformed rectangle (clipped to the canvas) are
 //! visited, so a huge scale costs at most the canvas's area.
 
+use crate::span::{NO_COLUMN, alphas, gather, over};
 use gmkit_data::chunks::texture_page_item::TexturePageItem;
 use gmkit_media::Image;
 use image::RgbaImage;
@@ -24,6 +25,9 @@ fn mul(a: u8, b: u8) -> u8 {
 
 /// The canvas area from which an axis-aligned draw is shared between threads (by rows).
 const PARALLEL_AREA: u64 = 1 << 18;
+
+/// The largest table of gathered page rows a large draw keeps (bytes).
+const SPAN_TABLE_BYTES: u64 = 32 << 20;
 
 /// Blends `src` (already tinted) over `dst`: source-over, non-premultiplied.
 #[inline]
@@ -133,10 +137,34 @@ pub struct Canvas {
     pub image: RgbaImage,
     /// Pixels that may still be visited by draws.
     pub work_left: u64,
-    /// Scratch column map reused between draws.
-    cols: Vec<i64>,
+    /// Scratch column map reused between draws (page pixel x, or [`NO_COLUMN`]).
+    cols: Vec<u32>,
+    /// Scratch span reused between small draws.
+    span: Vec<u32>,
     /// The colour of every pixel while the canvas is still one colour.
     uniform: Option<[u8; 4]>,
+}
+
+/// Calls `f` on every row of `image`, the rows shared between the cores when the image is
+/// large.
+fn for_rows(image: &mut RgbaImage, f: impl Fn(&mut [u8]) + Sync + Send) {
+    let stride = image.width() as usize * 4;
+    let large = image.width() as u64 * image.height() as u64 >= PARALLEL_AREA;
+    let buf: &mut [u8] = image;
+    if stride == 0 {
+        return;
+    }
+    if large {
+        use rayon::prelude::*;
+        buf.par_chunks_mut(stride).for_each(f);
+    } else {
+        buf.chunks_mut(stride).for_each(f);
+    }
+}
+
+/// Sets every pixel of `image` to `rgba`.
+fn fill_rows(image: &mut RgbaImage, rgba: [u8; 4]) {
+    for_rows(image, |row| row.as_chunks_mut::<4>().0.fill(rgba));
 }
 
 /// Sine and cosine of an angle in degrees, exact at multiples of 90°.
@@ -162,19 +190,19 @@ impl Canvas {
         Canvas::filled(width, height, [0; 4], work)
     }
 
-    /// A canvas of `width × height` filled with `rgba` (one pass over the memory).
+    /// A canvas of `width × height` filled with `rgba`. The memory comes zeroed from the
+    /// allocator (lazily, by the kernel, for a large picture); a colour other than transparent
+    /// is written by rows shared between the cores.
     pub fn filled(width: u32, height: u32, rgba: [u8; 4], work: u64) -> Canvas {
-        let image = if rgba == [0; 4] {
-            RgbaImage::new(width, height)
-        } else {
-            let n = width as usize * height as usize;
-            RgbaImage::from_raw(width, height, rgba.repeat(n))
-                .unwrap_or_else(|| RgbaImage::new(width, height))
-        };
+        let mut image = RgbaImage::new(width, height);
+        if rgba != [0; 4] {
+            fill_rows(&mut image, rgba);
+        }
         Canvas {
             image,
             work_left: work,
             cols: Vec::new(),
+            span: Vec::new(),
             uniform: Some(rgba),
         }
     }
@@ -183,17 +211,19 @@ impl Canvas {
     pub fn fill(&mut self, rgba: [u8; 4]) {
         if rgba[3] == 255 {
             if self.uniform != Some(rgba) {
-                for p in self.image.chunks_exact_mut(4) {
-                    p.copy_from_slice(&rgba);
-                }
+                fill_rows(&mut self.image, rgba);
                 self.uniform = Some(rgba);
             }
             return;
         }
-        for p in self.image.pixels_mut() {
-            blend(&mut p.0, rgba);
-        }
         self.uniform = None;
+        let width = self.image.width() as usize;
+        if width == 0 {
+            return;
+        }
+        let src = vec![u32::from_le_bytes(rgba); width];
+        let a = alphas(&src);
+        for_rows(&mut self.image, |row| over(row, &src, a));
     }
 
     /// Draws a 1-pixel outline of the rectangle (x, y, w, h).
@@ -319,45 +349,83 @@ impl Canvas {
         let buf: &mut [u8] = &mut self.image;
 
         if !rotated && !rot {
-            // Axis-aligned: one column map, one row lookup per row.
+            // Axis-aligned: one column map, one row lookup per row; each row is a span
+            // gathered from its page row and blended by the cheapest exact rule.
             self.cols.clear();
             for px in x0..x1 {
                 let l = (px as f64 + 0.5 - at.x) / sx + at.pivot.0;
                 let c = wrap(l, rw, at.tile.0)
                     .map(|u| if mirror { rw - 1 - u } else { u })
                     .and_then(|u| page_x(rx + u));
-                self.cols.push(c.map_or(-1, |c| c * 4));
+                self.cols
+                    .push(c.and_then(|c| u32::try_from(c).ok()).unwrap_or(NO_COLUMN));
             }
-            let cols = &self.cols;
-            let draw_row = |py: i64, out: &mut [u8]| {
+            let cols = &self.cols[..];
+            let len = cols.len();
+            let seg = x0 as usize * 4..x1 as usize * 4;
+            let stride = out_w * 4;
+            let page_row = |py: i64| -> Option<i64> {
                 let l = (py as f64 + 0.5 - at.y) / sy + at.pivot.1;
-                let Some(row) = wrap(l, rh, at.tile.1)
+                wrap(l, rh, at.tile.1)
                     .map(|v| if flip { rh - 1 - v } else { v })
                     .and_then(|v| page_y(ry + v))
-                else {
-                    return;
-                };
+            };
+            let gather_row = |row: i64, span: &mut [u32]| {
                 let from = &pixels[(row * pw * 4) as usize..][..(pw * 4) as usize];
-                for (k, &c) in cols.iter().enumerate() {
-                    if c >= 0 {
-                        let s = tinted(&from[c as usize..c as usize + 4], at.tint);
-                        let d = (x0 as usize + k) * 4;
-                        blend(&mut out[d..d + 4], s);
+                gather(span, from, cols, at.tint)
+            };
+            let rows = &mut buf[y0 as usize * stride..y1 as usize * stride];
+            if area < PARALLEL_AREA {
+                // A small draw (a sprite, a tile): on this thread, one span per row.
+                let span = &mut self.span;
+                span.resize(len, 0);
+                for (k, out) in rows.chunks_mut(stride).enumerate() {
+                    if let Some(row) = page_row(y0 + k as i64) {
+                        let a = gather_row(row, span);
+                        over(&mut out[seg.clone()], span, a);
                     }
                 }
-            };
-            let rows = &mut buf[y0 as usize * out_w * 4..y1 as usize * out_w * 4];
-            // Rows are independent: a large draw (a background over a big room) is shared
-            // between the cores; a small one (a sprite, a tile) stays on this thread.
-            if area >= PARALLEL_AREA {
-                use rayon::prelude::*;
-                rows.par_chunks_mut(out_w * 4)
-                    .enumerate()
-                    .for_each(|(k, out)| draw_row(y0 + k as i64, out));
-            } else {
-                for (k, out) in rows.chunks_mut(out_w * 4).enumerate() {
-                    draw_row(y0 + k as i64, out);
+                return Ok(true);
+            }
+            // A large draw (a background over a big room): rows shared between the cores.
+            // When canvas rows repeat page rows (a tiled or enlarged background), each page
+            // row is gathered once into a table first.
+            use rayon::prelude::*;
+            let page_rows: Vec<Option<i64>> = (y0..y1).map(page_row).collect();
+            let mut slot = vec![u32::MAX; ph as usize];
+            let mut distinct = Vec::new();
+            for &r in page_rows.iter().flatten() {
+                if slot[r as usize] == u32::MAX {
+                    slot[r as usize] = distinct.len() as u32;
+                    distinct.push(r);
                 }
+            }
+            let table_bytes = (distinct.len() * len * 4) as u64;
+            if distinct.len() * 2 <= page_rows.len() && table_bytes <= SPAN_TABLE_BYTES {
+                let mut table = vec![0u32; distinct.len() * len];
+                let alphas: Vec<_> = table
+                    .par_chunks_mut(len)
+                    .zip(&distinct)
+                    .map(|(span, &row)| gather_row(row, span))
+                    .collect();
+                rows.par_chunks_mut(stride)
+                    .zip(&page_rows)
+                    .for_each(|(out, row)| {
+                        if let Some(row) = row {
+                            let i = slot[*row as usize] as usize;
+                            over(&mut out[seg.clone()], &table[i * len..][..len], alphas[i]);
+                        }
+                    });
+            } else {
+                rows.par_chunks_mut(stride).zip(&page_rows).for_each_init(
+                    || vec![0u32; len],
+                    |span, (out, row)| {
+                        if let Some(row) = row {
+                            let a = gather_row(*row, span);
+                            over(&mut out[seg.clone()], span, a);
+                        }
+                    },
+                );
             }
             return Ok(true);
         }

@@ -49,6 +49,7 @@
 pub mod blit;
 pub mod cache;
 mod room;
+mod span;
 mod sprite;
 
 pub use cache::PageCache;
