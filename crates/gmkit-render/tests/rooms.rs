@@ -920,3 +920,116 @@ fn scale_draws_a_smaller_picture() {
         ));
     }
 }
+
+/// `a × b / 255`, rounded (a tint channel).
+fn tint_channel(a: u8, b: u8) -> u8 {
+    ((a as u32 * b as u32 + 127) / 255) as u8
+}
+
+/// The pixel source-over gives, by the per-pixel rule ([`gmkit_render::blit::blend`]).
+fn over_px(mut dst: [u8; 4], src: [u8; 4]) -> [u8; 4] {
+    gmkit_render::blit::blend(&mut dst, src);
+    dst
+}
+
+/// Large draws (a quarter megapixel and more) share their rows between the cores, gather a
+/// page row repeated down the picture once, and blend by whole rows: every pixel equals the
+/// per-pixel rule, over an opaque and over a transparent canvas.
+#[test]
+fn large_tiled_translucent_background_is_exact() {
+    let quad = [[R, G], [B, W]];
+    let tint = [0xFF, 0x80, 0xFF, 0x40];
+    for opaque in [true, false] {
+        let mut layers = vec![];
+        if opaque {
+            layers.push(layer(
+                200,
+                LayerData::Background(BackgroundLayer {
+                    visible: true,
+                    sprite: AssetRef::NONE,
+                    colour: 0xFF1A_2B3C,
+                    ..Default::default()
+                }),
+            ));
+        }
+        let mut tiled = layer(
+            100,
+            LayerData::Background(BackgroundLayer {
+                visible: true,
+                sprite: AssetRef::at(1),
+                tiled_h: true,
+                tiled_v: true,
+                colour: 0x40FF_80FF,
+                ..Default::default()
+            }),
+        );
+        tiled.x_offset = 1.0;
+        tiled.y_offset = 1.0;
+        layers.push(tiled);
+        let r = render(Room {
+            draw_background_colour: false,
+            layers: Some(layers),
+            ..room(640, 640)
+        });
+        let base = if opaque { [0x3C, 0x2B, 0x1A, 255] } else { T };
+        for (x, y, p) in r.image.enumerate_pixels() {
+            let q = quad[(y as usize + 1) % 2][(x as usize + 1) % 2];
+            let src = [0, 1, 2, 3].map(|k| tint_channel(q[k], tint[k]));
+            assert_eq!(
+                p.0,
+                over_px(base, src),
+                "({x}, {y}), opaque canvas {opaque}"
+            );
+        }
+    }
+}
+
+/// A large draw whose rows each show another page row (no row repeated): the whole 16×16 page
+/// stretched 1024 times across a 16384×16 room at alpha 0x80, its transparent pixels leaving
+/// the canvas as it was, over black and over a transparent canvas.
+#[test]
+fn large_stretched_translucent_sprite_is_exact() {
+    let page = page();
+    for opaque in [true, false] {
+        let mut data = game();
+        let items = &mut data.texture_page_items.as_mut().unwrap().items;
+        items.push(item([0, 0, 16, 16], [0, 0, 16, 16], [16, 16]));
+        let frame = items.len() as u32 - 1;
+        let sprites = &mut data.sprites.as_mut().unwrap().sprites;
+        sprites.push(Some(Sprite {
+            width: 16,
+            height: 16,
+            frames: vec![Some(TpagRef(frame))],
+            ..sprites[0].clone().unwrap()
+        }));
+        let sprite = sprites.len() as u32 - 1;
+        let objects = &mut data.objects.as_mut().unwrap().objects;
+        objects.push(Some(Object {
+            sprite: AssetRef::at(sprite),
+            ..objects[0].clone().unwrap()
+        }));
+        let object = objects.len() as u32 - 1;
+        let room = Room {
+            draw_background_colour: opaque,
+            instances: vec![Instance {
+                scale_x: 1024.0,
+                colour: 0x80FF_FFFF,
+                ..inst(object, 0, 0)
+            }],
+            ..room(16384, 16)
+        };
+        let r = render_opts(&mut data, room, &RenderOptions::default()).expect("renders");
+        assert_eq!(r.stats.instances_drawn, 1);
+        let base = if opaque { BLACK } else { T };
+        for (x, y, p) in r.image.enumerate_pixels() {
+            let at = (y as usize * 16 + x as usize / 1024) * 4;
+            let q: [u8; 4] = page[at..at + 4].try_into().unwrap();
+            let src = [q[0], q[1], q[2], tint_channel(q[3], 0x80)];
+            assert_eq!(
+                p.0,
+                over_px(base, src),
+                "({x}, {y}), opaque canvas {opaque}"
+            );
+        }
+    }
+}
