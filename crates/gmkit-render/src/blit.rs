@@ -5,9 +5,10 @@
 //!
 //! Every destination pixel is mapped back to the frame through the inverse transform at its
 //! centre; only the pixels inside the transformed rectangle (clipped to the canvas) are
-//! visited, so a huge scale costs at most the canvas's area.
+//! visited, so a huge scale costs at most the canvas's area. An axis-aligned draw works by
+//! rows (spans, `span.rs`); a rotated one pixel by pixel.
 
-use crate::span::{NO_COLUMN, alphas, gather, over};
+use crate::span::{NO_COLUMN, alphas, gather, mul, over};
 use gmkit_data::chunks::texture_page_item::TexturePageItem;
 use gmkit_media::Image;
 use image::RgbaImage;
@@ -15,12 +16,6 @@ use image::RgbaImage;
 /// A GameMaker colour (`0xAABBGGRR`) as RGBA.
 pub fn gm_rgba(c: u32) -> [u8; 4] {
     [c as u8, (c >> 8) as u8, (c >> 16) as u8, (c >> 24) as u8]
-}
-
-/// `a × b / 255`, rounded.
-#[inline]
-fn mul(a: u8, b: u8) -> u8 {
-    ((a as u32 * b as u32 + 127) / 255) as u8
 }
 
 /// The canvas area from which an axis-aligned draw is shared between threads (by rows).
@@ -65,12 +60,7 @@ fn tinted(p: &[u8], tint: [u8; 4]) -> [u8; 4] {
     if tint == [255; 4] {
         return [p[0], p[1], p[2], p[3]];
     }
-    [
-        mul(p[0], tint[0]),
-        mul(p[1], tint[1]),
-        mul(p[2], tint[2]),
-        mul(p[3], tint[3]),
-    ]
+    [0, 1, 2, 3].map(|k| mul(p[k].into(), tint[k].into()) as u8)
 }
 
 /// What is drawn: a rectangle of a frame (frame coordinates: the asset's full size, of which
@@ -191,8 +181,8 @@ impl Canvas {
     }
 
     /// A canvas of `width × height` filled with `rgba`. The memory comes zeroed from the
-    /// allocator (lazily, by the kernel, in huge pages for a large picture: see
-    /// [`crate::memory`]); a colour other than transparent is written by rows shared between
+    /// allocator (lazily, by the kernel, in huge pages for a large picture:
+    /// `memory.rs`); a colour other than transparent is written by rows shared between
     /// the cores.
     pub fn filled(width: u32, height: u32, rgba: [u8; 4], work: u64) -> Canvas {
         let len = width as usize * height as usize * 4;

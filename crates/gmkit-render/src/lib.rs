@@ -48,7 +48,7 @@
 
 pub mod blit;
 pub mod cache;
-pub mod memory;
+mod memory;
 mod room;
 mod span;
 mod sprite;
