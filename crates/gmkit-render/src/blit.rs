@@ -181,13 +181,10 @@ impl Canvas {
     }
 
     /// A canvas of `width × height` filled with `rgba`. The memory comes zeroed from the
-    /// allocator (lazily, by the kernel, in huge pages for a large picture:
-    /// `memory.rs`); a colour other than transparent is written by rows shared between
-    /// the cores.
+    /// allocator (lazily, by the kernel, for a large picture); a colour other than transparent
+    /// is written by rows shared between the cores.
     pub fn filled(width: u32, height: u32, rgba: [u8; 4], work: u64) -> Canvas {
-        let len = width as usize * height as usize * 4;
-        let mut image = RgbaImage::from_raw(width, height, crate::memory::zeroed(len))
-            .unwrap_or_else(|| RgbaImage::new(width, height));
+        let mut image = RgbaImage::new(width, height);
         if rgba != [0; 4] {
             fill_rows(&mut image, rgba);
         }

@@ -48,7 +48,6 @@
 
 pub mod blit;
 pub mod cache;
-mod memory;
 mod room;
 mod span;
 mod sprite;
