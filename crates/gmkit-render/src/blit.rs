@@ -124,7 +124,10 @@ pub enum Refused {
 /// The canvas with its remaining work (pixels that may still be visited).
 pub struct Canvas {
     /// The image drawn on.
-    pub image: RgbaImage,
+    image: RgbaImage,
+    /// Every pixel is opaque (the canvas started or was filled opaque: blending over opaque
+    /// pixels keeps them opaque), so spans need not check.
+    opaque: bool,
     /// Pixels that may still be visited by draws.
     pub work_left: u64,
     /// Scratch column map reused between draws (page pixel x, or [`NO_COLUMN`]).
@@ -194,7 +197,18 @@ impl Canvas {
             cols: Vec::new(),
             span: Vec::new(),
             uniform: Some(rgba),
+            opaque: rgba[3] == 255,
         }
+    }
+
+    /// The image drawn.
+    pub fn image(&self) -> &RgbaImage {
+        &self.image
+    }
+
+    /// The image drawn, taken out of the canvas.
+    pub fn into_image(self) -> RgbaImage {
+        self.image
     }
 
     /// Fills the whole canvas with a colour blended over it.
@@ -203,6 +217,7 @@ impl Canvas {
             if self.uniform != Some(rgba) {
                 fill_rows(&mut self.image, rgba);
                 self.uniform = Some(rgba);
+                self.opaque = true;
             }
             return;
         }
@@ -213,7 +228,8 @@ impl Canvas {
         }
         let src = vec![u32::from_le_bytes(rgba); width];
         let a = alphas(&src);
-        for_rows(&mut self.image, |row| over(row, &src, a));
+        let opaque = self.opaque;
+        for_rows(&mut self.image, |row| over(row, &src, a, opaque));
     }
 
     /// Draws a 1-pixel outline of the rectangle (x, y, w, h).
@@ -351,6 +367,7 @@ impl Canvas {
                     .push(c.and_then(|c| u32::try_from(c).ok()).unwrap_or(NO_COLUMN));
             }
             let cols = &self.cols[..];
+            let opaque = self.opaque;
             let len = cols.len();
             let seg = x0 as usize * 4..x1 as usize * 4;
             let stride = out_w * 4;
@@ -372,7 +389,7 @@ impl Canvas {
                 for (k, out) in rows.chunks_mut(stride).enumerate() {
                     if let Some(row) = page_row(y0 + k as i64) {
                         let a = gather_row(row, span);
-                        over(&mut out[seg.clone()], span, a);
+                        over(&mut out[seg.clone()], span, a, opaque);
                     }
                 }
                 return Ok(true);
@@ -403,7 +420,12 @@ impl Canvas {
                     .for_each(|(out, row)| {
                         if let Some(row) = row {
                             let i = slot[*row as usize] as usize;
-                            over(&mut out[seg.clone()], &table[i * len..][..len], alphas[i]);
+                            over(
+                                &mut out[seg.clone()],
+                                &table[i * len..][..len],
+                                alphas[i],
+                                opaque,
+                            );
                         }
                     });
             } else {
@@ -412,7 +434,7 @@ impl Canvas {
                     |span, (out, row)| {
                         if let Some(row) = row {
                             let a = gather_row(*row, span);
-                            over(&mut out[seg.clone()], span, a);
+                            over(&mut out[seg.clone()], span, a, opaque);
                         }
                     },
                 );

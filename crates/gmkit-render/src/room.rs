@@ -100,7 +100,7 @@ pub fn render_room(
         }
     }
     s.out.stats.pages_decoded = s.cache.decoded() - decoded_before;
-    s.out.image = s.canvas.image;
+    s.out.image = s.canvas.into_image();
     Ok(s.out)
 }
 

@@ -69,8 +69,9 @@ pub fn alphas(src: &[u32]) -> Alphas {
 }
 
 /// Blends `src` (tinted pixels, with their [`Alphas`]) over `dst` (RGBA bytes, 4 per source
-/// pixel): the same bytes as [`blend`] on every pixel.
-pub fn over(dst: &mut [u8], src: &[u32], a: Alphas) {
+/// pixel): the same bytes as [`blend`] on every pixel. `opaque` says every pixel of `dst` is
+/// known to be opaque (otherwise they are checked).
+pub fn over(dst: &mut [u8], src: &[u32], a: Alphas, opaque: bool) {
     let dst = dst.as_chunks_mut::<4>().0;
     if a.any == 0 {
         return;
@@ -81,7 +82,7 @@ pub fn over(dst: &mut [u8], src: &[u32], a: Alphas) {
         }
         return;
     }
-    if dst.iter().fold(255, |a, d| a & d[3]) == 255 {
+    if opaque || dst.iter().fold(255, |a, d| a & d[3]) == 255 {
         over_opaque(dst, src);
         return;
     }
@@ -148,13 +149,17 @@ mod tests {
         ];
         for src in sources {
             for dst in dests {
-                let mut fast = dst;
-                over(&mut fast, src, alphas(src));
                 let mut slow = dst;
                 for (d, &s) in slow.as_chunks_mut::<4>().0.iter_mut().zip(src) {
                     blend(d, s.to_le_bytes());
                 }
-                assert_eq!(fast, slow, "{src:08x?} over {dst:?}");
+                // Told the destination is opaque only when it is.
+                let opaque = dst.as_chunks::<4>().0.iter().all(|d| d[3] == 255);
+                for known in [false, opaque] {
+                    let mut fast = dst;
+                    over(&mut fast, src, alphas(src), known);
+                    assert_eq!(fast, slow, "{src:08x?} over {dst:?}, known opaque {known}");
+                }
             }
         }
     }

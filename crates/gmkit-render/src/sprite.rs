@@ -49,5 +49,5 @@ pub fn render_sprite_frame(
     canvas
         .draw(&src, &Place::at(0.0, 0.0))
         .map_err(|e| err(format!("{e:?}")))?;
-    Ok(canvas.image)
+    Ok(canvas.into_image())
 }
