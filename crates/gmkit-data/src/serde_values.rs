@@ -7,7 +7,8 @@
 //!
 //! - [`colour`]: a GameMaker colour (`0xAABBGGRR` in the int) as `"#RRGGBB"` (alpha byte 0) or
 //!   `"#AARRGGBB"`.
-//! - [`flags`]: a bit set as a list of names, bits without a name kept as one number in the list.
+//! - [`flags`]: a bit set (`u32` or `u64`) as a list of names, bits without a name kept as one
+//!   number in the list.
 //! - [`kinds`]: an enumerated value by name, the number where no name exists.
 
 pub mod colour;
@@ -28,7 +29,7 @@ pub(crate) enum NumberOrText {
     Text(String),
 }
 
-/// The bits of a number written as either an unsigned or a signed value of `width` bits (32 or
+/// The bits of a number written as either an unsigned or a signed value of `width` bits (1 to
 /// 64): a negative number is taken as its two's complement in that width.
 pub(crate) fn bits(n: &NumberOrText, width: u32) -> Option<u64> {
     let mask = if width >= 64 {
@@ -56,7 +57,7 @@ pub(crate) fn u32_bits(n: &NumberOrText) -> Option<u32> {
 }
 
 /// The value of one item read from the JSON: `name` (after `prefix`, when it has it) looked up
-/// in `table`, or a number's bits (`width` 32 or 64). An unknown name or a number outside
+/// in `table`, or a number's bits (`width` 1 to 64). An unknown name or a number outside
 /// `width` bits is an error saying what `what` expects.
 pub(crate) fn by_name_or_number<E: serde::de::Error, V: Copy + Into<u64>>(
     table: &[(&str, V)],

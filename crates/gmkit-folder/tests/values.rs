@@ -111,7 +111,7 @@ fn kind_of(file: &str, parent: &serde_json::Map<String, Value>, key: &str) -> Op
         }
         "load_type" | "delay_unit" | "interval_unit" | "return_type" => Some(Kind::Enum),
         "shape" if under("objects/") || under("particle_emitters/") => Some(Kind::Enum),
-        "mode" | "distribution" if under("particle_emitters/") => Some(Kind::Enum),
+        "mode" | "distribution" | "texture" if under("particle_emitters/") => Some(Kind::Enum),
         // An extension file's kind (its functions' `kind`, a calling convention, has no name).
         "kind" if under("extensions/") && parent.contains_key("file_name") => Some(Kind::Enum),
         "arguments" if under("extensions/") && parent.contains_key("return_type") => {
@@ -129,18 +129,18 @@ const FLAG_TABLES: [flags::Table; 4] = [
     flags::options::TABLE,
 ];
 
-/// Per kind: values seen, numbers left.
-type Counts = BTreeMap<Kind, [usize; 2]>;
+/// Per kind and JSON key: values seen, numbers left.
+type Counts = BTreeMap<(Kind, String), [usize; 2]>;
 
-/// Counts, per kind: values seen, and numbers left (an enum number, a flag list's number, a
-/// colour number).
-fn count(file: &str, v: &Value, out: &mut BTreeMap<Kind, [usize; 2]>, unknown: &mut Vec<String>) {
+/// Counts, per kind and key: values seen, and numbers left (an enum number, a flag list's
+/// number, a colour number).
+fn count(file: &str, v: &Value, out: &mut Counts, unknown: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
                 match kind_of(file, m, k) {
                     Some(kind) if !x.is_object() => {
-                        let c = out.entry(kind).or_default();
+                        let c = out.entry((kind, k.clone())).or_default();
                         let items: Vec<&Value> = match x {
                             Value::Array(a) if kind != Kind::Flags => a.iter().collect(),
                             _ => vec![x],
@@ -156,6 +156,9 @@ fn count(file: &str, v: &Value, out: &mut BTreeMap<Kind, [usize; 2]>, unknown: &
                                             .any(|t| t.iter().any(|&(_, m)| n & m == m))
                                     })
                                 }),
+                                // An emitter's built-in texture -1: none, it draws its sprite
+                                // (GameMaker has no name for it).
+                                (_, i) if k == "texture" && i.as_i64() == Some(-1) => false,
                                 (_, i) => i.is_number(),
                             };
                             if let (Kind::Flags, Value::Array(a)) = (kind, item)
@@ -183,7 +186,8 @@ fn count(file: &str, v: &Value, out: &mut BTreeMap<Kind, [usize; 2]>, unknown: &
 /// room / sound / game-info / game-option bit sets, and the enumerations (bounding box mode,
 /// sprite type, speed and playback types, physics shape, collision mask kind, shader type,
 /// curve type, keyframe interpolation, nine-slice tile modes, texture group load type, particle
-/// emitter mode / shape / distribution / time units, extension file kinds and value types).
+/// emitter mode / shape / distribution / time units / built-in texture, extension file kinds and
+/// value types).
 #[test]
 fn corpus_folders_write_values_by_name() {
     let files = need!(corpus_all());
@@ -208,14 +212,22 @@ fn corpus_folders_write_values_by_name() {
         })
         .collect();
     let mut total: BTreeMap<Kind, [usize; 2]> = BTreeMap::new();
+    let mut by_key: Counts = BTreeMap::new();
     let mut left = Vec::new();
     for (name, counts, unknown) in &results {
-        for (k, c) in counts {
-            let t = total.entry(*k).or_default();
-            t[0] += c[0];
-            t[1] += c[1];
+        for ((k, key), c) in counts {
+            for t in [
+                total.entry(*k).or_default(),
+                by_key.entry((*k, key.clone())).or_default(),
+            ] {
+                t[0] += c[0];
+                t[1] += c[1];
+            }
         }
         left.extend(unknown.iter().map(|u| format!("{name}: {u}")));
+    }
+    for ((k, key), [seen, numeric]) in &by_key {
+        eprintln!("{k:?} {key}: {seen} values, {numeric} numeric");
     }
     for (k, [seen, numeric]) in &total {
         eprintln!("{k:?}: {seen} values, {numeric} numeric");

@@ -82,7 +82,9 @@ pub struct ParticleEmitter {
     pub rotation: f32,
     /// Particle sprite id (-1 = none; index into SPRT).
     pub sprite: AssetRef<crate::chunks::sprite::Sprite>,
-    /// Built-in particle texture.
+    /// Built-in particle texture (`pt_shape_*`, -1 for none: the emitter draws its sprite; see
+    /// [`crate::serde_values::kinds::particle_shape`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::particle_shape"))]
     pub texture: i32,
     /// Sprite frame index.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]

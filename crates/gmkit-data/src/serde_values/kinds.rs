@@ -419,3 +419,28 @@ kind!(
     "value type",
     &[("string", 1), ("double", 2)]
 );
+
+kind!(
+    /// A particle emitter's built-in particle texture: the manual's `pt_shape_*` constants
+    /// (`part_type_shape`, in the manual's order: pixel 0 to snow 13; the `.yy` emitter field
+    /// `texture`).
+    particle_shape,
+    "pt_shape_",
+    "particle shape",
+    &[
+        ("pixel", 0),
+        ("disk", 1),
+        ("square", 2),
+        ("line", 3),
+        ("star", 4),
+        ("circle", 5),
+        ("ring", 6),
+        ("sphere", 7),
+        ("flare", 8),
+        ("spark", 9),
+        ("explosion", 10),
+        ("cloud", 11),
+        ("smoke", 12),
+        ("snow", 13),
+    ]
+);
