@@ -439,6 +439,7 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         code.as_ref().map(|c| c.names()).as_deref(),
         strings.as_ref(),
         &scope.added(),
+        &new_objects,
     );
     let mut file: DataFile = names.enter(|| {
         scope.enter(|| {

@@ -765,6 +765,57 @@ fn a_new_object_from_event_files_alone_in_every_family() {
             assert_eq!(name_of(&out, e), name, "{}", c.file);
             assert_eq!(decompiled(&out, &name), text, "{}: {stem}", c.file);
         }
+        // 1b. Other files name it like any object: an object's parent, a room instance's
+        // object, another object's collision event (2.3+, where the event file names it).
+        let mut f2 = f.clone();
+        let obj_path = format!("objects/{}/object.json", c.object);
+        let mut v: serde_json::Value = serde_json::from_slice(f2.get(&obj_path).unwrap()).unwrap();
+        v["parent"] = serde_json::json!("obj_new");
+        let modern = gmkit_data::parse_bytes(corpus_file(c.file).unwrap())
+            .unwrap()
+            .version
+            .at_least(2, 3);
+        if modern {
+            f2.insert(
+                format!("code/gml_Object_{}_Collision_obj_new.gml", c.object),
+                b"x -= 1;\n".to_vec(),
+            );
+        }
+        f2.insert(&obj_path, serde_json::to_vec(&v).unwrap());
+        let room_path = format!("rooms/{}/room.json", c.room);
+        let mut r: serde_json::Value = serde_json::from_slice(f2.get(&room_path).unwrap()).unwrap();
+        let placed = r["instances"].as_array().is_some_and(|a| !a.is_empty());
+        if placed {
+            r["instances"][0]["object"] = serde_json::json!("obj_new");
+            f2.insert(&room_path, serde_json::to_vec(&r).unwrap());
+        }
+        let packed = pack(&f2).unwrap_or_else(|e| panic!("{}: packs with references: {e}", c.file));
+        let out = check_and_round_trip(&packed.data, c.file);
+        let new: Id<Object> = out.find_asset("obj_new").unwrap();
+        let like: Id<Object> = out.find_asset(c.object).unwrap();
+        assert_eq!(
+            out.asset(like).unwrap().parent.id(),
+            Some(new),
+            "{}",
+            c.file
+        );
+        if placed {
+            let room: Id<Room> = out.find_asset(c.room).unwrap();
+            assert_eq!(
+                out.asset(room).unwrap().instances[0].object.id(),
+                Some(new),
+                "{}",
+                c.file
+            );
+        }
+        if modern {
+            let e = event_entry(&out, c.object, EventType::Collision, new.index() as u32)
+                .unwrap_or_else(|| panic!("{}: the collision with obj_new", c.file));
+            assert_eq!(
+                name_of(&out, e),
+                format!("gml_Object_{}_Collision_obj_new", c.object)
+            );
+        }
         // 2. An object.json without events (a copy of another object's, renamed): its
         // properties kept, the event files wired.
         let mut f = folder.clone();

@@ -42,6 +42,7 @@ pub struct CurveChannel {
     /// Channel name.
     pub name: StringRef,
     /// Curve type (linear, smooth, bezier).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::curve_type"))]
     pub curve_type: u32,
     /// Iterations (smoothing resolution).
     pub iterations: u32,

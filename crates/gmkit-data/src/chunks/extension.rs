@@ -44,6 +44,7 @@ pub struct ExtensionFile {
     /// Function called at game start.
     pub init_script: StringRef,
     /// File kind (1 DLL, 2 GML, 3 action library, 4 generic, 5 JS).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::extension_file_kind"))]
     pub kind: u32,
     /// Functions the file exports.
     pub functions: Vec<ExtensionFunction>,
@@ -60,10 +61,12 @@ pub struct ExtensionFunction {
     /// Kind (calling convention).
     pub kind: u32,
     /// Return type (1 string, 2 double).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::value_type"))]
     pub return_type: u32,
     /// Name in the native library.
     pub external_name: StringRef,
     /// Argument types (1 string, 2 double).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::value_type::list"))]
     pub arguments: Vec<u32>,
 }
 

@@ -69,6 +69,7 @@ pub enum OptionFlags {
         /// Shader extension version (2 in known files).
         shader_extension_version: i32,
         /// Option flag bits.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::flags::options"))]
         flags: u64,
     },
     /// Old 140-byte layout.

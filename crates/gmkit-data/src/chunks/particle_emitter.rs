@@ -38,11 +38,13 @@ pub enum Emission {
         #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
         delay: [f32; 2],
         /// Time unit of the delay.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::time_unit"))]
         delay_unit: i32,
         /// Interval between bursts: min, max.
         #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
         interval: [f32; 2],
         /// Time unit of the interval.
+        #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::time_unit"))]
         interval_unit: i32,
     },
 }
@@ -62,12 +64,15 @@ pub struct ParticleEmitter {
     /// Whether the emitter is enabled (2023.6+).
     pub enabled: Option<bool>,
     /// Emission mode (stream / burst).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::emitter_mode"))]
     pub mode: i32,
     /// Emission count and timing.
     pub emission: Emission,
     /// Distribution of spawn points in the region.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::distribution"))]
     pub distribution: i32,
     /// Region shape.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::emitter_shape"))]
     pub shape: i32,
     /// Region: x, y, width, height.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]
@@ -77,7 +82,9 @@ pub struct ParticleEmitter {
     pub rotation: f32,
     /// Particle sprite id (-1 = none; index into SPRT).
     pub sprite: AssetRef<crate::chunks::sprite::Sprite>,
-    /// Built-in particle texture.
+    /// Built-in particle texture (`pt_shape_*`, -1 for none: the emitter draws its sprite; see
+    /// [`crate::serde_values::kinds::particle_shape`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::particle_shape"))]
     pub texture: i32,
     /// Sprite frame index.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_support::float"))]

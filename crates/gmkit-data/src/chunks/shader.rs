@@ -39,6 +39,7 @@ pub struct Shader {
     pub name: StringRef,
     /// Shader type (1 GLSL ES, 2 GLSL, 3 HLSL9, 4 HLSL11, 5 PSSL, 6 Cg PS Vita, 7 Cg PS3), stored
     /// with the top bit set.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::shader_type"))]
     pub shader_type: u32,
     /// GLSL ES vertex source.
     pub glsl_es_vertex: Option<StringRef>,

@@ -63,7 +63,9 @@ pub struct Sprite {
     /// Bounding box mode (automatic, full image, manual).
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::bbox_mode"))]
     pub bbox_mode: u32,
-    /// Separate collision masks mode (0 = one mask, 1 = one per frame, ...).
+    /// Collision mask kind (0 axis-aligned rectangle, 1 precise, 2 rotated rectangle; see
+    /// [`crate::serde_values::kinds::collision_kind`]).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::collision_kind"))]
     pub sep_masks: u32,
     /// Origin X.
     pub origin_x: i32,

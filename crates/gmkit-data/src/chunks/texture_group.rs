@@ -66,6 +66,7 @@ pub struct GroupFiles {
     /// File extension of the external page files (such as `.yytex`).
     pub extension: Option<StringRef>,
     /// Load type (0 = in the data file, 1 = dynamic/external).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::load_type"))]
     pub load_type: i32,
 }
 

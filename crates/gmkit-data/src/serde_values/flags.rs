@@ -11,11 +11,41 @@ use serde::de::Deserializer;
 use serde::ser::{SerializeSeq, Serializer};
 
 /// The names of a bit set, in writing order (a mask of several bits before the bits it covers).
-pub type Table = &'static [(&'static str, u32)];
+pub type Table = &'static [(&'static str, u64)];
+
+/// An int field holding a bit set: `u32` or `u64`.
+pub trait Bits: Copy {
+    /// The field's width in bits.
+    const WIDTH: u32;
+    /// The bits, widened.
+    fn to_bits(self) -> u64;
+    /// The field from bits that fit its width.
+    fn from_bits(b: u64) -> Self;
+}
+
+impl Bits for u32 {
+    const WIDTH: u32 = 32;
+    fn to_bits(self) -> u64 {
+        u64::from(self)
+    }
+    fn from_bits(b: u64) -> Self {
+        b as u32
+    }
+}
+
+impl Bits for u64 {
+    const WIDTH: u32 = 64;
+    fn to_bits(self) -> u64 {
+        self
+    }
+    fn from_bits(b: u64) -> Self {
+        b
+    }
+}
 
 /// Writes `v` as names of `table` plus the remaining bits as a number.
-pub fn write<S: Serializer>(v: u32, table: Table, s: S) -> Result<S::Ok, S::Error> {
-    let mut rest = v;
+pub fn write<S: Serializer, T: Bits>(v: T, table: Table, s: S) -> Result<S::Ok, S::Error> {
+    let mut rest = v.to_bits();
     let mut names = Vec::new();
     for &(name, mask) in table {
         if mask != 0 && rest & mask == mask {
@@ -41,15 +71,20 @@ enum Wire {
 }
 
 /// Reads a bit set written by [`write`] (or its int).
-pub fn read<'de, D: Deserializer<'de>>(table: Table, what: &str, d: D) -> Result<u32, D::Error> {
+pub fn read<'de, D: Deserializer<'de>, T: Bits>(
+    table: Table,
+    what: &str,
+    d: D,
+) -> Result<T, D::Error> {
     let what = format!("{what} flag");
-    let item = |n: NumberOrText| -> Result<u32, D::Error> {
-        super::by_name_or_number(table, "", &what, n)
+    let item = |n: NumberOrText| -> Result<u64, D::Error> {
+        super::by_name_or_number(table, "", &what, T::WIDTH, n)
     };
-    match Wire::deserialize(d)? {
-        Wire::One(n) => item(n),
-        Wire::List(l) => l.into_iter().try_fold(0u32, |acc, n| Ok(acc | item(n)?)),
-    }
+    let bits = match Wire::deserialize(d)? {
+        Wire::One(n) => item(n)?,
+        Wire::List(l) => l.into_iter().try_fold(0u64, |acc, n| Ok(acc | item(n)?))?,
+    };
+    Ok(T::from_bits(bits))
 }
 
 macro_rules! flag_set {
@@ -60,11 +95,11 @@ macro_rules! flag_set {
             /// The names, in writing order.
             pub const TABLE: super::Table = $table;
             /// Serializes the bit set as names.
-            pub fn serialize<S: Serializer>(v: &u32, s: S) -> Result<S::Ok, S::Error> {
+            pub fn serialize<S: Serializer, T: super::Bits>(v: &T, s: S) -> Result<S::Ok, S::Error> {
                 super::write(*v, TABLE, s)
             }
             /// Deserializes the bit set from names, numbers, or its int.
-            pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+            pub fn deserialize<'de, D: Deserializer<'de>, T: super::Bits>(d: D) -> Result<T, D::Error> {
                 super::read(TABLE, $what, d)
             }
         }
@@ -74,8 +109,9 @@ macro_rules! flag_set {
 flag_set!(
     /// A room's flags (ROOM). The names are those of the room's view settings in a GameMaker
     /// project (`.yy` `viewSettings`: `enableViews`, `clearViewBackground`,
-    /// `clearDisplayBuffer`, stored inverted), and the two bits the IDE sets for GMS2 and 2.3+
-    /// rooms (seen in every GMS2 / 2.3+ corpus file).
+    /// `clearDisplayBuffer`, stored inverted), and the bits the IDE sets by version: `gms2` and
+    /// `gms2_3` in every room of the GMS2 / 2.3 to 2024.11 corpus files, `gm2024_13` alone in
+    /// their place in every room of the 2024.13+ ones (no `.yy` setting differs: a format mark).
     room,
     "room",
     &[
@@ -84,6 +120,7 @@ flag_set!(
         ("no_clear_display_buffer", 0x4),
         ("gms2_3", 0x1_0000),
         ("gms2", 0x2_0000),
+        ("gm2024_13", 0x4_0000),
     ]
 );
 
@@ -121,8 +158,59 @@ flag_set!(
     sound,
     "sound",
     &[
-        ("regular", crate::chunks::sound::FLAG_REGULAR),
-        ("embedded", crate::chunks::sound::FLAG_EMBEDDED),
-        ("compressed", crate::chunks::sound::FLAG_COMPRESSED),
+        ("regular", crate::chunks::sound::FLAG_REGULAR as u64),
+        ("embedded", crate::chunks::sound::FLAG_EMBEDDED as u64),
+        ("compressed", crate::chunks::sound::FLAG_COMPRESSED as u64),
+    ]
+);
+
+flag_set!(
+    /// The game options' bit set (OPTN, the layout that starts with `0x80000000`). Bits 0 to 23
+    /// are the old layout's fields in their order (the names of
+    /// [`crate::chunks::options::OldOptionFlags`], the Global Game Settings of GMS 1.4); the
+    /// later bits are the main options of a GameMaker project (`options_main.yy`:
+    /// `option_copy_on_write_enabled`, `option_legacy_json_parsing`,
+    /// `option_legacy_number_conversion`, `option_legacy_other_behaviour`,
+    /// `option_audio_error_behaviour`, ...), checked against the corpus files whose project is in
+    /// the sources (longdog's four `true` legacy/audio options are exactly bits 30 to 33).
+    options,
+    "option",
+    &[
+        ("full_screen", 0x1),
+        ("interpolate_pixels", 0x2),
+        ("use_new_audio", 0x4),
+        ("no_border", 0x8),
+        ("show_cursor", 0x10),
+        ("sizeable", 0x20),
+        ("stay_on_top", 0x40),
+        ("change_resolution", 0x80),
+        ("no_buttons", 0x100),
+        ("screen_key", 0x200),
+        ("help_key", 0x400),
+        ("quit_key", 0x800),
+        ("save_key", 0x1000),
+        ("screenshot_key", 0x2000),
+        ("close_sec", 0x4000),
+        ("freeze_on_lost_focus", 0x8000),
+        ("show_progress", 0x1_0000),
+        ("load_transparent", 0x2_0000),
+        ("scale_progress", 0x4_0000),
+        ("display_errors", 0x8_0000),
+        ("write_errors", 0x10_0000),
+        ("abort_errors", 0x20_0000),
+        ("variable_errors", 0x40_0000),
+        ("creation_event_order", 0x80_0000),
+        ("use_front_touch", 0x100_0000),
+        ("use_rear_touch", 0x200_0000),
+        ("use_fast_collision", 0x400_0000),
+        ("fast_collision_compatibility", 0x800_0000),
+        ("disable_sandbox", 0x1000_0000),
+        ("copy_on_write_enabled", 0x2000_0000),
+        ("legacy_json_parsing", 0x4000_0000),
+        ("legacy_number_conversion", 0x8000_0000),
+        ("legacy_other_behaviour", 0x1_0000_0000),
+        ("audio_error_behaviour", 0x2_0000_0000),
+        ("allow_instance_change", 0x4_0000_0000),
+        ("legacy_primitive_drawing", 0x8_0000_0000),
     ]
 );

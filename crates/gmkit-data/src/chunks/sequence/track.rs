@@ -109,6 +109,7 @@ pub enum KeyframeData {
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Keyframes {
     /// Interpolation mode (real and colour tracks only).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::interpolation::option"))]
     pub interpolation: Option<i32>,
     /// The keyframes.
     pub list: Vec<Keyframe<KeyframeData>>,

@@ -20,6 +20,7 @@ pub struct NineSlice {
     /// Whether nine-slicing is enabled.
     pub enabled: bool,
     /// Tile mode of each part (left, top, right, bottom, centre).
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_values::kinds::tile_mode::list"))]
     pub tile_modes: [i32; 5],
 }
 
