@@ -442,6 +442,14 @@ impl Printer {
                         let _ = write!(self.out, "{v}");
                     }
                 }
+                // Beyond int32 a plain number compiles to the same int64 push; 32-bit masks
+                // and colours with alpha (`$FF0000FF`) are written in hexadecimal.
+                Literal::Int64(v) if *v > i64::from(i32::MAX) && *v <= i64::from(u32::MAX) => {
+                    let _ = write!(self.out, "${v:08X}");
+                }
+                Literal::Int64(v) if *v > i64::from(u32::MAX) => {
+                    let _ = write!(self.out, "{v}");
+                }
                 Literal::Int64(v) => {
                     let _ = write!(self.out, "int64({v})");
                 }
@@ -459,7 +467,9 @@ impl Printer {
             Expr::Ident(n) => self.out.push_str(n),
             Expr::Member(t, n) => {
                 // `(140000).x`: a number before `.` would read as a decimal point.
-                if matches!(&**t, Expr::Lit(Literal::Int(_) | Literal::Real(_))) {
+                if matches!(&**t, Expr::Lit(Literal::Int(_) | Literal::Real(_)))
+                    || matches!(&**t, Expr::Lit(Literal::Int64(v)) if *v > i64::from(i32::MAX))
+                {
                     self.out.push('(');
                     self.expr(t, 0);
                     self.out.push(')');

@@ -312,6 +312,73 @@ fn booleans_that_hold_one_another() {
 }
 
 #[test]
+fn variables_stored_booleans_without_a_condition_read() {
+    // `hit` stores 0 and a boolean built-in's result (never read as a condition here): a
+    // boolean (jtool's `nudgeBlockCheck = false; nudgeBlockCheck = place_meeting(…)`).
+    for v in [GMS1, V22] {
+        named(
+            v,
+            "pushi.e 0 / pop.v.i self.hit / pushi.e 1 / conv.i.v / push.v self.y / \
+             push.v self.x / call.i place_meeting 3 / pop.v.v self.hit",
+            "hit = false;\nhit = place_meeting(x, y, obj_player);",
+        );
+        // Also added to: a number.
+        named(
+            v,
+            "pushi.e 0 / pop.v.i self.hit / pushi.e 1 / conv.i.v / push.v self.y / \
+             push.v self.x / call.i place_meeting 3 / pop.v.v self.hit / \
+             push.v self.hit / pushi.e 2 / add.i.v / pop.v.v self.hit",
+            "hit = 0;\nhit = place_meeting(x, y, obj_player);\nhit += 2;",
+        );
+    }
+    // A predicate script's result stored in it counts as a boolean; another script's does not.
+    named_in(
+        GMS1,
+        &[
+            (
+                "gml_Script_scr_ok",
+                "push.v self.a / conv.v.b / bf L / pushi.e 1 / conv.i.v / ret.v / L: / \
+                 pushi.e 0 / conv.i.v / ret.v",
+                "if (a) {\n    return true;\n}\nreturn false;",
+            ),
+            (
+                "gml_Script_scr_num",
+                "push.v self.a / conv.v.b / bf L / pushi.e 2 / conv.i.v / ret.v / L: / \
+                 pushi.e 0 / conv.i.v / ret.v",
+                "if (a) {\n    return 2;\n}\nreturn 0;",
+            ),
+            (
+                "gml_Object_a_Create_0",
+                "pushi.e 0 / pop.v.i self.ok / call.i scr_ok 0 / pop.v.v self.ok / \
+                 pushi.e 0 / pop.v.i self.n / call.i scr_num 0 / pop.v.v self.n",
+                "ok = false;\nok = scr_ok();\nn = 0;\nn = scr_num();",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn scripts_returning_instances_return_noone() {
+    // Every return is an instance (`id`, `instance_create`) or -4: the -4 is `noone`.
+    for v in [GMS1, V23] {
+        named(
+            v,
+            "push.v self.a / conv.v.b / bf L / push.v self.id / ret.v / L: / \
+             pushi.e -4 / conv.i.v / ret.v",
+            "if (a) {\n    return id;\n}\nreturn noone;",
+        );
+        // Another number among the returns: -4 stays a number.
+        named(
+            v,
+            "push.v self.a / conv.v.b / bf L / push.v self.id / ret.v / L: / \
+             push.v self.a / conv.v.b / bf M / pushi.e 5 / conv.i.v / ret.v / M: / \
+             pushi.e -4 / conv.i.v / ret.v",
+            "if (a) {\n    return id;\n}\nif (a) {\n    return 5;\n}\nreturn -4;",
+        );
+    }
+}
+
+#[test]
 fn predicate_scripts_return_booleans() {
     named(
         GMS1,

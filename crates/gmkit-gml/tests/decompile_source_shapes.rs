@@ -142,6 +142,17 @@ fn var_at_first_assignment() {
     );
     // The loop variable reused after the loop, in the same block.
     same_from_bc15(NAMES, "for (var i = 0; i < n; i++) {\n    f();\n}\nb = i;");
+    // First assigned in branches: declared just before them, in the innermost block holding
+    // every use (two such locals share the `var`).
+    same_everywhere(
+        NAMES,
+        "f();\nif (a) {\n    g();\n    var t, u;\n    if (b) {\n        t = 1;\n        u = 1;\n    } else {\n        t = 2;\n        u = 2;\n    }\n    b = t + u;\n}",
+    );
+    // Not inside a loop's body: the value may be carried from one iteration to the next.
+    same_everywhere(
+        NAMES,
+        "f();\nvar t;\nwhile (a) {\n    if (b) {\n        t = 1;\n    } else {\n        t = 2;\n    }\n    b = t;\n}",
+    );
 }
 
 #[test]
@@ -262,4 +273,14 @@ fn a_local_used_afresh_in_separate_blocks_is_declared_in_each() {
         NAMES,
         "var t;\nwith (a) {\n    t = 1;\n}\nwith (c) {\n    d = t;\n}",
     );
+}
+
+#[test]
+fn numbers_beyond_int32() {
+    // A literal beyond int32 compiles to an int64 push, as `int64(…)` does: 32-bit masks and
+    // colours with alpha print in hexadecimal, larger numbers plainly, without `int64(…)`.
+    same_everywhere(NAMES, "a = $FF0000FF;\nb = a & $FFFFFFFF;");
+    same_everywhere(NAMES, "a = 360005277377;");
+    // In int32 range an int64 push is what `int64(…)` (or an enum member) compiles to.
+    same_everywhere(NAMES, "a = int64(5);");
 }

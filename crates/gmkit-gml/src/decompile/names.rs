@@ -184,13 +184,14 @@ impl Use {
     }
 
     /// Used as a boolean: every store is 0, 1 or a boolean expression (a literal among them),
-    /// and some read is a condition.
+    /// and some read is a condition or some store a boolean expression (`hit = 0` and
+    /// `hit = place_meeting(…)`).
     fn is_bool(&self) -> bool {
         !self.other
             && self.noone == 0
             && self.instance == 0
             && self.literal > 0
-            && self.condition > 0
+            && (self.condition > 0 || self.boolean > 0)
     }
 
     /// Holds an instance or `noone`: stores of `noone` and no 0/1 or boolean, and either every
@@ -464,6 +465,9 @@ fn variable_kinds(game: &Game) -> VariableKinds {
     let mut passed: Vec<(u32, String, usize)> = Vec::new();
     // Game variables stored straight into another: (destination, source).
     let mut copied: Vec<(u32, u32)> = Vec::new();
+    // Game variables storing a script's result: (variable, script), a boolean when the script
+    // is a predicate (known once every script is scanned).
+    let mut script_stores: Vec<(u32, String)> = Vec::new();
     // The kind of the value an instruction leaves: a built-in variable's or a built-in call's.
     let kind_of = |x: &Instruction| -> Kind {
         match *x {
@@ -741,7 +745,10 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                                 u.ev.stored(k);
                                 u.other = true;
                             }
-                            None => u.other = true,
+                            None => match prev.as_ref().and_then(script_of) {
+                                Some(s) => script_stores.push((var.variable.0, s.to_string())),
+                                None => u.other = true,
+                            },
                         },
                         Some(Instruction::Binary { .. } | Instruction::Unary { .. }) => {
                             u.ev = Ev::Conflict;
@@ -803,6 +810,15 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                 }
                 _ => {}
             }
+        }
+    }
+    // A script's result stored in a variable: a boolean from a predicate, else any value.
+    for (v, s) in script_stores {
+        let u = uses.entry(v).or_default();
+        if predicates.contains(&s) {
+            u.boolean += 1;
+        } else {
+            u.other = true;
         }
     }
     // A variable passed to a script's boolean parameter is read as a boolean.
@@ -929,6 +945,27 @@ pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) 
     if !game.features.typed_booleans() {
         bool_returns(body, &|e| n.stored_kind(e) == Kind::Bool);
     }
+    noone_returns(body, &|e| n.stored_kind(e) == Kind::Instance);
+}
+
+/// A script whose every `return` gives an instance (`is_instance`: `id`, `instance_create(…)`)
+/// or -4, with both among them, returns instances: its -4 reads `noone`.
+fn noone_returns(body: &mut [Stmt], is_instance: &dyn Fn(&Expr) -> bool) {
+    let (mut noone, mut instance, mut other) = (false, false, false);
+    each_return(body, &mut |r| match r {
+        Some(Expr::Lit(Literal::Int(-4))) => noone = true,
+        Some(Expr::Ident(n)) if n == "noone" => {}
+        Some(e) if is_instance(e) => instance = true,
+        _ => other = true,
+    });
+    if other || !noone || !instance {
+        return;
+    }
+    each_return(body, &mut |r| {
+        if let Some(e @ Expr::Lit(Literal::Int(-4))) = r {
+            *e = Expr::Ident("noone".into());
+        }
+    });
 }
 
 /// A script whose every `return` gives 0, 1 or a boolean (`is_bool`), with both 0 and 1 or

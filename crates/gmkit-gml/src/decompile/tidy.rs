@@ -221,8 +221,11 @@ fn child_blocks(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
 pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> {
     let mut hoisted = Vec::new();
     for n in locals {
-        if !crate::limits::deep(|| declare_in(&mut body, &n, false) || declare_each(&mut body, &n))
-        {
+        if !crate::limits::deep(|| {
+            declare_in(&mut body, &n, false)
+                || declare_each(&mut body, &n)
+                || declare_before(&mut body, &n)
+        }) {
             hoisted.push((n, None));
         }
     }
@@ -238,6 +241,66 @@ pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> 
         body.insert(0, Stmt::Var(hoisted));
     }
     body
+}
+
+/// Declares `x` (uninitialised) just before the first statement that mentions it, in the
+/// innermost block holding every mention, as sources declare a local first assigned in
+/// branches (`var c; if (a) c = 1; else c = 2;`) rather than at the top: a `var` without a
+/// value emits no code. The block is not a loop's body (a value carried from one iteration to
+/// the next is declared outside the loop). False when nothing in `list` mentions it.
+fn declare_before(list: &mut Vec<Stmt>, x: &str) -> bool {
+    let at: Vec<usize> = (0..list.len())
+        .filter(|&k| stmt_mentions(&list[k], x))
+        .collect();
+    let Some(&first) = at.first() else {
+        return false;
+    };
+    if let [k] = at.as_slice() {
+        let s = &mut list[*k];
+        if !header_mentions(s, x)
+            && matches!(
+                s,
+                Stmt::If(..)
+                    | Stmt::Switch(..)
+                    | Stmt::Block(_)
+                    | Stmt::With(..)
+                    | Stmt::Try { .. }
+            )
+        {
+            let mut blocks: Vec<&mut Vec<Stmt>> = child_blocks(s)
+                .into_iter()
+                .filter(|b| block_mentions(b, x))
+                .collect();
+            if blocks.len() == 1 && crate::limits::deep(|| declare_before(blocks[0], x)) {
+                return true;
+            }
+        }
+    }
+    // Two locals declared before the same statement share one `var`.
+    match first.checked_sub(1).map(|k| &mut list[k]) {
+        Some(Stmt::Var(v)) if v.iter().all(|(_, e)| e.is_none()) => v.push((x.to_string(), None)),
+        _ => list.insert(first, Stmt::Var(vec![(x.to_string(), None)])),
+    }
+    true
+}
+
+/// Whether the header of statement `s` (its condition, `for` clauses, `switch` value and
+/// labels, `catch` name), not its blocks, names `x`; true for statements without blocks.
+fn header_mentions(s: &Stmt, x: &str) -> bool {
+    let e = |e: &Expr| expr_mentions(e, x);
+    match s {
+        Stmt::If(c, ..) | Stmt::While(c, _) | Stmt::Repeat(c, _) | Stmt::With(c, _) => e(c),
+        Stmt::DoUntil(_, c) => e(c),
+        Stmt::For(i, c, st, _) => {
+            i.as_deref().is_some_and(|i| stmt_mentions(i, x))
+                || c.as_ref().is_some_and(e)
+                || st.as_deref().is_some_and(|s| stmt_mentions(s, x))
+        }
+        Stmt::Switch(v, cases) => e(v) || cases.iter().any(|c| c.label.as_ref().is_some_and(e)),
+        Stmt::Try { catch, .. } => catch.as_ref().is_some_and(|(n, _)| n == x),
+        Stmt::Block(_) => false,
+        _ => true,
+    }
 }
 
 /// Declares `x` in each statement of `list` that mentions it, where each of them can on its
