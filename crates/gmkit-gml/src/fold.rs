@@ -15,9 +15,7 @@
 use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::builtins::{ConstValue, constant};
 use crate::parse::{ACCESSOR, ARRAY_GET, ARRAY_SET};
-use crate::visit::{
-    Visitor, VisitorMut, walk_expr_mut, walk_function, walk_stmt, walk_stmt_mut,
-};
+use crate::visit::{Visitor, VisitorMut, walk_expr_mut, walk_function, walk_stmt, walk_stmt_mut};
 use std::collections::{HashMap, HashSet};
 
 /// What names compile to constants in one game.

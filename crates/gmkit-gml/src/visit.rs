@@ -46,142 +46,6 @@ pub trait Visitor {
     }
 }
 
-/// Visits each statement of `body` in order.
-pub fn walk_block<V: Visitor + ?Sized>(v: &mut V, body: &[Stmt]) {
-    for s in body {
-        v.visit_stmt(s);
-    }
-}
-
-/// Visits the statements, expressions and functions directly inside `s`.
-pub fn walk_stmt<V: Visitor + ?Sized>(v: &mut V, s: &Stmt) {
-    deep(|| match s {
-        Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) | Stmt::Return(Some(e)) => {
-            v.visit_expr(e)
-        }
-        Stmt::Assign { target, value, .. } => {
-            v.visit_expr(target);
-            v.visit_expr(value);
-        }
-        Stmt::Update { target, .. } => v.visit_expr(target),
-        Stmt::Var(vars) => {
-            for e in vars.iter().filter_map(|(_, e)| e.as_ref()) {
-                v.visit_expr(e);
-            }
-        }
-        Stmt::Static(vars) => {
-            for (_, e) in vars {
-                v.visit_expr(e);
-            }
-        }
-        Stmt::If(c, a, b) => {
-            v.visit_expr(c);
-            v.visit_block(a);
-            if let Some(b) = b {
-                v.visit_block(b);
-            }
-        }
-        Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-            v.visit_expr(c);
-            v.visit_block(b);
-        }
-        Stmt::DoUntil(b, c) => {
-            v.visit_block(b);
-            v.visit_expr(c);
-        }
-        Stmt::For(init, c, step, b) => {
-            if let Some(i) = init {
-                v.visit_stmt(i);
-            }
-            if let Some(c) = c {
-                v.visit_expr(c);
-            }
-            if let Some(st) = step {
-                v.visit_stmt(st);
-            }
-            v.visit_block(b);
-        }
-        Stmt::Switch(e, cases) => {
-            v.visit_expr(e);
-            for c in cases {
-                if let Some(l) = &c.label {
-                    v.visit_expr(l);
-                }
-                v.visit_block(&c.body);
-            }
-        }
-        Stmt::Try {
-            body,
-            catch,
-            finally,
-        } => {
-            v.visit_block(body);
-            if let Some((_, b)) = catch {
-                v.visit_block(b);
-            }
-            if let Some(b) = finally {
-                v.visit_block(b);
-            }
-        }
-        Stmt::Function(f) => v.visit_function(f),
-        Stmt::Block(b) => v.visit_block(b),
-        Stmt::GlobalVar(_)
-        | Stmt::Break
-        | Stmt::Continue
-        | Stmt::Exit
-        | Stmt::Return(None)
-        | Stmt::Unstructured(_) => {}
-    })
-}
-
-/// Visits the expressions and functions directly inside `e`.
-pub fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &Expr) {
-    deep(|| match e {
-        Expr::Lit(_) | Expr::Ident(_) => {}
-        Expr::Member(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => v.visit_expr(x),
-        Expr::Update { target, .. } => v.visit_expr(target),
-        Expr::Index(x, items) | Expr::Call(x, items) | Expr::New(x, items) => {
-            v.visit_expr(x);
-            for i in items {
-                v.visit_expr(i);
-            }
-        }
-        Expr::Binary(_, l, r) => {
-            v.visit_expr(l);
-            v.visit_expr(r);
-        }
-        Expr::Ternary(c, a, b) => {
-            v.visit_expr(c);
-            v.visit_expr(a);
-            v.visit_expr(b);
-        }
-        Expr::Array(items) => {
-            for i in items {
-                v.visit_expr(i);
-            }
-        }
-        Expr::Struct(fields) => {
-            for (_, x) in fields {
-                v.visit_expr(x);
-            }
-        }
-        Expr::Function(f) => v.visit_function(f),
-    })
-}
-
-/// Visits a function's parameter defaults, its parent constructor's arguments and its body.
-pub fn walk_function<V: Visitor + ?Sized>(v: &mut V, f: &Function) {
-    for d in f.params.iter().filter_map(|(_, d)| d.as_ref()) {
-        v.visit_expr(d);
-    }
-    if let Some((_, args)) = &f.inherits {
-        for a in args {
-            v.visit_expr(a);
-        }
-    }
-    v.visit_block(&f.body);
-}
-
 /// A pass over a syntax tree that may change it. Every method defaults to visiting the node's
 /// children ([`walk_block_mut`], [`walk_stmt_mut`], [`walk_expr_mut`],
 /// [`walk_function_mut`]); an override may replace the node it is given.
@@ -207,141 +71,158 @@ pub trait VisitorMut {
     }
 }
 
-/// Visits each statement of `body` in order.
-pub fn walk_block_mut<V: VisitorMut + ?Sized>(v: &mut V, body: &mut [Stmt]) {
-    for s in body {
-        v.visit_stmt_mut(s);
-    }
-}
+/// The walk functions of one of the two traits: `[mut]` for [`VisitorMut`]'s (written
+/// once, so that the two walks cannot drift apart).
+macro_rules! walks {
+    ($Visitor:ident, [$($m:tt)?]; $block:ident, $stmt:ident, $expr:ident, $function:ident;
+     $walk_block:ident, $walk_stmt:ident, $walk_expr:ident, $walk_function:ident) => {
+        /// Visits each statement of `body` in order.
+        pub fn $walk_block<V: $Visitor + ?Sized>(v: &mut V, body: &$($m)? [Stmt]) {
+            for s in body {
+                v.$stmt(s);
+            }
+        }
 
-/// Visits the statements, expressions and functions directly inside `s`.
-pub fn walk_stmt_mut<V: VisitorMut + ?Sized>(v: &mut V, s: &mut Stmt) {
-    deep(|| match s {
-        Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) | Stmt::Return(Some(e)) => {
-            v.visit_expr_mut(e)
-        }
-        Stmt::Assign { target, value, .. } => {
-            v.visit_expr_mut(target);
-            v.visit_expr_mut(value);
-        }
-        Stmt::Update { target, .. } => v.visit_expr_mut(target),
-        Stmt::Var(vars) => {
-            for e in vars.iter_mut().filter_map(|(_, e)| e.as_mut()) {
-                v.visit_expr_mut(e);
-            }
-        }
-        Stmt::Static(vars) => {
-            for (_, e) in vars {
-                v.visit_expr_mut(e);
-            }
-        }
-        Stmt::If(c, a, b) => {
-            v.visit_expr_mut(c);
-            v.visit_block_mut(a);
-            if let Some(b) = b {
-                v.visit_block_mut(b);
-            }
-        }
-        Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-            v.visit_expr_mut(c);
-            v.visit_block_mut(b);
-        }
-        Stmt::DoUntil(b, c) => {
-            v.visit_block_mut(b);
-            v.visit_expr_mut(c);
-        }
-        Stmt::For(init, c, step, b) => {
-            if let Some(i) = init {
-                v.visit_stmt_mut(i);
-            }
-            if let Some(c) = c {
-                v.visit_expr_mut(c);
-            }
-            if let Some(st) = step {
-                v.visit_stmt_mut(st);
-            }
-            v.visit_block_mut(b);
-        }
-        Stmt::Switch(e, cases) => {
-            v.visit_expr_mut(e);
-            for c in cases {
-                if let Some(l) = &mut c.label {
-                    v.visit_expr_mut(l);
+        /// Visits the statements, expressions and functions directly inside `s`.
+        pub fn $walk_stmt<V: $Visitor + ?Sized>(v: &mut V, s: &$($m)? Stmt) {
+            deep(|| match s {
+                Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) | Stmt::Return(Some(e)) => {
+                    v.$expr(e)
                 }
-                v.visit_block_mut(&mut c.body);
-            }
+                Stmt::Assign { target, value, .. } => {
+                    v.$expr(target);
+                    v.$expr(value);
+                }
+                Stmt::Update { target, .. } => v.$expr(target),
+                Stmt::Var(vars) => {
+                    for (_, e) in vars {
+                        if let Some(e) = e {
+                            v.$expr(e);
+                        }
+                    }
+                }
+                Stmt::Static(vars) => {
+                    for (_, e) in vars {
+                        v.$expr(e);
+                    }
+                }
+                Stmt::If(c, a, b) => {
+                    v.$expr(c);
+                    v.$block(a);
+                    if let Some(b) = b {
+                        v.$block(b);
+                    }
+                }
+                Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
+                    v.$expr(c);
+                    v.$block(b);
+                }
+                Stmt::DoUntil(b, c) => {
+                    v.$block(b);
+                    v.$expr(c);
+                }
+                Stmt::For(init, c, step, b) => {
+                    if let Some(i) = init {
+                        v.$stmt(i);
+                    }
+                    if let Some(c) = c {
+                        v.$expr(c);
+                    }
+                    if let Some(st) = step {
+                        v.$stmt(st);
+                    }
+                    v.$block(b);
+                }
+                Stmt::Switch(e, cases) => {
+                    v.$expr(e);
+                    for c in cases {
+                        if let Some(l) = &$($m)? c.label {
+                            v.$expr(l);
+                        }
+                        v.$block(&$($m)? c.body);
+                    }
+                }
+                Stmt::Try {
+                    body,
+                    catch,
+                    finally,
+                } => {
+                    v.$block(body);
+                    if let Some((_, b)) = catch {
+                        v.$block(b);
+                    }
+                    if let Some(b) = finally {
+                        v.$block(b);
+                    }
+                }
+                Stmt::Function(f) => v.$function(f),
+                Stmt::Block(b) => v.$block(b),
+                Stmt::GlobalVar(_)
+                | Stmt::Break
+                | Stmt::Continue
+                | Stmt::Exit
+                | Stmt::Return(None)
+                | Stmt::Unstructured(_) => {}
+            })
         }
-        Stmt::Try {
-            body,
-            catch,
-            finally,
-        } => {
-            v.visit_block_mut(body);
-            if let Some((_, b)) = catch {
-                v.visit_block_mut(b);
-            }
-            if let Some(b) = finally {
-                v.visit_block_mut(b);
-            }
+
+        /// Visits the expressions and functions directly inside `e`.
+        pub fn $walk_expr<V: $Visitor + ?Sized>(v: &mut V, e: &$($m)? Expr) {
+            deep(|| match e {
+                Expr::Lit(_) | Expr::Ident(_) => {}
+                Expr::Member(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => v.$expr(x),
+                Expr::Update { target, .. } => v.$expr(target),
+                Expr::Index(x, items) | Expr::Call(x, items) | Expr::New(x, items) => {
+                    v.$expr(x);
+                    for i in items {
+                        v.$expr(i);
+                    }
+                }
+                Expr::Binary(_, l, r) => {
+                    v.$expr(l);
+                    v.$expr(r);
+                }
+                Expr::Ternary(c, a, b) => {
+                    v.$expr(c);
+                    v.$expr(a);
+                    v.$expr(b);
+                }
+                Expr::Array(items) => {
+                    for i in items {
+                        v.$expr(i);
+                    }
+                }
+                Expr::Struct(fields) => {
+                    for (_, x) in fields {
+                        v.$expr(x);
+                    }
+                }
+                Expr::Function(f) => v.$function(f),
+            })
         }
-        Stmt::Function(f) => v.visit_function_mut(f),
-        Stmt::Block(b) => v.visit_block_mut(b),
-        Stmt::GlobalVar(_)
-        | Stmt::Break
-        | Stmt::Continue
-        | Stmt::Exit
-        | Stmt::Return(None)
-        | Stmt::Unstructured(_) => {}
-    })
+
+        /// Visits a function's parameter defaults, its parent constructor's arguments and its
+        /// body.
+        pub fn $walk_function<V: $Visitor + ?Sized>(v: &mut V, f: &$($m)? Function) {
+            for (_, d) in &$($m)? f.params {
+                if let Some(d) = d {
+                    v.$expr(d);
+                }
+            }
+            if let Some((_, args)) = &$($m)? f.inherits {
+                for a in args {
+                    v.$expr(a);
+                }
+            }
+            v.$block(&$($m)? f.body);
+        }
+    };
 }
 
-/// Visits the expressions and functions directly inside `e`.
-pub fn walk_expr_mut<V: VisitorMut + ?Sized>(v: &mut V, e: &mut Expr) {
-    deep(|| match e {
-        Expr::Lit(_) | Expr::Ident(_) => {}
-        Expr::Member(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => v.visit_expr_mut(x),
-        Expr::Update { target, .. } => v.visit_expr_mut(target),
-        Expr::Index(x, items) | Expr::Call(x, items) | Expr::New(x, items) => {
-            v.visit_expr_mut(x);
-            for i in items {
-                v.visit_expr_mut(i);
-            }
-        }
-        Expr::Binary(_, l, r) => {
-            v.visit_expr_mut(l);
-            v.visit_expr_mut(r);
-        }
-        Expr::Ternary(c, a, b) => {
-            v.visit_expr_mut(c);
-            v.visit_expr_mut(a);
-            v.visit_expr_mut(b);
-        }
-        Expr::Array(items) => {
-            for i in items {
-                v.visit_expr_mut(i);
-            }
-        }
-        Expr::Struct(fields) => {
-            for (_, x) in fields {
-                v.visit_expr_mut(x);
-            }
-        }
-        Expr::Function(f) => v.visit_function_mut(f),
-    })
-}
-
-/// Visits a function's parameter defaults, its parent constructor's arguments and its body.
-pub fn walk_function_mut<V: VisitorMut + ?Sized>(v: &mut V, f: &mut Function) {
-    for d in f.params.iter_mut().filter_map(|(_, d)| d.as_mut()) {
-        v.visit_expr_mut(d);
-    }
-    if let Some((_, args)) = &mut f.inherits {
-        for a in args {
-            v.visit_expr_mut(a);
-        }
-    }
-    v.visit_block_mut(&mut f.body);
-}
+walks!(Visitor, []; visit_block, visit_stmt, visit_expr, visit_function;
+    walk_block, walk_stmt, walk_expr, walk_function);
+walks!(VisitorMut, [mut]; visit_block_mut, visit_stmt_mut, visit_expr_mut, visit_function_mut;
+    walk_block_mut, walk_stmt_mut, walk_expr_mut, walk_function_mut);
 
 #[cfg(test)]
 mod tests {

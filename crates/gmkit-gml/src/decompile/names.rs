@@ -34,12 +34,12 @@
 //! the name of two assets stays a number.
 
 use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt};
+use crate::builtins::{self, Kind};
+use crate::game::{AssetKind, Game};
 use crate::visit::{
     Visitor, VisitorMut, walk_block_mut, walk_expr, walk_expr_mut, walk_function_mut, walk_stmt,
     walk_stmt_mut,
 };
-use crate::builtins::{self, Kind};
-use crate::game::{AssetKind, Game};
 use std::collections::{HashMap, HashSet};
 
 /// The game's names a printed name must not collide with, built once per game.
