@@ -391,8 +391,8 @@ new_arr[@ 1] = 2;
 
 /// `try`/`catch`/`finally` (2.3+) with `break`, `continue`, `throw` and `exit` leaving it, in
 /// new code of a 2.3–2022 and a 2023+ game: the hook calls of GameMaker's runtime, the file
-/// rebuilt, and the entry decompiled back to text that compiles to the same instructions,
-/// except where the decompiler does not yet read GameMaker's rewriting back (listed).
+/// rebuilt, and the entry decompiled back to the source's statements, which compile to the same
+/// instructions.
 #[test]
 fn try_with_escapes_in_new_code() {
     const CASES: &[(&str, &str)] = &[
@@ -412,12 +412,16 @@ fn try_with_escapes_in_new_code() {
             "break, continue",
             "for (var i = 0; i < 3; i++)\n{\n    try\n    {\n        if (i == 1)\n        {\n            continue;\n        }\n        if (i == 2)\n        {\n            break;\n        }\n    }\n    finally\n    {\n        new_done = i;\n    }\n}\n",
         ),
+        (
+            "break in a loop inside try, continue in catch",
+            "repeat (3)\n{\n    try\n    {\n        repeat (2)\n        {\n            if (x > 1)\n            {\n                break;\n            }\n        }\n    }\n    catch (err)\n    {\n        continue;\n    }\n}\n",
+        ),
     ];
-    // What the decompiler does not read back yet: before 2024.11 GameMaker rewrites `break` and
-    // `continue` inside `try` through `__yy_breakEx`/`__yy_continueEx` flags and a loop (the
-    // compiler emits that rewriting; the decompiler prints it as it is, which compiles to a
-    // second rewriting).
-    let open: &[(&str, &str)] = &[("acrandomizer.win", "break, continue")];
+    // Before 2024.11 GameMaker rewrites `break` and `continue` inside `try` through
+    // `__yy_breakEx`/`__yy_continueEx` flags and a one-shot loop: the decompiler reads it back
+    // to the source's `break`/`continue` (printed as it is, it would compile to a second
+    // rewriting).
+    let open: &[(&str, &str)] = &[];
     let mut got = Vec::new();
     for name in ["acrandomizer.win", "longdog.win"] {
         let file = gmkit_testdata::need!(load(name));
@@ -428,6 +432,7 @@ fn try_with_escapes_in_new_code() {
             match round_trip(&back, entry) {
                 Ok(out) => {
                     assert!(out.contains("try"), "{name} {case}: {out}");
+                    assert!(!out.contains("__yy_"), "{name} {case}: {out}");
                     for w in ["catch (err)", "finally", "continue", "break", "exit"] {
                         assert_eq!(
                             text.contains(w),

@@ -457,3 +457,113 @@ pub(super) fn drop_finally_copies(body: &mut Vec<Stmt>, f: &[Stmt]) {
         }
     })
 }
+
+/// `break`/`continue` inside `try`, as the source has them: GameMaker (spec §5.9) sets
+/// `__yy_breakExN = 0; __yy_continueExN = 0;` before such a try, wraps its try and catch blocks
+/// in `while (true) { if (__yy_continueExN) break; …; break; }`, writes each `break` as
+/// `__yy_breakExN = 1; break;` (`continue` likewise) and, inside a loop, follows the try with
+/// `if (__yy_continueExN) continue; if (__yy_breakExN) break;`. The compiler rewrites the
+/// source form the same way again. At every level of `body` (nested functions aside).
+pub(super) fn try_escapes(body: &mut Vec<Stmt>) {
+    crate::limits::deep(|| {
+        for s in body.iter_mut() {
+            for b in child_blocks(s) {
+                try_escapes(b);
+            }
+        }
+        let mut i = 0;
+        while i < body.len() {
+            if let Some(n) = flagged_try(body, i) {
+                let (brk, cont) = flag_names(&n);
+                let mut k = i + 1;
+                for (flag, exit) in [(&cont, Stmt::Continue), (&brk, Stmt::Break)] {
+                    if matches!(body.get(k), Some(Stmt::If(Expr::Ident(c), t, None))
+                        if *c == *flag && *t == [exit.clone()])
+                    {
+                        body.remove(k);
+                    } else {
+                        k += 1;
+                    }
+                }
+                if let Stmt::Try { body: b, catch, .. } = &mut body[i] {
+                    unwrap_flags(b, &brk, &cont);
+                    if let Some((_, c)) = catch {
+                        unwrap_flags(c, &brk, &cont);
+                    }
+                }
+                body.drain(i - 2..i);
+                i -= 2;
+            }
+            i += 1;
+        }
+    })
+}
+
+/// `__yy_breakExN` and `__yy_continueExN` for `N`.
+fn flag_names(n: &str) -> (String, String) {
+    (format!("__yy_breakEx{n}"), format!("__yy_continueEx{n}"))
+}
+
+/// `N` when `body[i]` is a try preceded by `__yy_breakExN = 0; __yy_continueExN = 0;`.
+fn flagged_try(body: &[Stmt], i: usize) -> Option<String> {
+    if i < 2 || !matches!(body[i], Stmt::Try { .. }) {
+        return None;
+    }
+    let zero = |s: &Stmt, prefix: &str| match s {
+        Stmt::Assign {
+            target: Expr::Ident(v),
+            op: None,
+            value: Expr::Lit(Literal::Int(0)),
+        } => v.strip_prefix(prefix).map(str::to_string),
+        _ => None,
+    };
+    let n = zero(&body[i - 2], "__yy_breakEx")?;
+    (zero(&body[i - 1], "__yy_continueEx")? == n).then_some(n)
+}
+
+/// A try or catch block `b` as written: the one-shot loop around it removed and each
+/// `flag = 1; break;` / `continue;` pair back to its `break` / `continue`.
+fn unwrap_flags(b: &mut Vec<Stmt>, brk: &str, cont: &str) {
+    if let [Stmt::While(Expr::Lit(Literal::Int(1) | Literal::Bool(true)), inner)] = b.as_mut_slice()
+        && matches!(inner.first(), Some(Stmt::If(Expr::Ident(c), t, None)) if c == cont && *t == [Stmt::Break])
+        && matches!(inner.last(), Some(Stmt::Break))
+    {
+        let mut inner = std::mem::take(inner);
+        inner.pop();
+        inner.remove(0);
+        *b = inner;
+    }
+    plain_escapes(b, brk, cont);
+}
+
+/// `flag = 1; break;` → `break;` (and `continue`) at every level of `b` but nested functions.
+fn plain_escapes(b: &mut Vec<Stmt>, brk: &str, cont: &str) {
+    crate::limits::deep(|| {
+        for s in b.iter_mut() {
+            for c in child_blocks(s) {
+                plain_escapes(c, brk, cont);
+            }
+        }
+        let mut k = 0;
+        while k + 1 < b.len() {
+            let set = |s: &Stmt, flag: &str| {
+                matches!(s, Stmt::Assign {
+                    target: Expr::Ident(v),
+                    op: None,
+                    value: Expr::Lit(Literal::Int(1)),
+                } if v == flag)
+            };
+            if (set(&b[k], brk) && b[k + 1] == Stmt::Break)
+                || (set(&b[k], cont) && b[k + 1] == Stmt::Continue)
+            {
+                b.remove(k);
+            }
+            k += 1;
+        }
+    })
+}
+
+/// A local GameMaker's compiler adds for `break`/`continue` inside `try` ([`try_escapes`]).
+pub(super) fn is_try_flag(n: &str) -> bool {
+    n.starts_with("__yy_breakEx") || n.starts_with("__yy_continueEx")
+}
