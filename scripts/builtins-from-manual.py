@@ -116,6 +116,13 @@ LEGACY_FUNCS = {
                                           "Real", "Real", "Colour", "Colour", "Colour",
                                           "Colour", "Real"], "Any"),
 }
+# What `s[$ k]` and `s[$ k] = v` compile to from 2.3 on (the corpus: tiktaktoe-gm-network 2022.9,
+# ooo-kaizo and tebak-lagu 2023+ call these for `[$`); the current manual lists the functions
+# under their newer names (`struct_get`, `struct_set`) only.
+ACCESSOR_FUNCS = {
+    "variable_struct_get": (["Struct", "String"], "Any"),
+    "variable_struct_set": (["Struct", "String", "Any"], "Any"),
+}
 LEGACY_VARS = {
     # name: (scope, kind, read_only, array)
     "background_index": ("Global", "Asset(A::Background)", False, True),
@@ -300,7 +307,7 @@ def main():
     for p in sorted(files):
         parse_page(p, git(manual, "show", "HEAD:" + p), funcs, vars_)
     called = gms1_calls(sources)
-    for name, (args, ret) in LEGACY_FUNCS.items():
+    for name, (args, ret) in list(LEGACY_FUNCS.items()) + list(ACCESSOR_FUNCS.items()):
         funcs.setdefault(name, (args, False, ret))
     for name, v in LEGACY_VARS.items():
         vars_.setdefault(name, v)

@@ -17,7 +17,7 @@ struct Case {
     file: &'static str,
     /// (script name, its `.gml` text as the decompiler prints it).
     script: (&'static str, &'static str),
-    /// The object that gets Step, Alarm 3, Collision and Draw GUI events.
+    /// The object that gets Step, Alarm 3, Collision, Draw and Draw GUI events.
     object: &'static str,
     /// The collision's other object.
     other: &'static str,
@@ -183,6 +183,15 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
             format!("code/gml_Object_{obj}_Draw_64.gml"),
             b"x = 3;\n".to_vec(),
         );
+        assert!(
+            !f.contains(&format!("code/gml_Object_{obj}_Draw_0.gml")),
+            "{}: {obj} has no Draw event yet",
+            c.file
+        );
+        f.insert(
+            format!("code/gml_Object_{obj}_Draw_0.gml"),
+            b"x = 5;\n".to_vec(),
+        );
         let coll = if c.collision_by_index {
             other.index().to_string()
         } else {
@@ -235,6 +244,7 @@ fn new_gml_files_pack_into_wired_entries_in_every_family() {
             (EventType::Step, 0, "x += 1;\n"),
             (EventType::Alarm, 3, "x = 2;\n"),
             (EventType::Draw, 64, "x = 3;\n"),
+            (EventType::Draw, 0, "x = 5;\n"),
             (EventType::Collision, other.index() as u32, "x -= 1;\n"),
         ] {
             let k = event_entry(&out, obj, event, sub)

@@ -12,9 +12,10 @@
 //!
 //! Locals (`var` names and parameters) shadow constants and assets.
 
-use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
+use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt, UnaryOp};
 use crate::builtins::{ConstValue, constant};
 use crate::parse::{ACCESSOR, ARRAY_GET, ARRAY_SET};
+use crate::visit::{Visitor, VisitorMut, walk_expr_mut, walk_function, walk_stmt, walk_stmt_mut};
 use std::collections::{HashMap, HashSet};
 
 /// What names compile to constants in one game.
@@ -44,7 +45,7 @@ pub struct ConstNames {
 /// Resolves constant names and folds constants in a code entry's statements.
 pub fn resolve(body: &mut Vec<Stmt>, names: &ConstNames) {
     let mut locals = HashSet::new();
-    collect_locals(body, &mut locals);
+    collect_locals(body, false, &mut locals);
     if names.locals_whole_entry && !locals.is_empty() {
         // GMS 1.x: a `var` anywhere makes the name local in the whole entry, also before
         // the declaration (j2l-expansion's oPlayer Step: `h = 0;` … `var h = R;`). An
@@ -53,78 +54,59 @@ pub fn resolve(body: &mut Vec<Stmt>, names: &ConstNames) {
         all.sort();
         body.insert(0, Stmt::Var(all.into_iter().map(|n| (n, None)).collect()));
     }
-    let cx = Cx { names, locals };
-    cx.stmts(body);
+    let mut cx = Cx { names, locals };
+    cx.visit_block_mut(body);
 }
 
 /// Folds and resolves one expression (an enum member's value); `None` when it is not a
 /// constant.
 pub fn const_value(e: &mut Expr, names: &ConstNames) -> Option<Literal> {
-    let cx = Cx {
+    let mut cx = Cx {
         names,
         locals: HashSet::new(),
     };
-    cx.expr(e);
+    cx.visit_expr_mut(e);
     match e {
         Expr::Lit(l) => Some(l.clone()),
         _ => None,
     }
 }
 
-fn collect_locals(body: &[Stmt], out: &mut HashSet<String>) {
-    crate::limits::deep(|| collect_locals_inner(body, out))
+/// Collects the locals `body` declares (`var`, `catch` variables, parameters of nested
+/// function declarations; `static`s too where `statics`), anywhere in it.
+pub(crate) fn collect_locals(body: &[Stmt], statics: bool, out: &mut HashSet<String>) {
+    Locals { statics, out }.visit_block(body)
 }
 
-fn collect_locals_inner(body: &[Stmt], out: &mut HashSet<String>) {
-    for s in body {
+/// The names [`collect_locals`] collects.
+struct Locals<'a> {
+    statics: bool,
+    out: &'a mut HashSet<String>,
+}
+
+impl Visitor for Locals<'_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
         match s {
-            Stmt::Var(v) => out.extend(v.iter().map(|(n, _)| n.clone())),
-            Stmt::If(_, a, b) => {
-                collect_locals(a, out);
-                if let Some(b) = b {
-                    collect_locals(b, out);
-                }
-            }
-            Stmt::While(_, b)
-            | Stmt::Repeat(_, b)
-            | Stmt::With(_, b)
-            | Stmt::DoUntil(b, _)
-            | Stmt::Block(b) => collect_locals(b, out),
-            Stmt::For(i, _, st, b) => {
-                if let Some(i) = i {
-                    collect_locals(std::slice::from_ref(&**i), out);
-                }
-                if let Some(st) = st {
-                    collect_locals(std::slice::from_ref(&**st), out);
-                }
-                collect_locals(b, out);
-            }
-            Stmt::Switch(_, cases) => {
-                for c in cases {
-                    collect_locals(&c.body, out);
-                }
-            }
+            Stmt::Var(v) => self.out.extend(v.iter().map(|(n, _)| n.clone())),
+            Stmt::Static(v) if self.statics => self.out.extend(v.iter().map(|(n, _)| n.clone())),
             Stmt::Try {
-                body,
-                catch,
-                finally,
+                catch: Some((n, _)),
+                ..
             } => {
-                collect_locals(body, out);
-                if let Some((n, b)) = catch {
-                    out.insert(n.clone());
-                    collect_locals(b, out);
-                }
-                if let Some(f) = finally {
-                    collect_locals(f, out);
-                }
-            }
-            Stmt::Function(f) => {
-                out.extend(f.params.iter().map(|(n, _)| n.clone()));
-                collect_locals(&f.body, out);
+                self.out.insert(n.clone());
             }
             _ => {}
         }
+        walk_stmt(self, s)
     }
+
+    fn visit_function(&mut self, f: &Function) {
+        self.out.extend(f.params.iter().map(|(n, _)| n.clone()));
+        walk_function(self, f)
+    }
+
+    /// Expressions declare nothing (a function literal's locals are its own).
+    fn visit_expr(&mut self, _: &Expr) {}
 }
 
 struct Cx<'a> {
@@ -132,18 +114,18 @@ struct Cx<'a> {
     locals: HashSet<String>,
 }
 
+impl VisitorMut for Cx<'_> {
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        crate::limits::deep(|| self.stmt(s))
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        crate::limits::deep(|| self.expr(e))
+    }
+}
+
 impl Cx<'_> {
-    fn stmts(&self, body: &mut [Stmt]) {
-        for s in body.iter_mut() {
-            self.stmt(s);
-        }
-    }
-
-    fn stmt(&self, s: &mut Stmt) {
-        crate::limits::deep(|| self.stmt_inner(s))
-    }
-
-    fn stmt_inner(&self, s: &mut Stmt) {
+    fn stmt(&mut self, s: &mut Stmt) {
         if !self.names.array_accessor_calls
             && let Stmt::Expr(Expr::Call(f, args)) = s
             && matches!(&**f, Expr::Ident(n) if n == ARRAY_SET)
@@ -175,119 +157,32 @@ impl Cx<'_> {
             };
         }
         match s {
-            Stmt::Expr(e) => self.expr(e),
             Stmt::Assign { target, value, .. } => {
                 self.lvalue(target);
-                self.expr(value);
+                self.visit_expr_mut(value);
             }
             Stmt::Update { target, .. } => self.lvalue(target),
-            Stmt::Var(v) => {
-                for (_, e) in v.iter_mut() {
-                    if let Some(e) = e {
-                        self.expr(e);
-                    }
-                }
-            }
-            Stmt::Static(v) => {
-                for (_, e) in v.iter_mut() {
-                    self.expr(e);
-                }
-            }
-            Stmt::GlobalVar(_)
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Exit
-            | Stmt::Unstructured(_) => {}
-            Stmt::If(c, a, b) => {
-                self.expr(c);
-                self.stmts(a);
-                if let Some(b) = b {
-                    self.stmts(b);
-                }
-                if let Expr::Lit(l) = c
-                    && let Some(t) = truth(l)
-                {
-                    let taken = if t {
-                        std::mem::take(a)
-                    } else {
-                        b.take().unwrap_or_default()
-                    };
-                    *s = Stmt::Block(taken);
-                }
-            }
-            Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-                self.expr(c);
-                self.stmts(b);
-            }
-            Stmt::DoUntil(b, c) => {
-                self.stmts(b);
-                self.expr(c);
-            }
-            Stmt::For(i, c, st, b) => {
-                if let Some(i) = i {
-                    self.stmt(i);
-                }
-                if let Some(c) = c {
-                    self.expr(c);
-                }
-                if let Some(st) = st {
-                    self.stmt(st);
-                }
-                self.stmts(b);
-            }
-            Stmt::Switch(v, cases) => {
-                self.expr(v);
-                for Case { label, body } in cases.iter_mut() {
-                    if let Some(l) = label {
-                        self.expr(l);
-                    }
-                    self.stmts(body);
-                }
-            }
-            Stmt::Return(e) => {
-                if let Some(e) = e {
-                    self.expr(e);
-                }
-            }
-            Stmt::Throw(e) | Stmt::Delete(e) => self.expr(e),
-            Stmt::Try {
-                body,
-                catch,
-                finally,
-            } => {
-                self.stmts(body);
-                if let Some((_, b)) = catch {
-                    self.stmts(b);
-                }
-                if let Some(f) = finally {
-                    self.stmts(f);
-                }
-            }
-            Stmt::Function(f) => self.function(f),
-            Stmt::Block(b) => self.stmts(b),
+            _ => walk_stmt_mut(self, s),
         }
-    }
-
-    fn function(&self, f: &mut Function) {
-        for (_, d) in f.params.iter_mut() {
-            if let Some(d) = d {
-                self.expr(d);
-            }
+        // `if (<constant>)` keeps only the branch taken.
+        if let Stmt::If(Expr::Lit(l), a, b) = s
+            && let Some(t) = truth(l)
+        {
+            let taken = if t {
+                std::mem::take(a)
+            } else {
+                b.take().unwrap_or_default()
+            };
+            *s = Stmt::Block(taken);
         }
-        if let Some((_, args)) = &mut f.inherits {
-            for a in args.iter_mut() {
-                self.expr(a);
-            }
-        }
-        self.stmts(&mut f.body);
     }
 
     /// An assigned place: a bare name stays a name.
-    fn lvalue(&self, e: &mut Expr) {
+    fn lvalue(&mut self, e: &mut Expr) {
         crate::limits::deep(|| self.lvalue_inner(e))
     }
 
-    fn lvalue_inner(&self, e: &mut Expr) {
+    fn lvalue_inner(&mut self, e: &mut Expr) {
         match e {
             Expr::Ident(n) if is_builtin_array(n) && !self.locals.contains(n.as_str()) => {
                 *e = element0(n);
@@ -296,16 +191,16 @@ impl Cx<'_> {
             Expr::Member(o, _) => {
                 if !matches!(&**o, Expr::Ident(n) if matches!(n.as_str(), "self" | "other" | "global"))
                 {
-                    self.expr(o)
+                    self.visit_expr_mut(o)
                 }
             }
             Expr::Index(b, idx) => {
                 self.lvalue(b);
                 for i in idx.iter_mut() {
-                    self.expr(i);
+                    self.visit_expr_mut(i);
                 }
             }
-            e => self.expr(e),
+            e => self.visit_expr_mut(e),
         }
     }
 
@@ -322,11 +217,7 @@ impl Cx<'_> {
         self.names.assets.get(n).map(|&i| Literal::Int(i))
     }
 
-    fn expr(&self, e: &mut Expr) {
-        crate::limits::deep(|| self.expr_inner(e))
-    }
-
-    fn expr_inner(&self, e: &mut Expr) {
+    fn expr(&mut self, e: &mut Expr) {
         let folded = match e {
             Expr::Lit(Literal::Real(v)) => integral(*v).map(Literal::Int),
             Expr::Lit(_) => None,
@@ -358,7 +249,7 @@ impl Cx<'_> {
                     // not a chained call's (gml-simpledraw, 2023.8).
                     let accessor = matches!(&**o, Expr::Call(f, _)
                         if matches!(&**f, Expr::Ident(n) if n.starts_with(ACCESSOR)));
-                    self.expr(o);
+                    self.visit_expr_mut(o);
                     if accessor {
                         let inner = std::mem::replace(&mut **o, Expr::Ident(String::new()));
                         **o = Expr::Paren(Box::new(inner));
@@ -369,7 +260,7 @@ impl Cx<'_> {
             Expr::Index(b, idx) => {
                 self.lvalue(b);
                 for i in idx.iter_mut() {
-                    self.expr(i);
+                    self.visit_expr_mut(i);
                 }
                 None
             }
@@ -381,7 +272,7 @@ impl Cx<'_> {
                 let mut args = std::mem::take(args);
                 let base = args.remove(0);
                 *e = Expr::Index(Box::new(base), args);
-                self.expr(e);
+                self.visit_expr_mut(e);
                 return;
             }
             Expr::Call(callee, args) | Expr::New(callee, args) => {
@@ -406,10 +297,10 @@ impl Cx<'_> {
                             *n = a.clone();
                         }
                     }
-                    c => self.expr(c),
+                    c => self.visit_expr_mut(c),
                 }
                 for a in args.iter_mut() {
-                    self.expr(a);
+                    self.visit_expr_mut(a);
                 }
                 if self.names.array_get_in_accessors && accessor {
                     // The keys, not the container nor a setter's value.
@@ -424,51 +315,31 @@ impl Cx<'_> {
                     _ => None,
                 }
             }
-            Expr::Unary(op, x) => {
-                self.expr(x);
-                match &**x {
-                    Expr::Lit(l) => fold_unary(*op, l),
-                    _ => None,
-                }
-            }
-            Expr::Binary(op, l, r) => {
-                self.expr(l);
-                self.expr(r);
-                match (&**l, &**r) {
-                    (Expr::Lit(a), Expr::Lit(b)) => fold_binary(*op, a, b),
-                    _ => None,
-                }
-            }
-            Expr::Ternary(c, a, b) => {
-                self.expr(c);
-                self.expr(a);
-                self.expr(b);
-                None
-            }
             Expr::Update { target, .. } => {
                 self.lvalue(target);
                 None
             }
-            Expr::Array(items) => {
-                for a in items.iter_mut() {
-                    self.expr(a);
-                }
-                None
-            }
-            Expr::Struct(fields) => {
-                for (_, v) in fields.iter_mut() {
-                    self.expr(v);
-                }
-                None
-            }
-            Expr::Function(f) => {
-                self.function(f);
-                None
-            }
-            Expr::Paren(x) => {
-                self.expr(x);
-                match &**x {
-                    Expr::Lit(l) => Some(l.clone()),
+            Expr::Unary(..)
+            | Expr::Binary(..)
+            | Expr::Paren(_)
+            | Expr::Ternary(..)
+            | Expr::Array(_)
+            | Expr::Struct(_)
+            | Expr::Function(_) => {
+                walk_expr_mut(self, e);
+                match e {
+                    Expr::Unary(op, x) => match &**x {
+                        Expr::Lit(l) => fold_unary(*op, l),
+                        _ => None,
+                    },
+                    Expr::Binary(op, l, r) => match (&**l, &**r) {
+                        (Expr::Lit(a), Expr::Lit(b)) => fold_binary(*op, a, b),
+                        _ => None,
+                    },
+                    Expr::Paren(x) => match &**x {
+                        Expr::Lit(l) => Some(l.clone()),
+                        _ => None,
+                    },
                     _ => None,
                 }
             }

@@ -28,6 +28,7 @@ pub mod parse;
 pub mod print;
 pub mod project;
 pub mod source;
+pub mod visit;
 
 pub use features::{Family, Features};
 pub use game::Game;

@@ -24,6 +24,7 @@ use crate::ast::{Expr, Literal, Stmt, UnaryOp};
 use crate::lex::{Tok, Token, lex};
 use crate::macros::strip_directives;
 use crate::parse::{ParseError, parse_tokens};
+use crate::visit::{VisitorMut, walk_expr_mut, walk_stmt_mut};
 use std::collections::HashMap;
 
 /// An enum of the file: its name and members (name, value) in order.
@@ -339,13 +340,15 @@ pub(crate) fn name_literals(
     if file.holds.is_empty() {
         return;
     }
-    let n = Namer {
+    let mut n = Namer {
         file,
         script,
         params: &[],
         enum_int64,
     };
-    crate::limits::deep(|| n.stmts(body));
+    for s in body {
+        n.visit_stmt_mut(s);
+    }
 }
 
 struct Namer<'a> {
@@ -358,12 +361,6 @@ struct Namer<'a> {
 }
 
 impl Namer<'_> {
-    fn stmts(&self, body: &mut [Stmt]) {
-        for s in body {
-            crate::limits::deep(|| self.stmt(s));
-        }
-    }
-
     /// The family of the place `e` reads or writes.
     fn place(&self, e: &Expr) -> Option<&Family> {
         match e {
@@ -405,131 +402,68 @@ impl Namer<'_> {
             *e = n;
         }
     }
+}
 
-    fn stmt(&self, s: &mut Stmt) {
+/// Names the values stored in, compared with or switched on a place of the file, and those
+/// passed as its parameters or returned as its results, once their own parts are named.
+impl VisitorMut for Namer<'_> {
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        walk_stmt_mut(self, s);
         match s {
-            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.expr(e),
-            Stmt::Assign { target, op, value } => {
-                self.expr(target);
-                self.expr(value);
-                if op.is_none()
-                    && let Some(f) = self.place(target)
-                {
+            Stmt::Assign {
+                target,
+                op: None,
+                value,
+            } => {
+                if let Some(f) = self.place(target) {
                     self.name(value, f);
                 }
             }
-            Stmt::Update { target, .. } => self.expr(target),
             Stmt::Var(vs) => {
                 for (n, v) in vs {
-                    if let Some(v) = v {
-                        self.expr(v);
-                        if let Some(f) = self.file.family(&Place::Variable(n.clone())) {
-                            self.name(v, f);
-                        }
-                    }
-                }
-            }
-            Stmt::Static(vs) => vs.iter_mut().for_each(|(_, v)| self.expr(v)),
-            Stmt::GlobalVar(_) | Stmt::Break | Stmt::Continue | Stmt::Exit => {}
-            Stmt::Unstructured(_) => {}
-            Stmt::If(c, a, b) => {
-                self.expr(c);
-                self.stmts(a);
-                if let Some(b) = b {
-                    self.stmts(b);
-                }
-            }
-            Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-                self.expr(c);
-                self.stmts(b);
-            }
-            Stmt::DoUntil(b, c) => {
-                self.stmts(b);
-                self.expr(c);
-            }
-            Stmt::For(init, c, step, b) => {
-                if let Some(i) = init {
-                    self.stmt(i);
-                }
-                if let Some(c) = c {
-                    self.expr(c);
-                }
-                if let Some(s) = step {
-                    self.stmt(s);
-                }
-                self.stmts(b);
-            }
-            Stmt::Switch(e, cases) => {
-                self.expr(e);
-                let f = self.place(e).cloned();
-                for c in cases {
-                    if let Some(l) = &mut c.label {
-                        self.expr(l);
-                        if let Some(f) = &f {
-                            self.name(l, f);
-                        }
-                    }
-                    self.stmts(&mut c.body);
-                }
-            }
-            Stmt::Return(v) => {
-                if let Some(v) = v {
-                    self.expr(v);
-                    if let Some(f) = self
-                        .script
-                        .and_then(|s| self.file.family(&Place::Result(s.to_string())))
+                    if let Some(v) = v
+                        && let Some(f) = self.file.family(&Place::Variable(n.clone()))
                     {
                         self.name(v, f);
                     }
                 }
             }
-            Stmt::Try {
-                body,
-                catch,
-                finally,
-            } => {
-                self.stmts(body);
-                if let Some((_, c)) = catch {
-                    self.stmts(c);
-                }
-                if let Some(f) = finally {
-                    self.stmts(f);
+            Stmt::Switch(e, cases) => {
+                if let Some(f) = self.place(e).cloned() {
+                    for l in cases.iter_mut().filter_map(|c| c.label.as_mut()) {
+                        self.name(l, &f);
+                    }
                 }
             }
-            Stmt::Function(f) => self.function(f),
-            Stmt::Block(b) => self.stmts(b),
+            Stmt::Return(Some(v)) => {
+                if let Some(f) = self
+                    .script
+                    .and_then(|s| self.file.family(&Place::Result(s.to_string())))
+                {
+                    self.name(v, f);
+                }
+            }
+            _ => {}
         }
     }
 
     /// A nested function: its parameters and results are its own (by its name).
-    fn function(&self, f: &mut crate::ast::Function) {
-        let inner = Namer {
+    fn visit_function_mut(&mut self, f: &mut crate::ast::Function) {
+        let mut inner = Namer {
             file: self.file,
             script: f.name.as_deref(),
             params: &f.params,
             enum_int64: self.enum_int64,
         };
         let mut body = std::mem::take(&mut f.body);
-        inner.stmts(&mut body);
+        inner.visit_block_mut(&mut body);
         f.body = body;
     }
 
-    fn expr(&self, e: &mut Expr) {
-        crate::limits::deep(|| self.expr_inner(e))
-    }
-
-    fn expr_inner(&self, e: &mut Expr) {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        walk_expr_mut(self, e);
         match e {
-            Expr::Lit(_) | Expr::Ident(_) => {}
-            Expr::Function(f) => self.function(f),
-            Expr::Member(o, _) => self.expr(o),
-            Expr::Index(a, ix) => {
-                self.expr(a);
-                ix.iter_mut().for_each(|x| self.expr(x));
-            }
             Expr::Call(f, args) | Expr::New(f, args) => {
-                self.expr(f);
-                args.iter_mut().for_each(|x| self.expr(x));
                 if let Expr::Ident(s) = &**f {
                     for (k, a) in args.iter_mut().enumerate() {
                         if let Some(fam) = self.file.family(&Place::Parameter(s.clone(), k)) {
@@ -538,26 +472,14 @@ impl Namer<'_> {
                     }
                 }
             }
-            Expr::Unary(_, x) | Expr::Paren(x) => self.expr(x),
-            Expr::Binary(op, a, b) => {
-                self.expr(a);
-                self.expr(b);
-                if matches!(op, crate::ast::BinaryOp::Eq | crate::ast::BinaryOp::Ne) {
-                    if let Some(f) = self.place(a).cloned() {
-                        self.name(b, &f);
-                    } else if let Some(f) = self.place(b).cloned() {
-                        self.name(a, &f);
-                    }
+            Expr::Binary(crate::ast::BinaryOp::Eq | crate::ast::BinaryOp::Ne, a, b) => {
+                if let Some(f) = self.place(a).cloned() {
+                    self.name(b, &f);
+                } else if let Some(f) = self.place(b).cloned() {
+                    self.name(a, &f);
                 }
             }
-            Expr::Ternary(c, a, b) => {
-                self.expr(c);
-                self.expr(a);
-                self.expr(b);
-            }
-            Expr::Update { target, .. } => self.expr(target),
-            Expr::Array(xs) => xs.iter_mut().for_each(|x| self.expr(x)),
-            Expr::Struct(fs) => fs.iter_mut().for_each(|(_, x)| self.expr(x)),
+            _ => {}
         }
     }
 }

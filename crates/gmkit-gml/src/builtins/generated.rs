@@ -2078,6 +2078,8 @@ pub(super) const FUNCTIONS: &[Function] = &[
     Function { name: "variable_instance_get_names", args: &[Instance], variadic: false, returns: Array },
     Function { name: "variable_instance_names_count", args: &[Instance], variadic: false, returns: Real },
     Function { name: "variable_instance_set", args: &[Instance, String, Any], variadic: false, returns: Any },
+    Function { name: "variable_struct_get", args: &[Struct, String], variadic: false, returns: Any },
+    Function { name: "variable_struct_set", args: &[Struct, String, Any], variadic: false, returns: Any },
     Function { name: "vector_sprite_cache_get_limit", args: &[], variadic: false, returns: Real },
     Function { name: "vector_sprite_cache_get_max_used", args: &[], variadic: false, returns: Real },
     Function { name: "vector_sprite_cache_get_oldest_entry_age", args: &[], variadic: false, returns: Real },

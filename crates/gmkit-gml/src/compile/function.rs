@@ -13,6 +13,7 @@
 
 use super::{CompileError, Compiler, Frame, R};
 use crate::ast::{Expr, Function, Literal, Stmt};
+use crate::visit::{VisitorMut, walk_expr_mut};
 use gmkit_data::Id;
 use gmkit_data::chunks::code::{DataType, FunctionId, Instruction, Opcode, PushValue, RefType};
 use std::collections::{HashMap, HashSet};
@@ -875,135 +876,29 @@ pub(super) const EXPLICIT_ARGUMENT: char = '\u{1}';
 /// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
 /// are their own).
 fn rename_stmt(s: &mut Stmt, m: &HashMap<String, String>) {
-    crate::limits::deep(|| rename_stmt_inner(s, m))
+    Rename(m).visit_stmt_mut(s)
 }
 
-fn rename_stmt_inner(s: &mut Stmt, m: &HashMap<String, String>) {
-    let re = |e: &mut Expr| rename_expr(e, m);
-    match s {
-        Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => re(e),
-        Stmt::Assign { target, value, .. } => {
-            re(target);
-            re(value);
-        }
-        Stmt::Update { target, .. } => re(target),
-        Stmt::Var(v) => {
-            for (_, e) in v.iter_mut() {
-                if let Some(e) = e {
-                    re(e);
-                }
-            }
-        }
-        Stmt::Static(v) => {
-            for (_, e) in v.iter_mut() {
-                re(e);
-            }
-        }
-        Stmt::GlobalVar(_)
-        | Stmt::Break
-        | Stmt::Continue
-        | Stmt::Exit
-        | Stmt::Function(_)
-        | Stmt::Unstructured(_)
-        | Stmt::Return(None) => {}
-        Stmt::Return(Some(e)) => re(e),
-        Stmt::If(c, a, b) => {
-            re(c);
-            rename_block(a, m);
-            if let Some(b) = b {
-                rename_block(b, m);
-            }
-        }
-        Stmt::While(c, b) | Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-            re(c);
-            rename_block(b, m);
-        }
-        Stmt::DoUntil(b, c) => {
-            rename_block(b, m);
-            re(c);
-        }
-        Stmt::For(i, c, st, b) => {
-            if let Some(i) = i {
-                rename_stmt(i, m);
-            }
-            if let Some(c) = c {
-                re(c);
-            }
-            if let Some(st) = st {
-                rename_stmt(st, m);
-            }
-            rename_block(b, m);
-        }
-        Stmt::Switch(v, cases) => {
-            re(v);
-            for c in cases {
-                if let Some(l) = &mut c.label {
-                    re(l);
-                }
-                rename_block(&mut c.body, m);
-            }
-        }
-        Stmt::Try {
-            body,
-            catch,
-            finally,
-        } => {
-            rename_block(body, m);
-            if let Some((_, b)) = catch {
-                rename_block(b, m);
-            }
-            if let Some(b) = finally {
-                rename_block(b, m);
-            }
-        }
-        Stmt::Block(b) => rename_block(b, m),
-    }
-}
-
-fn rename_block(b: &mut [Stmt], m: &HashMap<String, String>) {
-    for s in b {
-        rename_stmt(s, m);
-    }
-}
-
+/// [`rename_stmt`] in one expression.
 fn rename_expr(e: &mut Expr, m: &HashMap<String, String>) {
-    crate::limits::deep(|| rename_expr_inner(e, m))
+    Rename(m).visit_expr_mut(e)
 }
 
-fn rename_expr_inner(e: &mut Expr, m: &HashMap<String, String>) {
-    match e {
-        Expr::Ident(n) => {
-            if let Some(r) = m.get(n) {
-                *n = r.clone();
+/// The walk of [`rename_stmt`]: names in the map become their value.
+struct Rename<'m>(&'m HashMap<String, String>);
+
+impl VisitorMut for Rename<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Ident(n) => {
+                if let Some(r) = self.0.get(n) {
+                    *n = r.clone();
+                }
             }
-        }
-        Expr::Lit(_) | Expr::Function(_) => {}
-        Expr::Member(x, _) | Expr::Unary(_, x) | Expr::Paren(x) => rename_expr(x, m),
-        Expr::Update { target, .. } => rename_expr(target, m),
-        Expr::Index(x, v) | Expr::Call(x, v) | Expr::New(x, v) => {
-            rename_expr(x, m);
-            for a in v {
-                rename_expr(a, m);
-            }
-        }
-        Expr::Binary(_, a, b) => {
-            rename_expr(a, m);
-            rename_expr(b, m);
-        }
-        Expr::Ternary(a, b, c) => {
-            rename_expr(a, m);
-            rename_expr(b, m);
-            rename_expr(c, m);
-        }
-        Expr::Array(v) => {
-            for a in v {
-                rename_expr(a, m);
-            }
-        }
-        Expr::Struct(v) => {
-            for (_, a) in v {
-                rename_expr(a, m);
-            }
+            e => walk_expr_mut(self, e),
         }
     }
+
+    /// A nested function's names are its own.
+    fn visit_function_mut(&mut self, _: &mut Function) {}
 }

@@ -115,9 +115,18 @@ fn located(game: &Game, names: &Names, text: &str, e: CompileError) -> CodeError
     }
 }
 
-/// Line and column of the first use of `name` in `text` (followed by `(` for a call).
+/// Line and column of the first use of `name` in `text` (followed by `(` for a call; for a
+/// function an accessor compiles to, such as `variable_struct_set`, the first such accessor).
 pub fn locate(text: &str, name: &str, call: bool) -> Option<(u32, u32)> {
     let toks = lex(text).ok()?;
+    let accessor = match name {
+        "ds_list_find_value" | "ds_list_set" => Some("[|"),
+        "ds_map_find_value" | "ds_map_set" => Some("[?"),
+        "ds_grid_get" | "ds_grid_set" => Some("[#"),
+        "variable_struct_get" | "variable_struct_set" => Some("[$"),
+        "array_get" | "array_set" => Some("[@"),
+        _ => None,
+    };
     toks.windows(2)
         .find(|w| {
             matches!(&w[0].tok, Tok::Ident(n) if n == name)
@@ -127,5 +136,23 @@ pub fn locate(text: &str, name: &str, call: bool) -> Option<(u32, u32)> {
             toks.windows(2)
                 .find(|w| matches!(&w[0].tok, Tok::Ident(n) if n == name))
         })
+        .or_else(|| {
+            let a = accessor?;
+            toks.windows(2).find(|w| w[0].tok == Tok::Punct(a))
+        })
         .map(|w| (w[0].line, w[0].col))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::locate;
+
+    #[test]
+    fn a_function_written_as_an_accessor_is_placed_at_the_accessor() {
+        let text = "x = 1;\n  s[$ \"k\"] = 2;\ny = l[| 0];\n";
+        assert_eq!(locate(text, "variable_struct_set", true), Some((2, 4)));
+        assert_eq!(locate(text, "ds_list_find_value", true), Some((3, 6)));
+        assert_eq!(locate(text, "ds_map_find_value", true), None);
+        assert_eq!(locate("f(1);\n", "f", true), Some((1, 1)));
+    }
 }

@@ -434,11 +434,13 @@ impl<'g, 'i> Dec<'g, 'i> {
         if function && matches!(body.last(), Some(Stmt::Exit)) {
             body.pop();
         }
+        tidy::try_escapes(&mut body);
         tidy::for_loops(&mut body);
         let locals: Vec<String> = scope
             .locals
             .into_iter()
             .filter(|n| n != "$$$$temp$$$$" && n != "arguments")
+            .filter(|n| !tidy::is_try_flag(n) || body.iter().any(|s| tidy::stmt_mentions(s, n)))
             .collect();
         tidy::place_vars(body, locals)
     }

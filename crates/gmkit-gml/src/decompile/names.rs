@@ -33,9 +33,13 @@
 //! that is also one of the game's variables or functions, a local of the entry, or (assets)
 //! the name of two assets stays a number.
 
-use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt};
+use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt};
 use crate::builtins::{self, Kind};
 use crate::game::{AssetKind, Game};
+use crate::visit::{
+    Visitor, VisitorMut, walk_block_mut, walk_expr, walk_expr_mut, walk_function_mut, walk_stmt,
+    walk_stmt_mut,
+};
 use std::collections::{HashMap, HashSet};
 
 /// The game's names a printed name must not collide with, built once per game.
@@ -904,9 +908,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
 /// The naming pass's state for one entry, with the kinds of its locals worked out.
 fn namer<'a, 'g>(game: &'a Game<'g>, entry: Option<usize>, body: &[Stmt]) -> Namer<'a, 'g> {
     let mut locals = HashSet::new();
-    for s in body.iter() {
-        collect_locals(s, &mut locals);
-    }
+    crate::fold::collect_locals(body, true, &mut locals);
     let script = entry.and_then(|e| game.code_name(e).strip_prefix("gml_Script_"));
     let index = game.name_index();
     let mut n = Namer {
@@ -920,7 +922,7 @@ fn namer<'a, 'g>(game: &'a Game<'g>, entry: Option<usize>, body: &[Stmt]) -> Nam
     // Kinds of the entry's locals, twice so that a local copied from another gets its kind.
     for _ in 0..2 {
         let mut ev = HashMap::new();
-        n.ev_stmts(body, &mut ev);
+        Evidence { n: &n, ev: &mut ev }.visit_block(body);
         n.local_kinds = ev
             .into_iter()
             .filter_map(|(v, e): (String, Ev)| Some((v, e.kind())).filter(|(_, k)| *k != Kind::Any))
@@ -940,8 +942,10 @@ pub(crate) fn local_kinds(
 }
 
 pub(crate) fn name_values(game: &Game, entry: Option<usize>, body: &mut [Stmt]) {
-    let n = namer(game, entry, body);
-    n.stmts(body);
+    let mut n = namer(game, entry, body);
+    for s in body.iter_mut() {
+        n.visit_stmt_mut(s);
+    }
     if !game.features.typed_booleans() {
         bool_returns(body, &|e| n.stored_kind(e) == Kind::Bool);
     }
@@ -994,91 +998,23 @@ fn bool_returns(body: &mut [Stmt], is_bool: &dyn Fn(&Expr) -> bool) {
 
 /// Calls `f` on the value of each `return` of `body` (not those of nested functions).
 fn each_return(body: &mut [Stmt], f: &mut dyn FnMut(&mut Option<Expr>)) {
-    for s in body {
-        crate::limits::deep(|| match s {
-            Stmt::Return(e) => f(e),
-            Stmt::If(_, a, b) => {
-                each_return(a, f);
-                if let Some(b) = b {
-                    each_return(b, f);
-                }
-            }
-            Stmt::While(_, b)
-            | Stmt::DoUntil(b, _)
-            | Stmt::Repeat(_, b)
-            | Stmt::With(_, b)
-            | Stmt::Block(b)
-            | Stmt::For(_, _, _, b) => each_return(b, f),
-            Stmt::Switch(_, cases) => cases.iter_mut().for_each(|c| each_return(&mut c.body, f)),
-            Stmt::Try {
-                body,
-                catch,
-                finally,
-            } => {
-                each_return(body, f);
-                if let Some((_, b)) = catch {
-                    each_return(b, f);
-                }
-                if let Some(b) = finally {
-                    each_return(b, f);
-                }
-            }
-            _ => {}
-        })
-    }
-}
+    /// The walk of [`each_return`].
+    struct Returns<'f>(&'f mut dyn FnMut(&mut Option<Expr>));
 
-fn collect_locals(s: &Stmt, out: &mut HashSet<String>) {
-    crate::limits::deep(|| match s {
-        Stmt::Var(v) => out.extend(v.iter().map(|(n, _)| n.clone())),
-        Stmt::Static(v) => out.extend(v.iter().map(|(n, _)| n.clone())),
-        Stmt::Function(f) => collect_fn_locals(f, out),
-        Stmt::Try { catch, .. } => {
-            if let Some((n, _)) = catch {
-                out.insert(n.clone());
+    impl VisitorMut for Returns<'_> {
+        fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+            match s {
+                Stmt::Return(e) => (self.0)(e),
+                s => walk_stmt_mut(self, s),
             }
-            for_each_child(s, &mut |c| collect_locals(c, out));
         }
-        _ => for_each_child(s, &mut |c| collect_locals(c, out)),
-    })
-}
 
-fn collect_fn_locals(f: &Function, out: &mut HashSet<String>) {
-    out.extend(f.params.iter().map(|(n, _)| n.clone()));
-    for s in &f.body {
-        collect_locals(s, out);
-    }
-}
+        fn visit_expr_mut(&mut self, _: &mut Expr) {}
 
-/// Calls `f` on each statement directly inside `s`.
-fn for_each_child(s: &Stmt, f: &mut dyn FnMut(&Stmt)) {
-    match s {
-        Stmt::If(_, a, b) => {
-            a.iter().for_each(&mut *f);
-            b.iter().flatten().for_each(f);
-        }
-        Stmt::While(_, b)
-        | Stmt::DoUntil(b, _)
-        | Stmt::Repeat(_, b)
-        | Stmt::With(_, b)
-        | Stmt::Block(b) => b.iter().for_each(f),
-        Stmt::For(i, _, st, b) => {
-            i.iter().map(|x| &**x).for_each(&mut *f);
-            st.iter().map(|x| &**x).for_each(&mut *f);
-            b.iter().for_each(f);
-        }
-        Stmt::Switch(_, cases) => cases.iter().flat_map(|c| &c.body).for_each(f),
-        Stmt::Try {
-            body,
-            catch,
-            finally,
-        } => {
-            body.iter().for_each(&mut *f);
-            catch.iter().flat_map(|(_, b)| b).for_each(&mut *f);
-            finally.iter().flatten().for_each(f);
-        }
-        _ => {}
+        fn visit_function_mut(&mut self, _: &mut Function) {}
     }
+
+    walk_block_mut(&mut Returns(f), body)
 }
 
 struct Namer<'a, 'g> {
@@ -1108,150 +1044,56 @@ impl VariableKinds {
     }
 }
 
-impl Namer<'_, '_> {
-    fn stmts(&self, body: &mut [Stmt]) {
-        for s in body {
-            self.stmt(s);
-        }
-    }
-
-    fn stmt(&self, s: &mut Stmt) {
-        crate::limits::deep(|| self.stmt_inner(s))
-    }
-
-    fn stmt_inner(&self, s: &mut Stmt) {
+/// The naming pass: names the values stored in, compared with, switched on, passed to,
+/// returned from or tested as a place of a known kind, once their own parts are named.
+impl VisitorMut for Namer<'_, '_> {
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        walk_stmt_mut(self, s);
         match s {
-            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.expr(e),
-            Stmt::Return(e) => {
-                if let Some(e) = e {
-                    self.expr(e);
-                    self.name(e, self.ret.get());
-                }
+            Stmt::Return(Some(e)) => self.name(e, self.ret.get()),
+            Stmt::Assign {
+                target,
+                op: None,
+                value,
+            } => {
+                let k = self.place_kind(target);
+                self.name(value, k);
             }
-            Stmt::Assign { target, op, value } => {
-                self.expr(target);
-                self.expr(value);
-                if op.is_none() {
-                    let k = self.place_kind(target);
-                    self.name(value, k);
-                }
-            }
-            Stmt::Update { target, .. } => self.expr(target),
             Stmt::Var(v) => {
                 for (n, e) in v.iter_mut() {
                     if let Some(e) = e {
-                        self.expr(e);
                         let k = self.local_kinds.get(n).copied().unwrap_or(Kind::Any);
                         self.name(e, k);
                     }
                 }
             }
-            Stmt::Static(v) => v.iter_mut().for_each(|(_, e)| self.expr(e)),
-            Stmt::GlobalVar(_) | Stmt::Break | Stmt::Continue | Stmt::Exit => {}
-            Stmt::Unstructured(_) => {}
-            Stmt::If(c, a, b) => {
-                self.cond(c);
-                self.stmts(a);
-                if let Some(b) = b {
-                    self.stmts(b);
-                }
-            }
-            Stmt::While(c, b) => {
-                self.cond(c);
-                self.stmts(b);
-            }
-            Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-                self.expr(c);
-                self.stmts(b);
-            }
-            Stmt::DoUntil(b, c) => {
-                self.stmts(b);
-                self.cond(c);
-            }
-            Stmt::For(i, c, st, b) => {
-                if let Some(i) = i {
-                    self.stmt(i);
-                }
-                if let Some(c) = c {
-                    self.expr(c);
-                }
-                if let Some(st) = st {
-                    self.stmt(st);
-                }
-                self.stmts(b);
-            }
+            // A condition: a literal 0 or 1 there is a boolean (`while (true)`).
+            Stmt::If(c, ..) | Stmt::While(c, _) | Stmt::DoUntil(_, c) => self.name(c, Kind::Bool),
             Stmt::Switch(e, cases) => {
-                self.expr(e);
                 let k = self.value_kind(e);
-                for Case { label, body } in cases.iter_mut() {
-                    if let Some(l) = label {
-                        self.expr(l);
-                        self.name(l, k);
-                    }
-                    self.stmts(body);
+                for l in cases.iter_mut().filter_map(|c| c.label.as_mut()) {
+                    self.name(l, k);
                 }
             }
-            Stmt::Try {
-                body,
-                catch,
-                finally,
-            } => {
-                self.stmts(body);
-                if let Some((_, b)) = catch {
-                    self.stmts(b);
-                }
-                if let Some(b) = finally {
-                    self.stmts(b);
-                }
-            }
-            Stmt::Function(f) => self.function(f),
-            Stmt::Block(b) => self.stmts(b),
+            _ => {}
         }
     }
 
-    /// A condition: a literal 0 or 1 there is a boolean (`while (true)`).
-    fn cond(&self, c: &mut Expr) {
-        self.expr(c);
-        self.name(c, Kind::Bool);
-    }
-
-    fn function(&self, f: &mut Function) {
+    /// A function's returns name by its own result kind.
+    fn visit_function_mut(&mut self, f: &mut Function) {
         let outer = self.ret.replace(
             f.name
                 .as_deref()
                 .map_or(Kind::Any, |n| self.index.kinds.ret(n)),
         );
-        self.function_inner(f);
+        walk_function_mut(self, f);
         self.ret.set(outer);
     }
 
-    fn function_inner(&self, f: &mut Function) {
-        for (_, d) in f.params.iter_mut() {
-            if let Some(d) = d {
-                self.expr(d);
-            }
-        }
-        if let Some((_, args)) = &mut f.inherits {
-            args.iter_mut().for_each(|a| self.expr(a));
-        }
-        self.stmts(&mut f.body);
-    }
-
-    fn expr(&self, e: &mut Expr) {
-        crate::limits::deep(|| self.expr_inner(e))
-    }
-
-    fn expr_inner(&self, e: &mut Expr) {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        walk_expr_mut(self, e);
         match e {
-            Expr::Lit(_) | Expr::Ident(_) => {}
-            Expr::Member(o, _) => self.expr(o),
-            Expr::Index(b, idx) => {
-                self.expr(b);
-                idx.iter_mut().for_each(|i| self.expr(i));
-            }
             Expr::Call(callee, args) => {
-                self.expr(callee);
-                args.iter_mut().for_each(|a| self.expr(a));
                 if let Some(f) = self.builtin_function(callee) {
                     for (i, a) in args.iter_mut().enumerate() {
                         self.name(a, f.arg(i));
@@ -1262,35 +1104,20 @@ impl Namer<'_, '_> {
                     }
                 }
             }
-            Expr::New(callee, args) => {
-                self.expr(callee);
-                args.iter_mut().for_each(|a| self.expr(a));
+            Expr::Binary(BinaryOp::Eq | BinaryOp::Ne, l, r) => {
+                let (kl, kr) = (self.value_kind(l), self.value_kind(r));
+                self.name(r, kl);
+                self.name(l, kr);
+                // `v == -4`: a variable compared with -4 holds an instance.
+                self.noone(r, kl, l);
+                self.noone(l, kr, r);
             }
-            Expr::Unary(_, x) | Expr::Paren(x) => self.expr(x),
-            Expr::Update { target, .. } => self.expr(target),
-            Expr::Binary(op, l, r) => {
-                self.expr(l);
-                self.expr(r);
-                if matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
-                    let (kl, kr) = (self.value_kind(l), self.value_kind(r));
-                    self.name(r, kl);
-                    self.name(l, kr);
-                    // `v == -4`: a variable compared with -4 holds an instance.
-                    self.noone(r, kl, l);
-                    self.noone(l, kr, r);
-                }
-            }
-            Expr::Ternary(c, a, b) => {
-                self.expr(c);
-                self.expr(a);
-                self.expr(b);
-            }
-            Expr::Array(items) => items.iter_mut().for_each(|i| self.expr(i)),
-            Expr::Struct(fields) => fields.iter_mut().for_each(|(_, v)| self.expr(v)),
-            Expr::Function(f) => self.function(f),
+            _ => {}
         }
     }
+}
 
+impl Namer<'_, '_> {
     /// The built-in function `callee` calls (not shadowed by a game script of that name).
     fn builtin_function(&self, callee: &Expr) -> Option<&'static builtins::Function> {
         let Expr::Ident(n) = callee else {
@@ -1396,237 +1223,7 @@ impl Namer<'_, '_> {
         }
     }
 
-    /// Collects the evidence of the kinds of the entry's locals in `body`.
-    fn ev_stmts(&self, body: &[Stmt], ev: &mut HashMap<String, Ev>) {
-        for s in body {
-            crate::limits::deep(|| self.ev_stmt(s, ev));
-        }
-    }
-
-    fn ev_stmt(&self, s: &Stmt, ev: &mut HashMap<String, Ev>) {
-        let store = |n: &str, value: &Expr, ev: &mut HashMap<String, Ev>| {
-            if self.locals.contains(n) {
-                ev.entry(n.to_string())
-                    .or_default()
-                    .stored(self.stored_kind(value));
-            }
-        };
-        match s {
-            Stmt::Expr(e) | Stmt::Throw(e) | Stmt::Delete(e) => self.ev_expr(e, ev),
-            Stmt::Return(e) => {
-                if let Some(e) = e {
-                    self.ev_expr(e, ev);
-                    if let Some(n) = self.local(e) {
-                        ev.entry(n.to_string()).or_default().used_as(self.ret.get());
-                    }
-                }
-            }
-            Stmt::Assign { target, op, value } => {
-                self.ev_expr(target, ev);
-                self.ev_expr(value, ev);
-                match (op, target) {
-                    (None, Expr::Ident(n)) => store(n, value, ev),
-                    (Some(_), Expr::Ident(n)) if self.locals.contains(n) => {
-                        ev.insert(n.clone(), Ev::Conflict);
-                    }
-                    _ => {}
-                }
-                if op.is_none()
-                    && let Some(n) = self.local(value)
-                {
-                    let k = self.place_kind(target);
-                    ev.entry(n.to_string()).or_default().used_as(k);
-                }
-            }
-            Stmt::Update { target, .. } => {
-                self.ev_expr(target, ev);
-                if let Some(n) = self.local(target) {
-                    ev.insert(n.to_string(), Ev::Conflict);
-                }
-            }
-            Stmt::Var(v) => {
-                for (n, e) in v {
-                    if let Some(e) = e {
-                        self.ev_expr(e, ev);
-                        store(n, e, ev);
-                    }
-                }
-            }
-            Stmt::Static(v) => v.iter().for_each(|(_, e)| self.ev_expr(e, ev)),
-            Stmt::GlobalVar(_)
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Exit
-            | Stmt::Unstructured(_) => {}
-            Stmt::If(c, a, b) => {
-                self.ev_cond(c, ev);
-                self.ev_stmts(a, ev);
-                if let Some(b) = b {
-                    self.ev_stmts(b, ev);
-                }
-            }
-            Stmt::While(c, b) => {
-                self.ev_cond(c, ev);
-                self.ev_stmts(b, ev);
-            }
-            Stmt::Repeat(c, b) | Stmt::With(c, b) => {
-                self.ev_expr(c, ev);
-                self.ev_stmts(b, ev);
-            }
-            Stmt::DoUntil(b, c) => {
-                self.ev_stmts(b, ev);
-                self.ev_cond(c, ev);
-            }
-            Stmt::For(i, c, st, b) => {
-                if let Some(i) = i {
-                    self.ev_stmt(i, ev);
-                }
-                if let Some(c) = c {
-                    self.ev_cond(c, ev);
-                }
-                if let Some(st) = st {
-                    self.ev_stmt(st, ev);
-                }
-                self.ev_stmts(b, ev);
-            }
-            Stmt::Switch(e, cases) => {
-                self.ev_expr(e, ev);
-                for c in cases {
-                    if let Some(l) = &c.label {
-                        self.ev_expr(l, ev);
-                    }
-                    self.ev_stmts(&c.body, ev);
-                }
-            }
-            Stmt::Try {
-                body,
-                catch,
-                finally,
-            } => {
-                self.ev_stmts(body, ev);
-                if let Some((_, b)) = catch {
-                    self.ev_stmts(b, ev);
-                }
-                if let Some(b) = finally {
-                    self.ev_stmts(b, ev);
-                }
-            }
-            Stmt::Function(f) => {
-                let outer = self.ret.replace(
-                    f.name
-                        .as_deref()
-                        .map_or(Kind::Any, |n| self.index.kinds.ret(n)),
-                );
-                if let Some(name) = &f.name {
-                    for (i, (p, _)) in f.params.iter().enumerate() {
-                        let k = self.index.kinds.param(name, i);
-                        ev.entry(p.clone()).or_default().used_as(k);
-                    }
-                }
-                self.ev_stmts(&f.body, ev);
-                self.ret.set(outer);
-            }
-            Stmt::Block(b) => self.ev_stmts(b, ev),
-        }
-    }
-
-    /// A condition: a local read as one is a boolean (weak evidence, as any use).
-    fn ev_cond(&self, c: &Expr, ev: &mut HashMap<String, Ev>) {
-        self.ev_expr(c, ev);
-        if let Some(n) = self.local(c) {
-            ev.entry(n.to_string()).or_default().used_as(Kind::Bool);
-        }
-    }
-
-    fn ev_expr(&self, e: &Expr, ev: &mut HashMap<String, Ev>) {
-        crate::limits::deep(|| self.ev_expr_inner(e, ev))
-    }
-
-    fn ev_expr_inner(&self, e: &Expr, ev: &mut HashMap<String, Ev>) {
-        let uses = |e: &Expr, k: Kind, ev: &mut HashMap<String, Ev>| {
-            if let Some(n) = self.local(e) {
-                ev.entry(n.to_string()).or_default().used_as(k);
-            }
-        };
-        match e {
-            Expr::Lit(_) | Expr::Ident(_) => {}
-            Expr::Member(o, _) => self.ev_expr(o, ev),
-            Expr::Index(b, idx) => {
-                self.ev_expr(b, ev);
-                idx.iter().for_each(|i| self.ev_expr(i, ev));
-            }
-            Expr::Call(callee, args) => {
-                self.ev_expr(callee, ev);
-                args.iter().for_each(|a| self.ev_expr(a, ev));
-                if let Some(f) = self.builtin_function(callee) {
-                    for (i, a) in args.iter().enumerate() {
-                        uses(a, f.arg(i), ev);
-                    }
-                } else if let Expr::Ident(s) = &**callee {
-                    for (i, a) in args.iter().enumerate() {
-                        uses(a, self.index.kinds.param(s, i), ev);
-                    }
-                }
-            }
-            Expr::New(callee, args) => {
-                self.ev_expr(callee, ev);
-                args.iter().for_each(|a| self.ev_expr(a, ev));
-            }
-            Expr::Unary(op, x) => {
-                self.ev_expr(x, ev);
-                if let Some(n) = self.local(x) {
-                    if *op == crate::ast::UnaryOp::Not {
-                        uses(x, Kind::Bool, ev);
-                    } else {
-                        ev.insert(n.to_string(), Ev::Conflict);
-                    }
-                }
-            }
-            Expr::Paren(x) => self.ev_expr(x, ev),
-            Expr::Update { target, .. } => {
-                self.ev_expr(target, ev);
-                if let Some(n) = self.local(target) {
-                    ev.insert(n.to_string(), Ev::Conflict);
-                }
-            }
-            Expr::Binary(op, l, r) => {
-                self.ev_expr(l, ev);
-                self.ev_expr(r, ev);
-                match op {
-                    BinaryOp::Eq | BinaryOp::Ne => {
-                        uses(l, self.value_kind(r), ev);
-                        uses(r, self.value_kind(l), ev);
-                    }
-                    BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
-                        uses(l, Kind::Bool, ev);
-                        uses(r, Kind::Bool, ev);
-                    }
-                    BinaryOp::Lt
-                    | BinaryOp::Le
-                    | BinaryOp::Ge
-                    | BinaryOp::Gt
-                    | BinaryOp::Nullish => {}
-                    _ => {
-                        for x in [l, r] {
-                            if let Some(n) = self.local(x) {
-                                ev.insert(n.to_string(), Ev::Conflict);
-                            }
-                        }
-                    }
-                }
-            }
-            Expr::Ternary(c, a, b) => {
-                self.ev_expr(c, ev);
-                self.ev_expr(a, ev);
-                self.ev_expr(b, ev);
-            }
-            Expr::Array(items) => items.iter().for_each(|i| self.ev_expr(i, ev)),
-            Expr::Struct(fields) => fields.iter().for_each(|(_, v)| self.ev_expr(v, ev)),
-            Expr::Function(f) => self.ev_stmts(&f.body, ev),
-        }
-    }
-
-    /// `-4` compared with a variable of no known kind (`other`) is `noone`.
+    /// `-4` compared with a variable    /// `-4` compared with a variable of no known kind (`other`) is `noone`.
     fn noone(&self, e: &mut Expr, k: Kind, other: &Expr) {
         let var = matches!(other, Expr::Ident(_) | Expr::Member(..) | Expr::Index(..));
         if k == Kind::Any && var && *e == Expr::Lit(Literal::Int(-4)) {
@@ -1758,6 +1355,145 @@ const KEYWORDS: &[&str] = &[
     "with",
     "xor",
 ];
+
+/// The evidence of the kinds of an entry's locals ([`Ev`]): what is stored in them and where
+/// they are read.
+struct Evidence<'n, 'a, 'g> {
+    n: &'n Namer<'a, 'g>,
+    ev: &'n mut HashMap<String, Ev>,
+}
+
+impl Evidence<'_, '_, '_> {
+    /// `e`, if it is a local, is used as a value of kind `k`.
+    fn uses(&mut self, e: &Expr, k: Kind) {
+        if let Some(n) = self.n.local(e) {
+            self.ev.entry(n.to_string()).or_default().used_as(k);
+        }
+    }
+
+    /// `e`, if it is a local, is changed by arithmetic: it holds no kind with names.
+    fn conflict(&mut self, e: &Expr) {
+        if let Some(n) = self.n.local(e) {
+            self.ev.insert(n.to_string(), Ev::Conflict);
+        }
+    }
+
+    /// `value` is stored in `n`, if it is a local.
+    fn store(&mut self, n: &str, value: &Expr) {
+        if self.n.locals.contains(n) {
+            self.ev
+                .entry(n.to_string())
+                .or_default()
+                .stored(self.n.stored_kind(value));
+        }
+    }
+}
+
+impl Visitor for Evidence<'_, '_, '_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        crate::limits::deep(|| self.stmt(s))
+    }
+
+    fn visit_expr(&mut self, e: &Expr) {
+        if let Expr::Function(f) = e {
+            self.visit_block(&f.body);
+            return;
+        }
+        walk_expr(self, e);
+        self.expr(e);
+    }
+}
+
+impl Evidence<'_, '_, '_> {
+    fn stmt(&mut self, s: &Stmt) {
+        if let Stmt::Function(f) = s {
+            // A declared function: its parameters are used as its callers pass them, its
+            // returns as its result's kind.
+            let n = self.n;
+            let outer = n.ret.replace(
+                f.name
+                    .as_deref()
+                    .map_or(Kind::Any, |name| n.index.kinds.ret(name)),
+            );
+            if let Some(name) = &f.name {
+                for (i, (p, _)) in f.params.iter().enumerate() {
+                    let k = n.index.kinds.param(name, i);
+                    self.ev.entry(p.clone()).or_default().used_as(k);
+                }
+            }
+            self.visit_block(&f.body);
+            n.ret.set(outer);
+            return;
+        }
+        walk_stmt(self, s);
+        match s {
+            Stmt::Return(Some(e)) => self.uses(e, self.n.ret.get()),
+            Stmt::Assign { target, op, value } => {
+                match (op, target) {
+                    (None, Expr::Ident(n)) => self.store(n, value),
+                    (Some(_), Expr::Ident(n)) if self.n.locals.contains(n) => {
+                        self.ev.insert(n.clone(), Ev::Conflict);
+                    }
+                    _ => {}
+                }
+                if op.is_none() && self.n.local(value).is_some() {
+                    let k = self.n.place_kind(target);
+                    self.uses(value, k);
+                }
+            }
+            Stmt::Update { target, .. } => self.conflict(target),
+            Stmt::Var(v) => {
+                for (n, e) in v {
+                    if let Some(e) = e {
+                        self.store(n, e);
+                    }
+                }
+            }
+            // A condition: a local read as one is a boolean (weak evidence, as any use).
+            Stmt::If(c, ..)
+            | Stmt::While(c, _)
+            | Stmt::DoUntil(_, c)
+            | Stmt::For(_, Some(c), _, _) => self.uses(c, Kind::Bool),
+            _ => {}
+        }
+    }
+
+    /// The evidence an expression gives, once its parts have given theirs.
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Call(callee, args) => {
+                if let Some(f) = self.n.builtin_function(callee) {
+                    for (i, a) in args.iter().enumerate() {
+                        self.uses(a, f.arg(i));
+                    }
+                } else if let Expr::Ident(s) = &**callee {
+                    for (i, a) in args.iter().enumerate() {
+                        self.uses(a, self.n.index.kinds.param(s, i));
+                    }
+                }
+            }
+            Expr::Unary(crate::ast::UnaryOp::Not, x) => self.uses(x, Kind::Bool),
+            Expr::Unary(_, x) => self.conflict(x),
+            Expr::Update { target, .. } => self.conflict(target),
+            Expr::Binary(op, l, r) => match op {
+                BinaryOp::Eq | BinaryOp::Ne => {
+                    self.uses(l, self.n.value_kind(r));
+                    self.uses(r, self.n.value_kind(l));
+                }
+                BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                    self.uses(l, Kind::Bool);
+                    self.uses(r, Kind::Bool);
+                }
+                BinaryOp::Lt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Gt | BinaryOp::Nullish => {}
+                _ => {
+                    self.conflict(l);
+                    self.conflict(r);
+                }
+            },
+            _ => {}
+        }
+    }
+}
 
 /// Whether `n` lexes as one identifier.
 fn is_identifier(n: &str) -> bool {

@@ -9,7 +9,8 @@
 //!   mentions the local (compiled earlier it would not be a local yet) and every later mention
 //!   is in the same block, after it.
 
-use crate::ast::{BinaryOp, Case, Expr, Literal, Stmt, UnaryOp};
+use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
+use crate::visit::{Visitor, walk_expr, walk_stmt};
 
 /// The instance variables GameMaker Studio 2's drag-and-drop actions "Set Health", "Set Score"
 /// and "Set Lives" keep their value in.
@@ -439,71 +440,57 @@ fn block_mentions(b: &[Stmt], x: &str) -> bool {
 
 /// Whether statement `s` names `x` (nested functions aside: their locals are their own).
 pub(super) fn stmt_mentions(s: &Stmt, x: &str) -> bool {
-    crate::limits::deep(|| stmt_mentions_here(s, x))
-}
-
-fn stmt_mentions_here(s: &Stmt, x: &str) -> bool {
-    let e = |e: &Expr| expr_mentions(e, x);
-    let b = |b: &[Stmt]| block_mentions(b, x);
-    match s {
-        Stmt::Expr(v) | Stmt::Throw(v) | Stmt::Delete(v) | Stmt::Return(Some(v)) => e(v),
-        Stmt::Assign { target, value, .. } => e(target) || e(value),
-        Stmt::Update { target, .. } => e(target),
-        Stmt::Var(v) => v.iter().any(|(n, v)| n == x || v.as_ref().is_some_and(&e)),
-        Stmt::Static(v) => v.iter().any(|(n, v)| n == x || e(v)),
-        Stmt::GlobalVar(v) => v.iter().any(|n| n == x),
-        Stmt::If(c, a, o) => e(c) || b(a) || o.as_deref().is_some_and(b),
-        Stmt::While(c, body) | Stmt::Repeat(c, body) | Stmt::With(c, body) => e(c) || b(body),
-        Stmt::DoUntil(body, c) => b(body) || e(c),
-        Stmt::For(i, c, st, body) => {
-            i.as_deref().is_some_and(|i| stmt_mentions(i, x))
-                || c.as_ref().is_some_and(e)
-                || st.as_deref().is_some_and(|s| stmt_mentions(s, x))
-                || b(body)
-        }
-        Stmt::Switch(v, cases) => {
-            e(v) || cases
-                .iter()
-                .any(|c| c.label.as_ref().is_some_and(e) || b(&c.body))
-        }
-        Stmt::Try {
-            body,
-            catch,
-            finally,
-        } => {
-            b(body)
-                || catch.as_ref().is_some_and(|(n, c)| n == x || b(c))
-                || finally.as_deref().is_some_and(b)
-        }
-        Stmt::Block(body) => b(body),
-        // A nested function's parameters and defaults are its own.
-        Stmt::Function(_) => false,
-        Stmt::Break | Stmt::Continue | Stmt::Exit | Stmt::Return(None) => false,
-        // Unknown code may name anything.
-        Stmt::Unstructured(_) => true,
-    }
+    let mut m = Mentions { x, found: false };
+    m.visit_stmt(s);
+    m.found
 }
 
 /// Whether expression `e` names `x` as a variable.
 pub(super) fn expr_mentions(e: &Expr, x: &str) -> bool {
-    crate::limits::deep(|| expr_mentions_here(e, x))
+    let mut m = Mentions { x, found: false };
+    m.visit_expr(e);
+    m.found
 }
 
-fn expr_mentions_here(e: &Expr, x: &str) -> bool {
-    let m = |e: &Expr| expr_mentions(e, x);
-    match e {
-        Expr::Lit(_) | Expr::Function(_) => false,
-        Expr::Ident(n) => n == x,
-        Expr::Member(t, _) => m(t),
-        Expr::Index(t, i) => m(t) || i.iter().any(m),
-        Expr::Call(f, a) | Expr::New(f, a) => m(f) || a.iter().any(m),
-        Expr::Unary(_, a) | Expr::Paren(a) => m(a),
-        Expr::Update { target, .. } => m(target),
-        Expr::Binary(_, a, b) => m(a) || m(b),
-        Expr::Ternary(c, a, b) => m(c) || m(a) || m(b),
-        Expr::Array(v) => v.iter().any(m),
-        Expr::Struct(v) => v.iter().any(|(_, v)| m(v)),
+/// The walk of [`stmt_mentions`] and [`expr_mentions`]: stops looking once found.
+struct Mentions<'x> {
+    x: &'x str,
+    found: bool,
+}
+
+impl Visitor for Mentions<'_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        if self.found {
+            return;
+        }
+        let x = self.x;
+        self.found = match s {
+            Stmt::Var(v) => v.iter().any(|(n, _)| n == x),
+            Stmt::Static(v) => v.iter().any(|(n, _)| n == x),
+            Stmt::GlobalVar(v) => v.iter().any(|n| n == x),
+            Stmt::Try {
+                catch: Some((n, _)),
+                ..
+            } => n == x,
+            // Unknown code may name anything.
+            Stmt::Unstructured(_) => true,
+            _ => false,
+        };
+        walk_stmt(self, s)
     }
+
+    fn visit_expr(&mut self, e: &Expr) {
+        if self.found {
+            return;
+        }
+        match e {
+            Expr::Ident(n) => self.found = n == self.x,
+            e => walk_expr(self, e),
+        }
+    }
+
+    /// A nested function's parameters and defaults are its own.
+    fn visit_function(&mut self, _: &Function) {}
 }
 
 /// Removes the copies of a `finally` block `f` that GameMaker puts before each statement
@@ -532,4 +519,114 @@ pub(super) fn drop_finally_copies(body: &mut Vec<Stmt>, f: &[Stmt]) {
             k += 1;
         }
     })
+}
+
+/// `break`/`continue` inside `try`, as the source has them: GameMaker (spec §5.9) sets
+/// `__yy_breakExN = 0; __yy_continueExN = 0;` before such a try, wraps its try and catch blocks
+/// in `while (true) { if (__yy_continueExN) break; …; break; }`, writes each `break` as
+/// `__yy_breakExN = 1; break;` (`continue` likewise) and, inside a loop, follows the try with
+/// `if (__yy_continueExN) continue; if (__yy_breakExN) break;`. The compiler rewrites the
+/// source form the same way again. At every level of `body` (nested functions aside).
+pub(super) fn try_escapes(body: &mut Vec<Stmt>) {
+    crate::limits::deep(|| {
+        for s in body.iter_mut() {
+            for b in child_blocks(s) {
+                try_escapes(b);
+            }
+        }
+        let mut i = 0;
+        while i < body.len() {
+            if let Some(n) = flagged_try(body, i) {
+                let (brk, cont) = flag_names(&n);
+                let mut k = i + 1;
+                for (flag, exit) in [(&cont, Stmt::Continue), (&brk, Stmt::Break)] {
+                    if matches!(body.get(k), Some(Stmt::If(Expr::Ident(c), t, None))
+                        if *c == *flag && *t == [exit.clone()])
+                    {
+                        body.remove(k);
+                    } else {
+                        k += 1;
+                    }
+                }
+                if let Stmt::Try { body: b, catch, .. } = &mut body[i] {
+                    unwrap_flags(b, &brk, &cont);
+                    if let Some((_, c)) = catch {
+                        unwrap_flags(c, &brk, &cont);
+                    }
+                }
+                body.drain(i - 2..i);
+                i -= 2;
+            }
+            i += 1;
+        }
+    })
+}
+
+/// `__yy_breakExN` and `__yy_continueExN` for `N`.
+fn flag_names(n: &str) -> (String, String) {
+    (format!("__yy_breakEx{n}"), format!("__yy_continueEx{n}"))
+}
+
+/// `N` when `body[i]` is a try preceded by `__yy_breakExN = 0; __yy_continueExN = 0;`.
+fn flagged_try(body: &[Stmt], i: usize) -> Option<String> {
+    if i < 2 || !matches!(body[i], Stmt::Try { .. }) {
+        return None;
+    }
+    let zero = |s: &Stmt, prefix: &str| match s {
+        Stmt::Assign {
+            target: Expr::Ident(v),
+            op: None,
+            value: Expr::Lit(Literal::Int(0)),
+        } => v.strip_prefix(prefix).map(str::to_string),
+        _ => None,
+    };
+    let n = zero(&body[i - 2], "__yy_breakEx")?;
+    (zero(&body[i - 1], "__yy_continueEx")? == n).then_some(n)
+}
+
+/// A try or catch block `b` as written: the one-shot loop around it removed and each
+/// `flag = 1; break;` / `continue;` pair back to its `break` / `continue`.
+fn unwrap_flags(b: &mut Vec<Stmt>, brk: &str, cont: &str) {
+    if let [Stmt::While(Expr::Lit(Literal::Int(1) | Literal::Bool(true)), inner)] = b.as_mut_slice()
+        && matches!(inner.first(), Some(Stmt::If(Expr::Ident(c), t, None)) if c == cont && *t == [Stmt::Break])
+        && matches!(inner.last(), Some(Stmt::Break))
+    {
+        let mut inner = std::mem::take(inner);
+        inner.pop();
+        inner.remove(0);
+        *b = inner;
+    }
+    plain_escapes(b, brk, cont);
+}
+
+/// `flag = 1; break;` → `break;` (and `continue`) at every level of `b` but nested functions.
+fn plain_escapes(b: &mut Vec<Stmt>, brk: &str, cont: &str) {
+    crate::limits::deep(|| {
+        for s in b.iter_mut() {
+            for c in child_blocks(s) {
+                plain_escapes(c, brk, cont);
+            }
+        }
+        let mut k = 0;
+        while k + 1 < b.len() {
+            let set = |s: &Stmt, flag: &str| {
+                matches!(s, Stmt::Assign {
+                    target: Expr::Ident(v),
+                    op: None,
+                    value: Expr::Lit(Literal::Int(1)),
+                } if v == flag)
+            };
+            if (set(&b[k], brk) && b[k + 1] == Stmt::Break)
+                || (set(&b[k], cont) && b[k + 1] == Stmt::Continue)
+            {
+                b.remove(k);
+            }
+            k += 1;
+        }
+    })
+}
+
+/// A local GameMaker's compiler adds for `break`/`continue` inside `try` ([`try_escapes`]).
+pub(super) fn is_try_flag(n: &str) -> bool {
+    n.starts_with("__yy_breakEx") || n.starts_with("__yy_continueEx")
 }
