@@ -12,7 +12,9 @@
 //! A folder made to be written to disk can hold no file at all: [`Folder::spilling`] writes
 //! each file as it is inserted into a temporary directory (unpack's JSON, code and frames go
 //! to disk as they are produced instead of waiting in memory), and [`Folder::read_dir_lazy`]
-//! leaves every payload (page images, stored blobs, audio) on disk until pack reads it.
+//! leaves every payload (page images, stored blobs, audio) and the JSON of the elements pack
+//! reads one at a time (rooms, scripts, sounds, ...: see `crate::lazy`) on disk until pack
+//! reads it.
 
 use crate::error::{Error, Result};
 use crate::reader;
