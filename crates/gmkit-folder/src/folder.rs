@@ -12,7 +12,9 @@
 //! A folder made to be written to disk can hold no file at all: [`Folder::spilling`] writes
 //! each file as it is inserted into a temporary directory (unpack's JSON, code and frames go
 //! to disk as they are produced instead of waiting in memory), and [`Folder::read_dir_lazy`]
-//! leaves every payload (page images, stored blobs, audio) on disk until pack reads it.
+//! leaves every payload (page images, stored blobs, audio) and the JSON of the elements pack
+//! reads one at a time (rooms, scripts, sounds, ...: see `crate::lazy`) on disk until pack
+//! reads it.
 
 use crate::error::{Error, Result};
 use crate::reader;
@@ -176,6 +178,9 @@ pub(crate) enum Deferred {
     },
     /// A file on disk, read when needed (a folder read by [`Folder::read_dir`]).
     Disk(PathBuf),
+    /// A text file on disk read when needed (an element's JSON of a folder read by
+    /// [`Folder::read_dir_lazy`]), and its size (part of [`Folder::size`]).
+    Text(PathBuf, u64),
 }
 
 impl Deferred {
@@ -184,7 +189,7 @@ impl Deferred {
     fn produce(&self, path: &str) -> Result<Vec<(String, Vec<u8>)>> {
         match self {
             Deferred::Shared(b) => Ok(vec![(path.to_owned(), b.to_vec())]),
-            Deferred::Disk(full) => {
+            Deferred::Disk(full) | Deferred::Text(full, _) => {
                 let b =
                     reader::read_file(full, path, reader::limit_for(path), reader::Links::Refuse)?;
                 Ok(vec![(path.to_owned(), b)])
@@ -358,6 +363,17 @@ impl Folder {
         out
     }
 
+    /// The paths of every file (deferred or not), in order.
+    pub fn paths(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self.files.keys().map(String::as_str).collect();
+        out.extend(self.deferred.keys().map(String::as_str));
+        if let Some(s) = &self.spill {
+            out.extend(s.written.keys().map(String::as_str));
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// Number of files, deferred ones included.
     pub fn len(&self) -> usize {
         self.files.len() + self.deferred.len() + self.spill.as_ref().map_or(0, |s| s.written.len())
@@ -418,6 +434,7 @@ impl Folder {
                 .values()
                 .map(|d| match d {
                     Deferred::Shared(b) => b.len(),
+                    Deferred::Text(_, n) => *n as usize,
                     _ => 0,
                 })
                 .sum::<usize>()
@@ -439,12 +456,14 @@ impl Folder {
     }
 
     /// [`Folder::read_dir`] leaving every payload on disk until [`Folder::read`] reads it:
-    /// texture page images and stored blobs, and audio files (`audio/NNNN.ext`, a sound's
-    /// `sounds/NAME.ext`), so that pack holds one payload being read at a time besides the
-    /// model. [`Folder::get`] and [`Folder::under`] do not see those files.
+    /// texture page images and stored blobs, audio files (`audio/NNNN.ext`, a sound's
+    /// `sounds/NAME.ext`) and the JSON of the elements pack reads one at a time
+    /// ([`is_element_json`]), so that pack holds one payload or element being read at a time
+    /// besides the model. [`Folder::get`] and [`Folder::under`] do not see those files
+    /// ([`Folder::read`], [`Folder::paths`] and [`Folder::paths_under`] do).
     pub fn read_dir_lazy(dir: impl AsRef<Path>) -> Result<Folder> {
         Folder::read_dir_with(dir.as_ref(), |rel| {
-            crate::pages::is_page_image(rel) || is_audio_file(rel)
+            crate::pages::is_page_image(rel) || is_audio_file(rel) || is_element_json(rel)
         })
     }
 
@@ -464,6 +483,10 @@ impl Folder {
             .into_iter()
             .map(|(rel, full)| {
                 reader::check_size(&full, &rel)?;
+                if rel.ends_with(".json") {
+                    let len = std::fs::symlink_metadata(&full).map_or(0, |m| m.len());
+                    return Ok((rel, Deferred::Text(full, len)));
+                }
                 Ok((rel, Deferred::Disk(full)))
             })
             .collect::<Result<_>>()?;
@@ -613,6 +636,41 @@ pub(crate) fn is_audio_file(rel: &str) -> bool {
     match rel.split_once('/') {
         Some((AUDIO, name)) => !name.contains('/'),
         Some(("sounds", name)) => !name.contains('/') && !name.ends_with(".json"),
+        _ => false,
+    }
+}
+
+/// Whether a folder path is the JSON of an element pack reads when the model reaches it (see
+/// `crate::lazy`), at the top or in an audio group's folder: a split chunk's element
+/// (`paths/0003_path_x.json`), a flat chunk's (`sounds/snd_jump.json`), or the element file of
+/// a folder chunk whose JSON pack does not edit (`rooms/room_x/room.json`). Not a chunk's own
+/// fields (`_chunk.json`), code headers, texture page records, or the objects', sprites',
+/// backgrounds' and fonts' files (pack edits those as values first).
+pub(crate) fn is_element_json(rel: &str) -> bool {
+    use crate::layout::{AUDIO_GROUPS, CHUNK_REST, TEXTURES};
+    let rel = match rel
+        .strip_prefix(AUDIO_GROUPS)
+        .and_then(|r| r.strip_prefix('/'))
+    {
+        Some(r) => match r.split_once('/') {
+            Some((_, r)) => r,
+            None => return false,
+        },
+        None => rel,
+    };
+    let segs: Vec<&str> = rel.split('/').collect();
+    let edited = crate::pack::EDITED_BEFORE_READ;
+    match segs.as_slice() {
+        [field, file] => {
+            file.ends_with(".json")
+                && *file != CHUNK_REST
+                && *field != crate::code::DIR
+                && *field != TEXTURES
+                && !edited.contains(field)
+        }
+        [field, _, file] => {
+            !edited.contains(field) && crate::assets::folder_file(field) == Some(*file)
+        }
         _ => false,
     }
 }

@@ -30,6 +30,7 @@ pub mod gml;
 pub mod import;
 pub mod info;
 pub mod layout;
+mod lazy;
 pub mod list;
 pub mod masks;
 pub mod names;

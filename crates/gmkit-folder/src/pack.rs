@@ -4,6 +4,7 @@ use crate::Game;
 use crate::error::{Error, Result};
 use crate::folder::Folder;
 use crate::layout::*;
+use crate::lazy::Part;
 use bytes::Bytes;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::audio::EmbeddedAudio;
@@ -11,7 +12,7 @@ use gmkit_data::chunks::texture::PageData;
 use gmkit_data::serde_support::StringScope;
 use rayon::prelude::*;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Packs a folder made by [`crate::unpack`] (and edited) back into a game. Every data file is
 /// checked ([`DataFile::validate`]) with errors naming the folder file at fault; audio groups
@@ -20,7 +21,7 @@ pub fn pack(folder: &Folder) -> Result<Game> {
     let data = pack_from(folder, "")?;
     let table = data.audio_groups.as_ref().map(|g| g.groups.len());
     let mut groups: Vec<(u32, String)> = Vec::new();
-    for (p, _) in folder.under(AUDIO_GROUPS) {
+    for p in folder.paths_under(AUDIO_GROUPS) {
         let rest = &p[AUDIO_GROUPS.len() + 1..];
         let Some((name, file)) = rest.split_once('/') else {
             return Err(Error::new(
@@ -62,7 +63,7 @@ pub fn pack(folder: &Folder) -> Result<Game> {
         groups.push((n, name.to_owned()));
     }
     // Every folder under audiogroups/ must be a packed group (no files silently left out).
-    if let Some((p, _)) = folder.under(AUDIO_GROUPS).find(|(p, _)| {
+    if let Some(p) = folder.paths_under(AUDIO_GROUPS).into_iter().find(|p| {
         let name = p[AUDIO_GROUPS.len() + 1..].split('/').next().unwrap_or("");
         !groups.iter().any(|g| g.1 == name)
     }) {
@@ -159,291 +160,56 @@ fn take<'a>(m: &'a Map<String, Value>, file: &str, key: &str) -> Result<&'a Valu
 /// Where each deserialized part came from: field → (list key, file per element, rest file).
 type Sources = HashMap<String, (Option<&'static str>, Vec<String>, String)>;
 
-/// Packs one data file from the files under `prefix` (empty or ending in `/`).
+/// Packs one data file from the files under `prefix` (empty or ending in `/`), as a short
+/// pipeline: the manifest, the chunk files listed (each element's name read, nothing else
+/// kept), the strings, the texture pages, the image records, the code, then the model read
+/// element by element ([`crate::lazy`]: one element file's JSON in memory at a time) inside
+/// the names of every asset, and the payloads (audio, pages, frames) joined to it.
 pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     let manifest_path = format!("{prefix}{MANIFEST}");
-    let manifest = folder.get(&manifest_path).ok_or_else(|| {
-        Error::new(
-            &manifest_path,
-            "",
-            "expected the folder's manifest (missing: is this a folder made by `gmkit unpack`?)",
-        )
-    })?;
-    let Value::Object(manifest) = parse_json(&manifest_path, manifest)? else {
-        return Err(Error::new(&manifest_path, "", "expected an object"));
-    };
-    match manifest.get("gmkit_folder").and_then(Value::as_u64) {
-        Some(v) if v == FORMAT as u64 => {}
-        Some(v) if v <= FORMAT_PREVIOUS as u64 => {
-            return Err(Error::new(
-                &manifest_path,
-                "gmkit_folder",
-                format!(
-                    "expected folder format {FORMAT}, found {v}: this folder was unpacked by an older gmkit; pack it with that version, or run `gmkit unpack` again on the game and redo the edits there"
-                ),
-            ));
-        }
-        other => {
-            return Err(Error::new(
-                &manifest_path,
-                "gmkit_folder",
-                format!("expected folder format {FORMAT}, found {other:?}"),
-            ));
-        }
-    }
-
+    let manifest = read_manifest(folder, &manifest_path)?;
     if prefix.is_empty() {
         crate::gml::check_names_file(folder)?;
     }
     manifest_align(&manifest, &manifest_path, "layout", "chunk_align", 16)?;
     let strings_end_align = manifest_align(&manifest, &manifest_path, "strings", "end_align", 128)?;
     let textures_end_align = manifest_align(&manifest, &manifest_path, "textures", "end_align", 4)?;
-    // A part the manifest omits while the folder has its files is an error, not a silent drop.
-    let strings_path = format!("{prefix}{STRINGS}");
-    if !manifest.contains_key("strings") {
-        let f = folder.get(&strings_path).map(|_| strings_path.as_str());
-        not_in_manifest(&manifest_path, "strings", f)?;
-    }
-    for part in [TEXTURES, AUDIO] {
-        if !manifest.contains_key(part) {
-            let under = folder.paths_under(&format!("{prefix}{part}"));
-            let mut first = under.first().copied();
-            let sounds = folder.paths_under(&format!("{prefix}sounds"));
-            if part == AUDIO && first.is_none() {
-                // A sound's audio beside its JSON (`sounds/snd_jump.wav`).
-                first = sounds.iter().copied().find(|p| !p.ends_with(".json"));
-            }
-            not_in_manifest(&manifest_path, part, first)?;
-        }
-    }
-
-    // Every JSON file below the prefix, parsed in parallel (nested audio group folders excluded).
-    let nested = format!("{prefix}{AUDIO_GROUPS}/");
-    let mut jsons: BTreeMap<String, Value> = folder
-        .files
-        .par_iter()
-        .filter(|(p, _)| {
-            p.starts_with(prefix)
-                && !p.starts_with(&nested)
-                && p.ends_with(".json")
-                && **p != manifest_path
-        })
-        .filter(|(p, _)| {
-            // Chunk files sit at the top or directly in a chunk's directory; deeper ones
-            // (`sprites/S/frames.json`) belong to the element's own reader.
-            let rel = &p[prefix.len()..];
-            !rel.starts_with(STRINGS)
-                && !rel.starts_with(crate::code::DIR)
-                && rel.matches('/').count() <= 1
-        })
-        .map(|(p, b)| parse_json(p, b).map(|v| (p[prefix.len()..].to_owned(), v)))
-        .collect::<Result<_>>()?;
-
-    let mut top = Map::new();
-    top.insert(
-        "version".into(),
-        take(&manifest, &manifest_path, "version")?.clone(),
-    );
-    top.insert(
-        "layout".into(),
-        take(&manifest, &manifest_path, "layout")?.clone(),
-    );
-    let mut sources: Sources = HashMap::new();
-    let code_files = crate::code::asset_files(folder, prefix)?;
-    let mut assets: BTreeMap<String, (String, String)> = BTreeMap::new();
-    let mut new_objects: Vec<String> = Vec::new();
-    for field in field_names() {
-        if matches!(
-            field.as_str(),
-            "version" | "layout" | "strings" | "textures" | "audio" | "code"
-        ) {
-            continue;
-        }
-        if crate::assets::by_name(&field) {
-            let (v, files, rest) = named_chunk(
-                folder,
-                prefix,
-                &field,
-                &mut jsons,
-                &code_files,
-                &mut assets,
-                &mut new_objects,
-            )?;
-            if let Some(v) = v {
-                top.insert(field.clone(), v);
-                let key = split_key(&field);
-                sources.insert(field, (key, files, rest));
-            } else {
-                top.insert(field, Value::Null);
-            }
-            continue;
-        }
-        let single = format!("{field}.json");
-        if let Some(v) = jsons.remove(&single) {
-            top.insert(field.clone(), v);
-            sources.insert(field, (None, Vec::new(), format!("{prefix}{single}")));
-            continue;
-        }
-        let Some(key) = split_key(&field) else {
-            // Absent: no chunk (the list of unknown chunks: empty).
-            let none = if field == "unknown" {
-                Value::Array(Vec::new())
-            } else {
-                Value::Null
-            };
-            top.insert(field, none);
-            continue;
-        };
-        let rest_path = format!("{field}/{CHUNK_REST}");
-        let Some(rest) = jsons.remove(&rest_path) else {
-            let dir = format!("{prefix}{field}");
-            if let Some((f, _)) = folder.under(&dir).next() {
-                return Err(Error::new(
-                    format!("{dir}/{CHUNK_REST}"),
-                    "",
-                    format!(
-                        "expected the chunk's own fields (missing, while the folder has {}: without it the chunk would be dropped)",
-                        crate::quote(f)
-                    ),
-                ));
-            }
-            top.insert(field, Value::Null);
-            continue;
-        };
-        let Value::Object(mut rest) = rest else {
-            return Err(Error::new(
-                format!("{prefix}{rest_path}"),
-                "",
-                "expected an object",
-            ));
-        };
-        let dir = format!("{field}/");
-        let keys: Vec<String> = jsons
-            .range(dir.clone()..)
-            .take_while(|(p, _)| p.starts_with(&dir))
-            .map(|(p, _)| p.clone())
-            .filter(|p| !p[dir.len()..].contains('/') && p[dir.len()..] != *CHUNK_REST)
-            .collect();
-        let mut items: Vec<(usize, String, Value)> = Vec::with_capacity(keys.len());
-        for p in keys {
-            let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
-                Error::new(
-                    format!("{prefix}{p}"),
-                    "",
-                    "expected a file name starting with its index (0003_name.json)",
-                )
-            })?;
-            let v = jsons.remove(&p).unwrap_or(Value::Null);
-            items.push((i, p, v));
-        }
-        items.sort_by_key(|x| x.0);
-        let (list, files) = ordered(prefix, items)?;
-        rest.insert(key.into(), Value::Array(list));
-        top.insert(field.clone(), Value::Object(rest));
-        sources.insert(field, (Some(key), files, format!("{prefix}{rest_path}")));
-    }
-
+    check_parts_listed(folder, prefix, &manifest, &manifest_path)?;
+    let mut jsons = list_json(folder, prefix, &manifest_path)?;
+    let mut chunks = read_chunks(folder, prefix, &manifest, &manifest_path, &mut jsons)?;
     // Strings first: references in every other file are resolved against them.
-    let strings = match manifest.get("strings") {
-        Some(Value::Object(sm)) => {
-            let path = strings_path.clone();
-            let aligned = sm.get("aligned").and_then(Value::as_bool).unwrap_or(true);
-            let end_align = strings_end_align;
-            let bytes = folder
-                .get(&path)
-                .ok_or_else(|| Error::new(&path, "", "expected the string table (missing)"))?;
-            Some(crate::strings::from_json(&path, bytes, aligned, end_align)?)
-        }
-        _ => None,
-    };
+    let strings = read_strings(folder, prefix, &manifest, strings_end_align)?;
     let follow = follow_strings(&manifest, &manifest_path, strings.as_ref())?;
-
-    // Texture pages: records from JSON, images from their files.
-    let mut blobs: Vec<(usize, Bytes)> = Vec::new();
-    let mut page_edits: Vec<crate::pages::PageEdit> = Vec::new();
-    if manifest.contains_key("textures") {
-        let dir = format!("{TEXTURES}/");
-        let keys: Vec<String> = jsons
-            .range(dir.clone()..)
-            .take_while(|(p, _)| p.starts_with(&dir))
-            .map(|(p, _)| p.clone())
-            .collect();
-        let mut items: Vec<(usize, String, Value)> = Vec::with_capacity(keys.len());
-        for p in keys {
-            let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
-                Error::new(
-                    format!("{prefix}{p}"),
-                    "",
-                    "expected a file name starting with its index (0003.json)",
-                )
-            })?;
-            let v = jsons.remove(&p).unwrap_or(Value::Null);
-            items.push((i, p, v));
-        }
-        items.sort_by_key(|x| x.0);
-        let (mut pages, files) = ordered(prefix, items)?;
-        // Each page's stored bytes, and whether its PNG changed (pages in parallel, one image
-        // per thread at a time).
-        let read: Vec<Option<(Bytes, Option<crate::pages::PageEdit>)>> = pages
-            .par_iter()
-            .enumerate()
-            .map(|(i, page)| match page.get("data") {
-                Some(d) if d.get("file").is_some_and(Value::is_string) => {
-                    crate::pages::read(folder, prefix, i, d, &files[i]).map(Some)
-                }
-                _ => Ok(None),
-            })
-            .collect::<Result<_>>()?;
-        for (i, r) in read.into_iter().enumerate() {
-            let Some((blob, edit)) = r else { continue };
-            blobs.push((i, blob));
-            page_edits.extend(edit);
-            pages[i]["data"] = serde_json::json!({ "Embedded": "" });
-        }
-        let mut obj = Map::new();
-        obj.insert("pages".into(), Value::Array(pages));
-        obj.insert("end_align".into(), textures_end_align.into());
-        top.insert("textures".into(), Value::Object(obj));
-        sources.insert(
-            "textures".into(),
-            (Some("pages"), files, manifest_path.clone()),
-        );
-    }
-
-    // A JSON file at the top or directly in a chunk's directory that no part took: an error
-    // (a file the manifest or layout does not explain would otherwise be dropped).
-    if let Some(p) = jsons.keys().next() {
-        return Err(Error::new(
-            format!("{prefix}{p}"),
-            "",
-            "expected a file of the folder layout (no chunk reads this file: is its directory's _chunk.json or the manifest entry missing?)",
-        ));
-    }
-
-    // The texture page items of sprites, backgrounds and fonts, from the records beside them.
-    for kind in crate::frames::Kind::ALL {
-        let field = kind.field();
-        if let (Some(v), Some((Some(key), files, _))) = (top.get_mut(field), sources.get(field)) {
-            crate::frames::fill_items(field, v, key, files, folder)?;
-        }
-    }
-    let masks = match (top.get_mut("sprites"), sources.get("sprites")) {
-        (Some(v), Some((_, files, _))) => crate::masks::take_files(v, files),
-        _ => Vec::new(),
-    };
+    let pages = read_pages(
+        folder,
+        prefix,
+        &manifest,
+        &manifest_path,
+        textures_end_align,
+        &mut jsons,
+        &mut chunks,
+    )?;
+    refuse_unread(prefix, &jsons)?;
+    let masks = fill_image_records(folder, &mut chunks)?;
     let scope = StringScope::new(strings.as_ref().unwrap_or(&Default::default()));
     // Code entries first: references name them (the names layer resolves every reference).
-    let code = crate::code::read(folder, prefix, &scope, &assets)?;
+    let code = crate::code::read(folder, prefix, &scope, &chunks.assets)?;
     let names = crate::names::of_folder(
-        &top,
+        &chunks.names,
         code.as_ref().map(|c| c.names()).as_deref(),
         strings.as_ref(),
         &scope.added(),
         &new_objects,
     );
+    let Chunks {
+        top,
+        sources,
+        new_objects,
+        ..
+    } = chunks;
     let mut file: DataFile = names.enter(|| {
         scope.enter(|| {
-            serde_path_to_error::deserialize(Value::Object(top))
+            crate::lazy::deserialize(folder, Part::Map(top))
                 .map_err(|e| locate(&sources, &manifest_path, e))
         })
     })?;
@@ -460,30 +226,8 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         ));
     }
     add_new_objects(&mut file, prefix, &new_objects)?;
-    if let Some(t) = file.textures.as_mut() {
-        for (i, b) in blobs {
-            if let Some(Some(p)) = t.pages.get_mut(i) {
-                p.data = PageData::Embedded(b);
-            }
-        }
-    }
-    if let Some(a) = manifest.get("audio") {
-        let n = match a.get("entries") {
-            None => 0,
-            Some(v) => v.as_u64().ok_or_else(|| {
-                Error::new(
-                    &manifest_path,
-                    "audio.entries",
-                    format!(
-                        "expected a count of audio entries, found {}",
-                        crate::one_line(&v.to_string(), 40)
-                    ),
-                )
-            })?,
-        };
-        let in_sounds = a.get("in_sounds").cloned().unwrap_or(Value::Null);
-        file.audio = Some(read_audio(folder, prefix, &manifest_path, n, &in_sounds)?);
-    }
+    let page_edits = pages.map_or_else(Vec::new, |p| p.join(&mut file));
+    read_audio_part(folder, prefix, &manifest, &manifest_path, &mut file)?;
     let dirs = image_dirs(&sources);
     crate::masks::pack(&mut file, folder, masks)?;
     // Page edits first, then frame edits over them: frames win (see crate::pages).
@@ -496,6 +240,556 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
     file.validate()
         .map_err(|e| invalid(&sources, &manifest_path, prefix, &e))?;
     Ok(file)
+}
+
+/// The manifest (`manifest.json`), checked to be of this folder format.
+fn read_manifest(folder: &Folder, manifest_path: &str) -> Result<Map<String, Value>> {
+    let manifest = folder.get(manifest_path).ok_or_else(|| {
+        Error::new(
+            manifest_path,
+            "",
+            "expected the folder's manifest (missing: is this a folder made by `gmkit unpack`?)",
+        )
+    })?;
+    let Value::Object(manifest) = parse_json(manifest_path, manifest)? else {
+        return Err(Error::new(manifest_path, "", "expected an object"));
+    };
+    match manifest.get("gmkit_folder").and_then(Value::as_u64) {
+        Some(v) if v == FORMAT as u64 => Ok(manifest),
+        Some(v) if v <= FORMAT_PREVIOUS as u64 => Err(Error::new(
+            manifest_path,
+            "gmkit_folder",
+            format!(
+                "expected folder format {FORMAT}, found {v}: this folder was unpacked by an older gmkit; pack it with that version, or run `gmkit unpack` again on the game and redo the edits there"
+            ),
+        )),
+        other => Err(Error::new(
+            manifest_path,
+            "gmkit_folder",
+            format!("expected folder format {FORMAT}, found {other:?}"),
+        )),
+    }
+}
+
+/// A part the manifest omits while the folder has its files is an error, not a silent drop.
+fn check_parts_listed(
+    folder: &Folder,
+    prefix: &str,
+    manifest: &Map<String, Value>,
+    manifest_path: &str,
+) -> Result<()> {
+    let strings_path = format!("{prefix}{STRINGS}");
+    if !manifest.contains_key("strings") {
+        let f = folder
+            .contains(&strings_path)
+            .then_some(strings_path.as_str());
+        not_in_manifest(manifest_path, "strings", f)?;
+    }
+    for part in [TEXTURES, AUDIO] {
+        if !manifest.contains_key(part) {
+            let under = folder.paths_under(&format!("{prefix}{part}"));
+            let mut first = under.first().copied();
+            let sounds = folder.paths_under(&format!("{prefix}sounds"));
+            if part == AUDIO && first.is_none() {
+                // A sound's audio beside its JSON (`sounds/snd_jump.wav`).
+                first = sounds.iter().copied().find(|p| !p.ends_with(".json"));
+            }
+            not_in_manifest(manifest_path, part, first)?;
+        }
+    }
+    Ok(())
+}
+
+/// The chunk files not yet taken (paths relative to the prefix) and each one's `name` field
+/// (read, the rest of the file skipped: the names layer needs every asset's name before any
+/// element is read).
+type Jsons = BTreeMap<String, Option<Value>>;
+
+/// Every chunk JSON file below the prefix (nested audio group folders excluded), each parsed
+/// once in parallel to check it is JSON and to read its name, nothing else kept.
+fn list_json(folder: &Folder, prefix: &str, manifest_path: &str) -> Result<Jsons> {
+    let nested = format!("{prefix}{AUDIO_GROUPS}/");
+    let paths: Vec<&str> = folder
+        .paths()
+        .into_iter()
+        .filter(|p| {
+            p.starts_with(prefix)
+                && !p.starts_with(&nested)
+                && p.ends_with(".json")
+                && *p != manifest_path
+        })
+        .filter(|p| {
+            // Chunk files sit at the top or directly in a chunk's directory; deeper ones
+            // (`sprites/S/frames.json`) belong to the element's own reader.
+            let rel = &p[prefix.len()..];
+            !rel.starts_with(STRINGS)
+                && !rel.starts_with(crate::code::DIR)
+                && rel.matches('/').count() <= 1
+        })
+        .collect();
+    paths
+        .par_iter()
+        .map(|p| {
+            let bytes = folder
+                .read(p)?
+                .ok_or_else(|| Error::new(*p, "", "expected this file (missing)"))?;
+            Ok((p[prefix.len()..].to_owned(), name_of(p, &bytes)?))
+        })
+        .collect()
+}
+
+/// The `name` field of a JSON file (`None`: no such field, or not an object); an error when
+/// the file is not JSON (the message [`parse_json`] gives).
+fn name_of(path: &str, bytes: &[u8]) -> Result<Option<Value>> {
+    match serde_json::from_slice::<NameOnly>(bytes) {
+        Ok(n) => Ok(n.0),
+        // (A duplicate field, ...: read as a whole, as the model will.)
+        Err(_) => Ok(parse_json(path, bytes)?.get("name").cloned()),
+    }
+}
+
+/// The `name` field of a JSON object, every other field skipped unparsed.
+struct NameOnly(Option<Value>);
+
+impl<'de> serde::Deserialize<'de> for NameOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(NameOnlyVisitor)
+    }
+}
+
+/// Reads a [`NameOnly`]: a value that is not an object has no name.
+struct NameOnlyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NameOnlyVisitor {
+    type Value = NameOnly;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<NameOnly, A::Error> {
+        let mut name = None;
+        while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if k == "name" {
+                name = Some(map.next_value::<Value>()?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(NameOnly(name))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<NameOnly, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(NameOnly(None))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<NameOnly, E> {
+        Ok(NameOnly(None))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<NameOnly, E> {
+        Ok(NameOnly(None))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<NameOnly, E> {
+        Ok(NameOnly(None))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<NameOnly, E> {
+        Ok(NameOnly(None))
+    }
+
+    fn visit_str<E>(self, _: &str) -> std::result::Result<NameOnly, E> {
+        Ok(NameOnly(None))
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<NameOnly, E> {
+        Ok(NameOnly(None))
+    }
+}
+
+/// Takes a listed JSON file and parses it whole (for a part pack reads or edits as a value).
+fn take_value(
+    folder: &Folder,
+    prefix: &str,
+    jsons: &mut Jsons,
+    rel: &str,
+) -> Result<Option<Value>> {
+    if jsons.remove(rel).is_none() {
+        return Ok(None);
+    }
+    let path = format!("{prefix}{rel}");
+    let bytes = folder
+        .read(&path)?
+        .ok_or_else(|| Error::new(&path, "", "expected this file (missing)"))?;
+    parse_json(&path, &bytes).map(Some)
+}
+
+/// Chunks whose elements pack edits as values before the model is read (events named, image
+/// records filled): read whole; every other chunk's elements are read when the model reaches
+/// them.
+pub(crate) const EDITED_BEFORE_READ: &[&str] = &["objects", "sprites", "backgrounds", "fonts"];
+
+/// What pack gathers from the chunk files before the model is read.
+struct Chunks {
+    /// The model's JSON, field by field (element files left as paths).
+    top: Vec<(String, Part)>,
+    /// Where each part came from.
+    sources: Sources,
+    /// Each asset folder and its asset's (kind, name), for new code files there.
+    assets: BTreeMap<String, (String, String)>,
+    /// Objects made of event files alone, added after the model is read.
+    new_objects: Vec<String>,
+    /// Every named chunk's element names, as [`crate::names::of_folder`] reads them
+    /// (`{field: {key: [{"name": ...}, ...]}}`).
+    names: Map<String, Value>,
+}
+
+impl Chunks {
+    /// The value of a chunk read whole ([`EDITED_BEFORE_READ`]).
+    fn value_mut(&mut self, field: &str) -> Option<&mut Value> {
+        self.top
+            .iter_mut()
+            .find(|(f, _)| f == field)
+            .and_then(|(_, p)| match p {
+                Part::Value(v) => Some(v),
+                _ => None,
+            })
+    }
+
+    /// Records the element names of a split chunk for the names layer.
+    fn add_names(
+        &mut self,
+        field: &str,
+        key: &str,
+        names: impl IntoIterator<Item = Option<Value>>,
+    ) {
+        let list = names
+            .into_iter()
+            .map(|n| match n {
+                Some(n) => serde_json::json!({ "name": n }),
+                None => Value::Null,
+            })
+            .collect();
+        let mut m = Map::new();
+        m.insert(key.to_owned(), Value::Array(list));
+        self.names.insert(field.to_owned(), Value::Object(m));
+    }
+}
+
+/// Every chunk of the model but strings, textures, audio and code, from its files: a chunk
+/// file (`general.json`), a split chunk (`_chunk.json` and one file per element) or a chunk
+/// written by name ([`named_chunk`]).
+fn read_chunks(
+    folder: &Folder,
+    prefix: &str,
+    manifest: &Map<String, Value>,
+    manifest_path: &str,
+    jsons: &mut Jsons,
+) -> Result<Chunks> {
+    let mut chunks = Chunks {
+        top: Vec::new(),
+        sources: HashMap::new(),
+        assets: BTreeMap::new(),
+        new_objects: Vec::new(),
+        names: Map::new(),
+    };
+    for key in ["version", "layout"] {
+        let v = take(manifest, manifest_path, key)?.clone();
+        chunks.top.push((key.into(), Part::Value(v)));
+    }
+    let code_files = crate::code::asset_files(folder, prefix)?;
+    for field in field_names() {
+        if matches!(
+            field.as_str(),
+            "version" | "layout" | "strings" | "textures" | "audio" | "code"
+        ) {
+            continue;
+        }
+        if crate::assets::by_name(&field) {
+            named_chunk(folder, prefix, &field, jsons, &code_files, &mut chunks)?;
+            continue;
+        }
+        let single = format!("{field}.json");
+        if let Some(key) = split_key(&field)
+            && let Some(v) = take_value(folder, prefix, jsons, &single)?
+        {
+            // (A split chunk in one file: its names are read from it.)
+            let names: Vec<Option<Value>> = v
+                .get(key)
+                .and_then(Value::as_array)
+                .map(|l| l.iter().map(|e| e.get("name").cloned()).collect())
+                .unwrap_or_default();
+            chunks.add_names(&field, key, names);
+            chunks.top.push((field.clone(), Part::Value(v)));
+            chunks
+                .sources
+                .insert(field, (None, Vec::new(), format!("{prefix}{single}")));
+            continue;
+        }
+        if jsons.remove(&single).is_some() {
+            chunks
+                .top
+                .push((field.clone(), Part::File(format!("{prefix}{single}"))));
+            chunks
+                .sources
+                .insert(field, (None, Vec::new(), format!("{prefix}{single}")));
+            continue;
+        }
+        let Some(key) = split_key(&field) else {
+            // Absent: no chunk (the list of unknown chunks: empty).
+            let none = if field == "unknown" {
+                Value::Array(Vec::new())
+            } else {
+                Value::Null
+            };
+            chunks.top.push((field, Part::Value(none)));
+            continue;
+        };
+        let rest_path = format!("{field}/{CHUNK_REST}");
+        let Some(rest) = take_value(folder, prefix, jsons, &rest_path)? else {
+            missing_rest(folder, prefix, &field)?;
+            chunks.top.push((field, Part::Value(Value::Null)));
+            continue;
+        };
+        let Value::Object(mut rest) = rest else {
+            return Err(Error::new(
+                format!("{prefix}{rest_path}"),
+                "",
+                "expected an object",
+            ));
+        };
+        let dir = format!("{field}/");
+        let keys: Vec<String> = jsons
+            .range(dir.clone()..)
+            .take_while(|(p, _)| p.starts_with(&dir))
+            .map(|(p, _)| p.clone())
+            .filter(|p| !p[dir.len()..].contains('/') && p[dir.len()..] != *CHUNK_REST)
+            .collect();
+        let mut items: Vec<(usize, String, (Part, Option<Value>))> = Vec::with_capacity(keys.len());
+        for p in keys {
+            let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
+                Error::new(
+                    format!("{prefix}{p}"),
+                    "",
+                    "expected a file name starting with its index (0003_name.json)",
+                )
+            })?;
+            let name = jsons.remove(&p).flatten();
+            items.push((i, p.clone(), (Part::File(format!("{prefix}{p}")), name)));
+        }
+        items.sort_by_key(|x| x.0);
+        let (list, files) = ordered(prefix, items)?;
+        let (parts, names): (Vec<Part>, Vec<Option<Value>>) = list.into_iter().unzip();
+        chunks.add_names(&field, key, names);
+        rest.remove(key);
+        let mut fields: Vec<(String, Part)> =
+            rest.into_iter().map(|(k, v)| (k, Part::Value(v))).collect();
+        fields.push((key.into(), Part::List(parts)));
+        chunks.top.push((field.clone(), Part::Map(fields)));
+        chunks
+            .sources
+            .insert(field, (Some(key), files, format!("{prefix}{rest_path}")));
+    }
+    Ok(chunks)
+}
+
+/// A chunk directory without its `_chunk.json`: an error when the directory has files (the
+/// chunk would be dropped), otherwise no chunk.
+fn missing_rest(folder: &Folder, prefix: &str, field: &str) -> Result<()> {
+    let dir = format!("{prefix}{field}");
+    match folder.paths_under(&dir).first() {
+        Some(f) => Err(Error::new(
+            format!("{dir}/{CHUNK_REST}"),
+            "",
+            format!(
+                "expected the chunk's own fields (missing, while the folder has {}: without it the chunk would be dropped)",
+                crate::quote(f)
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The string table (`strings.json`), when the manifest lists one.
+fn read_strings(
+    folder: &Folder,
+    prefix: &str,
+    manifest: &Map<String, Value>,
+    end_align: usize,
+) -> Result<Option<gmkit_data::chunks::string_table::Strings>> {
+    let Some(Value::Object(sm)) = manifest.get("strings") else {
+        return Ok(None);
+    };
+    let path = format!("{prefix}{STRINGS}");
+    let aligned = sm.get("aligned").and_then(Value::as_bool).unwrap_or(true);
+    let bytes = folder
+        .get(&path)
+        .ok_or_else(|| Error::new(&path, "", "expected the string table (missing)"))?;
+    crate::strings::from_json(&path, bytes, aligned, end_align).map(Some)
+}
+
+/// The texture pages' stored bytes and edited PNGs, joined to the model once it is read.
+struct Pages {
+    /// Each page's stored bytes, by page index.
+    blobs: Vec<(usize, Bytes)>,
+    /// The pages whose PNG changed.
+    edits: Vec<crate::pages::PageEdit>,
+}
+
+impl Pages {
+    /// Puts the stored bytes into the model's pages; returns the page edits.
+    fn join(self, file: &mut DataFile) -> Vec<crate::pages::PageEdit> {
+        if let Some(t) = file.textures.as_mut() {
+            for (i, b) in self.blobs {
+                if let Some(Some(p)) = t.pages.get_mut(i) {
+                    p.data = PageData::Embedded(b);
+                }
+            }
+        }
+        self.edits
+    }
+}
+
+/// Texture pages: records from JSON (into the model's JSON), images from their files.
+fn read_pages(
+    folder: &Folder,
+    prefix: &str,
+    manifest: &Map<String, Value>,
+    manifest_path: &str,
+    end_align: usize,
+    jsons: &mut Jsons,
+    chunks: &mut Chunks,
+) -> Result<Option<Pages>> {
+    if !manifest.contains_key("textures") {
+        return Ok(None);
+    }
+    let dir = format!("{TEXTURES}/");
+    let keys: Vec<String> = jsons
+        .range(dir.clone()..)
+        .take_while(|(p, _)| p.starts_with(&dir))
+        .map(|(p, _)| p.clone())
+        .collect();
+    let mut items: Vec<(usize, String, Value)> = Vec::with_capacity(keys.len());
+    for p in keys {
+        let i = leading_index(&p[dir.len()..]).ok_or_else(|| {
+            Error::new(
+                format!("{prefix}{p}"),
+                "",
+                "expected a file name starting with its index (0003.json)",
+            )
+        })?;
+        let v = take_value(folder, prefix, jsons, &p)?.unwrap_or(Value::Null);
+        items.push((i, p, v));
+    }
+    items.sort_by_key(|x| x.0);
+    let (mut pages, files) = ordered(prefix, items)?;
+    // Each page's stored bytes, and whether its PNG changed (pages in parallel, one image
+    // per thread at a time).
+    let read: Vec<Option<(Bytes, Option<crate::pages::PageEdit>)>> = pages
+        .par_iter()
+        .enumerate()
+        .map(|(i, page)| match page.get("data") {
+            Some(d) if d.get("file").is_some_and(Value::is_string) => {
+                crate::pages::read(folder, prefix, i, d, &files[i]).map(Some)
+            }
+            _ => Ok(None),
+        })
+        .collect::<Result<_>>()?;
+    let mut out = Pages {
+        blobs: Vec::new(),
+        edits: Vec::new(),
+    };
+    for (i, r) in read.into_iter().enumerate() {
+        let Some((blob, edit)) = r else { continue };
+        out.blobs.push((i, blob));
+        out.edits.extend(edit);
+        pages[i]["data"] = serde_json::json!({ "Embedded": "" });
+    }
+    let mut obj = Map::new();
+    obj.insert("pages".into(), Value::Array(pages));
+    obj.insert("end_align".into(), end_align.into());
+    chunks
+        .top
+        .push(("textures".into(), Part::Value(Value::Object(obj))));
+    chunks.sources.insert(
+        "textures".into(),
+        (Some("pages"), files, manifest_path.to_owned()),
+    );
+    Ok(Some(out))
+}
+
+/// A JSON file at the top or directly in a chunk's directory that no part took: an error (a
+/// file the manifest or layout does not explain would otherwise be dropped).
+fn refuse_unread(prefix: &str, jsons: &Jsons) -> Result<()> {
+    match jsons.keys().next() {
+        Some(p) => Err(Error::new(
+            format!("{prefix}{p}"),
+            "",
+            "expected a file of the folder layout (no chunk reads this file: is its directory's _chunk.json or the manifest entry missing?)",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The texture page items of sprites, backgrounds and fonts, from the records beside them;
+/// returns the sprites' mask files.
+fn fill_image_records(
+    folder: &Folder,
+    chunks: &mut Chunks,
+) -> Result<Vec<(usize, usize, String, String)>> {
+    for kind in crate::frames::Kind::ALL {
+        let field = kind.field();
+        let Some((Some(key), files, _)) = chunks.sources.get(field).cloned() else {
+            continue;
+        };
+        if let Some(v) = chunks.value_mut(field) {
+            crate::frames::fill_items(field, v, key, &files, folder)?;
+        }
+    }
+    let files = match chunks.sources.get("sprites") {
+        Some((_, files, _)) => files.clone(),
+        None => return Ok(Vec::new()),
+    };
+    Ok(chunks
+        .value_mut("sprites")
+        .map_or_else(Vec::new, |v| crate::masks::take_files(v, &files)))
+}
+
+/// The audio entries the manifest lists (`audio/NNNN.ext`, sounds' own files).
+fn read_audio_part(
+    folder: &Folder,
+    prefix: &str,
+    manifest: &Map<String, Value>,
+    manifest_path: &str,
+    file: &mut DataFile,
+) -> Result<()> {
+    let Some(a) = manifest.get("audio") else {
+        return Ok(());
+    };
+    let n = match a.get("entries") {
+        None => 0,
+        Some(v) => v.as_u64().ok_or_else(|| {
+            Error::new(
+                manifest_path,
+                "audio.entries",
+                format!(
+                    "expected a count of audio entries, found {}",
+                    crate::one_line(&v.to_string(), 40)
+                ),
+            )
+        })?,
+    };
+    let in_sounds = a.get("in_sounds").unwrap_or(&Value::Null);
+    file.audio = Some(read_audio(folder, prefix, manifest_path, n, in_sounds)?);
+    Ok(())
 }
 
 /// Adds the objects made of event files alone (`objects/obj_new/Create_0.gml` with no
@@ -583,7 +877,7 @@ fn invalid(sources: &Sources, manifest: &str, prefix: &str, e: &gmkit_data::Erro
 }
 
 /// Elements sorted by index, checked to run 0..n; returns them and their file paths.
-fn ordered(prefix: &str, items: Vec<(usize, String, Value)>) -> Result<(Vec<Value>, Vec<String>)> {
+fn ordered<T>(prefix: &str, items: Vec<(usize, String, T)>) -> Result<(Vec<T>, Vec<String>)> {
     let mut list = Vec::with_capacity(items.len());
     let mut files = Vec::with_capacity(items.len());
     for (n, (i, p, v)) in items.into_iter().enumerate() {
@@ -761,75 +1055,39 @@ fn locate(
     }
 }
 
-/// A chunk written by name ([`crate::assets`]): its value, element files and `_chunk.json`
-/// path; `None` when the folder has no such chunk. Adds each asset folder and its asset's
-/// name to `assets` (for new code files there).
+/// A chunk written by name ([`crate::assets`]) into `chunks` (its part, element files and
+/// `_chunk.json` path; nothing when the folder has no such chunk). Adds each asset folder and
+/// its asset's name to `chunks.assets` (for new code files there).
 fn named_chunk(
     folder: &Folder,
     prefix: &str,
     field: &str,
-    jsons: &mut BTreeMap<String, Value>,
+    jsons: &mut Jsons,
     code_files: &HashMap<String, usize>,
-    assets: &mut BTreeMap<String, (String, String)>,
-    new_objects: &mut Vec<String>,
-) -> Result<(Option<Value>, Vec<String>, String)> {
+    chunks: &mut Chunks,
+) -> Result<()> {
     use crate::assets::*;
     let rest_path = format!("{field}/{CHUNK_REST}");
-    let Some(rest) = jsons.remove(&rest_path) else {
-        let dir = format!("{prefix}{field}");
-        if let Some((f, _)) = folder.under(&dir).next() {
-            return Err(Error::new(
-                format!("{dir}/{CHUNK_REST}"),
-                "",
-                format!(
-                    "expected the chunk's own fields (missing, while the folder has {}: without it the chunk would be dropped)",
-                    crate::quote(f)
-                ),
-            ));
-        }
-        return Ok((None, Vec::new(), String::new()));
+    let Some(rest) = take_value(folder, prefix, jsons, &rest_path)? else {
+        missing_rest(folder, prefix, field)?;
+        chunks
+            .top
+            .push((field.to_owned(), Part::Value(Value::Null)));
+        return Ok(());
     };
     let full_rest = format!("{prefix}{rest_path}");
     let Value::Object(mut rest) = rest else {
         return Err(Error::new(&full_rest, "", "expected an object"));
     };
-    let order: Vec<Option<String>> = match rest.remove(ORDER) {
-        Some(Value::Array(a)) => a
-            .into_iter()
-            .enumerate()
-            .map(|(k, v)| match v {
-                Value::Null => Ok(None),
-                Value::String(s)
-                    if !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != ".." =>
-                {
-                    Ok(Some(s))
-                }
-                other => Err(Error::new(
-                    &full_rest,
-                    format!("{ORDER}[{k}]"),
-                    format!(
-                        "expected a folder or file name of this chunk (or null), found {}",
-                        crate::one_line(&other.to_string(), 40)
-                    ),
-                )),
-            })
-            .collect::<Result<_>>()?,
-        _ => {
-            return Err(Error::new(
-                &full_rest,
-                ORDER,
-                "expected the list of the chunk's element names in index order",
-            ));
-        }
-    };
+    let mut names = element_names(&mut rest, &full_rest)?;
     // Elements by name, then folders (files) the list does not name: new ones, in name order.
-    let mut names: Vec<Option<String>> = order;
-    let listed: std::collections::HashSet<String> = names.iter().flatten().cloned().collect();
-    let mut extra: Vec<String> = Vec::new();
+    let listed: HashSet<String> = names.iter().flatten().cloned().collect();
     let dir = format!("{prefix}{field}/");
+    let under = folder.paths_under(&format!("{prefix}{field}"));
+    let mut extra: Vec<String> = Vec::new();
     match folder_file(field) {
         Some(file) => {
-            for (p, _) in folder.under(&format!("{prefix}{field}")) {
+            for p in &under {
                 if let Some((d, f)) = p[dir.len()..].split_once('/')
                     && f == file
                     && !listed.contains(d)
@@ -854,34 +1112,19 @@ fn named_chunk(
     extra.sort();
     extra.dedup();
     names.extend(extra.into_iter().map(Some));
-    // Objects made of event files alone (`objects/obj_new/Create_0.gml`, no object.json): added
-    // with GameMaker's defaults after the chunk is read (see [`add_new_objects`]), their files
-    // then taken as new entries of the object.
-    let mut bare: Vec<String> = Vec::new();
-    if field == "objects" {
-        let has_json: std::collections::HashSet<&str> = folder
-            .under(&format!("{prefix}{field}"))
-            .filter_map(|(p, _)| p[dir.len()..].split_once('/'))
-            .filter(|(_, f)| Some(*f) == folder_file(field))
-            .map(|(d, _)| d)
-            .collect();
-        for (p, _) in folder.under(&format!("{prefix}{field}")) {
-            if let Some((d, f)) = p[dir.len()..].split_once('/')
-                && !f.contains('/')
-                && f.ends_with(&format!(".{}", crate::gml::GML_EXT))
-                && !listed.contains(d)
-                && !has_json.contains(d)
-                && bare.last().is_none_or(|b| b != d)
-            {
-                bare.push(d.to_owned());
-            }
-        }
-    }
-    let mut items: Vec<(Option<String>, String, Value)> = Vec::with_capacity(names.len());
-    let mut seen = std::collections::HashSet::new();
+    let bare = if field == "objects" {
+        bare_objects(&under, &dir, &listed)
+    } else {
+        Vec::new()
+    };
+    let whole = EDITED_BEFORE_READ.contains(&field);
+    // (name of the folder or file, path, the element's part, its `name` field)
+    let mut items: Vec<(Option<String>, String, Part, Option<Value>)> =
+        Vec::with_capacity(names.len());
+    let mut seen = HashSet::new();
     for (k, n) in names.into_iter().enumerate() {
         let Some(n) = n else {
-            items.push((None, full_rest.clone(), Value::Null));
+            items.push((None, full_rest.clone(), Part::Value(Value::Null), None));
             continue;
         };
         if !seen.insert(n.clone()) {
@@ -893,59 +1136,45 @@ fn named_chunk(
         }
         let rel = element_path(field, &n);
         let path = format!("{prefix}{rel}");
-        let v = match jsons.remove(&rel) {
-            Some(v) => v,
+        let name = match jsons.remove(&rel) {
+            Some(name) => name,
+            // (A folder's element file sits below the chunk files listed.)
             None => {
-                let bytes = folder.get(&path).ok_or_else(|| {
+                let bytes = folder.read(&path)?.ok_or_else(|| {
                     Error::new(
                         &full_rest,
                         format!("{ORDER}[{k}]"),
                         format!("expected the file {path} (missing; remove the name from the list to delete the element)"),
                     )
                 })?;
-                parse_json(&path, bytes)?
+                name_of(&path, &bytes)?
             }
         };
-        items.push((Some(n), path, v));
+        let part = if whole {
+            let bytes = folder
+                .read(&path)?
+                .ok_or_else(|| Error::new(&path, "", "expected this file (missing)"))?;
+            Part::Value(parse_json(&path, &bytes)?)
+        } else {
+            Part::File(path.clone())
+        };
+        items.push((Some(n), path, part, name));
     }
     if field == "objects" {
-        let by_name = crate::names::objects(
-            items
-                .iter()
-                .map(|(_, _, v)| v.get("name").and_then(Value::as_str).map(str::to_owned)),
-        );
-        let action = rest.remove(CODE_ACTION);
-        let types = rest
-            .remove(EVENT_TYPES)
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0)
-            .min(EVENT_TYPES_MAX) as usize;
-        for (n, path, v) in items.iter_mut() {
-            if let Some(n) = n {
-                events_from_names(
-                    path,
-                    v,
-                    &format!("{field}/{n}"),
-                    &by_name,
-                    action.as_ref(),
-                    code_files,
-                    types,
-                )?;
-            }
-        }
+        name_events(&mut items, &bare, &mut rest, field, code_files)?;
     }
     for d in &bare {
-        assets.insert(
+        chunks.assets.insert(
             format!("{prefix}{field}/{d}"),
             (field.to_owned(), d.clone()),
         );
     }
-    new_objects.extend(bare);
+    chunks.new_objects.extend(bare.iter().cloned());
     if folder_file(field).is_some() {
-        for (n, _, v) in &items {
+        for (n, _, _, name) in &items {
             if let Some(n) = n {
-                let name = v.get("name").and_then(Value::as_str).unwrap_or(n);
-                assets.insert(
+                let name = name.as_ref().and_then(Value::as_str).unwrap_or(n);
+                chunks.assets.insert(
                     format!("{prefix}{field}/{n}"),
                     (field.to_owned(), name.to_owned()),
                 );
@@ -954,11 +1183,136 @@ fn named_chunk(
     }
     let key = split_key(field).unwrap_or(field);
     let mut files = Vec::with_capacity(items.len());
-    let mut list = Vec::with_capacity(items.len());
-    for (_, p, v) in items {
+    let mut parts = Vec::with_capacity(items.len());
+    let mut element_names = Vec::with_capacity(items.len());
+    for (_, p, part, name) in items {
         files.push(p);
-        list.push(v);
+        parts.push(part);
+        element_names.push(name);
     }
-    rest.insert(key.into(), Value::Array(list));
-    Ok((Some(Value::Object(rest)), files, full_rest))
+    // Objects of event files alone are named too (at the indices they are added at), so that
+    // other files of the same pack can refer to them.
+    element_names.extend(bare.iter().map(|b| Some(Value::String(b.clone()))));
+    chunks.add_names(field, key, element_names);
+    let part = if whole {
+        let list = parts
+            .into_iter()
+            .map(|p| match p {
+                Part::Value(v) => v,
+                _ => Value::Null,
+            })
+            .collect();
+        rest.insert(key.into(), Value::Array(list));
+        Part::Value(Value::Object(rest))
+    } else {
+        rest.remove(key);
+        let mut fields: Vec<(String, Part)> =
+            rest.into_iter().map(|(k, v)| (k, Part::Value(v))).collect();
+        fields.push((key.into(), Part::List(parts)));
+        Part::Map(fields)
+    };
+    chunks.top.push((field.to_owned(), part));
+    chunks
+        .sources
+        .insert(field.to_owned(), (split_key(field), files, full_rest));
+    Ok(())
+}
+
+/// The list of a named chunk's element names in index order (`order` of its `_chunk.json`,
+/// taken out of it; `None` for an empty slot).
+fn element_names(rest: &mut Map<String, Value>, full_rest: &str) -> Result<Vec<Option<String>>> {
+    use crate::assets::ORDER;
+    match rest.remove(ORDER) {
+        Some(Value::Array(a)) => a
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| match v {
+                Value::Null => Ok(None),
+                Value::String(s)
+                    if !s.is_empty() && !s.contains(['/', '\\']) && s != "." && s != ".." =>
+                {
+                    Ok(Some(s))
+                }
+                other => Err(Error::new(
+                    full_rest,
+                    format!("{ORDER}[{k}]"),
+                    format!(
+                        "expected a folder or file name of this chunk (or null), found {}",
+                        crate::one_line(&other.to_string(), 40)
+                    ),
+                )),
+            })
+            .collect(),
+        _ => Err(Error::new(
+            full_rest,
+            ORDER,
+            "expected the list of the chunk's element names in index order",
+        )),
+    }
+}
+
+/// Objects made of event files alone (`objects/obj_new/Create_0.gml`, no object.json): added
+/// with GameMaker's defaults after the chunk is read (see [`add_new_objects`]), their files
+/// then taken as new entries of the object. `under` lists the chunk's files, `dir` is the
+/// chunk's directory with its `/`.
+fn bare_objects(under: &[&str], dir: &str, listed: &HashSet<String>) -> Vec<String> {
+    let file = crate::assets::folder_file("objects");
+    let has_json: HashSet<&str> = under
+        .iter()
+        .filter_map(|p| p[dir.len()..].split_once('/'))
+        .filter(|(_, f)| Some(*f) == file)
+        .map(|(d, _)| d)
+        .collect();
+    let mut bare: Vec<String> = Vec::new();
+    for p in under {
+        if let Some((d, f)) = p[dir.len()..].split_once('/')
+            && !f.contains('/')
+            && f.ends_with(&format!(".{}", crate::gml::GML_EXT))
+            && !listed.contains(d)
+            && !has_json.contains(d)
+            && bare.last().is_none_or(|b| b != d)
+        {
+            bare.push(d.to_owned());
+        }
+    }
+    bare
+}
+
+/// The objects' events from the files named as GameMaker names them (see
+/// [`crate::assets::events_from_names`]); a collision event names its other object among the
+/// chunk's objects and the objects of event files alone (`bare`, added after them).
+fn name_events(
+    items: &mut [(Option<String>, String, Part, Option<Value>)],
+    bare: &[String],
+    rest: &mut Map<String, Value>,
+    field: &str,
+    code_files: &HashMap<String, usize>,
+) -> Result<()> {
+    use crate::assets::*;
+    let by_name = crate::names::objects(
+        items
+            .iter()
+            .map(|(_, _, _, name)| name.as_ref().and_then(Value::as_str).map(str::to_owned))
+            .chain(bare.iter().map(|b| Some(b.clone()))),
+    );
+    let action = rest.remove(CODE_ACTION);
+    let types = rest
+        .remove(EVENT_TYPES)
+        .and_then(|v| v.as_u64())
+        .unwrap_or(0)
+        .min(EVENT_TYPES_MAX) as usize;
+    for (n, path, part, _) in items.iter_mut() {
+        if let (Some(n), Part::Value(v)) = (n, part) {
+            events_from_names(
+                path,
+                v,
+                &format!("{field}/{n}"),
+                &by_name,
+                action.as_ref(),
+                code_files,
+                types,
+            )?;
+        }
+    }
+    Ok(())
 }

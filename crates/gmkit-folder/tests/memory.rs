@@ -76,8 +76,20 @@ fn a_lazy_folder_leaves_payloads_on_disk_and_packs_the_same() {
         lazy.read("sounds/snd_beep.wav").unwrap().unwrap().as_ref(),
         std::fs::read(dir.join("sounds/snd_beep.wav")).unwrap()
     );
-    // JSON and code stay in memory.
-    assert!(lazy.get("sounds/snd_beep.json").is_some());
+    // The elements pack reads one at a time (a sound's, a room's JSON) stay on disk too; the
+    // JSON pack edits first (an object's), chunk files, strings and code stay in memory.
+    for on_disk in ["sounds/snd_beep.json", "rooms/rm_start/room.json"] {
+        assert!(lazy.get(on_disk).is_none(), "{on_disk}");
+        assert!(lazy.contains(on_disk), "{on_disk}");
+        assert!(lazy.paths().contains(&on_disk), "{on_disk}");
+    }
+    for held in [
+        "objects/obj_ball/object.json",
+        "rooms/_chunk.json",
+        "strings.json",
+    ] {
+        assert!(lazy.get(held).is_some(), "{held}");
+    }
     let packed = pack(&lazy).unwrap();
     assert_eq!(gmkit_data::build_bytes(&packed.data).unwrap(), bytes);
     let eager = pack(&Folder::read_dir(&dir).unwrap()).unwrap();

@@ -856,3 +856,73 @@ fn a_new_object_from_event_files_alone_in_every_family() {
         CASES.len()
     );
 }
+
+/// Issue 18: a new object (event files alone, or its own `object.json`) is named by other JSON
+/// of the same pack: a room instance's `"object": "obj_new"` and another object's
+/// `"parent": "obj_new"` resolve to the new object (the names are known before any element is
+/// read, at the indices pack gives the new objects), and the result passes `gmkit check`.
+#[test]
+fn a_new_object_is_named_by_other_json_of_the_same_pack_in_every_family() {
+    use gmkit_data::AssetRef;
+    let mut ran = 0;
+    for c in &CASES {
+        let Some((_, _, folder)) = load(c.file) else {
+            continue;
+        };
+        for (new, with_json) in [("obj_new", false), ("obj_new2", true)] {
+            let what = format!("{}: {new}", c.file);
+            let mut f = folder.clone();
+            if with_json {
+                let src = format!("objects/{}/object.json", c.object);
+                let mut v: serde_json::Value =
+                    serde_json::from_slice(f.get(&src).unwrap()).unwrap();
+                v["name"] = serde_json::json!(new);
+                v.as_object_mut().unwrap().remove("events");
+                f.insert(
+                    format!("objects/{new}/object.json"),
+                    serde_json::to_vec(&v).unwrap(),
+                );
+            }
+            f.insert(format!("objects/{new}/Create_0.gml"), b"x = 1;\n".to_vec());
+            // A room instance and another object name it.
+            let room_path = format!("rooms/{}/room.json", c.room);
+            let mut room: serde_json::Value =
+                serde_json::from_slice(&f.read(&room_path).unwrap().unwrap()).unwrap();
+            let instances = room["instances"].as_array_mut().expect("instances");
+            assert!(!instances.is_empty(), "{what}: the room has an instance");
+            instances[0]["object"] = serde_json::json!(new);
+            f.insert(room_path, serde_json::to_vec(&room).unwrap());
+            let obj_path = format!("objects/{}/object.json", c.other);
+            let mut obj: serde_json::Value =
+                serde_json::from_slice(f.get(&obj_path).unwrap()).unwrap();
+            obj["parent"] = serde_json::json!(new);
+            f.insert(obj_path, serde_json::to_vec(&obj).unwrap());
+
+            let packed = pack(&f).unwrap_or_else(|e| panic!("{what}: packs: {e}"));
+            let out = check_and_round_trip(&packed.data, &what);
+            let id: Id<Object> = out.find_asset(new).expect("the object exists");
+            let room_id: Id<Room> = out.find_asset(c.room).unwrap();
+            assert_eq!(
+                out.asset(room_id).unwrap().instances[0].object,
+                AssetRef::to(id),
+                "{what}: the instance's object"
+            );
+            let other: Id<Object> = out.find_asset(c.other).unwrap();
+            assert_eq!(
+                out.asset(other).unwrap().parent,
+                AssetRef::to(id),
+                "{what}: the other object's parent"
+            );
+            assert!(
+                event_entry(&out, new, EventType::Create, 0).is_some(),
+                "{what}"
+            );
+        }
+        ran += 1;
+    }
+    assert!(
+        ran == CASES.len() || !gmkit_testdata::required(),
+        "{ran} of {} games",
+        CASES.len()
+    );
+}

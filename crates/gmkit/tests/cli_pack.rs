@@ -258,3 +258,26 @@ fn f21_in_place_twice_keeps_every_backup() {
     );
     assert_eq!(std::fs::read(&file).unwrap(), original);
 }
+
+/// A pack that succeeds stays within the memory bound of issue 18 (bar 4) on a corpus game:
+/// the element files are read one at a time, so pack's peak RSS is the model, one element's
+/// JSON and the payloads it maps, far below 64 MB here, and the output is identical.
+#[test]
+fn a_successful_pack_stays_within_its_memory_bound() {
+    let f = need!(base());
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = make(tmp.path(), "game", &f, |_| {});
+    let out = tmp.path().join("new.win");
+    let original = std::fs::read(corpus_path(GAME).unwrap()).unwrap();
+    let parent = own_rss();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gmkit"));
+    cmd.arg("pack").arg(&dir).arg(&out);
+    let r = run(cmd, Limits::default());
+    assert!(r.exited_with(&[0]), "{r}");
+    assert_eq!(std::fs::read(&out).unwrap(), original, "identical");
+    // (As in `refused`: a forked child's peak starts at the test process's resident size.)
+    assert!(
+        r.peak_rss < (64 << 20) + parent,
+        "{r} (test process: {parent} bytes)"
+    );
+}
