@@ -60,15 +60,12 @@ fn name_text(v: &Value) -> Option<String> {
 
 /// The names a folder gives its assets (pack): `top` is the model's JSON as pack assembled it
 /// (each split chunk `{field: {key: [element, ...], ...}}`), `code` the code entries' name
-/// references as read from `code/` (resolved against `strings`, then the texts `added` to it),
-/// `new_objects` the objects made of event files alone, which pack adds after the listed ones
-/// in this order: other files name them like any object (`"parent": "obj_new"`).
+/// references as read from `code/` (resolved against `strings`, then the texts `added` to it).
 pub fn of_folder(
     top: &Map<String, Value>,
     code: Option<&[StringRef]>,
     strings: Option<&Strings>,
     added: &[String],
-    new_objects: &[String],
 ) -> Arc<NameScope> {
     let mut scope = NameScope::new();
     for &kind in NAMED_KINDS {
@@ -88,13 +85,10 @@ pub fn of_folder(
         else {
             continue;
         };
-        let mut names: Vec<Option<String>> = list
+        let names = list
             .iter()
             .map(|e| e.get("name").and_then(name_text))
             .collect();
-        if kind == AssetKind::Object {
-            names.extend(new_objects.iter().cloned().map(Some));
-        }
         scope = scope.with(kind, names);
     }
     if let Some(code) = code {

@@ -199,7 +199,6 @@ pub fn pack_from(folder: &Folder, prefix: &str) -> Result<DataFile> {
         code.as_ref().map(|c| c.names()).as_deref(),
         strings.as_ref(),
         &scope.added(),
-        &new_objects,
     );
     let Chunks {
         top,
