@@ -657,13 +657,14 @@ impl Studio {
         Ok(())
     }
 
-    /// `POST /api/sounds/{i}/audio`: the sound's audio, as `gmkit import --sound` replaces it.
+    /// `POST /api/sounds/{i}/audio`: the sound's audio, in the data file or in the audio group
+    /// file holding it ([`gmkit_folder::import::game_sound`]; saved with the game's files).
     pub fn set_sound(&mut self, i: usize, audio: Vec<u8>) -> Answer<()> {
         let name = text(self.file(), self.sound(i)?.name);
-        let mut file = self.file().clone();
-        gmkit_folder::import::sound(&mut file, &name, audio)
+        let mut game = self.game().clone();
+        gmkit_folder::import::game_sound(&mut game, &name, audio)
             .map_err(|e| Failure::bad(e.to_string()))?;
-        self.edit().data = file;
+        *self.edit() = game;
         Ok(())
     }
 
