@@ -4,8 +4,8 @@
 //! changed`, `sprite spr_hero: renamed spr_player → spr_hero`.
 
 use crate::folder::Folder;
-use crate::layout::*;
 pub use crate::incremental::{Work, diff_files, diff_games, diff_games_counted};
+use crate::layout::*;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};

@@ -201,7 +201,11 @@ impl Deferred {
                 record,
                 record_path,
             } => Ok(crate::pages::produce(blob, record, record_path, path)),
-            Deferred::Frame(f) => Ok(f.produce().map(|png| (path.to_owned(), png)).into_iter().collect()),
+            Deferred::Frame(f) => Ok(f
+                .produce()
+                .map(|png| (path.to_owned(), png))
+                .into_iter()
+                .collect()),
         }
     }
 }

@@ -42,7 +42,11 @@ fn unpack_deferred(game: &Game, options: &UnpackOptions) -> Result<Folder> {
 }
 
 /// Unpacks a game (its data file, the names file of `options`, its audio groups) into `folder`.
-pub(crate) fn unpack_game_into(game: &Game, options: &UnpackOptions, folder: &mut Folder) -> Result<()> {
+pub(crate) fn unpack_game_into(
+    game: &Game,
+    options: &UnpackOptions,
+    folder: &mut Folder,
+) -> Result<()> {
     let names = match &options.names_file {
         None => None,
         Some(text) => Some(crate::gml::parse_names_file(text)?),

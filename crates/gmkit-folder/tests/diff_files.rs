@@ -37,7 +37,10 @@ fn edit_string(d: &mut DataFile) -> bool {
         return false;
     };
     let r = gmkit_data::StringRef(last as u32);
-    let text = format!("{} (edited by test)", t.get(r).map(|s| s.to_string()).unwrap());
+    let text = format!(
+        "{} (edited by test)",
+        t.get(r).map(|s| s.to_string()).unwrap()
+    );
     t.set(r, text.as_str()).is_some()
 }
 
@@ -92,7 +95,12 @@ fn edit_sound(d: &mut DataFile) -> bool {
 
 /// A room instance moved one pixel.
 fn edit_instance(d: &mut DataFile) -> bool {
-    for r in d.rooms.iter_mut().flat_map(|r| r.rooms.iter_mut()).flatten() {
+    for r in d
+        .rooms
+        .iter_mut()
+        .flat_map(|r| r.rooms.iter_mut())
+        .flatten()
+    {
         if let Some(inst) = r.instances.first_mut() {
             inst.x += 1;
             return true;

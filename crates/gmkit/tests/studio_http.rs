@@ -702,7 +702,12 @@ fn game_with_an_audio_group(dir: &Path) -> Option<(PathBuf, usize, Vec<u8>)> {
                 if !matches!(s.group, GroupOrPreload::Group(g) if g.index() == Some(0)) {
                     return None;
                 }
-                let bytes = data.audio.as_ref()?.entries.get(s.audio_id.index()?)?.clone()?;
+                let bytes = data
+                    .audio
+                    .as_ref()?
+                    .entries
+                    .get(s.audio_id.index()?)?
+                    .clone()?;
                 Some((i, bytes))
             })
         }) else {
@@ -764,7 +769,12 @@ fn a_sound_of_an_audio_group_is_replaced_and_saved_beside_the_game() {
     let (text, n) = diff_text(&s);
     assert!(n >= 1 && text.contains("audio 0: changed"), "{text}");
     let saved = s.post("/api/save", b"");
-    assert_eq!(saved.status, 200, "{}", String::from_utf8_lossy(&saved.body));
+    assert_eq!(
+        saved.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
     assert_eq!(
         saved.json()["saved"],
         json!(["game.win", "audiogroup1.dat"])
@@ -777,5 +787,8 @@ fn a_sound_of_an_audio_group_is_replaced_and_saved_beside_the_game() {
     );
     // The data file's own audio is untouched, and the opened game's group file too.
     let opened = gmkit_data::parse_file(dir.path().join("audiogroup1.dat")).unwrap();
-    assert_eq!(opened.audio.unwrap().entries[0].as_deref(), Some(&original[..]));
+    assert_eq!(
+        opened.audio.unwrap().entries[0].as_deref(),
+        Some(&original[..])
+    );
 }
