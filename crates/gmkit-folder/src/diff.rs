@@ -4,6 +4,7 @@
 //! changed`, `sprite spr_hero: renamed spr_player → spr_hero`.
 
 use crate::folder::Folder;
+pub use crate::incremental::{Work, diff_files, diff_games, diff_games_counted};
 use crate::layout::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -321,7 +322,7 @@ fn renamed_strings(a: &Folder, b: &Folder) -> HashSet<(String, String)> {
 /// Asset files renamed between the two folders: `dir/NNNN_old` → `dir/NNNN_new` for each JSON
 /// file of `a` missing from `b` whose directory and index match one of `b` missing from `a`
 /// (its frames and other files under `dir/NNNN_old/` follow it).
-fn renamed_assets(a: &Folder, b: &Folder) -> Vec<(String, String)> {
+pub(crate) fn renamed_assets(a: &Folder, b: &Folder) -> Vec<(String, String)> {
     let only = |x: &Folder, y: &Folder| -> std::collections::HashMap<(String, usize), String> {
         x.files
             .keys()
@@ -392,14 +393,19 @@ fn record_of(stem: &str) -> String {
 fn renamed_view<'a>(a: &'a Folder, renames: &[(String, String)]) -> BTreeMap<String, &'a [u8]> {
     a.files
         .iter()
-        .map(|(p, v)| {
-            let renamed = renames.iter().find_map(|(old, new)| {
-                let rest = p.strip_prefix(old.as_str())?;
-                (rest == ".json" || rest.starts_with('/')).then(|| format!("{new}{rest}"))
-            });
-            (renamed.unwrap_or_else(|| p.clone()), v.as_slice())
-        })
+        .map(|(p, v)| (renamed_path(p, renames), v.as_slice()))
         .collect()
+}
+
+/// The path in `b` of `a`'s file at `p` (the same unless its asset was renamed).
+pub(crate) fn renamed_path(p: &str, renames: &[(String, String)]) -> String {
+    renames
+        .iter()
+        .find_map(|(old, new)| {
+            let rest = p.strip_prefix(old.as_str())?;
+            (rest == ".json" || rest.starts_with('/')).then(|| format!("{new}{rest}"))
+        })
+        .unwrap_or_else(|| p.to_owned())
 }
 
 /// The texture pages that changed frames explain: the pages holding the texture page item of

@@ -35,6 +35,9 @@ pub struct Folder {
     spill: Option<Spill>,
     /// The files [`Folder::read_bytes`] mapped, to check they did not change.
     mapped: Mapped,
+    /// Unpacked for a comparison ([`Folder::for_diff`]): sprite frames and audio files stay
+    /// deferred too, produced only where the other side differs.
+    pub(crate) for_diff: bool,
 }
 
 /// What identifies a file mapped by [`Folder::read_bytes`]: (folder path, full path, size,
@@ -181,12 +184,16 @@ pub(crate) enum Deferred {
     /// A text file on disk read when needed (an element's JSON of a folder read by
     /// [`Folder::read_dir_lazy`]), and its size (part of [`Folder::size`]).
     Text(PathBuf, u64),
+    /// An image cut from a texture page (a sprite frame, a background's or font's image) in a
+    /// folder unpacked for a comparison ([`Folder::for_diff`]): the same page bytes, item and
+    /// canvas give the same PNG.
+    Frame(Box<crate::frames::LazyImage>),
 }
 
 impl Deferred {
     /// The files this entry produces: (path, bytes); a [`Deferred::PagePng`] gives its PNG (if
     /// the page can be decoded) and its record.
-    fn produce(&self, path: &str) -> Result<Vec<(String, Vec<u8>)>> {
+    pub(crate) fn produce(&self, path: &str) -> Result<Vec<(String, Vec<u8>)>> {
         match self {
             Deferred::Shared(b) => Ok(vec![(path.to_owned(), b.to_vec())]),
             Deferred::Disk(full) | Deferred::Text(full, _) => {
@@ -199,6 +206,11 @@ impl Deferred {
                 record,
                 record_path,
             } => Ok(crate::pages::produce(blob, record, record_path, path)),
+            Deferred::Frame(f) => Ok(f
+                .produce()
+                .map(|png| (path.to_owned(), png))
+                .into_iter()
+                .collect()),
         }
     }
 }
@@ -219,6 +231,20 @@ impl Folder {
                 .spill
                 .as_ref()
                 .is_some_and(|s| s.written.contains_key(path))
+    }
+
+    /// An empty folder for [`crate::diff::diff_games`]: unpacking into it defers sprite frames
+    /// and audio files as well as page PNGs (nothing decoded or copied until compared).
+    pub(crate) fn for_diff() -> Folder {
+        Folder {
+            for_diff: true,
+            ..Default::default()
+        }
+    }
+
+    /// Takes the deferred files out (the folder keeps its other files).
+    pub(crate) fn take_deferred(&mut self) -> BTreeMap<String, Deferred> {
+        std::mem::take(&mut self.deferred)
     }
 
     /// A folder that writes every file inserted straight to `root` (an existing directory)
@@ -495,6 +521,7 @@ impl Folder {
             deferred,
             spill: None,
             mapped: Mapped::default(),
+            for_diff: false,
         })
     }
 

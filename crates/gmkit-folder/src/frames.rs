@@ -325,6 +325,40 @@ pub(crate) fn fill_items(
     Ok(())
 }
 
+/// An image not cut yet, in a folder unpacked for a comparison: the page it is cut from, its
+/// item and canvas. Two with the same page bytes, item and canvas give the same PNG.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LazyImage {
+    /// The asset's kind.
+    pub(crate) kind: Kind,
+    /// The asset's index.
+    pub(crate) asset: usize,
+    /// The page's index.
+    pub(crate) page: usize,
+    /// The page's stored bytes.
+    pub(crate) blob: bytes::Bytes,
+    /// The image's texture page item.
+    pub(crate) item: TexturePageItem,
+    /// The size the image is cut at.
+    pub(crate) canvas: (u32, u32),
+}
+
+impl LazyImage {
+    /// The image alone as PNG (`None` when its page cannot be decoded or the image cut).
+    pub(crate) fn produce(&self) -> Option<Vec<u8>> {
+        let (w, h) = gmkit_media::declared_size(&self.blob).ok()?;
+        gmkit_media::budget::check_image(w, h).ok()?;
+        let page = gmkit_media::decode(&self.blob).ok()?;
+        let img = gmkit_media::frame::cut(&page, &self.item, self.canvas.0, self.canvas.1).ok()?;
+        gmkit_media::encode_png(&img).ok()
+    }
+}
+
+/// Whether two payloads hold the same bytes (views of one buffer are, without reading it).
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a == b)
+}
+
 /// One image to cut: (kind, asset, image, item, canvas).
 type Job = (Kind, usize, usize, TexturePageItem, (u32, u32));
 
@@ -343,7 +377,11 @@ type Planned = (usize, usize, TexturePageItem, (u32, u32));
 /// a PNG as soon as it is cut. An asset whose images cannot all be cut (a size of 0 or over
 /// the budget, an item that does not fit its page, a page that cannot be decoded) keeps its
 /// stored items: no PNG, and `frames.json` says why in one line under [`KEPT_STORED`].
-pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<()> {
+///
+/// In a folder unpacked for a comparison ([`Folder::for_diff`]) nothing is cut: each image is a
+/// [`LazyImage`] (its page, item and canvas) and the record's hashes are `null`. Returns the
+/// number of pages decoded.
+pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<usize> {
     // Plan from the headers alone: the images to cut, by page, or why an asset cannot be cut.
     let mut notes: HashMap<(Kind, usize), String> = HashMap::new();
     let n_pages = file.textures.as_ref().map_or(0, |t| t.pages.len());
@@ -371,7 +409,32 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<(
     // Cut page by page, images of a page in parallel within the live budget.
     let budget = gmkit_media::budget::Budget::default();
     let mut pngs: HashMap<(Kind, usize, usize), Vec<u8>> = HashMap::new();
-    if let Some(textures) = &file.textures {
+    let mut lazy: HashMap<(Kind, usize, usize), LazyImage> = HashMap::new();
+    let mut decoded = 0;
+    if let (Some(textures), true) = (&file.textures, out.for_diff) {
+        for (p, jobs) in by_page.iter().enumerate() {
+            let Some(TexturePage {
+                data: PageData::Embedded(blob),
+                ..
+            }) = textures.pages.get(p).and_then(Option::as_ref)
+            else {
+                continue;
+            };
+            for &(kind, asset, k, item, canvas) in jobs {
+                if !notes.contains_key(&(kind, asset)) {
+                    let image = LazyImage {
+                        kind,
+                        asset,
+                        page: p,
+                        blob: blob.clone(),
+                        item,
+                        canvas,
+                    };
+                    lazy.insert((kind, asset, k), image);
+                }
+            }
+        }
+    } else if let Some(textures) = &file.textures {
         for (p, jobs) in by_page.iter().enumerate() {
             let jobs: Vec<&Job> = jobs
                 .iter()
@@ -380,6 +443,7 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<(
             if jobs.is_empty() {
                 continue;
             }
+            decoded += 1;
             let page = match gmkit_media::decode_page_within(textures, p, &budget) {
                 Ok(page) => page,
                 Err(e) => {
@@ -439,6 +503,14 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<(
             }
             let mut hashes = Vec::with_capacity(refs.len());
             for (k, f) in refs.iter().enumerate() {
+                if let Some(image) = f.and_then(|_| lazy.remove(&(*kind, i, k))) {
+                    hashes.push(Value::Null);
+                    out.defer(
+                        format!("{dir}/{}", kind.png_name(dir, k)),
+                        crate::folder::Deferred::Frame(Box::new(image)),
+                    );
+                    continue;
+                }
                 match f.and_then(|_| pngs.remove(&(*kind, i, k))) {
                     Some(png) => {
                         hashes.push(json!(fnv(&png)));
@@ -453,7 +525,7 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<(
             );
         }
     }
-    Ok(())
+    Ok(decoded)
 }
 
 /// The images of an asset with items `refs` to cut: (image, page, item, canvas), checked from

@@ -460,7 +460,11 @@ fn compile_existing(
         Err(CompileError::UnknownName { .. }) => return Ok(None),
         Err(e) => return Err(Error::new(&p.path, "", one_line(&e.to_string()))),
     };
-    let out = match_children(game, &p.path, p.entry, children)?;
+    // Nested functions added, dropped or renamed: the growing compile
+    // ([`gmkit_gml::entries::replace_code`]) adds and keeps their child entries.
+    let Ok(out) = match_children(game, &p.path, p.entry, children) else {
+        return Ok(None);
+    };
     Ok(Some((p.entry, ins, out)))
 }
 

@@ -245,7 +245,7 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
                 name,
                 "",
                 format!(
-                    "the sound lives in audiogroup{group}.dat: unpack and pack the game folder to change it"
+                    "the sound lives in audiogroup{group}.dat: import it into the game with its audio groups (gmkit_folder::import::game_sound), or unpack and pack the game folder"
                 ),
             ));
         }
@@ -268,9 +268,66 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
                 format!("expected AUDO entry {index} to exist"),
             )
         })?;
-    // The sound's stored length (2024.6+) follows the new audio.
     let length = crate::audio::duration(&bytes);
     *entry = Some(bytes.into());
+    set_length(file, name, length);
+    Ok(())
+}
+
+/// Replaces the audio of the sound named `name` of a game: embedded in the data file (as
+/// [`sound`]) or in the audio group file (`audiogroupN.dat`) that holds it, entry of its AUDO,
+/// as pack applies a changed sound file of an audio group; the sound's stored length (2024.6+)
+/// becomes the new audio's. [`crate::Game::write`] (or stage/commit) then writes the data file
+/// and the audio group files. On error nothing changes.
+pub fn game_sound(game: &mut crate::Game, name: &str, bytes: Vec<u8>) -> Result<()> {
+    let file = &game.data;
+    let strings = file.strings.as_ref();
+    let found = file
+        .sounds
+        .as_ref()
+        .and_then(|s| {
+            s.sounds.iter().flatten().find(|s| {
+                strings
+                    .and_then(|t| t.get(s.name))
+                    .is_some_and(|t| t == name)
+            })
+        })
+        .ok_or_else(|| Error::new(name, "", "expected the name of a sound"))?;
+    let SoundLocation::Group { group, index } = sound_location(file, found) else {
+        return sound(&mut game.data, name, bytes);
+    };
+    let stem = format!("audiogroup{group}");
+    let entry = game
+        .audio_groups
+        .iter_mut()
+        .find(|(s, _)| crate::audio_group_number(s) == Some(group))
+        .ok_or_else(|| {
+            Error::new(
+                name,
+                "audio_group",
+                format!("expected {stem}.dat beside the game (the sound lives in it)"),
+            )
+        })?
+        .1
+        .audio
+        .as_mut()
+        .and_then(|a| a.entries.get_mut(index))
+        .ok_or_else(|| {
+            Error::new(
+                name,
+                "audio_id",
+                format!("expected AUDO entry {index} to exist in {stem}.dat"),
+            )
+        })?;
+    let length = crate::audio::duration(&bytes);
+    *entry = Some(bytes.into());
+    set_length(&mut game.data, name, length);
+    Ok(())
+}
+
+/// The stored length (2024.6+) of the sound named `name` follows its new audio (`length`
+/// seconds, when known).
+fn set_length(file: &mut DataFile, name: &str, length: Option<f64>) {
     if let Some(l) = length {
         let strings = file.strings.as_ref();
         if let Some(s) = file.sounds.as_mut().and_then(|s| {
@@ -284,7 +341,6 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
             s.audio_length = Some(((l * 100.0).round() / 100.0) as f32);
         }
     }
-    Ok(())
 }
 
 /// Replaces the instructions of the root code entry named `name` with assembly text (the

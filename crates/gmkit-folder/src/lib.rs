@@ -28,6 +28,7 @@ mod folder;
 pub mod frames;
 pub mod gml;
 pub mod import;
+mod incremental;
 pub mod info;
 pub mod layout;
 mod lazy;

@@ -42,7 +42,11 @@ fn unpack_deferred(game: &Game, options: &UnpackOptions) -> Result<Folder> {
 }
 
 /// Unpacks a game (its data file, the names file of `options`, its audio groups) into `folder`.
-fn unpack_game_into(game: &Game, options: &UnpackOptions, folder: &mut Folder) -> Result<()> {
+pub(crate) fn unpack_game_into(
+    game: &Game,
+    options: &UnpackOptions,
+    folder: &mut Folder,
+) -> Result<()> {
     let names = match &options.names_file {
         None => None,
         Some(text) => Some(crate::gml::parse_names_file(text)?),
@@ -215,7 +219,13 @@ pub fn unpack_into_with(
                 (Some(b), None) => format!("{prefix}{AUDIO}/{}.{}", index_name(i), audio_ext(b)),
                 (None, _) => format!("{prefix}{AUDIO}/{}.null", index_name(i)),
             };
-            out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec()));
+            match e {
+                // Compared where it lies: never copied for a diff.
+                Some(b) if out.for_diff => {
+                    out.defer(path, crate::folder::Deferred::Shared(b.clone()));
+                }
+                _ => out.insert(path, e.as_ref().map_or_else(Vec::new, |b| b.to_vec())),
+            }
         }
     }
     crate::code::unpack(file, &scope, prefix, &plan.code, &mut docs, out, names_file)?;
@@ -230,7 +240,7 @@ pub fn unpack_into_with(
 }
 
 /// The folder of every sprite, background and font (sprites first), for their images.
-fn image_dirs(plan: &crate::assets::Plan, prefix: &str) -> crate::frames::Dirs {
+pub(crate) fn image_dirs(plan: &crate::assets::Plan, prefix: &str) -> crate::frames::Dirs {
     crate::frames::Kind::ALL
         .into_iter()
         .map(|kind| {

@@ -266,6 +266,11 @@ fn add_entry_inner(
 /// ([`crate::compile::compile_text`]): the names it needs are added, its nested functions'
 /// existing child entries get their new headers, and the functions it defines beyond them
 /// become new child entries (with FUNC and SCPT entries, named as GameMaker names them).
+/// A function the new text no longer defines keeps its child entry (and its FUNC and SCPT
+/// entries), so every other entry keeps its index: the entry then starts at an `exit.i`
+/// appended after the root's code, a function that returns at once. (GameMaker's own build
+/// would have no such entry; removing entries, which renumbers every code reference, is not
+/// done here.) A renamed function is a dropped one and a new one.
 /// Returns the new child entries. `file` is unchanged on error.
 pub fn replace_code(
     file: &mut DataFile,
@@ -299,14 +304,13 @@ pub fn replace_code(
             .collect();
         (c, existing)
     };
-    if let Some((n, _)) = existing
+    // Functions the new text no longer defines: their child entries stay (every other entry
+    // keeps its index) as functions that return at once (see below).
+    let dropped: Vec<usize> = existing
         .iter()
-        .find(|(n, _)| !compiled.children.iter().any(|c| c.name == *n))
-    {
-        return Err(fail(format!(
-            "expected every nested function of the entry, missing {n} (removing code entries is not supported yet)"
-        )));
-    }
+        .filter(|(n, _)| !compiled.children.iter().any(|c| c.name == *n))
+        .map(|&(_, k)| k)
+        .collect();
     let mut work = file.clone();
     compiled
         .additions
@@ -341,8 +345,26 @@ pub fn replace_code(
             .map_err(|e| fail(data_message(&e)))?;
         kids.push(k);
     }
+    let mut instructions = compiled.instructions;
+    if !dropped.is_empty() {
+        // A dropped function's entry starts at an `exit.i` after the root's last instruction
+        // (the root ends there as it would without it): calling it returns at once.
+        let end: usize = instructions.iter().map(Instruction::size).sum();
+        let end = u32::try_from(end)
+            .map_err(|_| fail(format!("expected code under 4 GiB, found {end} bytes")))?;
+        instructions.push(Instruction::Unary {
+            op: gmkit_data::chunks::code::Opcode::Exit,
+            t: gmkit_data::chunks::code::DataType::Int32,
+        });
+        let code = work.code.as_mut().expect("checked");
+        for k in dropped {
+            let e = &mut code.entries[k];
+            e.execution_offset = end;
+            e.locals_count = 0;
+        }
+    }
     if let Some(code) = work.code.as_mut() {
-        code.entries[entry].body = CodeBody::Instructions(compiled.instructions);
+        code.entries[entry].body = CodeBody::Instructions(instructions);
     }
     *file = work;
     Ok(kids)

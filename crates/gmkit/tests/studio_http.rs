@@ -685,3 +685,110 @@ fn tiny_wav() -> Vec<u8> {
     w.resize(w.len() + data as usize, 0);
     w
 }
+
+/// A corpus game with one embedded sound moved into `audiogroup1.dat` beside it (the sound's
+/// group becomes 1, its audio entry 0 of the group file): the game's path and the sound's index
+/// and original audio.
+fn game_with_an_audio_group(dir: &Path) -> Option<(PathBuf, usize, Vec<u8>)> {
+    use gmkit_data::chunks::audio::EmbeddedAudio;
+    use gmkit_data::chunks::audio_group::{AudioGroup, AudioGroups};
+    use gmkit_data::chunks::sound::GroupOrPreload;
+    use gmkit_data::{AssetRef, DataFile};
+    for name in corpus_names_all()? {
+        let mut data = gmkit_data::parse_file(corpus_path(&name)?).unwrap();
+        let Some((i, audio)) = data.sounds.as_ref().and_then(|s| {
+            s.sounds.iter().enumerate().find_map(|(i, s)| {
+                let s = s.as_ref()?;
+                if !matches!(s.group, GroupOrPreload::Group(g) if g.index() == Some(0)) {
+                    return None;
+                }
+                let bytes = data
+                    .audio
+                    .as_ref()?
+                    .entries
+                    .get(s.audio_id.index()?)?
+                    .clone()?;
+                Some((i, bytes))
+            })
+        }) else {
+            continue;
+        };
+        let group_name = data.strings.as_mut().unwrap().push("audiogroup_test");
+        let groups = data.audio_groups.get_or_insert_with(AudioGroups::default);
+        while groups.groups.len() < 2 {
+            groups.groups.push(Some(AudioGroup {
+                name: group_name,
+                path: None,
+            }));
+        }
+        let sound = data.sounds.as_mut().unwrap().sounds[i].as_mut().unwrap();
+        sound.group = GroupOrPreload::Group(AssetRef::at(1));
+        sound.audio_id = AssetRef::at(0);
+        let group = DataFile {
+            audio: Some(EmbeddedAudio {
+                entries: vec![Some(audio.clone())],
+            }),
+            ..Default::default()
+        };
+        let file = dir.join("game.win");
+        std::fs::write(&file, gmkit_data::build_bytes(&data).unwrap()).unwrap();
+        std::fs::write(
+            dir.join("audiogroup1.dat"),
+            gmkit_data::build_bytes(&group).unwrap(),
+        )
+        .unwrap();
+        eprintln!("{name}: sound {i} moved into audiogroup1.dat");
+        return Some((file, i, audio.to_vec()));
+    }
+    panic!("no corpus game has an embedded sound of the builtin audio group");
+}
+
+/// A sound of an audio group (`audiogroup1.dat` beside the game) is served, replaced by a
+/// dropped file through the same library call as import, listed by the diff, and saved into
+/// the audio group file written beside `--out`.
+#[test]
+fn a_sound_of_an_audio_group_is_replaced_and_saved_beside_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some((file, i, original)) = game_with_an_audio_group(dir.path()) else {
+        return;
+    };
+    let out = dir.path().join("out").join("game.win");
+    std::fs::create_dir(out.parent().unwrap()).unwrap();
+    let s = start(&file, &["--out", out.to_str().unwrap()]);
+    assert_eq!(
+        s.ok_json("/api/info")["audio_groups"],
+        json!(["audiogroup1"])
+    );
+    let a = s.get(&format!("/api/sounds/{i}/audio"));
+    assert_eq!(a.status, 200);
+    assert_eq!(a.body, original);
+    let wav = tiny_wav();
+    let p = s.post(&format!("/api/sounds/{i}/audio"), &wav);
+    assert_eq!(p.status, 200, "{}", String::from_utf8_lossy(&p.body));
+    assert_eq!(s.get(&format!("/api/sounds/{i}/audio")).body, wav);
+    let (text, n) = diff_text(&s);
+    assert!(n >= 1 && text.contains("audio 0: changed"), "{text}");
+    let saved = s.post("/api/save", b"");
+    assert_eq!(
+        saved.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&saved.body)
+    );
+    assert_eq!(
+        saved.json()["saved"],
+        json!(["game.win", "audiogroup1.dat"])
+    );
+    let group = gmkit_data::parse_file(out.with_file_name("audiogroup1.dat")).unwrap();
+    assert_eq!(
+        group.audio.unwrap().entries[0].as_deref(),
+        Some(&wav[..]),
+        "the audio group file saved holds the new audio"
+    );
+    // The data file's own audio is untouched, and the opened game's group file too.
+    let opened = gmkit_data::parse_file(dir.path().join("audiogroup1.dat")).unwrap();
+    assert_eq!(
+        opened.audio.unwrap().entries[0].as_deref(),
+        Some(&original[..])
+    );
+}

@@ -609,13 +609,26 @@ fn load(p: &Path) -> Result<Folder, String> {
     }
 }
 
+/// Two data files: only what differs is unpacked ([`gmkit_folder::diff::diff_games`]).
+fn diff_games(a: &Path, b: &Path) -> Result<Vec<gmkit_folder::diff::Change>, String> {
+    let open = |p: &Path| Game::open(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (x, y) = rayon::join(|| open(a), || open(b));
+    gmkit_folder::diff::diff_games(&x?, &y?).map_err(|e| e.to_string())
+}
+
 pub fn diff(a: DiffArgs) -> u8 {
-    let (x, y) = rayon::join(|| load(&a.a), || load(&a.b));
-    let (x, y) = match (x, y) {
-        (Ok(x), Ok(y)) => (x, y),
-        (Err(e), _) | (_, Err(e)) => return fail("diff", e, exit::IO),
+    let changes = if a.a.is_dir() || a.b.is_dir() {
+        let (x, y) = rayon::join(|| load(&a.a), || load(&a.b));
+        match (x, y) {
+            (Ok(x), Ok(y)) => gmkit_folder::diff::diff(&x, &y),
+            (Err(e), _) | (_, Err(e)) => return fail("diff", e, exit::IO),
+        }
+    } else {
+        match diff_games(&a.a, &a.b) {
+            Ok(c) => c,
+            Err(e) => return fail("diff", e, exit::IO),
+        }
     };
-    let changes = gmkit_folder::diff::diff(&x, &y);
     let text = if a.json {
         // Serialized directly: each change's keys keep their order.
         format!(

@@ -657,13 +657,14 @@ impl Studio {
         Ok(())
     }
 
-    /// `POST /api/sounds/{i}/audio`: the sound's audio, as `gmkit import --sound` replaces it.
+    /// `POST /api/sounds/{i}/audio`: the sound's audio, in the data file or in the audio group
+    /// file holding it ([`gmkit_folder::import::game_sound`]; saved with the game's files).
     pub fn set_sound(&mut self, i: usize, audio: Vec<u8>) -> Answer<()> {
         let name = text(self.file(), self.sound(i)?.name);
-        let mut file = self.file().clone();
-        gmkit_folder::import::sound(&mut file, &name, audio)
+        let mut game = self.game().clone();
+        gmkit_folder::import::game_sound(&mut game, &name, audio)
             .map_err(|e| Failure::bad(e.to_string()))?;
-        self.edit().data = file;
+        *self.edit() = game;
         Ok(())
     }
 
@@ -789,20 +790,16 @@ impl Studio {
         self.produce(format!("room/{i}"), |s| super::render_room(s.game(), i))
     }
 
-    /// `GET /api/diff`: `gmkit diff` of the game as opened against the game now.
+    /// `GET /api/diff`: `gmkit diff` of the game as opened against the game now
+    /// ([`gmkit_folder::diff::diff_games`]).
     pub fn diff(&self) -> Answer<Value> {
         let Some(edited) = &self.edited else {
             return Ok(json!({"text": "", "changes": 0}));
         };
-        let (a, b) = rayon::join(
-            || gmkit_folder::unpack(&self.original),
-            || gmkit_folder::unpack(edited),
-        );
-        let (a, b) = match (a, b) {
-            (Ok(a), Ok(b)) => (a, b),
-            (Err(e), _) | (_, Err(e)) => return Err(Failure::new(500, e.to_string())),
-        };
-        let changes = gmkit_folder::diff::diff(&a, &b);
+        // Only what differs is unpacked (unchanged pages, frames and audio are compared, not
+        // decoded): the same lines as `gmkit diff` of the two unpacked games.
+        let changes = gmkit_folder::diff::diff_games(&self.original, edited)
+            .map_err(|e| Failure::new(500, e.to_string()))?;
         let text: String = changes.iter().map(|c| format!("{c}\n")).collect();
         Ok(json!({"text": text, "changes": changes.len()}))
     }
