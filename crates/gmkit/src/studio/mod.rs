@@ -40,14 +40,18 @@ pub struct Args {
 const ROOM_PICTURE_PIXELS: u64 = 4096 * 4096;
 
 /// Draws room `index` as a PNG with the room renderer (crate gmkit-render), as `gmkit render
-/// room` does. Pages are decoded for this one drawing (the state caches the PNG it returns).
-pub fn render_room(game: &gmkit_folder::Game, index: usize) -> state::Answer<Vec<u8>> {
-    let mut pages = gmkit_render::PageCache::default();
+/// room` does. Pages are decoded into `pages`, which the state keeps between pictures (the
+/// state also caches the PNG it returns).
+pub fn render_room(
+    game: &gmkit_folder::Game,
+    index: usize,
+    pages: &mut gmkit_render::PageCache,
+) -> state::Answer<Vec<u8>> {
     let mut options = gmkit_render::RenderOptions {
         max_pixels: ROOM_PICTURE_PIXELS,
         ..Default::default()
     };
-    let drawn = match gmkit_render::render_room(&game.data, index, &mut pages, &options) {
+    let drawn = match gmkit_render::render_room(&game.data, index, pages, &options) {
         // A room over the picture limit is drawn smaller, to fit it.
         Err(gmkit_render::RenderError::TooLarge {
             width,
@@ -60,7 +64,7 @@ pub fn render_room(game: &gmkit_folder::Game, index: usize) -> state::Answer<Vec
             let side = f64::from(max_side) / w.max(h);
             let area = (max_pixels as f64 / (w * h)).sqrt();
             options.scale = side.min(area) * 0.99;
-            gmkit_render::render_room(&game.data, index, &mut pages, &options)
+            gmkit_render::render_room(&game.data, index, pages, &options)
         }
         other => other,
     }

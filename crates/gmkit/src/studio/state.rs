@@ -127,6 +127,8 @@ pub struct Studio {
     /// A backup of the save target was taken (once per session).
     backed_up: bool,
     pages: Cache<gmkit_media::Image>,
+    /// The room renderer's decoded pages, kept between room pictures (dropped on an edit).
+    room_pages: gmkit_render::PageCache,
     produced: Cache<Vec<u8>>,
     tree: Option<Arc<Vec<u8>>>,
     info: Option<Arc<Value>>,
@@ -176,6 +178,7 @@ impl Studio {
             edited: None,
             backed_up: false,
             pages: Cache::new(MAX_PAGES, 1 << 30),
+            room_pages: gmkit_render::PageCache::default(),
             produced: Cache::new(MAX_CACHED, MAX_CACHED_BYTES),
             tree: None,
             info: None,
@@ -194,6 +197,7 @@ impl Studio {
     /// The game to change: a copy of the original on the first edit. Caches are dropped.
     fn edit(&mut self) -> &mut Game {
         self.pages.clear();
+        self.room_pages = gmkit_render::PageCache::default();
         self.produced.clear();
         self.tree = None;
         self.edited.get_or_insert_with(|| self.original.clone())
@@ -787,7 +791,10 @@ impl Studio {
 
     /// `GET /api/rooms/{i}.png`: the room drawn ([`super::render_room`]).
     pub fn room_png(&mut self, i: usize) -> Answer<Arc<Vec<u8>>> {
-        self.produce(format!("room/{i}"), |s| super::render_room(s.game(), i))
+        self.produce(format!("room/{i}"), |s| {
+            let game = s.edited.as_ref().unwrap_or(&s.original);
+            super::render_room(game, i, &mut s.room_pages)
+        })
     }
 
     /// `GET /api/diff`: `gmkit diff` of the game as opened against the game now
