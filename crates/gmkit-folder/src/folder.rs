@@ -646,19 +646,24 @@ pub(crate) fn place(tmp: &Path, dir: &Path) -> Result<()> {
         .map_err(|e| Error::new(&shown, "", format!("cannot rename into place: {e}")))
 }
 
+/// A folder path relative to its data file's part of the folder: `rel` itself at the top, the
+/// rest after `audiogroups/NAME/` in an audio group's folder (`None`: the group's folder itself).
+fn in_group_or_top(rel: &str) -> Option<&str> {
+    match rel
+        .strip_prefix(crate::layout::AUDIO_GROUPS)
+        .and_then(|r| r.strip_prefix('/'))
+    {
+        Some(r) => r.split_once('/').map(|(_, r)| r),
+        None => Some(rel),
+    }
+}
+
 /// Whether a folder path is an audio file: `audio/NNNN.ext` or a sound's own `sounds/NAME.ext`
 /// (at the top or in an audio group's folder).
 pub(crate) fn is_audio_file(rel: &str) -> bool {
-    use crate::layout::{AUDIO, AUDIO_GROUPS};
-    let rel = match rel
-        .strip_prefix(AUDIO_GROUPS)
-        .and_then(|r| r.strip_prefix('/'))
-    {
-        Some(r) => match r.split_once('/') {
-            Some((_, r)) => r,
-            None => return false,
-        },
-        None => rel,
+    use crate::layout::AUDIO;
+    let Some(rel) = in_group_or_top(rel) else {
+        return false;
     };
     match rel.split_once('/') {
         Some((AUDIO, name)) => !name.contains('/'),
@@ -674,16 +679,9 @@ pub(crate) fn is_audio_file(rel: &str) -> bool {
 /// fields (`_chunk.json`), code headers, texture page records, or the objects', sprites',
 /// backgrounds' and fonts' files (pack edits those as values first).
 pub(crate) fn is_element_json(rel: &str) -> bool {
-    use crate::layout::{AUDIO_GROUPS, CHUNK_REST, TEXTURES};
-    let rel = match rel
-        .strip_prefix(AUDIO_GROUPS)
-        .and_then(|r| r.strip_prefix('/'))
-    {
-        Some(r) => match r.split_once('/') {
-            Some((_, r)) => r,
-            None => return false,
-        },
-        None => rel,
+    use crate::layout::{CHUNK_REST, TEXTURES};
+    let Some(rel) = in_group_or_top(rel) else {
+        return false;
     };
     let segs: Vec<&str> = rel.split('/').collect();
     let edited = crate::pack::EDITED_BEFORE_READ;

@@ -223,12 +223,10 @@ pub fn page(file: &mut DataFile, n: usize, label: &str, png: &[u8]) -> Result<()
     Ok(())
 }
 
-/// Replaces the audio of the sound named `name` (embedded in the data file); its stored length
-/// (2024.6+) becomes the new audio's ([`crate::audio::duration`]).
-pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
+/// The sound named `name`, or an error saying a sound's name was expected.
+fn sound_named<'a>(file: &'a DataFile, name: &str) -> Result<&'a gmkit_data::chunks::sound::Sound> {
     let strings = file.strings.as_ref();
-    let sound = file
-        .sounds
+    file.sounds
         .as_ref()
         .and_then(|s| {
             s.sounds.iter().flatten().find(|s| {
@@ -237,7 +235,13 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
                     .is_some_and(|t| t == name)
             })
         })
-        .ok_or_else(|| Error::new(name, "", "expected the name of a sound"))?;
+        .ok_or_else(|| Error::new(name, "", "expected the name of a sound"))
+}
+
+/// Replaces the audio of the sound named `name` (embedded in the data file); its stored length
+/// (2024.6+) becomes the new audio's ([`crate::audio::duration`]).
+pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
+    let sound = sound_named(file, name)?;
     let index = match sound_location(file, sound) {
         SoundLocation::Builtin { index } => index,
         SoundLocation::Group { group, .. } => {
@@ -281,18 +285,7 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
 /// and the audio group files. On error nothing changes.
 pub fn game_sound(game: &mut crate::Game, name: &str, bytes: Vec<u8>) -> Result<()> {
     let file = &game.data;
-    let strings = file.strings.as_ref();
-    let found = file
-        .sounds
-        .as_ref()
-        .and_then(|s| {
-            s.sounds.iter().flatten().find(|s| {
-                strings
-                    .and_then(|t| t.get(s.name))
-                    .is_some_and(|t| t == name)
-            })
-        })
-        .ok_or_else(|| Error::new(name, "", "expected the name of a sound"))?;
+    let found = sound_named(file, name)?;
     let SoundLocation::Group { group, index } = sound_location(file, found) else {
         return sound(&mut game.data, name, bytes);
     };
