@@ -371,7 +371,7 @@ fn mangled_text_gives_errors_not_panics() {
 /// variable and function tables (no assets).
 fn tables_only(f: &DataFile) -> DataFile {
     DataFile {
-        version: f.version.clone(),
+        version: f.version,
         strings: f.strings.clone(),
         variables: f.variables.clone(),
         functions: f.functions.clone(),

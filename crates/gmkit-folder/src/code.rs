@@ -574,7 +574,7 @@ pub(crate) fn assemble(
         // Each thread assembles against its own copy of the name tables only (what assembling
         // reads and adds to), asset names resolved against the model: no copy of the model.
         let tables_only = DataFile {
-            version: base.version.clone(),
+            version: base.version,
             strings: base.strings.clone(),
             variables: base.variables.clone(),
             functions: base.functions.clone(),
