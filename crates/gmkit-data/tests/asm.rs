@@ -366,3 +366,70 @@ fn mangled_text_gives_errors_not_panics() {
     // Mangled names may have added entries, but only through successful assemblies.
     assert!(table_sizes(&data).0 >= sizes.0);
 }
+
+/// A copy of `f` with only what assembling reads and adds to: the version and the string,
+/// variable and function tables (no assets).
+fn tables_only(f: &DataFile) -> DataFile {
+    DataFile {
+        version: f.version,
+        strings: f.strings.clone(),
+        variables: f.variables.clone(),
+        functions: f.functions.clone(),
+        ..DataFile::default()
+    }
+}
+
+#[test]
+fn a_copy_of_the_name_tables_assembles_like_the_model() {
+    // `Assembler::with_assets_of` on a tables-only copy (what pack's threads use instead of a
+    // copy of the whole model) gives every root entry of every VM corpus file the instructions
+    // an assembler on the model gives; without the model's assets, asset names would not
+    // resolve the same in some entries (measured, so this test can tell the two apart).
+    let (mut files, mut entries, mut need_assets) = (0, 0, 0);
+    for (name, bytes) in need!(corpus()) {
+        let Ok(file) = parse_bytes(bytes.clone()) else {
+            continue;
+        };
+        let Some(code) = file.code.as_ref().filter(|c| !c.entries.is_empty()) else {
+            continue;
+        };
+        files += 1;
+        let dis = Disassembler::new(&file);
+        let mut whole = file.clone();
+        let mut lean = tables_only(&file);
+        let mut bare = tables_only(&file);
+        let mut on_model = Assembler::new(&mut whole);
+        let mut on_copy = Assembler::with_assets_of(&mut lean, &file);
+        let mut no_assets = Assembler::new(&mut bare);
+        for (i, e) in code.entries.iter().enumerate() {
+            if !e.body.is_root() {
+                continue;
+            }
+            let text = dis.entry(i).expect("disassembles");
+            let want = on_model.assemble(&text).expect("assembles on the model");
+            let got = on_copy
+                .assemble(&text)
+                .unwrap_or_else(|err| panic!("{name}: entry {i}: {err}"));
+            assert!(
+                same(&got.instructions, &want.instructions),
+                "{name}: entry {i}: the tables-only copy assembles differently"
+            );
+            assert_eq!(got.entries, want.entries, "{name}: entry {i}");
+            entries += 1;
+            if !no_assets
+                .assemble(&text)
+                .is_ok_and(|a| same(&a.instructions, &want.instructions))
+            {
+                need_assets += 1;
+            }
+        }
+        assert_eq!(
+            table_sizes(on_copy.file()),
+            table_sizes(&file),
+            "{name}: assembling the unedited text added nothing to the copy"
+        );
+    }
+    eprintln!("{files} files, {entries} root entries, {need_assets} need the model's assets");
+    assert!(files > 0, "the corpus has VM files");
+    assert!(need_assets > 0, "some entries name assets");
+}

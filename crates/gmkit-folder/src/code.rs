@@ -571,12 +571,21 @@ pub(crate) fn assemble(
         let base: &DataFile = file;
         let before = tables(base);
         let per = texts.len().div_ceil(threads);
+        // Each thread assembles against its own copy of the name tables only (what assembling
+        // reads and adds to), asset names resolved against the model: no copy of the model.
+        let tables_only = DataFile {
+            version: base.version,
+            strings: base.strings.clone(),
+            variables: base.variables.clone(),
+            functions: base.functions.clone(),
+            ..DataFile::default()
+        };
         texts
             .par_chunks(per)
             .flat_map_iter(|part| {
-                let mut mine = base.clone();
+                let mut mine = tables_only.clone();
                 let mut out = Vec::with_capacity(part.len());
-                let mut asm = Assembler::new(&mut mine);
+                let mut asm = Assembler::with_assets_of(&mut mine, base);
                 for (_, _, text) in part {
                     match asm.assemble(text) {
                         Ok(a) if tables(asm.file()) == before => out.push(Some(a)),
@@ -584,8 +593,8 @@ pub(crate) fn assemble(
                             // It added names: redo it in order on the file; start afresh.
                             out.push(None);
                             drop(asm);
-                            mine = base.clone();
-                            asm = Assembler::new(&mut mine);
+                            mine = tables_only.clone();
+                            asm = Assembler::with_assets_of(&mut mine, base);
                         }
                         Err(_) => out.push(None),
                     }

@@ -117,26 +117,46 @@ impl Game {
         let parts = std::iter::once(&self.data).chain(self.audio_groups.iter().map(|g| &g.1));
         let mut staged = Vec::with_capacity(paths.len());
         for (data, target) in parts.zip(&paths) {
-            let shown = target.display().to_string();
-            let s = gmkit_data::stage_file(data, target).map_err(|e| match e.kind {
-                gmkit_data::ErrorKind::Io(_) => {
-                    Error::new(&shown, "", format!("cannot write: {e}"))
-                }
-                _ => Error::new(
-                    "",
-                    "",
-                    format!(
-                        "cannot build {}: {e}",
-                        target
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default()
-                    ),
-                ),
-            })?;
-            staged.push(s);
+            staged.push(gmkit_data::stage_file(data, target).map_err(|e| stage_error(target, e))?);
         }
         Ok(staged)
+    }
+
+    /// [`Game::stage`] taking the game: each data file's model is dropped once built, before
+    /// its output is read back and parsed ([`gmkit_data::stage_file_owned`]), so that staging
+    /// a large game holds one model, not two.
+    pub fn stage_owned(self, path: impl AsRef<Path>) -> Result<Vec<gmkit_data::Staged>> {
+        let paths = self.output_paths(path)?;
+        let parts = std::iter::once(self.data).chain(self.audio_groups.into_iter().map(|g| g.1));
+        let mut staged = Vec::with_capacity(paths.len());
+        for (data, target) in parts.zip(&paths) {
+            staged.push(
+                gmkit_data::stage_file_owned(data, target).map_err(|e| stage_error(target, e))?,
+            );
+        }
+        Ok(staged)
+    }
+}
+
+/// A staging error: writing names the output file; building names the part.
+fn stage_error(target: &Path, e: gmkit_data::Error) -> Error {
+    match e.kind {
+        gmkit_data::ErrorKind::Io(_) => Error::new(
+            target.display().to_string(),
+            "",
+            format!("cannot write: {e}"),
+        ),
+        _ => Error::new(
+            "",
+            "",
+            format!(
+                "cannot build {}: {e}",
+                target
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default()
+            ),
+        ),
     }
 }
 

@@ -143,6 +143,7 @@ pub fn pack(a: PackArgs) -> u8 {
     // The model's payloads are views of the folder's files: checked unchanged before commit.
     let payloads = folder.payload_check();
     drop(folder);
+    gmkit_data::release_freed_memory();
     let outputs = match game.output_paths(&a.file) {
         Ok(o) => o,
         Err(e) => return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED),
@@ -160,14 +161,13 @@ pub fn pack(a: PackArgs) -> u8 {
         );
     }
     bar.set_message("writing");
-    let staged = match game.stage(&a.file) {
+    let staged = match game.stage_owned(&a.file) {
         Ok(s) => s,
         Err(e) if e.file.is_empty() => {
             return fail("pack", format!("{}: {e}", a.dir.display()), exit::FAILED);
         }
         Err(e) => return fail("pack", e, exit::IO),
     };
-    drop(game);
     if let Err(e) = payloads.check() {
         return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED);
     }

@@ -49,6 +49,19 @@ impl<'f> Assembler<'f> {
         }
     }
 
+    /// An assembler adding to `file`'s strings, variables and functions, resolving asset names
+    /// against `assets`: `file` may then be a copy of only the version and those three tables
+    /// of `assets` (what assembling reads and changes), so that several threads can each
+    /// assemble against their own copy without copying the whole model.
+    pub fn with_assets_of(file: &'f mut DataFile, assets: &DataFile) -> Self {
+        let sym = Symbols::with_assets_of(file, assets);
+        Assembler {
+            file,
+            sym,
+            scope: Scope::default(),
+        }
+    }
+
     /// The data file (with whatever entries the assembled texts added).
     pub fn file(&self) -> &DataFile {
         self.file
@@ -78,7 +91,7 @@ impl<'f> Assembler<'f> {
                 if let Some(f) = &mut self.file.functions {
                     f.functions.truncate(saved.functions);
                 }
-                self.sym = Symbols::new(self.file);
+                self.sym.refill_tables(self.file);
             }
         }
         r

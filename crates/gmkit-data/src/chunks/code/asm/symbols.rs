@@ -212,6 +212,12 @@ pub(crate) struct Symbols {
 
 impl Symbols {
     pub(crate) fn new(file: &DataFile) -> Symbols {
+        Symbols::with_assets_of(file, file)
+    }
+
+    /// The string, variable and function tables of `file` with the asset names of `assets`
+    /// (a file with the same string table: the model `file` copies the name tables of).
+    pub(crate) fn with_assets_of(file: &DataFile, assets: &DataFile) -> Symbols {
         let v = &file.version;
         let renumbered = pushref_renumbered(v);
         let mut s = Symbols {
@@ -225,27 +231,12 @@ impl Symbols {
             assets: Vec::new(),
             asset_names: Vec::new(),
         };
-        if let Some(t) = &file.strings {
-            s.strings.reserve(t.len());
-            for (i, e) in t.iter().enumerate() {
-                s.strings.entry(e.as_bytes().into()).or_insert(i as u32);
-            }
-        }
-        if let Some(vs) = &file.variables {
-            for (i, var) in vs.variables.iter().enumerate() {
-                s.add_var(file, i as u32, var.name, var.instance_type);
-            }
-        }
-        if let Some(fs) = &file.functions {
-            for (i, f) in fs.functions.iter().enumerate() {
-                s.add_func(file, i as u32, f.name);
-            }
-        }
+        s.fill_tables(file);
         for kind in AssetKind::ALL {
-            let names = kind.names(file);
+            let names = kind.names(assets);
             let mut map = HashMap::with_capacity(names.len());
             for (i, n) in names.iter().enumerate() {
-                if let Some(t) = n.and_then(|n| text(file, n)) {
+                if let Some(t) = n.and_then(|n| text(assets, n)) {
                     map.entry(t.into()).or_insert(i as u32);
                 }
             }
@@ -253,6 +244,36 @@ impl Symbols {
             s.asset_names.push(names);
         }
         s
+    }
+
+    /// Fills the string, variable and function maps again from `file` (after its tables were
+    /// cut back), keeping the assets (an assembly never adds assets).
+    pub(crate) fn refill_tables(&mut self, file: &DataFile) {
+        self.strings.clear();
+        self.vars.clear();
+        self.var_inst.clear();
+        self.funcs.clear();
+        self.fill_tables(file);
+    }
+
+    /// Adds every entry of `file`'s string, variable and function tables.
+    fn fill_tables(&mut self, file: &DataFile) {
+        if let Some(t) = &file.strings {
+            self.strings.reserve(t.len());
+            for (i, e) in t.iter().enumerate() {
+                self.strings.entry(e.as_bytes().into()).or_insert(i as u32);
+            }
+        }
+        if let Some(vs) = &file.variables {
+            for (i, var) in vs.variables.iter().enumerate() {
+                self.add_var(file, i as u32, var.name, var.instance_type);
+            }
+        }
+        if let Some(fs) = &file.functions {
+            for (i, f) in fs.functions.iter().enumerate() {
+                self.add_func(file, i as u32, f.name);
+            }
+        }
     }
 
     pub(crate) fn add_var(&mut self, file: &DataFile, index: u32, name: StringRef, inst: i32) {
