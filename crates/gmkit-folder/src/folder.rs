@@ -216,6 +216,39 @@ impl Deferred {
 }
 
 impl Folder {
+    /// The deferred page PNGs by the address of their stored blob, when inserted files are
+    /// written as they come ([`Folder::spilling`]); empty otherwise (a folder held in memory
+    /// keeps its page PNGs deferred, produced one at a time when written).
+    pub(crate) fn spilled_page_pngs(&self) -> std::collections::HashMap<usize, String> {
+        if self.spill.is_none() {
+            return std::collections::HashMap::new();
+        }
+        self.deferred
+            .iter()
+            .filter_map(|(path, d)| match d {
+                Deferred::PagePng { blob, .. } if !blob.is_empty() => {
+                    Some((blob.as_ptr() as usize, path.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Removes the deferred page PNG at `path`: its record and the record's path.
+    pub(crate) fn take_page_png(&mut self, path: &str) -> Option<(Value, String)> {
+        match self.deferred.remove(path)? {
+            Deferred::PagePng {
+                record,
+                record_path,
+                ..
+            } => Some((record, record_path)),
+            other => {
+                self.deferred.insert(path.to_owned(), other);
+                None
+            }
+        }
+    }
+
     /// Adds a file whose bytes are produced when needed (replacing any file at `path`).
     pub(crate) fn defer(&mut self, path: impl Into<String>, what: Deferred) {
         let path = path.into();

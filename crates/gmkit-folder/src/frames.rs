@@ -435,6 +435,9 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<u
             }
         }
     } else if let Some(textures) = &file.textures {
+        // A folder written as it is made gets each page's PNG from the page decoded here for
+        // its images, instead of decoding the page again when the PNG is written.
+        let mut page_pngs = out.spilled_page_pngs();
         for (p, jobs) in by_page.iter().enumerate() {
             let jobs: Vec<&Job> = jobs
                 .iter()
@@ -455,20 +458,44 @@ pub(crate) fn unpack(file: &DataFile, dirs: &Dirs, out: &mut Folder) -> Result<u
                     continue;
                 }
             };
-            let cut: Vec<Cut> = jobs
-                .par_iter()
-                .map(|&&(kind, i, k, ref item, (w, h))| {
-                    let png = budget
-                        .wait_for(w, h)
-                        .and_then(|_grant| {
-                            let img = gmkit_media::frame::cut(&page.0, item, w, h)?;
-                            gmkit_media::encode_png(&img)
+            let page_png = match textures.pages.get(p).and_then(Option::as_ref) {
+                Some(TexturePage {
+                    data: PageData::Embedded(blob),
+                    ..
+                }) if !blob.is_empty() => {
+                    page_pngs
+                        .remove(&(blob.as_ptr() as usize))
+                        .and_then(|path| {
+                            let (record, record_path) = out.take_page_png(&path)?;
+                            Some((blob, path, record, record_path))
                         })
-                        .map_err(|e| e.to_string());
-                    (kind, i, k, png)
+                }
+                _ => None,
+            };
+            let page_files = || {
+                page_png.as_ref().map(|(blob, path, record, record_path)| {
+                    crate::pages::produce_decoded(blob, &page.0, record, record_path, path)
                 })
-                .collect();
+            };
+            let cut_jobs = || -> Vec<Cut> {
+                jobs.par_iter()
+                    .map(|&&(kind, i, k, ref item, (w, h))| {
+                        let png = budget
+                            .wait_for(w, h)
+                            .and_then(|_grant| {
+                                let img = gmkit_media::frame::cut(&page.0, item, w, h)?;
+                                gmkit_media::encode_png(&img)
+                            })
+                            .map_err(|e| e.to_string());
+                        (kind, i, k, png)
+                    })
+                    .collect()
+            };
+            let (cut, page_files) = rayon::join(cut_jobs, page_files);
             drop(page);
+            for (path, bytes) in page_files.into_iter().flatten() {
+                out.insert(path, bytes);
+            }
             for (kind, i, k, png) in cut {
                 match png {
                     Ok(png) => {

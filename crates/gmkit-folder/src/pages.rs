@@ -112,11 +112,37 @@ pub(crate) fn produce(
     record_path: &str,
     png_path: &str,
 ) -> Vec<(String, Vec<u8>)> {
-    let mut record = record.clone();
     let png = gmkit_media::declared_size(blob)
         .and_then(|(w, h)| gmkit_media::budget::check_image(w, h))
         .and_then(|()| gmkit_media::decode(blob))
         .and_then(|img| gmkit_media::encode_png(&img));
+    with_png(png, record, record_path, png_path)
+}
+
+/// The files [`produce`] gives for a page already decoded (`img`, decoded from `blob`): the
+/// same bytes, without decoding the page again (unpack decodes each page once, to cut its
+/// frames, and writes its PNG from that image).
+pub(crate) fn produce_decoded(
+    blob: &[u8],
+    img: &gmkit_media::Image,
+    record: &Value,
+    record_path: &str,
+    png_path: &str,
+) -> Vec<(String, Vec<u8>)> {
+    let png = gmkit_media::declared_size(blob)
+        .and_then(|(w, h)| gmkit_media::budget::check_image(w, h))
+        .and_then(|()| gmkit_media::encode_png(img));
+    with_png(png, record, record_path, png_path)
+}
+
+/// A page's PNG (or why there is none) and its record with the PNG's hash or the note.
+fn with_png(
+    png: std::result::Result<Vec<u8>, gmkit_media::Error>,
+    record: &Value,
+    record_path: &str,
+    png_path: &str,
+) -> Vec<(String, Vec<u8>)> {
+    let mut record = record.clone();
     let mut out = Vec::with_capacity(2);
     match png {
         Ok(png) => {
