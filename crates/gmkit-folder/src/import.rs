@@ -261,6 +261,20 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
             ));
         }
     };
+    let length = put_audio(file, index, name, "", bytes)?;
+    set_length(file, name, length);
+    Ok(())
+}
+
+/// Puts `bytes` as AUDO entry `index` of `file` (`within`: where that file is, for the error,
+/// e.g. " in audiogroup1.dat") and returns the audio's length, for the sound named `name`.
+fn put_audio(
+    file: &mut DataFile,
+    index: usize,
+    name: &str,
+    within: &str,
+    bytes: Vec<u8>,
+) -> Result<Option<f64>> {
     let entry = file
         .audio
         .as_mut()
@@ -269,13 +283,12 @@ pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {
             Error::new(
                 name,
                 "audio_id",
-                format!("expected AUDO entry {index} to exist"),
+                format!("expected AUDO entry {index} to exist{within}"),
             )
         })?;
     let length = crate::audio::duration(&bytes);
     *entry = Some(bytes.into());
-    set_length(file, name, length);
-    Ok(())
+    Ok(length)
 }
 
 /// Replaces the audio of the sound named `name` of a game: embedded in the data file (as
@@ -290,7 +303,7 @@ pub fn game_sound(game: &mut crate::Game, name: &str, bytes: Vec<u8>) -> Result<
         return sound(&mut game.data, name, bytes);
     };
     let stem = format!("audiogroup{group}");
-    let entry = game
+    let group_file = &mut game
         .audio_groups
         .iter_mut()
         .find(|(s, _)| crate::audio_group_number(s) == Some(group))
@@ -301,19 +314,8 @@ pub fn game_sound(game: &mut crate::Game, name: &str, bytes: Vec<u8>) -> Result<
                 format!("expected {stem}.dat beside the game (the sound lives in it)"),
             )
         })?
-        .1
-        .audio
-        .as_mut()
-        .and_then(|a| a.entries.get_mut(index))
-        .ok_or_else(|| {
-            Error::new(
-                name,
-                "audio_id",
-                format!("expected AUDO entry {index} to exist in {stem}.dat"),
-            )
-        })?;
-    let length = crate::audio::duration(&bytes);
-    *entry = Some(bytes.into());
+        .1;
+    let length = put_audio(group_file, index, name, &format!(" in {stem}.dat"), bytes)?;
     set_length(&mut game.data, name, length);
     Ok(())
 }

@@ -33,7 +33,31 @@ fn bench(c: &mut Criterion) {
     let Some((_, name, room)) = best else {
         return;
     };
-    let Some(path) = gmkit_testdata::corpus_path(&name) else {
+    let mut g = c.benchmark_group("render");
+    g.sample_size(20);
+    bench_room(&mut g, &name, room, opts, "");
+    // The largest room of all, as the studio draws it: scaled to fit 4096 × 4096 pixels.
+    if let Some((name, room, scale)) = largest_scaled(&names) {
+        let opts = RenderOptions {
+            scale,
+            ..RenderOptions::default()
+        };
+        bench_room(&mut g, &name, room, opts, &format!(" at scale {scale:.3}"));
+    }
+    g.finish();
+}
+
+/// Renders room `room` of corpus file `name` once (its pages decoded: printed apart), prints
+/// the CPU time a render takes, then benchmarks it with its pages decoded (`label` follows the
+/// room in the printed lines and the benchmark's name).
+fn bench_room(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    room: usize,
+    opts: RenderOptions,
+    label: &str,
+) {
+    let Some(path) = gmkit_testdata::corpus_path(name) else {
         return;
     };
     let data = gmkit_data::parse_file(&path).expect("parsed above");
@@ -41,7 +65,7 @@ fn bench(c: &mut Criterion) {
     let t = Instant::now();
     let first = render_room(&data, room, &mut cache, &opts).expect("renders");
     eprintln!(
-        "{name} room {room} ({}×{}): first render {:.1} ms ({} pages decoded)",
+        "{name} room {room}{label} ({}×{}): first render {:.1} ms ({} pages decoded)",
         first.image.width(),
         first.image.height(),
         t.elapsed().as_secs_f64() * 1e3,
@@ -50,38 +74,9 @@ fn bench(c: &mut Criterion) {
     cpu_per_render(|| {
         render_room(&data, room, &mut cache, &opts).expect("renders");
     });
-    let mut g = c.benchmark_group("render");
-    g.sample_size(20);
-    g.bench_function(format!("{name} room {room}, pages decoded"), |b| {
+    g.bench_function(format!("{name} room {room}{label}, pages decoded"), |b| {
         b.iter(|| render_room(&data, room, &mut cache, &opts).expect("renders"))
     });
-    // The largest room of all, as the studio draws it: scaled to fit 4096 × 4096 pixels.
-    if let Some((name, room, scale)) = largest_scaled(&names) {
-        let data = gmkit_data::parse_file(gmkit_testdata::corpus_path(&name).expect("listed"))
-            .expect("parsed above");
-        let opts = RenderOptions {
-            scale,
-            ..RenderOptions::default()
-        };
-        let mut cache = PageCache::default();
-        let t = Instant::now();
-        let first = render_room(&data, room, &mut cache, &opts).expect("renders");
-        eprintln!(
-            "{name} room {room} at scale {scale:.3} ({}×{}): first render {:.1} ms ({} pages decoded)",
-            first.image.width(),
-            first.image.height(),
-            t.elapsed().as_secs_f64() * 1e3,
-            first.stats.pages_decoded
-        );
-        cpu_per_render(|| {
-            render_room(&data, room, &mut cache, &opts).expect("renders");
-        });
-        g.bench_function(
-            format!("{name} room {room} at scale {scale:.3}, pages decoded"),
-            |b| b.iter(|| render_room(&data, room, &mut cache, &opts).expect("renders")),
-        );
-    }
-    g.finish();
 }
 
 /// Prints the CPU time of the process (every thread) a render takes, over 10 renders: the

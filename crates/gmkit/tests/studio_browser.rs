@@ -64,48 +64,52 @@ struct Case {
     run: fn(Arc<Ctx>) -> CaseFuture,
 }
 
+/// A [`Case`] named `name` running `run`.
+macro_rules! case {
+    ($name:literal, $run:ident) => {
+        Case {
+            name: $name,
+            run: |c| Box::pin($run(c)),
+        }
+    };
+}
+
 fn cases() -> Vec<Case> {
     vec![
-        Case {
-            name: "every_corpus_file_opens_with_ls_counts_and_exact_frames",
-            run: |c| Box::pin(every_corpus_file_opens(c)),
-        },
-        Case {
-            name: "sprite_frame_shown_equals_exported_png",
-            run: |c| Box::pin(sprite_frame_equals_export(c)),
-        },
-        Case {
-            name: "string_edit_saved_shows_in_gmkit_diff_and_download",
-            run: |c| Box::pin(string_edit_saved_shows_in_diff(c)),
-        },
-        Case {
-            name: "gml_syntax_error_shown_at_its_line_then_fixed_gml_applies",
-            run: |c| Box::pin(gml_error_at_line_then_fix(c)),
-        },
-        Case {
-            name: "frame_and_sound_replaced_from_the_page",
-            run: |c| Box::pin(frame_and_sound_replaced(c)),
-        },
-        Case {
-            name: "download_is_the_rebuilt_file",
-            run: |c| Box::pin(download_is_rebuilt_file(c)),
-        },
-        Case {
-            name: "page_requests_only_loopback_and_weighs_under_300kb",
-            run: |c| Box::pin(only_loopback_requests(c)),
-        },
-        Case {
-            name: "request_without_token_from_the_page_is_refused",
-            run: |c| Box::pin(no_token_refused(c)),
-        },
-        Case {
-            name: "search_filters_the_tree",
-            run: |c| Box::pin(search_filters_the_tree(c)),
-        },
-        Case {
-            name: "golden_screenshots_of_a_room_and_an_object",
-            run: |c| Box::pin(golden_screenshots(c)),
-        },
+        case!(
+            "every_corpus_file_opens_with_ls_counts_and_exact_frames",
+            every_corpus_file_opens
+        ),
+        case!(
+            "sprite_frame_shown_equals_exported_png",
+            sprite_frame_equals_export
+        ),
+        case!(
+            "string_edit_saved_shows_in_gmkit_diff_and_download",
+            string_edit_saved_shows_in_diff
+        ),
+        case!(
+            "gml_syntax_error_shown_at_its_line_then_fixed_gml_applies",
+            gml_error_at_line_then_fix
+        ),
+        case!(
+            "frame_and_sound_replaced_from_the_page",
+            frame_and_sound_replaced
+        ),
+        case!("download_is_the_rebuilt_file", download_is_rebuilt_file),
+        case!(
+            "page_requests_only_loopback_and_weighs_under_300kb",
+            only_loopback_requests
+        ),
+        case!(
+            "request_without_token_from_the_page_is_refused",
+            no_token_refused
+        ),
+        case!("search_filters_the_tree", search_filters_the_tree),
+        case!(
+            "golden_screenshots_of_a_room_and_an_object",
+            golden_screenshots
+        ),
     ]
 }
 
