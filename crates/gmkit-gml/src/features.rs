@@ -234,11 +234,19 @@ impl Features {
     /// 2024.4 (corpus: ooo-kaizo); 2.3.2 and 2023.8 (corpus: gml-simpledraw) still use the
     /// instance-first `dup.v N 1` form; the exact version in between is not known (taken as
     /// 2024.2, the release of the other 2024 compiler changes). From 2024.14.4 the arguments
-    /// come after the callee (`dup.e 2 N`, not modelled).
+    /// come after the callee ([`Features::chained_call_args_last`]).
     pub fn chained_call_args_first(&self) -> bool {
         self.gml_v2()
             && self.version.non_lts_at_least(2024, 2)
-            && !self.version.at_least_full(2024, 14, 4, 0)
+            && !self.chained_call_args_last()
+    }
+
+    /// 2024.14.4+: a method called on a call's result (`f(a).m(b)`) pushes the inner call,
+    /// `dup.v 0`, `pushi.e -9`, the stacktop lookup, then its own arguments, moved below the
+    /// instance and the function by `dup.e 2 N` (spec §6.2; the version's evidence is that
+    /// very instruction).
+    pub fn chained_call_args_last(&self) -> bool {
+        self.gml_v2() && self.version.at_least_full(2024, 14, 4, 0)
     }
 
     /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:

@@ -263,6 +263,55 @@ fn method_calls_on_call_and_element_results() {
     }
 }
 
+/// Compiles `src` at 2024.14.4 against the assembly `want`, then decompiles `want`: the
+/// print is `src` again.
+fn at_2024_14_4(src: &str, want: &str) {
+    let mut a = common::Asm::full(2024, 14, 4);
+    a.asm(NAMES);
+    let want = a.asm(want);
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse(src).expect("parses");
+    let got = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+    let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
+    assert_eq!(dis.instructions(&got), dis.instructions(&want), "{src}");
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &want);
+    assert_eq!(d.failures, 0, "{src}: {:?}", d.failure_notes);
+    assert_eq!(gmkit_gml::print::print_stmts(&d.body), src);
+}
+
+#[test]
+fn chained_call_arguments_after_the_callee_from_2024_14_4() {
+    // The inner call, the method looked up on it, then this call's arguments moved below
+    // the instance and the function by `dup.e 2 N` (a variable swap written the other way
+    // round), also with no arguments.
+    at_2024_14_4(
+        "f(1).b(2);",
+        "pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 / pushi.e -9 / push.v [stacktop]0.b / \
+         pushi.e 2 / conv.i.v / dup.e 2 1 / callv.v 1 / popz.v",
+    );
+    at_2024_14_4(
+        "f(1).b();",
+        "pushi.e 1 / conv.i.v / call.i f 1 / dup.v 0 / pushi.e -9 / push.v [stacktop]0.b / \
+         dup.e 2 0 / callv.v 0 / popz.v",
+    );
+    // Each link of a longer chain takes the same form; the outer call's arguments stay
+    // before it.
+    at_2024_14_4(
+        "g(f(a).b(x, y).c(z));",
+        "push.v builtin.a / call.i f 1 / dup.v 0 / pushi.e -9 / push.v [stacktop]0.b / \
+         push.v builtin.y / push.v builtin.x / dup.e 2 2 / callv.v 2 / dup.v 0 / pushi.e -9 / \
+         push.v [stacktop]0.c / push.v builtin.z / dup.e 2 1 / callv.v 1 / call.i g 1 / popz.v",
+    );
+    // A chain led by a variable keeps the instance-first form.
+    at_2024_14_4(
+        "a.b(1).c(2);",
+        "push.v builtin.a / pushi.e 1 / conv.i.v / dup.v 1 1 / dup.v 0 / push.v stacktop.b / \
+         callv.v 1 / pushi.e 2 / conv.i.v / dup.v 1 1 / dup.v 0 / push.v stacktop.c / \
+         callv.v 1 / popz.v",
+    );
+}
+
 /// Round-trip mechanisms found in the corpus (bar 1): each entry decompiles to text showing
 /// the construct and compiles back to its own instructions.
 #[test]

@@ -1954,6 +1954,12 @@ impl<'g> Compiler<'g> {
                     {
                         return self.chained_call(o, m, args);
                     }
+                    o @ Expr::Call(..)
+                        if self.f().chained_call_args_last()
+                            && refs::chain_starts_with_call(o) =>
+                    {
+                        return self.chained_call_args_last(o, m, args);
+                    }
                     // A written `argumentN` (in a function with named parameters) as the
                     // instance of a method call is read as the built-in before 2023 (corpus
                     // vendaval, 2.3.2: `pushbltn.v self.argument2`), though a plain read is

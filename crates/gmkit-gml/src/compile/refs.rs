@@ -45,6 +45,52 @@ impl Compiler<'_> {
         Ok(DataType::Variable)
     }
 
+    /// `f(a).m(b)` from 2024.14.4 (spec §6.2): the inner call, `dup.v 0`, `pushi.e -9`,
+    /// `push.v [stacktop]self.m`, this call's arguments, `dup.e 2 N` (the arguments move
+    /// below the instance and the function), `callv.v N`.
+    pub(super) fn chained_call_args_last(
+        &mut self,
+        inner: &Expr,
+        m: &str,
+        args: &[Expr],
+    ) -> R<DataType> {
+        self.expr(inner)?;
+        self.emit(Instruction::Dup {
+            t: DataType::Variable,
+            count: 0,
+            extra: 0,
+        });
+        self.push_int(-9);
+        let var = self.varref(m, -1, 0, RefType::STACKTOP)?;
+        self.emit(Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Variable(var),
+        });
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        let n = u8::try_from(args.len())
+            .ok()
+            .filter(|&n| n <= 15)
+            .ok_or_else(|| {
+                super::CompileError::Unsupported(format!(
+                    "a chained method call with {} arguments (`dup.e` moves at most 15)",
+                    args.len()
+                ))
+            })?;
+        self.emit(Instruction::Dup {
+            t: DataType::Int16,
+            count: 2,
+            extra: 0x80 | (n << 3),
+        });
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: args.len() as u16,
+        });
+        Ok(DataType::Variable)
+    }
+
     /// `variable_get_hash("name")` from 2024.2 (spec §9): the variable's id as an int32
     /// operand (`push.i [variable]name`), no call.
     pub(super) fn variable_hash(&mut self, n: &str, args: &[Expr]) -> R<Option<DataType>> {

@@ -695,13 +695,15 @@ impl Dec<'_, '_> {
         if extra != 0 {
             // Swap form (`dup.T n m`, byte 1 = 0x80 | m << 3): the top n·size bytes move
             // below the m·size bytes under them.
-            if t == DataType::Int16 {
-                // 2024.14.4 `dup.e`: not modelled.
-                return;
-            }
             let m = ((extra & 0x7F) >> 3) as usize;
-            let top = count as usize * type_size(t);
-            let below = m * type_size(t);
+            let (top, below) = if t == DataType::Int16 {
+                // 2024.14.4 `dup.e n m`: a variable swap with the sizes the other way round
+                // (spec §6.2: a chained call's m arguments move below the instance and the
+                // function, n = 2).
+                (m * type_size(DataType::Variable), count as usize * type_size(DataType::Variable))
+            } else {
+                (count as usize * type_size(t), m * type_size(t))
+            };
             let n = stack.len();
             let Some(k1) = slots_for(stack, n, top) else {
                 self.notes.push(format!("dup swap size mismatch at {_at}"));

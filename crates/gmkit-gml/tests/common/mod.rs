@@ -37,6 +37,13 @@ impl Asm {
         Asm { file }
     }
 
+    /// bc 17 at the full version `major.minor.release` (2024.14.4 and the like).
+    pub fn full(major: u16, minor: u16, release: u16) -> Asm {
+        let mut a = Asm::new(17, major, minor);
+        a.file.version.format = FormatVersion::new(major, minor, release, 0);
+        a
+    }
+
     fn string(&mut self, s: &str) -> gmkit_data::StringRef {
         let t = self.file.strings.as_mut().unwrap();
         t.find(s).unwrap_or_else(|| t.push(s))
