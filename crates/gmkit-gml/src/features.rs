@@ -72,6 +72,18 @@ impl Features {
         }
     }
 
+    /// The same features, raised to 2024.2 when the file's code encodes a variable of the
+    /// game's own with instance -6 (`push.v builtin.hp`), which only 2024.2+ compilers emit:
+    /// the file's layout can look older (nothing in its chunks changed since 2023.8), and the
+    /// other 2024.2 code changes come with it.
+    pub fn with_self_to_builtin(self, evidence: bool) -> Self {
+        let mut version = self.version;
+        if evidence && self.gml_v2() && !version.lts {
+            version.raise(gmkit_data::FormatVersion::new(2024, 2, 0, 0));
+        }
+        Features { version, ..self }
+    }
+
     /// The same features, with whether the file's code sets array owners (spec §4.8: the
     /// copy-on-write option, always on in 2.3 – 2022.1, a game setting later).
     pub fn with_copy_on_write(self, evidence: bool) -> Self {
@@ -236,9 +248,7 @@ impl Features {
     /// 2024.2, the release of the other 2024 compiler changes). From 2024.14.4 the arguments
     /// come after the callee ([`Features::chained_call_args_last`]).
     pub fn chained_call_args_first(&self) -> bool {
-        self.gml_v2()
-            && self.version.non_lts_at_least(2024, 2)
-            && !self.chained_call_args_last()
+        self.gml_v2() && self.version.non_lts_at_least(2024, 2) && !self.chained_call_args_last()
     }
 
     /// 2024.14.4+: a method called on a call's result (`f(a).m(b)`) pushes the inner call,

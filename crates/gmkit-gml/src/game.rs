@@ -94,11 +94,14 @@ impl<'a> Game<'a> {
         Game {
             file,
             features: {
-                let (cow, bltn_self, end_static) = file
+                let ev = file
                     .code
                     .as_ref()
-                    .map_or((false, false, false), code_evidence);
-                let f = Features::with_evidence(file.version, typed_bools);
+                    .map(|c| code_evidence(c, file.variables.as_ref()))
+                    .unwrap_or_default();
+                let (cow, bltn_self, end_static) = (ev.cow, ev.bltn_self, ev.end_static);
+                let f = Features::with_evidence(file.version, typed_bools)
+                    .with_self_to_builtin(ev.self_to_builtin);
                 // A file with code shows whether it sets array owners; without code the
                 // version's default stays.
                 let f = if file.code.as_ref().is_some_and(|c| !c.entries.is_empty()) {
@@ -219,9 +222,17 @@ impl<'a> Game<'a> {
 /// compiles with array copy-on-write), and whether global built-ins are read as
 /// `pushbltn.v self.x` (instance -1) rather than `builtin.x`, and whether a function ends
 /// with a lone `setstatic.e` (right before `exit.i`, not after a static's store).
-fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool, bool) {
-    use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue};
-    let (mut cow, mut bltn_self, mut end_static) = (false, false, false);
+fn code_evidence(
+    code: &gmkit_data::chunks::code::CodeEntries,
+    vari: Option<&gmkit_data::chunks::variable::Variables>,
+) -> CodeEvidence {
+    use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue, RefType};
+    let mut ev = CodeEvidence::default();
+    // A VARI entry of the game's own (not a built-in: variable id -6).
+    let own = |v: &gmkit_data::chunks::code::VariableRef| {
+        vari.and_then(|t| t.variables.get(v.variable.index()))
+            .is_some_and(|x| x.variable_id != -6)
+    };
     for i in 0..code.entries.len() {
         if !code.entries[i].body.is_root() {
             continue;
@@ -234,7 +245,7 @@ fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool, b
                 Instruction::Extended {
                     kind: ExtendedKind::SETOWNER,
                     ..
-                } => cow = true,
+                } => ev.cow = true,
                 Instruction::Extended {
                     kind: ExtendedKind::SETSTATIC,
                     ..
@@ -247,20 +258,55 @@ fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool, b
                 ) && k > 0
                     && !matches!(&ins[k - 1], Instruction::Pop { var, .. } if var.instance.0 == -16) =>
                 {
-                    end_static = true
+                    ev.end_static = true
                 }
                 Instruction::Push {
                     op: Opcode::PushBltn,
                     value: PushValue::Variable(v),
-                } if v.instance.0 == -1 => bltn_self = true,
+                } if v.instance.0 == -1 => ev.bltn_self = true,
+                Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Variable(v),
+                } if v.instance.0 == -6
+                    && v.ref_type == RefType::NORMAL
+                    && own(v)
+                    // A function or constructor held by a variable is read `builtin.f` in
+                    // every 2.3+ version (`call.i @@This@@ 0 / push.v builtin.f / callv.v`,
+                    // `new f()`: `push.v builtin.f / call.i @@NewGMLObject@@`).
+                    && !matches!(
+                        ins.get(k + 1),
+                        Some(Instruction::CallV { .. } | Instruction::Call { .. })
+                    ) =>
+                {
+                    ev.self_to_builtin = true
+                }
+                Instruction::Pop { var: v, .. }
+                    if v.instance.0 == -6 && v.ref_type == RefType::NORMAL && own(v) =>
+                {
+                    ev.self_to_builtin = true
+                }
                 _ => {}
             }
         }
-        if cow && bltn_self && end_static {
+        if ev.cow && ev.bltn_self && ev.end_static && ev.self_to_builtin {
             break;
         }
     }
-    (cow, bltn_self, end_static)
+    ev
+}
+
+/// What a file's code shows about how it was compiled, beyond its detected version.
+#[derive(Default)]
+struct CodeEvidence {
+    /// Array owners are set (`setowner.e`).
+    cow: bool,
+    /// Global built-ins are read `pushbltn.v self.x`.
+    bltn_self: bool,
+    /// A function without statics ends with a lone `setstatic.e`.
+    end_static: bool,
+    /// A variable of the game's own is read or written with instance -6 (`push.v
+    /// builtin.hp`): the 2024.2 "self→builtin" encoding.
+    self_to_builtin: bool,
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

@@ -1955,8 +1955,7 @@ impl<'g> Compiler<'g> {
                         return self.chained_call(o, m, args);
                     }
                     o @ Expr::Call(..)
-                        if self.f().chained_call_args_last()
-                            && refs::chain_starts_with_call(o) =>
+                        if self.f().chained_call_args_last() && refs::chain_starts_with_call(o) =>
                     {
                         return self.chained_call_args_last(o, m, args);
                     }

@@ -700,7 +700,10 @@ impl Dec<'_, '_> {
                 // 2024.14.4 `dup.e n m`: a variable swap with the sizes the other way round
                 // (spec §6.2: a chained call's m arguments move below the instance and the
                 // function, n = 2).
-                (m * type_size(DataType::Variable), count as usize * type_size(DataType::Variable))
+                (
+                    m * type_size(DataType::Variable),
+                    count as usize * type_size(DataType::Variable),
+                )
             } else {
                 (count as usize * type_size(t), m * type_size(t))
             };
