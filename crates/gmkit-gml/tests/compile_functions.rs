@@ -443,3 +443,60 @@ fn written_argument_with_named_parameters() {
     let c = case(2, 3, "gml_GlobalScript_scr", &[("gml_Script_f", "F")], asm);
     c.compiles("function f(a, b) {\n    argument0 -= 1;\n    v = argument0[0];\n    w = b;\n}");
 }
+
+/// A named parameter (`arg.argumentK`, -15) reads the VARI entry of type -6 (id 0) that every
+/// 2.3+ file gives parameters, also when the file lists a built-in `argumentK` (type self,
+/// id -6) before it (wild games that read `argument4` as a built-in elsewhere).
+#[test]
+fn named_parameter_takes_the_parameter_vari_entry() {
+    use gmkit_data::Id;
+    use gmkit_data::chunks::variable::Variable;
+    let asm = "b L2 / F: / push.v arg.argument0 / ret.v / exit.i / L2: / \
+        push.i [function]gml_Script_same / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.same / popz.v";
+    let mut c = case(
+        2,
+        3,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_same", "F")],
+        asm,
+    );
+    let file = &mut c.asm.file;
+    let vars = &mut file.variables.as_mut().expect("variables").variables;
+    let k = (0..vars.len())
+        .find(|&i| matches!(&c.ins[1], Instruction::Push { value: PushValue::Variable(v), .. } if v.variable.index() == i))
+        .expect("argument0");
+    let name = vars[k].name;
+    vars[k] = Variable {
+        name,
+        instance_type: -1,
+        variable_id: -6,
+    };
+    vars.push(Variable {
+        name,
+        instance_type: -6,
+        variable_id: 0,
+    });
+    let m = Id::new(vars.len() as u32 - 1);
+    if let Instruction::Push {
+        value: PushValue::Variable(v),
+        ..
+    } = &mut c.ins[1]
+    {
+        v.variable = m;
+    }
+    for code in [true, false] {
+        // With the parameter's entry in the entry's own code, and without (new code).
+        let body = if code {
+            c.ins.clone()
+        } else {
+            c.asm.asm("exit.i")
+        };
+        c.asm.file.code.as_mut().expect("code").entries[0].body = CodeBody::Instructions(body);
+        let game = Game::new(&c.asm.file);
+        let names = Names::new(&game);
+        let tree = parse::parse("function same(p) { return p; }").expect("parse");
+        let (ins, _) = compile_entry_with_children(&game, &names, 0, &tree).expect("compile");
+        assert_eq!(ins[1], c.ins[1], "own code: {code}");
+    }
+}

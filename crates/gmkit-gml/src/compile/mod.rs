@@ -801,7 +801,14 @@ impl<'g> Compiler<'g> {
         let name = name
             .strip_suffix(function::EXPLICIT_ARGUMENT)
             .unwrap_or(name);
-        let want = if self.f().new_opcodes() { inst } else { 0 };
+        // Named parameters (`arg.argumentK`, -15) have VARI entries of type -6 (variable id
+        // 0) in every 2.3+ file; a file can also hold a built-in `argumentK` (type self,
+        // id -6), which they must not take.
+        let want = match (self.f().new_opcodes(), inst) {
+            (false, _) => 0,
+            (true, -15) => -6,
+            (true, i) => i,
+        };
         if inst == -7
             && let Some(&i) = self.own_locals.get(name)
         {
