@@ -500,3 +500,41 @@ fn named_parameter_takes_the_parameter_vari_entry() {
         assert_eq!(ins[1], c.ins[1], "own code: {code}");
     }
 }
+
+/// A written `argumentK` in a function without (that many) named parameters is the built-in
+/// (`pushbltn.v builtin.argument4`; wild games 2.3.2 – 2024.14), not a parameter: it prints
+/// as `argumentK` with the header's parameters only, and compiles back to the built-in.
+#[test]
+fn written_argument_past_the_parameters_is_the_builtin() {
+    for (major, minor) in [(2, 3), (2023, 8)] {
+        let asm = "b L2 / F: / pushbltn.v builtin.argument4 / ret.v / exit.i / L2: / \
+            push.i [function]gml_Script_f / conv.i.v / pushi.e -1 / conv.i.v / \
+            call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.f / popz.v";
+        let c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr",
+            &[("gml_Script_f", "F")],
+            asm,
+        );
+        assert_eq!(c.decompiles(), "function f() {\n    return argument4;\n}");
+        c.compiles("function f() {\n    return argument4;\n}");
+    }
+}
+
+/// From 2024.2, `argumentK` in an entry's own code (outside functions) is the argument
+/// (`push.v arg.argument0`; wild, 2024.14).
+#[test]
+fn argument_outside_functions_from_2024_2() {
+    common::compiles_to(
+        17,
+        2024,
+        2,
+        "x = argument0;",
+        "push.v arg.argument0 / pop.v.v builtin.x",
+    );
+    assert_eq!(
+        common::gml(17, 2024, 2, "push.v arg.argument0 / pop.v.v builtin.x"),
+        "x = argument0;"
+    );
+}

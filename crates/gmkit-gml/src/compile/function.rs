@@ -41,6 +41,8 @@ pub(super) struct FnState {
     pub(super) compiled: Vec<(String, usize, u16, u16)>,
     /// Nesting depth: 0 = the root's own code.
     pub(super) depth: usize,
+    /// The named parameters of the current function (`argumentK` below it is one).
+    params: usize,
     /// Compiling the value of a `static` initializer (function literals bind to `static`).
     in_static: bool,
     /// The current function is a constructor or struct body.
@@ -271,10 +273,12 @@ impl Compiler<'_> {
             f.constructor || kind == Kind::Struct,
         );
         self.fnc.depth += 1;
+        let saved_params = std::mem::replace(&mut self.fnc.params, f.params.len());
         let saved_owner = self.owners.enter(&name);
         let r = self.function_inner(f, kind);
         self.owners.leave(saved_owner);
         self.fnc.depth -= 1;
+        self.fnc.params = saved_params;
         let locals = self.locals.len() as u16;
         self.locals = saved_locals;
         self.frames = saved_frames;
@@ -802,9 +806,10 @@ impl Compiler<'_> {
         }
         // A written `argumentN` in a function with named parameters: a self variable of that
         // name before 2023 (corpus 2.3.2: `push.v self.argument0`), a builtin one after.
+        // (Built-ins take their VARI entry of type self, id -6, not a parameter's.)
         if name.ends_with(EXPLICIT_ARGUMENT) {
             return Some(if self.f().version().non_lts_at_least(2023, 1) {
-                (-6, -6, Opcode::PushBltn)
+                (-1, -6, Opcode::PushBltn)
             } else {
                 (-1, -1, Opcode::Push)
             });
@@ -813,12 +818,25 @@ impl Compiler<'_> {
         if name == "argument" && self.f().builtin_globals_self() {
             return None;
         }
-        if name == "argument"
-            || name
-                .strip_prefix("argument")
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
-        {
+        if name == "argument" {
             return Some((-15, -15, Opcode::Push));
+        }
+        if let Some(k) = name
+            .strip_prefix("argument")
+            .filter(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        {
+            // A parameter (the body's parameters are renamed `argumentK`), or past them the
+            // written built-in `argumentK` (wild games, 2.3.2 – 2024: `pushbltn.v
+            // builtin.argument4` in a function without parameters).
+            if k.parse::<usize>().is_ok_and(|k| k < self.fnc.params) {
+                return Some((-15, -15, Opcode::Push));
+            }
+            let inst = if self.f().builtin_globals_self() {
+                -1
+            } else {
+                -6
+            };
+            return Some((-1, inst, Opcode::PushBltn));
         }
         if self.fnc.statics.contains(name) {
             return Some((-16, -16, Opcode::Push));

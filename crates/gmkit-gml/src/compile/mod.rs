@@ -918,6 +918,16 @@ impl<'g> Compiler<'g> {
         if self.locals.contains(name) {
             return (-7, -7, if new { Opcode::PushLoc } else { Opcode::Push });
         }
+        // 2024.2+: `argumentK` in an entry's own code (outside functions) is the argument
+        // (`push.v arg.argument0`; wild, 2024.14), no longer the built-in.
+        if self.fnc.depth == 0
+            && self.f().self_to_builtin()
+            && name
+                .strip_prefix("argument")
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return (-15, -15, Opcode::Push);
+        }
         if self.globalvars.contains(name) {
             return (-5, -5, if new { Opcode::PushGlb } else { Opcode::Push });
         }

@@ -273,6 +273,9 @@ struct Scope {
     inherits: Option<(String, Vec<Expr>)>,
     /// Loop continue targets seen that were not the loop head (for-loop steps).
     for_steps: HashMap<usize, usize>,
+    /// The function's parameter count from its code entry header, when known: a built-in
+    /// `argumentK` read past it is the written `argumentK`, not a parameter.
+    declared: Option<usize>,
 }
 
 struct Dec<'g, 'i> {
@@ -485,21 +488,23 @@ impl<'g, 'i> Dec<'g, 'i> {
     fn function_body(&mut self, start: usize, end: usize, entry: usize) -> Function {
         let own_locals = self.own_locals(start, end);
         let arg_prefix = arg_prefix(&own_locals);
-        self.scopes.push(Scope {
-            function: true,
-            arg_prefix: arg_prefix.clone(),
-            own_locals,
-            ..Scope::default()
-        });
-        let body = self.region(start, end, &mut Vec::new(), &mut Vec::new());
-        let args = self.scopes.last().map_or(0, |s| s.args);
-        let declared = self
+        let header = self
             .game
             .file
             .code
             .as_ref()
             .and_then(|c| c.entries.get(entry))
-            .map_or(0, |e| e.arguments_count as usize);
+            .map(|e| e.arguments_count as usize);
+        self.scopes.push(Scope {
+            function: true,
+            arg_prefix: arg_prefix.clone(),
+            own_locals,
+            declared: header,
+            ..Scope::default()
+        });
+        let body = self.region(start, end, &mut Vec::new(), &mut Vec::new());
+        let args = self.scopes.last().map_or(0, |s| s.args);
+        let declared = header.unwrap_or(0);
         let inherits = self.scopes.last_mut().and_then(|s| s.inherits.take());
         let body = self.finish_scope(body, true);
         let (params, body) = extract_defaults(body, args.max(declared), &arg_prefix);

@@ -290,7 +290,21 @@ impl Dec<'_, '_> {
                     ident(name)
                 }
             }
-            -6 if name.starts_with("argument") => self.argument(name),
+            -6 if name.starts_with("argument") => {
+                // `builtin.argumentK` in a function is a parameter only below the header's
+                // count (2024.11+ default-argument code); past it, the written `argumentK`
+                // of a function without (that many) named parameters.
+                let past = self.scope().function
+                    && self
+                        .scope()
+                        .declared
+                        .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d));
+                if past {
+                    ident(name)
+                } else {
+                    self.argument(name)
+                }
+            }
             -6 | -16 => ident(name),
             -7 => {
                 self.local(name);
