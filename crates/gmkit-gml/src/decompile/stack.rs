@@ -450,11 +450,12 @@ impl Dec<'_, '_> {
                 ..
             })
         ) || (self.game.features.typed_booleans()
-            // Typed booleans reach a branch unconverted (`while (true)`).
+            // Typed booleans reach a branch unconverted (`while (true)`), and the end of a
+            // short-circuit operand (`x || false`: an int would be `conv.i.b` first).
             && matches!(
                 self.ins.get(i + 1),
                 Some(Instruction::Branch {
-                    op: Opcode::Bf | Opcode::Bt,
+                    op: Opcode::Bf | Opcode::Bt | Opcode::B,
                     ..
                 })
             ));
