@@ -538,3 +538,24 @@ fn argument_outside_functions_from_2024_2() {
         "x = argument0;"
     );
 }
+
+/// Copy-on-write (2.3 – 2022.1): the owner id set before `a[0] = { ... }` belongs to `a`,
+/// whose store comes after the struct's body and its constructor's `static` registration
+/// (wild, 2.3.6 room creation code): learnt from the entry's code, not hashed.
+#[test]
+fn array_owner_before_a_struct_literal() {
+    let asm = "push.i 165573 / setowner.e / b L2 / F: / pushi.e 48 / pop.v.i self._x / \
+        exit.i / L2: / push.i [function]gml_Script____struct___0_gml_RoomCC_r_0_Create / \
+        conv.i.v / call.i @@NullObject@@ 0 / call.i method 2 / dup.v 0 / pushi.e -16 / \
+        pop.v.v [stacktop]0.___struct___0 / call.i @@NewGMLObject@@ 1 / pushi.e -1 / \
+        pushi.e 0 / pop.v.v [array]0.goto";
+    let c = case(
+        2,
+        3,
+        "gml_RoomCC_r_0_Create",
+        &[("gml_Script____struct___0_gml_RoomCC_r_0_Create", "F")],
+        asm,
+    );
+    assert_eq!(c.decompiles(), "goto[0] = { _x: 48 };");
+    c.compiles("goto[0] = { _x: 48 };");
+}

@@ -48,3 +48,22 @@ fn typed_boolean_short_circuit_operand() {
     // Before typed booleans `false` is the int 0, converted like it.
     assert_eq!(round(17, 2, 3, "x = a || false;"), "x = a || 0;");
 }
+
+/// A `true`/`false` compared (a `case` label, `==`) is typed boolean from 2.3.7
+/// (`cmp.b.v`): printed as the boolean; before, the int (`cmp.i.v`).
+#[test]
+fn typed_boolean_compared() {
+    let want = "call.i f 0 / dup.v 0 / pushi.e 1 / cmp.b.v EQ / bt L1 / b L2 / L1: / \
+        call.i g 0 / popz.v / b L2 / L2: / popz.v";
+    assert_eq!(
+        gml(17, 2023, 1, want),
+        "switch (f()) {\n    case true:\n        g();\n        break;\n}"
+    );
+    for v in [(2023, 1), (2024, 14)] {
+        assert_eq!(
+            round(17, v.0, v.1, "x = f() == false;"),
+            "x = f() == false;"
+        );
+    }
+    assert_eq!(round(17, 2, 3, "x = f() == false;"), "x = f() == 0;");
+}

@@ -129,11 +129,29 @@ impl Owners {
                 continue;
             }
             let mut call = None;
-            for (p, x) in ins.iter().enumerate().skip(k + 1).take(400) {
+            // The statement's own instructions: a nested function or struct body between
+            // (`a[0] = { x: 1 }`: the owner is set before the struct's body) is not its store.
+            let own = ins
+                .iter()
+                .enumerate()
+                .skip(k + 1)
+                .filter(|&(p, _)| {
+                    !spans
+                        .iter()
+                        .any(|(s, e, _)| *s <= p && p < *e && !(*s <= k && k < *e))
+                })
+                .take(400);
+            for (p, x) in own {
                 let key = match x {
                     // `i++` / `++i` used as a value inside the statement (`a[i++] = v`) stores
                     // to `i` before the statement's own store.
                     Instruction::Pop { .. } if increment_as_value(ins, p) => continue,
+                    // A struct literal's constructor registered in `static` on the way.
+                    Instruction::Pop { var, .. }
+                        if game.var_name(var.variable).starts_with("___struct___") =>
+                    {
+                        continue;
+                    }
                     Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
                         format!("{}[]", game.var_name(var.variable))
                     }

@@ -448,6 +448,10 @@ impl Dec<'_, '_> {
             }) | Some(Instruction::Pop {
                 t2: DataType::Boolean,
                 ..
+            }) | Some(Instruction::Compare {
+                // The right operand of a comparison typed boolean (`case true:`).
+                t1: DataType::Boolean,
+                ..
             })
         ) || (self.game.features.typed_booleans()
             // Typed booleans reach a branch unconverted (`while (true)`), and the end of a
