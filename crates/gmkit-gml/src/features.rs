@@ -216,6 +216,24 @@ impl Features {
         self.version.non_lts_at_least(2024, 14)
     }
 
+    /// 2024.14+: an array element read in a data-structure accessor's key (`m[$ a[i]]`) or
+    /// on a value that is no variable (`l[| i][1]`) calls `@@array_get@@` (seen in 2024.14
+    /// games; 2.3 – 2024.13 call `array_get` in accessor keys).
+    pub fn array_get_internal(&self) -> bool {
+        self.version.non_lts_at_least(2024, 14)
+    }
+
+    /// The function an array element read in an accessor's key calls (2.3+), `None` before.
+    pub fn accessor_array_get(&self) -> Option<&'static str> {
+        if self.array_get_internal() {
+            Some("@@array_get@@")
+        } else if self.gml_v2() {
+            Some("array_get")
+        } else {
+            None
+        }
+    }
+
     /// 2.3.7+: typed booleans (`true` tracked as `b`), `??` via `isnullish`.
     pub fn typed_booleans(&self) -> bool {
         self.typed_bool_evidence || self.version.at_least_full(2, 3, 7, 0)

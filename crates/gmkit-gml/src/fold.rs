@@ -33,6 +33,8 @@ pub struct ConstNames {
     /// Array reads inside a data-structure accessor (`m[? a[i]]`) call `array_get` (2.3+:
     /// tiktaktoe's `SatelliteReset`, 2022.9).
     pub array_get_in_accessors: bool,
+    /// ... through `@@array_get@@` instead (2024.14+).
+    pub array_get_internal: bool,
     /// A `var` declares its names for the whole entry, before the declaration too (GMS 1.x).
     pub locals_whole_entry: bool,
     /// Functions called by another name (GMS1 extension functions): name → script name.
@@ -303,12 +305,12 @@ impl Cx<'_> {
                     self.visit_expr_mut(a);
                 }
                 if self.names.array_get_in_accessors && accessor {
-                    // The keys, not the container nor a setter's value.
-                    let setter = matches!(&**callee, Expr::Ident(f) if f.ends_with("_set"));
-                    let end = args.len() - usize::from(setter);
-                    for a in args.iter_mut().take(end).skip(1) {
-                        array_reads_as_calls(a);
-                    }
+                    let f = if self.names.array_get_internal {
+                        "@@array_get@@"
+                    } else {
+                        "array_get"
+                    };
+                    accessor_key_array_reads(&**callee, args, f, self.names.array_get_internal);
                 }
                 match (&**callee, args.as_slice()) {
                     (Expr::Ident(f), [Expr::Lit(a)]) => intrinsic(f, a),
@@ -351,23 +353,34 @@ impl Cx<'_> {
 }
 
 /// `a[i]` → `array_get(a, i)` in an expression (not inside calls).
-fn array_reads_as_calls(e: &mut Expr) {
-    crate::limits::deep(|| array_reads_as_calls_inner(e))
+/// The array element reads of an accessor call's keys (not a setter's value; the container
+/// too with `container`, 2024.14+) as calls of `f` (`array_get`, 2024.14+ `@@array_get@@`).
+pub(crate) fn accessor_key_array_reads(callee: &Expr, args: &mut [Expr], f: &str, container: bool) {
+    let setter = matches!(callee, Expr::Ident(f) if f.ends_with("_set"));
+    let end = args.len() - usize::from(setter);
+    let from = usize::from(!container);
+    for a in args.iter_mut().take(end).skip(from) {
+        array_reads_as_calls(a, f);
+    }
 }
 
-fn array_reads_as_calls_inner(e: &mut Expr) {
+fn array_reads_as_calls(e: &mut Expr, f: &str) {
+    crate::limits::deep(|| array_reads_as_calls_inner(e, f))
+}
+
+fn array_reads_as_calls_inner(e: &mut Expr, f: &str) {
     match e {
         Expr::Index(b, idx) if idx.len() == 1 => {
-            array_reads_as_calls(b);
+            array_reads_as_calls(b, f);
             let mut args = vec![std::mem::replace(&mut **b, Expr::Ident(String::new()))];
             args.append(idx);
-            *e = Expr::Call(Box::new(Expr::Ident("array_get".into())), args);
+            *e = Expr::Call(Box::new(Expr::Ident(f.into())), args);
         }
         Expr::Binary(_, l, r) => {
-            array_reads_as_calls(l);
-            array_reads_as_calls(r);
+            array_reads_as_calls(l, f);
+            array_reads_as_calls(r, f);
         }
-        Expr::Unary(_, x) | Expr::Paren(x) => array_reads_as_calls(x),
+        Expr::Unary(_, x) | Expr::Paren(x) => array_reads_as_calls(x, f),
         _ => {}
     }
 }

@@ -970,7 +970,12 @@ impl Parser {
                     Some(f) => {
                         let mut args = vec![e];
                         args.extend(idx);
-                        let name = if self.is_punct(".") || args[1..].iter().any(reads_array) {
+                        // (2024.14+ also reads an array element as the container through
+                        // `@@array_get@@`: `a[i][$ k]`.)
+                        let name = if self.is_punct(".")
+                            || args[1..].iter().any(reads_array)
+                            || matches!(args[0], Expr::Index(_, ref i) if i.len() == 1)
+                        {
                             accessor_call(f)
                         } else {
                             f.to_string()

@@ -6,9 +6,12 @@
 mod common;
 use common::{Asm, compiles_to, gml};
 
-/// The names every case may use: variables `a b c d i x y z`, functions `f g`.
+/// The names every case may use: variables `a b c d i x y z`, functions `f g`, the
+/// accessors' functions and `array_get`.
 const NAMES: &str = "push.v self.a / push.v self.b / push.v self.c / push.v self.d / \
-    push.v self.i / push.v self.x / push.v self.y / push.v self.z / call.i f 0 / call.i g 0";
+    push.v self.i / push.v self.x / push.v self.y / push.v self.z / call.i f 0 / call.i g 0 / \
+    call.i variable_struct_get 2 / call.i variable_struct_set 3 / call.i ds_list_find_value 2 / \
+    call.i @@array_get@@ 2 / call.i array_get 2";
 
 /// Compiles `src` for the version, decompiles the result and prints it; the print must parse
 /// and compile to the same instructions. Returns the print.
@@ -66,4 +69,54 @@ fn typed_boolean_compared() {
         );
     }
     assert_eq!(round(17, 2, 3, "x = f() == false;"), "x = f() == 0;");
+}
+
+/// 2024.14+: an array element read in an accessor's keys or as its container, and an element
+/// of a value that is no variable, call `@@array_get@@` (wild 2024.14 games); the accessor is
+/// printed as written. Before, keys call `array_get` (2.3+) and the rest reads plainly.
+#[test]
+fn internal_array_get_from_2024_14() {
+    compiles_to(
+        17,
+        2024,
+        14,
+        "x = a[$ b[i]];",
+        "push.v builtin.i / push.v builtin.b / call.i @@array_get@@ 2 / push.v builtin.a / \
+         call.i variable_struct_get 2 / pop.v.v builtin.x",
+    );
+    compiles_to(
+        17,
+        2024,
+        14,
+        "x = a[| i][1];",
+        "pushi.e 1 / conv.i.v / push.v builtin.i / push.v builtin.a / \
+         call.i ds_list_find_value 2 / call.i @@array_get@@ 2 / pop.v.v builtin.x",
+    );
+    compiles_to(
+        17,
+        2024,
+        14,
+        "a[i][$ b] = c;",
+        "push.v builtin.c / push.v builtin.b / push.v builtin.i / push.v builtin.a / \
+         call.i @@array_get@@ 2 / call.i variable_struct_set 3 / popz.v",
+    );
+    for (src, printed) in [
+        ("x = a[$ b[i]];", "x = a[$ b[i]];"),
+        ("x = a[| i][1];", "x = ds_list_find_value(a, i)[1];"),
+        ("a[i][$ b] = c;", "a[i][$ b] = c;"),
+        ("a[$ b[i] + 1] = c[1];", "a[$ b[i] + 1] = c[1];"),
+        ("x = f()[0];", "x = f()[0];"),
+        (
+            "x = variable_struct_get(a, b[i]);",
+            "x = variable_struct_get(a, b[i]);",
+        ),
+    ] {
+        assert_eq!(round(17, 2024, 14, src), printed);
+    }
+    // 2.3 – 2024.13: keys call `array_get` (printed as the call), the container reads plainly.
+    assert_eq!(
+        round(17, 2024, 13, "x = a[$ b[i]];"),
+        "x = a[$ array_get(b, i)];"
+    );
+    assert_eq!(round(17, 2024, 13, "a[i][$ b] = c;"), "a[i][$ b] = c;");
 }

@@ -1739,6 +1739,18 @@ impl<'g> Compiler<'g> {
                 }
                 Ok(DataType::Variable)
             }
+            // 2024.14+: an element of a value that is no variable (`l[| i][1]`, `f()[0]`).
+            Expr::Index(base, idx)
+                if idx.len() == 1
+                    && self.f().array_get_internal()
+                    && !matches!(**base, Expr::Ident(_) | Expr::Member(..) | Expr::Index(..)) =>
+            {
+                let call = Expr::Call(
+                    Box::new(Expr::Ident("@@array_get@@".into())),
+                    vec![(**base).clone(), idx[0].clone()],
+                );
+                self.expr(&call)
+            }
             Expr::Index(base, _) if matches!(**base, Expr::Index(..)) => self.multi_read(e),
             Expr::Update { op, prefix, target } => self.update_expr(*op, *prefix, target),
             Expr::Index(base, idx) => {
@@ -1757,6 +1769,18 @@ impl<'g> Compiler<'g> {
                 let Expr::Ident(n) = &**callee else {
                     return self.value_call(callee, args);
                 };
+                // A data-structure accessor as written (`m[$ a[i]]`, marked by the parser):
+                // its keys' array element reads call `array_get` (2.3+; 2024.14+
+                // `@@array_get@@`), unlike the call written out.
+                if let Some(real) = n.strip_prefix(crate::parse::ACCESSOR) {
+                    let callee = Expr::Ident(real.to_string());
+                    let mut args = args.clone();
+                    if let Some(f) = self.f().accessor_array_get() {
+                        let container = self.f().array_get_internal();
+                        crate::fold::accessor_key_array_reads(&callee, &mut args, f, container);
+                    }
+                    return self.expr(&Expr::Call(Box::new(callee), args));
+                }
                 if let Some(t) = self.variable_hash(n, args)? {
                     return Ok(t);
                 }

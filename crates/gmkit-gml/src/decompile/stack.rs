@@ -858,10 +858,31 @@ impl Dec<'_, '_> {
                 out.push(Stmt::Throw(args.remove(0).e));
                 return;
             }
-            _ => plain(Expr::Call(
-                Box::new(ident(fn_short_name(&name))),
-                args.into_iter().map(|a| a.e).collect(),
-            )),
+            // 2024.14+: an element of a value that is no variable (`l[| i][1]`, `f()[0]`).
+            ARRAY_GET_INTERNAL if args.len() == 2 && !is_variable(&args[0].e) => {
+                let i = args.pop().expect("two").e;
+                let base = args.pop().expect("two").e;
+                plain(Expr::Index(Box::new(base), vec![i]))
+            }
+            _ => {
+                let mut args: Vec<Expr> = args.into_iter().map(|a| a.e).collect();
+                let mut callee = fn_short_name(&name).to_string();
+                // 2024.14+: array elements read in a data-structure accessor's keys
+                // (`m[$ a[i]]`) call `@@array_get@@`: the accessor, written as such.
+                if let Some(keys) = accessor_keys(&callee, args.len())
+                    && (args[keys.clone()].iter().any(has_internal_array_get)
+                        || is_internal_array_get(&args[0]))
+                {
+                    for k in &mut args[keys] {
+                        internal_array_get_as_index(k);
+                    }
+                    if is_internal_array_get(&args[0]) {
+                        internal_array_get_as_index(&mut args[0]);
+                    }
+                    callee = format!("{}{callee}", crate::parse::ACCESSOR);
+                }
+                plain(Expr::Call(Box::new(ident(&callee)), args))
+            }
         };
         stack.push(v);
     }
@@ -1150,4 +1171,62 @@ pub(crate) fn dup_start<T>(
     let bytes = (count as usize + 1) * type_size(t);
     slots_covering(stack, stack.len(), bytes, size)
         .unwrap_or_else(|| stack.len().saturating_sub(count as usize + 1))
+}
+
+/// The function 2024.14+ calls for an array element read through an accessor's key or on a
+/// value that is no variable (spec §4.7 addition, wild games).
+const ARRAY_GET_INTERNAL: &str = "@@array_get@@";
+
+/// Whether `e` is a variable an element can be read from directly (`a`, `o.a`, `a[i]`).
+fn is_variable(e: &Expr) -> bool {
+    matches!(e, Expr::Ident(_) | Expr::Member(..) | Expr::Index(..))
+}
+
+/// The key arguments of a data-structure accessor's function called with `n` arguments
+/// (the container first; a setter's value last).
+fn accessor_keys(f: &str, n: usize) -> Option<std::ops::Range<usize>> {
+    let (arity, setter) = match f {
+        "ds_list_find_value" | "ds_map_find_value" | "variable_struct_get" => (2, false),
+        "ds_grid_get" => (3, false),
+        "ds_list_set" | "ds_map_set" | "variable_struct_set" => (3, true),
+        "ds_grid_set" => (4, true),
+        _ => return None,
+    };
+    (n == arity).then(|| 1..arity - usize::from(setter))
+}
+
+/// Whether `e` is a call of `@@array_get@@` (an accessor's container `a[i][$ k]`).
+fn is_internal_array_get(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c, a) if a.len() == 2 && matches!(&**c, Expr::Ident(n) if n == ARRAY_GET_INTERNAL))
+}
+
+/// Whether `e` calls `@@array_get@@` where a key's array reads are (through operators).
+fn has_internal_array_get(e: &Expr) -> bool {
+    crate::limits::deep(|| match e {
+        Expr::Call(c, a) => {
+            a.len() == 2 && matches!(&**c, Expr::Ident(n) if n == ARRAY_GET_INTERNAL)
+        }
+        Expr::Binary(_, l, r) => has_internal_array_get(l) || has_internal_array_get(r),
+        Expr::Unary(_, x) | Expr::Paren(x) => has_internal_array_get(x),
+        _ => false,
+    })
+}
+
+/// `@@array_get@@(a, i)` → `a[i]` where a key's array reads are.
+fn internal_array_get_as_index(e: &mut Expr) {
+    crate::limits::deep(|| match e {
+        Expr::Call(c, a)
+            if a.len() == 2 && matches!(&**c, Expr::Ident(n) if n == ARRAY_GET_INTERNAL) =>
+        {
+            let i = a.pop().expect("two");
+            let base = a.pop().expect("two");
+            *e = Expr::Index(Box::new(base), vec![i]);
+        }
+        Expr::Binary(_, l, r) => {
+            internal_array_get_as_index(l);
+            internal_array_get_as_index(r);
+        }
+        Expr::Unary(_, x) | Expr::Paren(x) => internal_array_get_as_index(x),
+        _ => {}
+    })
 }
