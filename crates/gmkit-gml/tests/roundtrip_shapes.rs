@@ -120,3 +120,42 @@ fn internal_array_get_from_2024_14() {
     );
     assert_eq!(round(17, 2024, 13, "a[i][$ b] = c;"), "a[i][$ b] = c;");
 }
+
+/// An entry whose own code calls the compiler's helpers by name (`call.i [name]@@Global@@`:
+/// code of a stripped object, no FUNC chain) gets them called by name again (wild, 2024.14).
+#[test]
+fn helper_called_by_name_stays_by_name() {
+    use gmkit_data::chunks::code::{CodeBody, CodeEntries, CodeEntry, DataType, Instruction};
+    let mut a = Asm::new(17, 2024, 14);
+    let mut ins = a.asm(
+        "call.i @@Global@@ 0 / pushi.e -9 / pushi.e 2 / push.v [array]0.a / \
+         pop.v.v builtin.x",
+    );
+    let strings = a.file.strings.as_mut().unwrap();
+    let name = strings.find("@@Global@@").unwrap();
+    ins[0] = Instruction::CallByName {
+        t: DataType::Int32,
+        argc: 0,
+        name,
+    };
+    let entry = strings.push("gml_Object_o_Create_0");
+    a.file.code = Some(CodeEntries {
+        entries: vec![CodeEntry {
+            name: entry,
+            body: CodeBody::Instructions(ins.clone()),
+            locals_count: 1,
+            arguments_count: 0,
+            arguments_flag: false,
+            execution_offset: 0,
+        }],
+        empty_body: false,
+    });
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let d = gmkit_gml::decompile::decompile_entry(&game, 0).unwrap();
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert_eq!(text, "x = global.a[2];");
+    let tree = gmkit_gml::parse::parse(&text).unwrap();
+    let got = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap();
+    assert_eq!(got, ins);
+}

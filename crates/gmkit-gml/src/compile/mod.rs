@@ -577,6 +577,21 @@ impl<'g> Compiler<'g> {
     }
 
     fn emit(&mut self, i: Instruction) {
+        // A call the entry's own code made by name (no FUNC chain: stripped objects) stays
+        // one, also for the compiler's helpers (`call.i [name]@@Global@@`; wild, 2024.14).
+        let i = match i {
+            Instruction::Call { t, argc, function }
+                if !self.by_name.is_empty()
+                    && self.grow.is_none()
+                    && self.by_name.contains(self.game.func_name(function)) =>
+            {
+                match self.string(self.game.func_name(function)) {
+                    Ok(name) => Instruction::CallByName { t, argc, name },
+                    Err(_) => i,
+                }
+            }
+            i => i,
+        };
         self.out.push(i);
     }
 
