@@ -159,3 +159,23 @@ fn helper_called_by_name_stays_by_name() {
     let got = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap();
     assert_eq!(got, ins);
 }
+
+/// Copy-on-write (2.3 – 2022.1): an owner id set again where paths merge is no repeat in
+/// straight-line code; the statement after it in the same branch still skips it (wild,
+/// 2022.3: `alarm[0] = -1; f(); alarm[3] = 1;` in an `else`, `alarm[1] = c;` after).
+#[test]
+fn owner_set_again_after_a_merge() {
+    let want = "push.v self.a / conv.v.b / bf L1 / pushi.e 1 / pop.v.i self.b / b L2 / L1: / \
+        push.i 68029 / setowner.e / pushi.e -1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        pop.v.v [array]0.alarm / call.i f 0 / popz.v / pushi.e 1 / conv.i.v / pushi.e -1 / \
+        pushi.e 3 / pop.v.v [array]0.alarm / L2: / push.i 68029 / setowner.e / \
+        push.v self.c / pushi.e -1 / pushi.e 1 / pop.v.v [array]0.alarm";
+    common::compiles_to_in(
+        17,
+        2022,
+        1,
+        "if (a) { b = 1; } else { alarm[0] = -1; f(); alarm[3] = 1; } alarm[1] = c;",
+        want,
+        Some(want),
+    );
+}

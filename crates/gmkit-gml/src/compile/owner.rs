@@ -86,9 +86,20 @@ impl Owners {
                 .max_by_key(|(s, _, _)| *s)
                 .map_or_else(|| o.context.clone(), |(_, _, n)| n.clone())
         };
+        // Branch targets: where paths merge, the last id is unknown (GameMaker sets it
+        // again), as after a branch.
+        let mut targets = vec![false; ins.len() + 1];
+        for (p, x) in ins.iter().enumerate() {
+            if let Instruction::Branch { offset, .. } = x {
+                let to = addr[p] + *offset as i64 * 4;
+                if let Ok(t) = addr.binary_search(&to) {
+                    targets[t] = true;
+                }
+            }
+        }
         let mut prev: Option<i64> = None;
         for k in 1..ins.len() {
-            if matches!(ins[k], Instruction::Branch { .. }) {
+            if matches!(ins[k], Instruction::Branch { .. }) || targets[k] {
                 prev = None;
             }
             if !matches!(
