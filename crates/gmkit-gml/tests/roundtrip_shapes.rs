@@ -179,3 +179,104 @@ fn owner_set_again_after_a_merge() {
         Some(want),
     );
 }
+
+/// A boolean right side of a bitwise compound converts straight to int64 from 2.3.2
+/// (`conv.b.l`), to int32 before (wild, 2022.9: `_gb |= v < t;`).
+#[test]
+fn bitwise_compound_with_a_boolean() {
+    compiles_to(
+        17,
+        2023,
+        1,
+        "x |= a < b;",
+        "push.v self.x / push.v self.a / push.v self.b / cmp.v.v LT / conv.b.l / or.l.v / \
+         pop.v.v self.x",
+    );
+    compiles_to(
+        17,
+        2,
+        3,
+        "x |= a < b;",
+        "push.v self.x / push.v self.a / push.v self.b / cmp.v.v LT / conv.b.i / or.i.v / \
+         pop.v.v self.x",
+    );
+    for v in [(2, 3), (2023, 1)] {
+        assert_eq!(round(17, v.0, v.1, "x |= a < b;"), "x |= a < b;");
+    }
+}
+
+/// A 2023.8+ file with object `obj_wall` (0).
+fn with_object(major: u16, minor: u16) -> Asm {
+    use gmkit_data::chunks::object::{Object, Objects};
+    let mut a = Asm::new(17, major, minor);
+    let name = a.file.strings.as_mut().unwrap().push("obj_wall");
+    a.file.objects = Some(Objects {
+        objects: vec![Some(Object {
+            name,
+            ..Object::default()
+        })],
+    });
+    a
+}
+
+fn compile_with(a: &Asm, src: &str) -> Vec<gmkit_data::chunks::code::Instruction> {
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse(src).unwrap();
+    gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap()
+}
+
+/// A bare asset name is the asset though the game has a global (or another entry's local)
+/// variable of that name (wild, 2024.6: `room == introroom` beside `global.introroom`).
+#[test]
+fn asset_name_beside_a_global_of_that_name() {
+    use gmkit_data::chunks::code::{ExtendedKind, Instruction};
+    let mut a = with_object(2023, 8);
+    a.asm("push.v self.x / pushglb.v global.obj_wall");
+    a.file.variables.as_mut().unwrap().variables[1].instance_type = -5;
+    let ins = compile_with(&a, "x = obj_wall;");
+    assert!(
+        matches!(
+            ins[0],
+            Instruction::Extended {
+                kind: ExtendedKind::PUSHREF,
+                ..
+            }
+        ),
+        "{ins:?}"
+    );
+    // An instance variable of that name is the variable.
+    a.file.variables.as_mut().unwrap().variables[1].instance_type = -1;
+    let ins = compile_with(&a, "x = obj_wall;");
+    assert!(matches!(ins[0], Instruction::Push { .. }), "{ins:?}");
+}
+
+/// From 2023.8 an object's name compiles to `pushref`: an instance number in a variable's
+/// instance field is the number (wild, 2024.6: `push.v 0.option_id`).
+#[test]
+fn instance_number_is_no_object_from_2023_8() {
+    let mut a = with_object(2023, 8);
+    let ins = a.asm("push.v 0.x / pop.v.v self.y");
+    let game = gmkit_gml::Game::new(&a.file);
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert_eq!(text, "y = (0).x;");
+    assert_eq!(compile_with(&a, &text), ins);
+    // Before, the number is the object.
+    let mut a = with_object(2023, 6);
+    let ins = a.asm("push.v 0.x / pop.v.v self.y");
+    let game = gmkit_gml::Game::new(&a.file);
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    assert_eq!(gmkit_gml::print::print_stmts(&d.body), "y = obj_wall.x;");
+}
+
+/// A built-in function wins over a game's function of the same name when the file calls
+/// the built-in (wild, 2024.6: the game's own `string_split` is never called).
+#[test]
+fn builtin_wins_over_a_game_function_of_its_name() {
+    let mut a = Asm::new(17, 2024, 6);
+    let want =
+        a.asm("push.v builtin.b / push.v builtin.a / call.i string_split 2 / pop.v.v builtin.x");
+    a.asm("call.i gml_Script_string_split 0");
+    assert_eq!(compile_with(&a, "x = string_split(a, b);"), want);
+}

@@ -78,10 +78,13 @@ impl Compiler<'_> {
             DataType::Int32
         } else {
             let mut t = super::int_type(self.expr(value)?);
-            if t == DataType::Boolean {
+            let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+            // A boolean is an int32 first, except for a 2.3.2+ bitwise compound, which
+            // converts it to int64 directly (`_gb |= a < b`: `conv.b.l`; wild, 2022.9).
+            if t == DataType::Boolean && !(bitwise && self.f().compound_bitwise_int64()) {
                 t = self.conv(t, DataType::Int32);
             }
-            if matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) {
+            if bitwise {
                 if self.f().compound_bitwise_int64() {
                     if t != DataType::Int64 {
                         t = self.conv(t, DataType::Int64);

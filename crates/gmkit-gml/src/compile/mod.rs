@@ -734,6 +734,14 @@ impl<'g> Compiler<'g> {
             name
         };
         let full = format!("gml_Script_{name}");
+        // A built-in wins over a game's function of the same name (wild, 2024.6: the game's
+        // own `string_split` is never called), when the file calls the built-in at all.
+        if let Some(&i) = self.names.funcs.get(name)
+            && self.names.funcs.contains_key(&full)
+            && crate::builtins::function(name).is_some()
+        {
+            return Ok(Id::new(i));
+        }
         self.names
             .funcs
             .get(&full)
@@ -778,6 +786,20 @@ impl<'g> Compiler<'g> {
     /// Whether the file (or, growing, this compile) has a VARI entry named `n`.
     fn var_known(&self, n: &str) -> bool {
         self.names.vars_by_name.contains_key(n)
+            || self.grow.as_ref().is_some_and(|g| g.borrow().has_var(n))
+    }
+
+    /// Whether a bare `n` may be a variable rather than an asset of that name: the file has
+    /// an instance (or built-in) variable `n`; `global.n`, other entries' locals and statics
+    /// do not hide the asset (wild, 2024.6: `room == introroom` beside `global.introroom`).
+    /// Before bytecode 15 VARI entries have no kind: any.
+    fn bare_var_known(&self, n: &str) -> bool {
+        if !self.f().new_opcodes() {
+            return self.var_known(n);
+        }
+        self.names.vars.contains_key(&(n.to_string(), -1))
+            || self.names.vars.contains_key(&(n.to_string(), -6))
+            || self.globalvars.contains(n)
             || self.grow.as_ref().is_some_and(|g| g.borrow().has_var(n))
     }
 
@@ -1699,7 +1721,7 @@ impl<'g> Compiler<'g> {
                 }
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
-                    && !self.var_known(n)
+                    && !self.bare_var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
                 {
                     self.emit(Instruction::Extended {
@@ -1713,7 +1735,7 @@ impl<'g> Compiler<'g> {
                     return Ok(DataType::Variable);
                 }
                 if !self.locals.contains(n)
-                    && !self.var_known(n)
+                    && !self.bare_var_known(n)
                     && let Some(&k) = self.names.objects.get(n)
                 {
                     return Ok(self.push_int(k as i64));

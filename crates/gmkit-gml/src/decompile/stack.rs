@@ -228,7 +228,10 @@ impl Dec<'_, '_> {
         if k >= 100_000 {
             return Expr::Lit(Literal::Int(k));
         }
+        // From 2023.8 an object's name compiles to `pushref`: a plain number is no object
+        // (wild, 2024.6: `push.v 0.option_id` is `(0).option_id`).
         if k >= 0
+            && !self.game.features.asset_refs()
             && let Some(n) = self.game.asset_name(AssetKind::Object, k as usize)
         {
             return ident(n);
