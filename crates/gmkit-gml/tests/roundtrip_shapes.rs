@@ -280,3 +280,29 @@ fn builtin_wins_over_a_game_function_of_its_name() {
     a.asm("call.i gml_Script_string_split 0");
     assert_eq!(compile_with(&a, "x = string_split(a, b);"), want);
 }
+
+/// A built-in read (`pushbltn`) takes the built-in's VARI entry (type self, id -6), not a
+/// global of the same name listed before it (wild, 2024.8: `global.room = room;`).
+#[test]
+fn builtin_read_takes_the_builtin_entry() {
+    use gmkit_data::chunks::variable::Variable;
+    let mut a = Asm::new(17, 2024, 8);
+    a.asm("pushglb.v global.room");
+    let vars = &mut a.file.variables.as_mut().unwrap().variables;
+    vars[0].instance_type = -5;
+    let name = vars[0].name;
+    vars.push(Variable {
+        name,
+        instance_type: -1,
+        variable_id: -6,
+    });
+    let ins = compile_with(&a, "global.room = room;");
+    let gmkit_data::chunks::code::Instruction::Push {
+        value: gmkit_data::chunks::code::PushValue::Variable(v),
+        ..
+    } = ins[0]
+    else {
+        panic!("{ins:?}");
+    };
+    assert_eq!(v.variable.index(), 1, "{ins:?}");
+}

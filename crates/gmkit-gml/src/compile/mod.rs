@@ -851,6 +851,14 @@ impl<'g> Compiler<'g> {
         {
             return Ok(Id::new(i));
         }
+        // A built-in (`pushbltn`) takes the built-in's own entry (type self, id -6), not a
+        // game variable of its name listed first (wild: `global.room = room;`).
+        if inst == -6
+            && self.f().new_opcodes()
+            && let Some(&i) = self.names.vars_by_id.get(&(name.to_string(), -1, -6))
+        {
+            return Ok(Id::new(i));
+        }
         if inst == -7
             && !self.f().gml_v2()
             && let Some(slot) = self.slots.and_then(|m| m.get(name))
