@@ -306,3 +306,15 @@ fn builtin_read_takes_the_builtin_entry() {
     };
     assert_eq!(v.variable.index(), 1, "{ins:?}");
 }
+
+/// Copy-on-write: a statement passing array literals to a call (also as an assignment's
+/// value) sets the per-function owner id at the statement and again right before every array
+/// literal, nested ones too (wild, 2.3.2: `menu = create_menu_page(["EXIT", 0, f], ...)`).
+#[test]
+fn owner_before_every_literal_passed_to_a_call() {
+    let want = "push.i 65536 / setowner.e / push.i 65536 / setowner.e / push.s \"b\" / \
+        conv.s.v / call.i @@NewGMLArray@@ 1 / push.i 65536 / setowner.e / push.i 65536 / \
+        setowner.e / pushi.e 0 / conv.i.v / call.i @@NewGMLArray@@ 1 / push.s \"a\" / \
+        conv.s.v / call.i @@NewGMLArray@@ 2 / call.i f 2 / pop.v.v self.m";
+    common::compiles_to_in(17, 2, 3, "m = f([\"a\", [0]], [\"b\"]);", want, Some(want));
+}

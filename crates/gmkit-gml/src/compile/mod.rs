@@ -1947,7 +1947,7 @@ impl<'g> Compiler<'g> {
             }
             Expr::Array(items) => {
                 // The second of a call pair, at the literal (see `Compiler::set_owner`).
-                if let Some(id) = self.owners.at_literal.take() {
+                if let Some(id) = self.owners.at_literal.take().or(self.owners.each_literal) {
                     self.push_int(id);
                     self.ext(ExtendedKind::SETOWNER);
                 }

@@ -45,6 +45,9 @@ pub(super) struct Owners {
     /// The entry's code repeats an id in straight-line code: this compiler generation does
     /// not skip repeated ids (seen in early 2.3 builds).
     repeats: bool,
+    /// The id to set right before every array literal of the current statement (a call
+    /// passing array literals).
+    pub each_literal: Option<i64>,
 }
 
 impl Owners {
@@ -390,11 +393,20 @@ impl Compiler<'_> {
         if !self.f().copy_on_write() {
             return;
         }
+        self.owners.each_literal = None;
         // A call statement or an `if` condition that passes an array literal to a call:
-        // the entry's per-function id (variable part 0) twice, the second whatever the last
-        // one was (corpus, 2.3.2: `array_push(list, [a, b]);`, `if (f(x, ["a", "b"]))`).
+        // the entry's per-function id (variable part 0) at the statement, and again right
+        // before every array literal of it, nested ones too (corpus, 2.3.2: `array_push(list,
+        // [a, b]);`, `if (f(x, ["a", "b"]))`; wild, 2.3.2: `m = f(["a", 0, [0, 1]], ["b"]);`).
         let passes = match s {
             Stmt::Expr(e) | Stmt::If(e, ..) => passes_array_literal(e),
+            // Also as the value of a plain assignment (wild, 2.3.2: `menu =
+            // create_menu_page(["EXIT", 0, exit_game]);`).
+            Stmt::Assign {
+                target,
+                value,
+                op: None,
+            } if !has_index(target) => passes_array_literal(value),
             _ => false,
         };
         if passes {
@@ -406,8 +418,7 @@ impl Compiler<'_> {
                 self.push_int(id);
                 self.ext(ExtendedKind::SETOWNER);
             }
-            self.push_int(id);
-            self.ext(ExtendedKind::SETOWNER);
+            self.owners.each_literal = Some(id);
             self.owners.last = Some(tag);
             return;
         }
