@@ -84,6 +84,17 @@ impl Features {
         Features { version, ..self }
     }
 
+    /// The same features, raised to 2022.11 when the file's code ends a repeat loop without
+    /// `conv.i.b`, which only 2022.11+ (non-LTS) compilers emit (wild: a game whose chunks
+    /// look 2022.9).
+    pub fn with_short_repeat_tail(self, evidence: bool) -> Self {
+        let mut version = self.version;
+        if evidence && self.gml_v2() && !version.lts {
+            version.raise(gmkit_data::FormatVersion::new(2022, 11, 0, 0));
+        }
+        Features { version, ..self }
+    }
+
     /// The same features, with whether the file's code sets array owners (spec §4.8: the
     /// copy-on-write option, always on in 2.3 – 2022.1, a game setting later).
     pub fn with_copy_on_write(self, evidence: bool) -> Self {

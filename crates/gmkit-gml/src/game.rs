@@ -101,7 +101,8 @@ impl<'a> Game<'a> {
                     .unwrap_or_default();
                 let (cow, bltn_self, end_static) = (ev.cow, ev.bltn_self, ev.end_static);
                 let f = Features::with_evidence(file.version, typed_bools)
-                    .with_self_to_builtin(ev.self_to_builtin);
+                    .with_self_to_builtin(ev.self_to_builtin)
+                    .with_short_repeat_tail(ev.short_repeat);
                 // A file with code shows whether it sets array owners; without code the
                 // version's default stays.
                 let f = if file.code.as_ref().is_some_and(|c| !c.entries.is_empty()) {
@@ -226,7 +227,9 @@ fn code_evidence(
     code: &gmkit_data::chunks::code::CodeEntries,
     vari: Option<&gmkit_data::chunks::variable::Variables>,
 ) -> CodeEvidence {
-    use gmkit_data::chunks::code::{ExtendedKind, Instruction, Opcode, PushValue, RefType};
+    use gmkit_data::chunks::code::{
+        DataType, ExtendedKind, Instruction, Opcode, PushValue, RefType,
+    };
     let mut ev = CodeEvidence::default();
     // A VARI entry of the game's own (not a built-in: variable id -6).
     let own = |v: &gmkit_data::chunks::code::VariableRef| {
@@ -246,6 +249,30 @@ fn code_evidence(
                     kind: ExtendedKind::SETOWNER,
                     ..
                 } => ev.cow = true,
+                // A repeat loop's tail without `conv.i.b` (`pushi.e 1 / sub.i.i / dup.i 0 /
+                // bt`): the 2022.11 form.
+                Instruction::Push {
+                    op: Opcode::PushI,
+                    value: PushValue::Int16(1),
+                } if matches!(
+                    ins.get(k + 1..k + 4),
+                    Some([
+                        Instruction::Binary {
+                            op: Opcode::Sub,
+                            t1: DataType::Int32,
+                            t2: DataType::Int32,
+                        },
+                        Instruction::Dup {
+                            t: DataType::Int32,
+                            count: 0,
+                            extra: 0,
+                        },
+                        Instruction::Branch { op: Opcode::Bt, .. },
+                    ])
+                ) =>
+                {
+                    ev.short_repeat = true
+                }
                 Instruction::Extended {
                     kind: ExtendedKind::SETSTATIC,
                     ..
@@ -288,7 +315,7 @@ fn code_evidence(
                 _ => {}
             }
         }
-        if ev.cow && ev.bltn_self && ev.end_static && ev.self_to_builtin {
+        if ev.cow && ev.bltn_self && ev.end_static && ev.self_to_builtin && ev.short_repeat {
             break;
         }
     }
@@ -307,6 +334,8 @@ struct CodeEvidence {
     /// A variable of the game's own is read or written with instance -6 (`push.v
     /// builtin.hp`): the 2024.2 "self→builtin" encoding.
     self_to_builtin: bool,
+    /// A repeat loop ends without `conv.i.b`: the 2022.11 form.
+    short_repeat: bool,
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

@@ -64,3 +64,23 @@ fn one_entry(
         empty_body: false,
     }
 }
+
+/// A repeat loop ending without `conv.i.b` (`pushi.e 1 / sub.i.i / dup.i 0 / bt`) was made
+/// by 2022.11+ though the chunks look older (wild: a game detected as 2022.9); the long
+/// tail (`push.i 1 ... conv.i.b`) is no evidence.
+#[test]
+fn short_repeat_tail_means_2022_11() {
+    let short = "pushi.e 3 / conv.i.i / dup.i 0 / push.i 0 / cmp.i.i LTE / bt L9 / L1: / \
+        call.i f 0 / popz.v / pushi.e 1 / sub.i.i / dup.i 0 / bt L1 / L9: / popz.i";
+    let long = short.replace(
+        "pushi.e 1 / sub.i.i / dup.i 0 / bt L1",
+        "push.i 1 / sub.i.i / dup.i 0 / conv.i.b / bt L1",
+    );
+    for (text, want) in [(short.to_string(), true), (long, false)] {
+        let mut a = Asm::new(17, 2022, 9);
+        let ins = a.asm(&text);
+        a.file.code = Some(one_entry(&mut a, ins));
+        let game = gmkit_gml::Game::new(&a.file);
+        assert_eq!(game.features.short_repeat_tail(), want, "{text}");
+    }
+}
