@@ -318,3 +318,46 @@ fn owner_before_every_literal_passed_to_a_call() {
         conv.s.v / call.i @@NewGMLArray@@ 2 / call.i f 2 / pop.v.v self.m";
     common::compiles_to_in(17, 2, 3, "m = f([\"a\", [0]], [\"b\"]);", want, Some(want));
 }
+
+/// `break`/`continue`/`return`/`exit` leaving a `try` with `finally` compile, and the print
+/// of the result compiles to the same instructions, in every 2.3+ version family.
+#[test]
+fn leaving_try_with_finally_in_every_family() {
+    for (ma, mi) in [
+        (2, 3),
+        (2022, 1),
+        (2023, 1),
+        (2024, 6),
+        (2024, 11),
+        (2024, 14),
+    ] {
+        for src in [
+            "while (a) { try { if (b) break; f(); } finally { g(); } }",
+            "while (a) { try { if (b) continue; f(); } finally { g(); } }",
+            "try { if (b) exit; f(); } finally { g(); }",
+            "for (i = 0; i < 3; i++) { try { if (b) { break; } } catch (e) { f(); } finally { g(); } }",
+        ] {
+            let mut a = Asm::new(17, ma, mi);
+            a.asm(NAMES);
+            a.asm(
+                "call.i @@try_hook@@ 2 / call.i @@try_unhook@@ 0 / \
+                 call.i @@finish_finally@@ 0 / call.i @@finish_catch@@ 0 / \
+                 pushloc.v local.__yy_breakEx0 / pushloc.v local.__yy_continueEx0 / \
+                 pushloc.v local.e / pushloc.v local.$$$$temp$$$$",
+            );
+            let game = gmkit_gml::Game::new(&a.file);
+            let names = gmkit_gml::compile::Names::new(&game);
+            let compile = |text: &str| {
+                let tree =
+                    gmkit_gml::parse::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+                gmkit_gml::compile::compile_entry(&game, &names, 0, &tree)
+                    .unwrap_or_else(|e| panic!("{ma}.{mi} {text:?}: {e}"))
+            };
+            let ins = compile(src);
+            let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+            assert_eq!(d.failures, 0, "{ma}.{mi} {src:?}: {:?}", d.failure_notes);
+            let text = gmkit_gml::print::print_stmts(&d.body);
+            assert_eq!(compile(&text), ins, "{ma}.{mi} {src:?} printed as {text:?}");
+        }
+    }
+}
