@@ -310,7 +310,7 @@ impl Cx<'_> {
                     } else {
                         "array_get"
                     };
-                    accessor_key_array_reads(&**callee, args, f, self.names.array_get_internal);
+                    accessor_key_array_reads(callee, args, f, self.names.array_get_internal);
                 }
                 match (&**callee, args.as_slice()) {
                     (Expr::Ident(f), [Expr::Lit(a)]) => intrinsic(f, a),
