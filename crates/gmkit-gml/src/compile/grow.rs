@@ -249,15 +249,6 @@ impl Grow {
         self.add.variables.iter().any(|v| v.name == name)
     }
 
-    /// Whether this compile added an instance's VARI entry for `name` (not a global nor a
-    /// local one).
-    pub(super) fn has_instance_var(&self, name: &str) -> bool {
-        self.add
-            .variables
-            .iter()
-            .any(|v| v.name == name && v.instance_type != -5 && v.instance_type != -7)
-    }
-
     /// A VARI entry added earlier in this compile for (`name`, `inst`).
     pub(super) fn added_var(&self, name: &str, inst: i32) -> Option<u32> {
         self.vars.get(&(name.to_string(), inst)).copied()

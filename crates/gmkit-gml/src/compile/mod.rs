@@ -64,9 +64,6 @@ pub struct Names {
     /// (name, VARI instance type) → index.
     vars: HashMap<(String, i32), u32>,
     vars_by_name: HashMap<String, u32>,
-    /// Names with a VARI entry of an instance (not only `global.` and `var` ones): where an
-    /// asset has the name too, a plain name reads the asset only when it is not one of these.
-    instance_vars: HashSet<String>,
     /// Names whose VARI entry is a builtin (variable id -6).
     builtin: HashSet<String>,
     /// Names the file's own code reads with `pushbltn` (global built-ins beyond the list).
@@ -100,7 +97,6 @@ impl Names {
         }
         let mut vars = HashMap::new();
         let mut vars_by_name = HashMap::new();
-        let mut instance_vars = HashSet::new();
         let mut builtin = HashSet::new();
         let mut vars_by_id = HashMap::new();
         if let Some(vs) = file.variables.as_ref() {
@@ -112,11 +108,6 @@ impl Names {
                 vars.entry((name.clone(), v.instance_type))
                     .or_insert(i as u32);
                 vars_by_name.entry(name.clone()).or_insert(i as u32);
-                if v.instance_type != i32::from(InstanceType::GLOBAL.0)
-                    && v.instance_type != i32::from(InstanceType::LOCAL.0)
-                {
-                    instance_vars.insert(name.clone());
-                }
                 if v.variable_id == -6 {
                     builtin.insert(name);
                 }
@@ -187,7 +178,6 @@ impl Names {
             strings,
             vars,
             vars_by_name,
-            instance_vars,
             builtin,
             funcs,
             own_ord: game.defines_function("ord"),
@@ -799,16 +789,6 @@ impl<'g> Compiler<'g> {
     }
 
     /// Whether the file (or, growing, this compile) has a VARI entry named `n`.
-    /// Whether `n` is a variable of an instance: a VARI entry other than a global or a
-    /// local one, or (growing) one this compile adds.
-    fn instance_var_known(&self, n: &str) -> bool {
-        self.names.instance_vars.contains(n)
-            || self
-                .grow
-                .as_ref()
-                .is_some_and(|g| g.borrow().has_instance_var(n))
-    }
-
     fn var_known(&self, n: &str) -> bool {
         self.names.vars_by_name.contains_key(n)
             || self.grow.as_ref().is_some_and(|g| g.borrow().has_var(n))
@@ -1713,12 +1693,9 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
-                // A name that is an asset and only a `global.` variable (the VARI entry
-                // `global.character` makes) reads the asset: GameMaker's `pushref` (wild set:
-                // a sprite `character`, a sound `aquhache`).
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
-                    && !self.instance_var_known(n)
+                    && !self.var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
                 {
                     self.emit(Instruction::Extended {
