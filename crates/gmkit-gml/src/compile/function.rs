@@ -122,15 +122,6 @@ impl Compiler<'_> {
     }
 
     fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
-        if self.keeps_by_name(name) {
-            let name = self.string(name)?;
-            self.emit(Instruction::CallByName {
-                t: DataType::Int32,
-                argc,
-                name,
-            });
-            return Ok(());
-        }
         let function = self.func_exact(name)?;
         self.emit(Instruction::Call {
             t: DataType::Int32,

@@ -687,34 +687,6 @@ impl<'g> Compiler<'g> {
         });
     }
 
-    /// Whether the entry's own code calls `name` by name (`call.i [by-name]`: code of
-    /// stripped objects, whose callees are on no FUNC chain), so that a compile keeps doing
-    /// so (not when growing and the name has a FUNC entry).
-    fn keeps_by_name(&self, name: &str) -> bool {
-        self.by_name.contains(name) && !(self.grow.is_some() && self.names.funcs.contains_key(name))
-    }
-
-    /// A call of one of the runtime's own functions (`@@This@@`, `@@NewGMLArray@@`, ...) with
-    /// `argc` arguments: by its FUNC entry, or by name where the entry already calls it so.
-    fn call_internal(&mut self, name: &str, argc: u16) -> R<()> {
-        if self.keeps_by_name(name) {
-            let name = self.string(name)?;
-            self.emit(Instruction::CallByName {
-                t: DataType::Int32,
-                argc,
-                name,
-            });
-            return Ok(());
-        }
-        let function = self.func(name)?;
-        self.emit(Instruction::Call {
-            t: DataType::Int32,
-            argc,
-            function,
-        });
-        Ok(())
-    }
-
     fn string(&self, s: &str) -> R<StringRef> {
         if let Some(g) = &self.grow {
             return Ok(StringRef(g.borrow_mut().string(self.names, s)));
@@ -1789,13 +1761,7 @@ impl<'g> Compiler<'g> {
                     self.conv(t, DataType::Variable);
                 }
                 let argc = args.len() as u16;
-                // The string the entry already calls this callee by: the name as written,
-                // or a script function's full name (`gml_Script_f`, which the decompiler
-                // writes `f`).
-                let by_name = [n.clone(), format!("gml_Script_{n}")]
-                    .into_iter()
-                    .find(|s| self.by_name.contains(s.as_str()));
-                let found = if by_name.is_some()
+                let found = if self.by_name.contains(n.as_str())
                     && !(self.grow.is_some() && self.names.funcs.contains_key(n.as_str()))
                 {
                     Err(CompileError::UnknownName {
@@ -1816,12 +1782,10 @@ impl<'g> Compiler<'g> {
                     Err(e) => {
                         // Growing mode adds strings: only a callee the entry already called
                         // by name stays one.
-                        if self.grow.is_some() && by_name.is_none() {
+                        if self.grow.is_some() && !self.by_name.contains(n.as_str()) {
                             return Err(e);
                         }
-                        let name = self
-                            .string(by_name.as_deref().unwrap_or(n))
-                            .map_err(|_| e)?;
+                        let name = self.string(n).map_err(|_| e)?;
                         self.emit(Instruction::CallByName {
                             t: DataType::Int32,
                             argc,
@@ -1905,7 +1869,12 @@ impl<'g> Compiler<'g> {
                     let t = self.expr(a)?;
                     self.conv(t, DataType::Variable);
                 }
-                self.call_internal("@@NewGMLArray@@", items.len() as u16)?;
+                let function = self.func("@@NewGMLArray@@")?;
+                self.emit(Instruction::Call {
+                    t: DataType::Int32,
+                    argc: items.len() as u16,
+                    function,
+                });
                 Ok(DataType::Variable)
             }
             Expr::Function(f) => self.function_expr(f),
@@ -1930,8 +1899,24 @@ impl<'g> Compiler<'g> {
 
     /// `f(args)` on a variable / `o.m(args)` (spec §6.2).
     fn method_call(&mut self, callee: &Expr, args: &[Expr]) -> R<DataType> {
-        let call0 = |c: &mut Self, name: &str| c.call_internal(name, 0);
-        let call0_1 = |c: &mut Self, name: &str| c.call_internal(name, 1);
+        let call0 = |c: &mut Self, name: &str| -> R<()> {
+            let function = c.func(name)?;
+            c.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: 0,
+                function,
+            });
+            Ok(())
+        };
+        let call0_1 = |c: &mut Self, name: &str| -> R<()> {
+            let function = c.func(name)?;
+            c.emit(Instruction::Call {
+                t: DataType::Int32,
+                argc: 1,
+                function,
+            });
+            Ok(())
+        };
         match callee {
             Expr::Ident(n) => {
                 for a in args.iter().rev() {
