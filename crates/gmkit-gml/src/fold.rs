@@ -33,9 +33,6 @@ pub struct ConstNames {
     /// Array reads inside a data-structure accessor (`m[? a[i]]`) call `array_get` (2.3+:
     /// tiktaktoe's `SatelliteReset`, 2022.9).
     pub array_get_in_accessors: bool,
-    /// Those reads call `@@array_get@@` rather than `array_get` (2024.14+: every such read of
-    /// the two 2024.14 games that have them, none in 2024.13 and older).
-    pub internal_array_get: bool,
     /// A `var` declares its names for the whole entry, before the declaration too (GMS 1.x).
     pub locals_whole_entry: bool,
     /// Functions called by another name (GMS1 extension functions): name → script name.
@@ -309,13 +306,8 @@ impl Cx<'_> {
                     // The keys, not the container nor a setter's value.
                     let setter = matches!(&**callee, Expr::Ident(f) if f.ends_with("_set"));
                     let end = args.len() - usize::from(setter);
-                    let get = if self.names.internal_array_get {
-                        ARRAY_GET
-                    } else {
-                        "array_get"
-                    };
                     for a in args.iter_mut().take(end).skip(1) {
-                        array_reads_as_calls(a, get);
+                        array_reads_as_calls(a);
                     }
                 }
                 match (&**callee, args.as_slice()) {
@@ -359,25 +351,23 @@ impl Cx<'_> {
 }
 
 /// `a[i]` → `array_get(a, i)` in an expression (not inside calls).
-fn array_reads_as_calls(e: &mut Expr, get: &str) {
-    crate::limits::deep(|| array_reads_as_calls_inner(e, get))
+fn array_reads_as_calls(e: &mut Expr) {
+    crate::limits::deep(|| array_reads_as_calls_inner(e))
 }
 
-/// Array element reads of an accessor's key as calls of `get` (`array_get`, or 2024.14+
-/// `@@array_get@@`).
-fn array_reads_as_calls_inner(e: &mut Expr, get: &str) {
+fn array_reads_as_calls_inner(e: &mut Expr) {
     match e {
         Expr::Index(b, idx) if idx.len() == 1 => {
-            array_reads_as_calls(b, get);
+            array_reads_as_calls(b);
             let mut args = vec![std::mem::replace(&mut **b, Expr::Ident(String::new()))];
             args.append(idx);
-            *e = Expr::Call(Box::new(Expr::Ident(get.into())), args);
+            *e = Expr::Call(Box::new(Expr::Ident("array_get".into())), args);
         }
         Expr::Binary(_, l, r) => {
-            array_reads_as_calls(l, get);
-            array_reads_as_calls(r, get);
+            array_reads_as_calls(l);
+            array_reads_as_calls(r);
         }
-        Expr::Unary(_, x) | Expr::Paren(x) => array_reads_as_calls(x, get),
+        Expr::Unary(_, x) | Expr::Paren(x) => array_reads_as_calls(x),
         _ => {}
     }
 }

@@ -571,13 +571,6 @@ impl Printer {
                 {
                     // Written: `$"a{x}b"`.
                 } else if let Expr::Ident(f) = &**c
-                    && f == crate::parse::ARRAY_GET
-                    && args.len() == 2
-                {
-                    // 2024.14+ calls `@@array_get@@` for an array read inside an accessor's
-                    // key (`m[? a[i]]`); `a[@ i]` parses back to that call.
-                    self.accessor("[@", args);
-                } else if let Expr::Ident(f) = &**c
                     && let Some((marked, name)) = unmarked(f)
                     && let Some((open, arity)) = accessor_reader(name)
                     && args.len() == arity

@@ -109,7 +109,6 @@ impl Sources {
             array_accessor_calls: gms1,
             locals_whole_entry: gms1,
             array_get_in_accessors: game.features.gml_v2(),
-            internal_array_get: game.file.version.non_lts_at_least(2024, 14),
             aliases: project.function_aliases.iter().cloned().collect(),
             self_other_id: game.features.new_opcodes() && !game.features.gml_v2(),
         };

@@ -301,7 +301,7 @@ fn template_strings_call_string_with_a_format() {
     use gmkit_gml::parse::parse;
     let t = parse("s = $\"hp {hp} of {max_hp + 1}!\";\nu = $\"plain\";").expect("parses");
     let printed = gmkit_gml::print::print_stmts(&t);
-    // Printed back as the template it was (tests/internal_calls.rs).
+    // Printed back as the template it was (tests/template_strings.rs).
     assert!(
         printed.contains("s = $\"hp {hp} of {max_hp + 1}!\""),
         "{printed}"

@@ -1,9 +1,8 @@
-//! GameMaker 2024.14's internal calls in decompiled text (found on public games gmkit had not
-//! seen: /work/wild/REPORT.md): a template string `$"a{x}"` compiles to a call of `@@string@@`
-//! (earlier versions call `string`), and an array read inside a data-structure accessor's key
-//! (`m[? a[i]]`) to a call of `@@array_get@@` (earlier: `array_get`). The printer wrote both as
-//! calls, which no GML parser reads (`@` starts no token); it now writes `$"..."` and `a[@ i]`,
-//! which parse back to the same calls. The compiler makes both for new code in a 2024.14 game.
+//! Template strings in decompiled text. GameMaker 2024.14 compiles `$"a{x}"` to a call of
+//! `@@string@@` (earlier versions call `string`; found on public games gmkit had not seen,
+//! /work/wild/REPORT.md), which the printer wrote as a call no GML parser reads (`@` starts no
+//! token). It now writes such a call, and the parser's own `@@template@@` call, as the template
+//! `$"..."`, which parses back to the call the compiler lowers to `@@string@@` again.
 
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, Instruction};
@@ -110,30 +109,7 @@ fn other_shapes_stay_calls() {
     assert_eq!(text, "x = string(\"{0}\", a);");
 }
 
-#[test]
-fn internal_array_get_prints_as_an_accessor() {
-    let e = call(
-        "variable_struct_get",
-        vec![
-            ident("s"),
-            call("@@array_get@@", vec![ident("keys"), ident("i")]),
-        ],
-    );
-    let text = printed(e.clone());
-    assert_eq!(text, "x = variable_struct_get(s, keys[@ i]);");
-    stable(&text);
-    let tree = parse::parse(&text).unwrap();
-    assert_eq!(
-        tree,
-        vec![Stmt::Assign {
-            target: ident("x"),
-            op: None,
-            value: e
-        }]
-    );
-}
-
-/// A 2024.14 corpus game (the corpus has no `@@string@@` nor `@@array_get@@` yet).
+/// A 2024.14 corpus game (the corpus has no `@@string@@` call yet).
 fn game_2024_14() -> Option<DataFile> {
     let bytes = gmkit_testdata::corpus_file("killstreak.win")?;
     let file = gmkit_data::parse_bytes(bytes).expect("corpus file parses");
@@ -214,19 +190,4 @@ fn templates_in_a_2024_14_game_call_internal_string_and_read_back() {
     assert!(!called.iter().any(|f| f == "string"), "{called:?}");
     let text = round_trip(&back, entry);
     assert!(text.contains("$\"score {y} of {y * 2}\""), "{text}");
-}
-
-#[test]
-fn array_reads_in_accessor_keys_of_a_2024_14_game_call_internal_array_get() {
-    let file = gmkit_testdata::need!(game_2024_14());
-    let entry = target(&file);
-    let (back, called) = put(
-        &file,
-        entry,
-        "var m = ds_map_create();\nvar a = [1, 2];\nx = m[? a[1]];\n",
-    );
-    assert!(called.iter().any(|f| f == "@@array_get@@"), "{called:?}");
-    assert!(!called.iter().any(|f| f == "array_get"), "{called:?}");
-    let text = round_trip(&back, entry);
-    assert!(text.contains("a[@ 1]"), "{text}");
 }
