@@ -20,6 +20,10 @@ pub fn print_expr(e: &Expr) -> String {
     p.out
 }
 
+/// The function GameMaker 2024.14+ compiles a template string `$"a{x}"` to a call of (spec
+/// §6.5; earlier versions call `string`).
+const TEMPLATE_2024_14: &str = "@@string@@";
+
 #[derive(Default)]
 struct Printer {
     out: String,
@@ -416,6 +420,76 @@ impl Printer {
         }
     }
 
+    /// A template string's call (`@@template@@` as the parser reads `$"..."`, `@@string@@` as
+    /// GameMaker 2024.14+ compiles it) written as the template `$"a{x}b"`, when its format
+    /// string holds every field once and in order (`{0}`, `{1}`, ...), the way the lexer makes
+    /// it. Returns false, having written nothing, for any other shape, or when a field's text
+    /// holds what a template field cannot (`\`, a template).
+    fn template(&mut self, args: &[Expr]) -> bool {
+        let Some((Expr::Lit(Literal::String(fmt)), fields)) = args.split_first() else {
+            return false;
+        };
+        if fields.is_empty() {
+            // `$"a"` without fields is a plain string, not a call.
+            return false;
+        }
+        let chars: Vec<char> = fmt.chars().collect();
+        let mut out = String::from("$\"");
+        let (mut next, mut i) = (0usize, 0usize);
+        while i < chars.len() {
+            let c = chars[i];
+            if c == '{' {
+                let digits = chars[i + 1..]
+                    .iter()
+                    .take_while(|d| d.is_ascii_digit())
+                    .count();
+                let index: Option<usize> = chars[i + 1..i + 1 + digits]
+                    .iter()
+                    .collect::<String>()
+                    .parse()
+                    .ok();
+                if digits > 0
+                    && chars.get(i + 1 + digits) == Some(&'}')
+                    && index == Some(next)
+                    && next < fields.len()
+                {
+                    let field = match &fields[next] {
+                        Expr::Paren(x) => &**x,
+                        x => x,
+                    };
+                    let text = print_expr(field);
+                    if text.contains('\\') || text.contains("$\"") {
+                        return false;
+                    }
+                    out.push('{');
+                    out.push_str(&text);
+                    out.push('}');
+                    next += 1;
+                    i += 2 + digits;
+                    continue;
+                }
+                // A brace of the text itself.
+                out.push_str("\\{");
+            } else {
+                match c {
+                    '"' => out.push_str("\\\""),
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c => out.push(c),
+                }
+            }
+            i += 1;
+        }
+        if next != fields.len() {
+            return false;
+        }
+        out.push('"');
+        self.out.push_str(&out);
+        true
+    }
+
     fn args(&mut self, args: &[Expr]) {
         self.out.push('(');
         for (i, a) in args.iter().enumerate() {
@@ -492,6 +566,11 @@ impl Printer {
             }
             Expr::Call(c, args) => {
                 if let Expr::Ident(f) = &**c
+                    && (f == crate::lex::TEMPLATE || f == TEMPLATE_2024_14)
+                    && self.template(args)
+                {
+                    // Written: `$"a{x}b"`.
+                } else if let Expr::Ident(f) = &**c
                     && let Some((marked, name)) = unmarked(f)
                     && let Some((open, arity)) = accessor_reader(name)
                     && args.len() == arity

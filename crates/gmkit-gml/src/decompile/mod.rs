@@ -763,6 +763,9 @@ impl<'g, 'i> Dec<'g, 'i> {
                         if let Some(next) = self.empty_switch(i, t, stack, out) {
                             return next;
                         }
+                        if let Some(next) = self.default_only_switch(i, t, end, stack, ctx, out) {
+                            return next;
+                        }
                         match self.jump(i, t, ctx) {
                             Some(Stmt::Block(b)) if b.is_empty() => {}
                             Some(s) => {
@@ -1201,6 +1204,42 @@ impl<'g, 'i> Dec<'g, 'i> {
         let v = stack.pop()?;
         out.push(Stmt::Switch(v.e, cases));
         Some(t + 1)
+    }
+
+    /// A `switch` whose only label is `default:`, with a body: `<v> b D; b E; D: body; E: popz`
+    /// (`switch (v) { default: f(); break; }`; wild set: PortalSulka's `scr_StageName`,
+    /// `default: return "rooftop"; break;`).
+    fn default_only_switch(
+        &mut self,
+        i: usize,
+        t: usize,
+        end: usize,
+        stack: &mut Vec<Val>,
+        ctx: &mut Vec<Ctx>,
+        out: &mut Vec<Stmt>,
+    ) -> Option<usize> {
+        if stack.is_empty() || t != i + 2 || !self.is_branch(i + 1, Opcode::B) {
+            return None;
+        }
+        let brk = self.target(i + 1)?;
+        let popz = matches!(
+            self.ins.get(brk),
+            Some(Instruction::Unary {
+                op: Opcode::Popz,
+                ..
+            })
+        );
+        if !popz || brk <= t || brk > end {
+            return None;
+        }
+        let v = stack.pop()?;
+        ctx.push(Ctx::Switch { brk, cont: None });
+        let mut st = Vec::new();
+        let body = self.region(t, brk, &mut st, ctx);
+        let body = self.close_arm(body, st);
+        ctx.pop();
+        out.push(Stmt::Switch(v.e, vec![Case { label: None, body }]));
+        Some(brk + 1)
     }
 
     /// `repeat`: `<n> dup.i 0; push 0; cmp.i.i LTE; bt end; body; <decrement> bt body; end: popz.i`.
