@@ -720,3 +720,47 @@ fn builtin_arrays_written_without_an_index() {
         "view_xview = 5;\nz = view_yview;\nview_xview[0] = 6;",
     );
 }
+
+#[test]
+fn values_stored_through_another_instance() {
+    // `b.src = id` (a store through the owner on the stack) and `src = -4`: `src` holds
+    // instances, so its -4 is `noone` (acrandomizer's `_btn.src = id`).
+    named(
+        GMS1_16,
+        "push.v self.id / push.v self.b / conv.v.i / pop.v.v [stacktop]0.src / \
+         pushi.e -4 / pop.v.i self.src",
+        "b.src = id;\nsrc = noone;",
+    );
+    named(
+        V23,
+        "push.v self.id / push.v self.b / pushi.e -9 / pop.v.v [stacktop]0.src / \
+         pushi.e -4 / pop.v.i self.src",
+        "b.src = id;\nsrc = noone;",
+    );
+    // Stored a number through the owner too: a number.
+    named(
+        GMS1_16,
+        "pushi.e 3 / push.v self.b / conv.v.i / pop.v.i [stacktop]0.src / \
+         pushi.e -4 / pop.v.i self.src",
+        "b.src = 3;\nsrc = -4;",
+    );
+}
+
+#[test]
+fn locals_owning_variables_hold_instances() {
+    // Before 2.3 a local whose variable is read (`r.y`) holds an instance or an object: the
+    // literal stored in it names the object (jtool's `var realplayer = oPlayer`).
+    named(
+        GMS1_16,
+        "pushi.e 1 / pop.v.i local.r / push.v local.r / conv.v.i / push.v [stacktop]0.y / \
+         pop.v.v self.z",
+        "var r = obj_player;\nz = r.y;",
+    );
+    // From 2.3 the owner may be a struct: the number stays.
+    named(
+        V23,
+        "pushi.e 1 / pop.v.i local.r / push.v local.r / pushi.e -9 / push.v [stacktop]0.y / \
+         pop.v.v self.z",
+        "var r = 1;\nz = r.y;",
+    );
+}

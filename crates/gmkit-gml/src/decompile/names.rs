@@ -728,15 +728,25 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                     }
                 }
                 Instruction::Pop { var, t1, .. }
-                    if matches!(var.ref_type, RefType::NORMAL | RefType::ARRAY)
-                        && var.instance != InstanceType::LOCAL =>
+                    if matches!(
+                        var.ref_type,
+                        RefType::NORMAL | RefType::ARRAY | RefType::STACKTOP
+                    ) && var.instance != InstanceType::LOCAL =>
                 {
                     // Where the stored value's expression ends: right before the `pop`, or
-                    // for an element (`a[i] = v`, `pop.v.T [array]`) below the instance and
-                    // the index (the value deepest; `pop.i.v` has it on top).
+                    // below the values naming the place (the value deepest; `pop.i.v` has it
+                    // on top): an element's instance and index (`a[i] = v`, `pop.v.T
+                    // [array]`), another instance's variable's owner (`o.v = x`, `pop.v.T
+                    // [stacktop]`; from 2.3 with the -9 marker).
                     let mut k = j;
-                    if var.ref_type == RefType::ARRAY && *t1 != DataType::Int32 {
-                        match stack_values(&ins, j, 3).get(2) {
+                    let place = match var.ref_type {
+                        RefType::ARRAY => 2,
+                        RefType::STACKTOP if game.features.gml_v2() => 2,
+                        RefType::STACKTOP => 1,
+                        _ => 0,
+                    };
+                    if place > 0 && *t1 != DataType::Int32 {
+                        match stack_values(&ins, j, place + 1).get(place) {
                             Some(&end) => k = end + 1,
                             // A value with branches (`a[i] = c ? 1 : 2`): of no known type.
                             None => {
@@ -1554,6 +1564,8 @@ impl Evidence<'_, '_, '_> {
                     }
                 }
             }
+            // `with (o)`: before 2.3 an instance or an object.
+            Stmt::With(o, _) if !self.n.game.features.gml_v2() => self.uses(o, Kind::Instance),
             // A condition: a local read as one is a boolean (weak evidence, as any use).
             Stmt::If(c, ..)
             | Stmt::While(c, _)
@@ -1577,6 +1589,9 @@ impl Evidence<'_, '_, '_> {
                     }
                 }
             }
+            // Before 2.3 the owner of a variable (`o.x`) is an instance or an object (later
+            // it may be a struct).
+            Expr::Member(o, _) if !self.n.game.features.gml_v2() => self.uses(o, Kind::Instance),
             Expr::Unary(crate::ast::UnaryOp::Not, x) => self.uses(x, Kind::Bool),
             Expr::Unary(_, x) => self.conflict(x),
             Expr::Update { target, .. } => self.conflict(target),
