@@ -59,7 +59,7 @@ pub(super) fn dnd_reals(body: &mut [Stmt]) {
 /// `view_xview[int64(0)]` → `view_xview`: the element 0 of a built-in array variable with
 /// the int64 index only a bare name compiles to ([`crate::fold::is_builtin_array`]), where no
 /// local of `body` has that name.
-pub(super) fn builtin_array_names(body: &mut Vec<Stmt>) {
+pub(super) fn builtin_array_names(body: &mut [Stmt]) {
     /// The walk of [`builtin_array_names`].
     struct Bare<'a>(&'a std::collections::HashSet<String>);
 
