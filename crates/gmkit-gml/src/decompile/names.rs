@@ -1564,6 +1564,8 @@ impl Evidence<'_, '_, '_> {
                     }
                 }
             }
+            // `with (o)`: before 2.3 an instance or an object.
+            Stmt::With(o, _) if !self.n.game.features.gml_v2() => self.uses(o, Kind::Instance),
             // A condition: a local read as one is a boolean (weak evidence, as any use).
             Stmt::If(c, ..)
             | Stmt::While(c, _)
