@@ -756,6 +756,13 @@ fn locals_owning_variables_hold_instances() {
          pop.v.v self.z",
         "var r = obj_player;\nz = r.y;",
     );
+    // The target of a `with` (jtool's `with (objectIndex)` after `objectIndex == oPlayerStart`).
+    named(
+        GMS1_16,
+        "pushi.e 1 / pop.v.i local.r / push.v local.r / conv.v.i / pushenv L2 / L1: / \
+         call.i f 0 / popz.v / L2: / popenv L1",
+        "var r = obj_player;\nwith (r) {\n    f();\n}",
+    );
     // From 2.3 the owner may be a struct: the number stays.
     named(
         V23,
