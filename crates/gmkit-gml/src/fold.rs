@@ -428,6 +428,81 @@ pub(crate) fn is_builtin_array(n: &str) -> bool {
             ))
 }
 
+/// `body` with each built-in array variable written without an index (`view_xview`, not a
+/// local) made its element 0 with the int64 index GameMaker compiles it to, or `None` when
+/// there is none: what compiling a game's entry does with a decompiled text
+/// ([`crate::decompile`] prints that element as the bare name), as [`resolve`] does with a
+/// project's source.
+pub(crate) fn builtin_array_elements(body: &[Stmt]) -> Option<Vec<Stmt>> {
+    /// Rewrites the bare names (`found`: some was).
+    struct Bare {
+        locals: HashSet<String>,
+        found: bool,
+    }
+
+    impl VisitorMut for Bare {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            match e {
+                Expr::Ident(n) if is_builtin_array(n) && !self.locals.contains(n.as_str()) => {
+                    self.found = true;
+                    *e = element0(n);
+                }
+                // An indexed element and a called name stay as they are.
+                Expr::Index(b, idx) => {
+                    if !matches!(&**b, Expr::Ident(_)) {
+                        self.visit_expr_mut(b);
+                    }
+                    for i in idx.iter_mut() {
+                        self.visit_expr_mut(i);
+                    }
+                }
+                Expr::Call(f, args) | Expr::New(f, args) => {
+                    if !matches!(&**f, Expr::Ident(_)) {
+                        self.visit_expr_mut(f);
+                    }
+                    for a in args.iter_mut() {
+                        self.visit_expr_mut(a);
+                    }
+                }
+                e => walk_expr_mut(self, e),
+            }
+        }
+    }
+
+    /// Whether `body` names a built-in array anywhere (a cheap look before any copy).
+    fn names_one(body: &[Stmt]) -> bool {
+        struct Names(bool);
+        impl Visitor for Names {
+            fn visit_expr(&mut self, e: &Expr) {
+                if let Expr::Ident(n) = e
+                    && is_builtin_array(n)
+                {
+                    self.0 = true;
+                }
+                if !self.0 {
+                    crate::visit::walk_expr(self, e);
+                }
+            }
+        }
+        let mut v = Names(false);
+        v.visit_block(body);
+        v.0
+    }
+
+    if !names_one(body) {
+        return None;
+    }
+    let mut locals = HashSet::new();
+    collect_locals(body, true, &mut locals);
+    let mut out = body.to_vec();
+    let mut b = Bare {
+        locals,
+        found: false,
+    };
+    b.visit_block_mut(&mut out);
+    b.found.then_some(out)
+}
+
 fn element0(n: &str) -> Expr {
     Expr::Index(
         Box::new(Expr::Ident(n.to_string())),

@@ -14,6 +14,8 @@ use gmkit_gml::{Game, decompile, parse, print};
 /// GMS 1.4 (bytecode 14), GMS 2.2 (bc 17, 2.0), 2.3 (bc 17, 2.3, before typed booleans),
 /// 2022 (typed booleans), 2023.8 (asset references).
 const GMS1: (u8, u16, u16) = (14, 1, 0);
+/// GMS 1.4 with bytecode 16 (`pushi`; `push.e` only for `++`/`--` and short-circuit ends).
+const GMS1_16: (u8, u16, u16) = (16, 1, 0);
 const V22: (u8, u16, u16) = (17, 2, 0);
 const V23: (u8, u16, u16) = (17, 2, 3);
 const V2022: (u8, u16, u16) = (17, 2022, 1);
@@ -608,4 +610,164 @@ fn drag_and_drop_health_score_and_lives_read_real() {
         "__dnd_health = 100;",
     );
     named(V22, "pushi.e 100 / pop.v.i self.health", "health = 100;");
+}
+
+#[test]
+fn predicates_returning_short_circuit_chains() {
+    // `return a > 0 && b > 0` ends in the chain's landing `push.e 0`: a predicate, and a
+    // variable stored 0 and its result holds booleans (jtool's `point_in_rect` and
+    // `cursor_in_area`).
+    named_in(
+        GMS1_16,
+        &[
+            (
+                "gml_Script_scr_inside",
+                "push.v self.a / pushi.e 0 / cmp.i.v GT / bf L1 / push.v self.b / pushi.e 0 / \
+                 cmp.i.v GT / b L2 / L1: / push.e 0 / L2: / conv.b.v / ret.v",
+                "return a > 0 && b > 0;",
+            ),
+            (
+                "gml_Object_a_Create_0",
+                "pushi.e 0 / pop.v.i self.inside / call.i scr_inside 0 / pop.v.v self.inside",
+                "inside = false;\ninside = scr_inside();",
+            ),
+        ],
+    );
+    // Before bytecode 15 every small integer is a `push.e`: the same script returning a
+    // literal 0 is no predicate.
+    named_in(
+        GMS1,
+        &[
+            (
+                "gml_Script_scr_zero",
+                "push.v self.a / conv.v.b / bf L / pushi.e 2 / conv.i.v / ret.v / L: / \
+                 pushi.e 0 / conv.i.v / ret.v",
+                "if (a) {\n    return 2;\n}\nreturn 0;",
+            ),
+            (
+                "gml_Object_a_Create_0",
+                "pushi.e 0 / pop.v.i self.n / call.i scr_zero 0 / pop.v.v self.n",
+                "n = 0;\nn = scr_zero();",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn array_elements_used_as_booleans() {
+    // Elements stored only 0/1 and read as a condition: booleans (jtool's
+    // `killers[buttonCount] = true`).
+    named(
+        GMS1_16,
+        "pushi.e 1 / pushi.e -1 / push.v self.i / conv.v.i / pop.v.i [array]0.k / \
+         pushi.e 0 / pushi.e -1 / push.v self.i / conv.v.i / pop.v.i [array]0.k / \
+         pushi.e -1 / push.v self.i / conv.v.i / push.v [array]0.k / conv.v.b / bf L / \
+         pushi.e 2 / pop.v.i self.z / L:",
+        "k[i] = true;\nk[i] = false;\nif (k[i]) {\n    z = 2;\n}",
+    );
+    // An element also stored 2: numbers.
+    named(
+        GMS1_16,
+        "pushi.e 1 / pushi.e -1 / push.v self.i / conv.v.i / pop.v.i [array]0.k / \
+         pushi.e 2 / pushi.e -1 / push.v self.i / conv.v.i / pop.v.i [array]0.k / \
+         pushi.e -1 / push.v self.i / conv.v.i / push.v [array]0.k / conv.v.b / bf L / \
+         pushi.e 2 / pop.v.i self.z / L:",
+        "k[i] = 1;\nk[i] = 2;\nif (k[i]) {\n    z = 2;\n}",
+    );
+}
+
+#[test]
+fn booleans_saved_and_read_back() {
+    // A flag read back from a file (`ini_read_real`), toggled with `!` and read as a
+    // condition: a boolean (j2l-expansion's `global.infinitejump`).
+    for v in [GMS1_16, V22] {
+        named(
+            v,
+            "pushi.e 0 / pop.v.i self.f / pushi.e 0 / conv.i.v / push.s \"k\" / conv.s.v / \
+             push.s \"s\" / conv.s.v / call.i ini_read_real 3 / pop.v.v self.f / \
+             push.v self.f / conv.v.b / not.b / pop.v.b self.f / \
+             push.v self.f / conv.v.b / bf L / pushi.e 2 / pop.v.i self.z / L:",
+            "f = false;\nf = ini_read_real(\"s\", \"k\", 0);\nf = !f;\nif (f) {\n    z = 2;\n}",
+        );
+        // Without a boolean stored in it, a number read back is any number.
+        named(
+            v,
+            "pushi.e 0 / pop.v.i self.f / pushi.e 0 / conv.i.v / push.s \"k\" / conv.s.v / \
+             push.s \"s\" / conv.s.v / call.i ini_read_real 3 / pop.v.v self.f / \
+             push.v self.f / conv.v.b / bf L / pushi.e 2 / pop.v.i self.z / L:",
+            "f = 0;\nf = ini_read_real(\"s\", \"k\", 0);\nif (f) {\n    z = 2;\n}",
+        );
+    }
+    // Compared with another number (`f == 3`): not a boolean.
+    named(
+        GMS1_16,
+        "pushi.e 1 / pop.v.i self.f / push.v self.f / conv.v.b / bf L / \
+         pushi.e 0 / pop.v.i self.f / L: / push.v self.f / pushi.e 3 / cmp.i.v EQ / bf M / \
+         pushi.e 2 / pop.v.i self.z / M:",
+        "f = 1;\nif (f) {\n    f = 0;\n}\nif (f == 3) {\n    z = 2;\n}",
+    );
+}
+
+#[test]
+fn builtin_arrays_written_without_an_index() {
+    // `view_xview` without an index is its element 0 with an int64 index (`push.l 0`);
+    // `view_xview[0]` (`pushi.e 0`) keeps its index.
+    named(
+        GMS1_16,
+        "pushi.e 5 / pushi.e -1 / push.l 0 / conv.l.i / pop.v.i [array]0.view_xview / \
+         pushi.e -1 / push.l 0 / conv.l.i / push.v [array]0.view_yview / pop.v.v self.z / \
+         pushi.e 6 / pushi.e -1 / pushi.e 0 / pop.v.i [array]0.view_xview",
+        "view_xview = 5;\nz = view_yview;\nview_xview[0] = 6;",
+    );
+}
+
+#[test]
+fn values_stored_through_another_instance() {
+    // `b.src = id` (a store through the owner on the stack) and `src = -4`: `src` holds
+    // instances, so its -4 is `noone` (acrandomizer's `_btn.src = id`).
+    named(
+        GMS1_16,
+        "push.v self.id / push.v self.b / conv.v.i / pop.v.v [stacktop]0.src / \
+         pushi.e -4 / pop.v.i self.src",
+        "b.src = id;\nsrc = noone;",
+    );
+    named(
+        V23,
+        "push.v self.id / push.v self.b / pushi.e -9 / pop.v.v [stacktop]0.src / \
+         pushi.e -4 / pop.v.i self.src",
+        "b.src = id;\nsrc = noone;",
+    );
+    // Stored a number through the owner too: a number.
+    named(
+        GMS1_16,
+        "pushi.e 3 / push.v self.b / conv.v.i / pop.v.i [stacktop]0.src / \
+         pushi.e -4 / pop.v.i self.src",
+        "b.src = 3;\nsrc = -4;",
+    );
+}
+
+#[test]
+fn locals_owning_variables_hold_instances() {
+    // Before 2.3 a local whose variable is read (`r.y`) holds an instance or an object: the
+    // literal stored in it names the object (jtool's `var realplayer = oPlayer`).
+    named(
+        GMS1_16,
+        "pushi.e 1 / pop.v.i local.r / push.v local.r / conv.v.i / push.v [stacktop]0.y / \
+         pop.v.v self.z",
+        "var r = obj_player;\nz = r.y;",
+    );
+    // The target of a `with` (jtool's `with (objectIndex)` after `objectIndex == oPlayerStart`).
+    named(
+        GMS1_16,
+        "pushi.e 1 / pop.v.i local.r / push.v local.r / conv.v.i / pushenv L2 / L1: / \
+         call.i f 0 / popz.v / L2: / popenv L1",
+        "var r = obj_player;\nwith (r) {\n    f();\n}",
+    );
+    // From 2.3 the owner may be a struct: the number stays.
+    named(
+        V23,
+        "pushi.e 1 / pop.v.i local.r / push.v local.r / pushi.e -9 / push.v [stacktop]0.y / \
+         pop.v.v self.z",
+        "var r = 1;\nz = r.y;",
+    );
 }

@@ -202,6 +202,7 @@ fn decompile_entry_raw(
     if game.file.version.at_least(2, 0) && !game.name_index().own_real {
         tidy::dnd_reals(&mut body);
     }
+    tidy::builtin_array_names(&mut body);
     Ok(Decompiled {
         body,
         failures: d.failures,

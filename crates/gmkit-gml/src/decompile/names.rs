@@ -167,6 +167,13 @@ struct Use {
     object_argument: u32,
     /// Stores of another of the game's own variables (`a = b`): boolean when every such `b` is.
     copies: u32,
+    /// Stores of a value the bytecode does not type (a number read from a file or a map,
+    /// `real(s)`, a script's result that is not a predicate): booleans hold such values
+    /// too, so these count for no kind, but a variable with them needs a boolean store and a
+    /// condition read besides to be one.
+    opaque: u32,
+    /// Reads compared with a number other than 0, 1 and -4 (`v == 3`, `v > 2`): not a boolean.
+    compared_number: u32,
     /// A store of anything else (a number, an expression).
     other: bool,
     /// The kinds of the built-in places it is passed to and of the values stored in it.
@@ -183,19 +190,25 @@ impl Use {
         self.compared_noone += u.compared_noone;
         self.object_argument += u.object_argument;
         self.copies += u.copies;
+        self.opaque += u.opaque;
+        self.compared_number += u.compared_number;
         self.other |= u.other;
         self.ev.join(u.ev);
     }
 
     /// Used as a boolean: every store is 0, 1 or a boolean expression (a literal among them),
     /// and some read is a condition or some store a boolean expression (`hit = 0` and
-    /// `hit = place_meeting(…)`).
+    /// `hit = place_meeting(…)`); never compared with another number; with an untyped
+    /// store ([`Use::opaque`]), both a boolean store and a condition read
+    /// (`f = ini_read_real(…)`, `f = !f`, `if (f)`).
     fn is_bool(&self) -> bool {
         !self.other
             && self.noone == 0
             && self.instance == 0
+            && self.compared_number == 0
             && self.literal > 0
             && (self.condition > 0 || self.boolean > 0)
+            && (self.opaque == 0 || (self.condition > 0 && self.boolean > 0))
     }
 
     /// Holds an instance or `noone`: stores of `noone` and no 0/1 or boolean, and either every
@@ -270,7 +283,12 @@ fn copied_booleans(
     bools: &mut HashSet<String>,
 ) {
     let flag_only = |u: &Use| {
-        !u.other && u.noone == 0 && u.instance == 0 && u.literal + u.boolean + u.copies > 0
+        !u.other
+            && u.noone == 0
+            && u.instance == 0
+            && u.opaque == 0
+            && u.compared_number == 0
+            && u.literal + u.boolean + u.copies > 0
     };
     let mut set: HashSet<&str> = by_name
         .iter()
@@ -338,6 +356,16 @@ fn call_args(
     at: usize,
     argc: usize,
 ) -> Vec<gmkit_data::chunks::code::Instruction> {
+    stack_values(ins, at, argc)
+        .into_iter()
+        .map(|k| ins[k])
+        .collect()
+}
+
+/// The positions of the last instructions of the `n` values on the stack at `at` (the top
+/// first), as far as they are straight-line expressions (pushes, conversions, arithmetic,
+/// comparisons, calls).
+fn stack_values(ins: &[gmkit_data::chunks::code::Instruction], at: usize, n: usize) -> Vec<usize> {
     use gmkit_data::chunks::code::{Instruction, Opcode, PushValue, RefType};
     // (values taken, values left) of an instruction, `None` for one that is not part of a
     // straight-line expression.
@@ -367,7 +395,7 @@ fn call_args(
     };
     let mut out = Vec::new();
     let mut end = at;
-    for _ in 0..argc.min(64) {
+    for _ in 0..n.min(64) {
         let Some(last) = end.checked_sub(1) else {
             break;
         };
@@ -387,18 +415,19 @@ fn call_args(
         if need > 0 {
             break;
         }
-        out.push(ins[last]);
+        out.push(last);
         end = k;
     }
     out
 }
 
 /// Notes script `s` (its root entry's instructions `ins`) among `out` if it is a predicate:
-/// every `ret` gives 0, 1 or a comparison, and both 0 and 1 or a comparison and a literal are
-/// among them.
+/// every `ret` gives 0, 1, a comparison, `!` or a short-circuit `&&`/`||`, and both 0 and 1
+/// or one of the boolean expressions are among them.
 fn predicate_returns(
     ins: &[gmkit_data::chunks::code::Instruction],
     s: &str,
+    push_e_is_signature: bool,
     out: &mut HashSet<String>,
 ) {
     use gmkit_data::chunks::code::{Instruction, Opcode, PushValue};
@@ -424,6 +453,9 @@ fn predicate_returns(
             )
         });
         match prev {
+            // The landing `push.e 0|1` of a short-circuit `&&`/`||` chain (a literal is a
+            // `pushi`): a boolean.
+            Some(x) if push_e_is_signature && is_short_circuit_end(x) => boolean = true,
             Some(Instruction::Push {
                 value: PushValue::Int16(v @ (0 | 1)),
                 ..
@@ -439,9 +471,33 @@ fn predicate_returns(
             _ => return,
         }
     }
-    if seen == [true, true] || (boolean && (seen[0] || seen[1])) {
+    if seen == [true, true] || boolean {
         out.insert(s.to_string());
     }
+}
+
+/// Whether built-in `f` gives back a number stored earlier (in a file, or written as a
+/// string): `ini_read_real`, `real`, ... Such a number may be a saved boolean.
+fn reads_stored_value(f: &str) -> bool {
+    matches!(
+        f,
+        "ini_read_real" | "real" | "file_text_read_real" | "buffer_read" | "json_decode"
+    )
+}
+
+/// Whether `x` is the `push.e 0` or `push.e 1` that ends a short-circuit `&&`/`||` chain:
+/// the plain `push` opcode with a 16-bit value, where a literal 0 or 1 in the source is a
+/// `pushi.e` (../shared/spec/gml-bytecode.md §4.2 and §10; from bytecode 15 on, see
+/// [`crate::features::Features::push_e_is_signature`]).
+fn is_short_circuit_end(x: &gmkit_data::chunks::code::Instruction) -> bool {
+    use gmkit_data::chunks::code::{Instruction, Opcode, PushValue};
+    matches!(
+        x,
+        Instruction::Push {
+            op: Opcode::Push,
+            value: PushValue::Int16(0 | 1),
+        }
+    )
 }
 
 /// Where a local's one value comes from.
@@ -465,6 +521,8 @@ fn variable_kinds(game: &Game) -> VariableKinds {
     let mut params: HashMap<String, Vec<Ev>> = HashMap::new();
     let mut returns: HashMap<String, Ev> = HashMap::new();
     let mut predicates: HashSet<String> = HashSet::new();
+    // `push.e 0|1` ends a short-circuit chain (a literal is a `pushi.e`).
+    let sig = game.features.push_e_is_signature();
     // Game variables passed straight to a script's parameter: (variable, script, parameter).
     let mut passed: Vec<(u32, String, usize)> = Vec::new();
     // Game variables stored straight into another: (destination, source).
@@ -535,10 +593,10 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                 owner[start..end.max(start)]
                     .iter_mut()
                     .for_each(|o| *o = Some(n));
-                predicate_returns(&ins[start..end.max(start)], n, &mut predicates);
+                predicate_returns(&ins[start..end.max(start)], n, sig, &mut predicates);
             }
         } else if let Some(s) = own {
-            predicate_returns(&ins, s, &mut predicates);
+            predicate_returns(&ins, s, sig, &mut predicates);
         }
         // Locals of this entry holding one script parameter or one script's result.
         let mut local_src: HashMap<u32, Option<Src>> = HashMap::new();
@@ -669,10 +727,34 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                         }
                     }
                 }
-                Instruction::Pop { var, .. }
-                    if var.ref_type == RefType::NORMAL && var.instance != InstanceType::LOCAL =>
+                Instruction::Pop { var, t1, .. }
+                    if matches!(
+                        var.ref_type,
+                        RefType::NORMAL | RefType::ARRAY | RefType::STACKTOP
+                    ) && var.instance != InstanceType::LOCAL =>
                 {
+                    // Where the stored value's expression ends: right before the `pop`, or
+                    // below the values naming the place (the value deepest; `pop.i.v` has it
+                    // on top): an element's instance and index (`a[i] = v`, `pop.v.T
+                    // [array]`), another instance's variable's owner (`o.v = x`, `pop.v.T
+                    // [stacktop]`; from 2.3 with the -9 marker).
                     let mut k = j;
+                    let place = match var.ref_type {
+                        RefType::ARRAY => 2,
+                        RefType::STACKTOP if game.features.gml_v2() => 2,
+                        RefType::STACKTOP => 1,
+                        _ => 0,
+                    };
+                    if place > 0 && *t1 != DataType::Int32 {
+                        match stack_values(&ins, j, place + 1).get(place) {
+                            Some(&end) => k = end + 1,
+                            // A value with branches (`a[i] = c ? 1 : 2`): of no known type.
+                            None => {
+                                uses.entry(var.variable.0).or_default().opaque += 1;
+                                continue;
+                            }
+                        }
+                    }
                     let mut prev = None;
                     while k > 0 {
                         k -= 1;
@@ -697,6 +779,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                     let u = uses.entry(var.variable.0).or_default();
                     let returns = |f| builtins::function(game.func_name(f)).map(|f| f.returns);
                     match prev {
+                        Some(p) if sig && is_short_circuit_end(&p) => u.boolean += 1,
                         Some(Instruction::Push {
                             value: PushValue::Int16(0 | 1) | PushValue::Int32(0 | 1),
                             ..
@@ -743,7 +826,13 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                                 u.instance += 1;
                                 u.ev.stored(Kind::Instance);
                             }
-                            // A number from a built-in (`ini_read_real`) may be of any kind.
+                            // A value read from a file or a data structure, or converted
+                            // from a string, may be a boolean saved earlier.
+                            Some(Kind::Any) => u.opaque += 1,
+                            Some(Kind::Real) if reads_stored_value(game.func_name(function)) => {
+                                u.opaque += 1
+                            }
+                            // Another number from a built-in may be of any kind.
                             Some(Kind::Real) => u.other = true,
                             Some(k) => {
                                 u.ev.stored(k);
@@ -812,6 +901,32 @@ fn variable_kinds(game: &Game) -> VariableKinds {
                 {
                     uses.entry(var.variable.0).or_default().compared_noone += 1;
                 }
+                // Compared with another number (`v == 3`, `v > 0.5`).
+                Instruction::Push {
+                    value: PushValue::Variable(var),
+                    ..
+                } if var.instance != InstanceType::LOCAL
+                    && matches!(
+                        ins.get(j + 1),
+                        Some(Instruction::Push {
+                            value: PushValue::Int16(_)
+                                | PushValue::Int32(_)
+                                | PushValue::Int64(_)
+                                | PushValue::Double(_),
+                            ..
+                        })
+                    )
+                    && !matches!(
+                        ins.get(j + 1),
+                        Some(Instruction::Push {
+                            value: PushValue::Int16(0 | 1 | -4) | PushValue::Int32(0 | 1 | -4),
+                            ..
+                        })
+                    )
+                    && matches!(ins.get(j + 2), Some(Instruction::Compare { .. })) =>
+                {
+                    uses.entry(var.variable.0).or_default().compared_number += 1;
+                }
                 _ => {}
             }
         }
@@ -822,7 +937,7 @@ fn variable_kinds(game: &Game) -> VariableKinds {
         if predicates.contains(&s) {
             u.boolean += 1;
         } else {
-            u.other = true;
+            u.opaque += 1;
         }
     }
     // A variable passed to a script's boolean parameter is read as a boolean.
@@ -1449,6 +1564,8 @@ impl Evidence<'_, '_, '_> {
                     }
                 }
             }
+            // `with (o)`: before 2.3 an instance or an object.
+            Stmt::With(o, _) if !self.n.game.features.gml_v2() => self.uses(o, Kind::Instance),
             // A condition: a local read as one is a boolean (weak evidence, as any use).
             Stmt::If(c, ..)
             | Stmt::While(c, _)
@@ -1472,6 +1589,9 @@ impl Evidence<'_, '_, '_> {
                     }
                 }
             }
+            // Before 2.3 the owner of a variable (`o.x`) is an instance or an object (later
+            // it may be a struct).
+            Expr::Member(o, _) if !self.n.game.features.gml_v2() => self.uses(o, Kind::Instance),
             Expr::Unary(crate::ast::UnaryOp::Not, x) => self.uses(x, Kind::Bool),
             Expr::Unary(_, x) => self.conflict(x),
             Expr::Update { target, .. } => self.conflict(target),

@@ -8,9 +8,13 @@
 //!   declaration moves from the top of the scope to the first assignment when nothing before it
 //!   mentions the local (compiled earlier it would not be a local yet) and every later mention
 //!   is in the same block, after it.
+//! - a built-in array variable written without an index (`view_xview`, `background_htiled`):
+//!   GameMaker reads and writes its element 0 with an int64 index (`push.l 0`), which a
+//!   source `view_xview[0]` never gives (`pushi.e 0`); the compiler turns the bare name back
+//!   into that element ([`crate::fold`]).
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp};
-use crate::visit::{Visitor, walk_expr, walk_stmt};
+use crate::visit::{Visitor, VisitorMut, walk_block_mut, walk_expr, walk_expr_mut, walk_stmt};
 
 /// The instance variables GameMaker Studio 2's drag-and-drop actions "Set Health", "Set Score"
 /// and "Set Lives" keep their value in.
@@ -50,6 +54,32 @@ pub(super) fn dnd_reals(body: &mut [Stmt]) {
             }
         }
     })
+}
+
+/// `view_xview[int64(0)]` → `view_xview`: the element 0 of a built-in array variable with
+/// the int64 index only a bare name compiles to ([`crate::fold::is_builtin_array`]), where no
+/// local of `body` has that name.
+pub(super) fn builtin_array_names(body: &mut [Stmt]) {
+    /// The walk of [`builtin_array_names`].
+    struct Bare<'a>(&'a std::collections::HashSet<String>);
+
+    impl VisitorMut for Bare<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            walk_expr_mut(self, e);
+            if let Expr::Index(b, idx) = e
+                && let [Expr::Lit(Literal::Int64(0))] = idx.as_slice()
+                && let Expr::Ident(n) = &**b
+                && crate::fold::is_builtin_array(n)
+                && !self.0.contains(n)
+            {
+                *e = Expr::Ident(n.clone());
+            }
+        }
+    }
+
+    let mut locals = std::collections::HashSet::new();
+    crate::fold::collect_locals(body, true, &mut locals);
+    walk_block_mut(&mut Bare(&locals), body);
 }
 
 /// Turns `init; while (c) { …; step }` into `for` loops, at every level of `body`.
