@@ -1,0 +1,117 @@
+//! Control-flow shapes found on games gmkit was never tuned on, where decompiling left
+//! unstructured code: each case is GameMaker's assembly → the GML it decompiles to, the
+//! compiler giving that assembly back from the GML, and the GML printed back as itself in
+//! every version family.
+
+mod common;
+use common::Asm;
+
+/// The versions of the cases: GMS 1.4 (bc 14), GMS 2.0 (bc 16), 2.3 and 2023.
+const FAMILIES: [(u8, u16, u16); 4] = [(14, 1, 0), (16, 2, 0), (17, 2, 3), (17, 2023, 1)];
+
+/// Instance variables, locals (`~`) and functions (`()`) the data file knows.
+const NAMES: &str = "a b c v f() g()";
+
+/// Compiles `source` for the version, decompiles the result and prints it; checks that the
+/// print compiles to the same instructions and decompiles without failures.
+fn back(bc: u8, major: u16, minor: u16, source: &str) -> String {
+    let mut a = Asm::new(bc, major, minor);
+    let mut pre = String::new();
+    for v in NAMES.split_whitespace() {
+        if let Some(f) = v.strip_suffix("()") {
+            pre.push_str(&format!("call.i {f} 0 / popz.v / "));
+        } else {
+            pre.push_str(&format!("push.v self.{v} / popz.v / "));
+        }
+    }
+    a.asm(&pre);
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse(source).expect("parses");
+    let ins = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    assert_eq!(d.failures, 0, "{source:?}: {:?}", d.failure_notes);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    let tree2 = gmkit_gml::parse::parse(&text)
+        .unwrap_or_else(|e| panic!("the print of {source:?} does not parse: {e}\n{text}"));
+    let again = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree2).expect("compiles");
+    let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
+    assert_eq!(
+        dis.instructions(&again),
+        dis.instructions(&ins),
+        "{source:?} printed as {text:?} compiles differently"
+    );
+    text
+}
+
+/// `source` prints back as itself in every family.
+fn same_everywhere(source: &str) {
+    for (bc, major, minor) in FAMILIES {
+        assert_eq!(
+            back(bc, major, minor, source),
+            source,
+            "bc {bc} {major}.{minor}"
+        );
+    }
+}
+
+/// GameMaker's `asm` (2.3 and 2023) decompiles to `source`, and `source` compiles to `asm`.
+fn both_ways(asm: &str, source: &str) {
+    for (bc, major, minor) in [(17, 2, 3), (17, 2023, 1)] {
+        assert_eq!(
+            common::gml(bc, major, minor, asm),
+            source,
+            "{major}.{minor}"
+        );
+        common::compiles_to(bc, major, minor, source, asm);
+    }
+}
+
+#[test]
+fn then_arm_ending_in_a_conditional_continue() {
+    // `if (b) { if (c) continue; }`: the inner `bf` and the outer one both land after the
+    // `continue`'s jump, which is no jump over an else-arm.
+    both_ways(
+        "L0: / push.v self.a / conv.v.b / bf L9 / push.v self.b / conv.v.b / bf L1 / \
+         push.v self.c / conv.v.b / bf L1 / b L0 / L1: / call.i f 0 / popz.v / b L0 / L9:",
+        "while (a) {\n    if (b) {\n        if (c) {\n            continue;\n        }\n    }\n    f();\n}",
+    );
+    same_everywhere(
+        "while (a) {\n    if (b) {\n        if (c) {\n            g();\n            continue;\n        }\n    }\n    f();\n}",
+    );
+    same_everywhere(
+        "while (a) {\n    if (b) {\n        f();\n        if (c) {\n            break;\n        }\n    } else {\n        g();\n    }\n}",
+    );
+    same_everywhere(
+        "with (a) {\n    if (b) {\n        if (c) {\n            continue;\n        }\n        if (v) {\n            continue;\n        }\n    }\n    f();\n}",
+    );
+}
+
+#[test]
+fn switch_with_only_a_default() {
+    // `<v> b default; b end; default: …; end: popz`.
+    both_ways(
+        "push.v self.a / b L1 / b L2 / L1: / call.i f 0 / popz.v / b L2 / L2: / popz.v",
+        "switch (a) {\n    default:\n        f();\n        break;\n}",
+    );
+    both_ways(
+        "push.v self.a / b L1 / b L2 / L1: / b L2 / L2: / popz.v",
+        "switch (a) {\n    default:\n        break;\n}",
+    );
+    same_everywhere("switch (a) {\n    default:\n        f();\n}");
+    same_everywhere(
+        "while (b) {\n    switch (a) {\n        default:\n            f();\n            break;\n    }\n    g();\n}",
+    );
+}
+
+#[test]
+fn case_label_calling_a_function() {
+    both_ways(
+        "push.v self.a / dup.v 0 / call.i f 0 / cmp.v.v EQ / bt L1 / b L2 / \
+         L1: / call.i g 0 / popz.v / b L2 / L2: / popz.v",
+        "switch (a) {\n    case f():\n        g();\n        break;\n}",
+    );
+    same_everywhere(
+        "switch (a) {\n    case 1:\n        f();\n        break;\n    case g():\n        f();\n        break;\n}",
+    );
+}
