@@ -115,3 +115,66 @@ fn case_label_calling_a_function() {
         "switch (a) {\n    case 1:\n        f();\n        break;\n    case g():\n        f();\n        break;\n}",
     );
 }
+
+/// 2023.8+: a bare name of an asset compiles to the asset's `pushref` even when one of the
+/// game's variables has the name too (a variable reached as `obj.name` elsewhere); a local of
+/// that name hides the asset.
+#[test]
+fn asset_name_that_is_also_a_variable() {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction};
+    use gmkit_data::chunks::sprite::{Sprite, Sprites};
+    let compile = |v: (u16, u16), source: &str| {
+        let mut a = Asm::new(17, v.0, v.1);
+        let name = a.file.strings.as_mut().unwrap().push("spr_wall");
+        a.file.sprites = Some(Sprites {
+            sprites: vec![
+                None,
+                Some(Sprite {
+                    name,
+                    ..Sprite::default()
+                }),
+            ],
+        });
+        a.asm("push.v self.spr_wall / popz.v / push.v self.x / popz.v");
+        let game = gmkit_gml::Game::new(&a.file);
+        let names = gmkit_gml::compile::Names::new(&game);
+        let tree = gmkit_gml::parse::parse(source).expect("parses");
+        let ins = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+        let sprite = game.pushref_type(gmkit_gml::game::AssetKind::Sprite);
+        let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+        (ins, sprite, gmkit_gml::print::print_stmts(&d.body))
+    };
+    let (ins, sprite, text) = compile((2023, 8), "x = spr_wall;");
+    assert!(
+        matches!(
+            ins.first(),
+            Some(Instruction::Extended {
+                kind: ExtendedKind::PUSHREF,
+                operand: Some(ExtOperand::Asset { asset_type, index: 1 }),
+                ..
+            }) if Some(*asset_type) == sprite
+        ),
+        "{ins:?}"
+    );
+    assert_eq!(text, "x = spr_wall;");
+    // A local of the name is the local.
+    let (ins, _, _) = compile((2023, 8), "var spr_wall = 0;\nx = spr_wall;");
+    assert!(
+        !ins.iter().any(|i| matches!(
+            i,
+            Instruction::Extended {
+                kind: ExtendedKind::PUSHREF,
+                ..
+            }
+        )),
+        "{ins:?}"
+    );
+    // Before 2023.8 the name is the variable (assets are plain numbers there).
+    let (ins, _, text) = compile((2023, 1), "x = spr_wall;");
+    assert!(
+        !ins.iter()
+            .any(|i| matches!(i, Instruction::Extended { .. })),
+        "{ins:?}"
+    );
+    assert_eq!(text, "x = spr_wall;");
+}

@@ -1665,10 +1665,14 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
+                // 2023.8+: a name of an asset reads the asset, though one of the game's
+                // variables has that name too (only a local hides it); a script's name that
+                // is a variable is the function it declares.
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
-                    && !self.var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
+                    && (!self.var_known(n)
+                        || self.game.pushref_kind(asset_type) != Some(AssetKind::Script))
                 {
                     self.emit(Instruction::Extended {
                         kind: ExtendedKind::PUSHREF,
