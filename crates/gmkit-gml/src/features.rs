@@ -16,6 +16,9 @@ pub struct Features {
     /// Evidence from the file's code: a function ends `setstatic.e / exit.i` with no static
     /// initializer before.
     end_setstatic_evidence: bool,
+    /// Whether the file's code may reference functions with `pushref` (see
+    /// [`Features::with_function_refs`]).
+    function_refs_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -56,6 +59,7 @@ impl Features {
             copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
             end_setstatic_evidence: false,
+            function_refs_evidence: true,
         }
     }
 
@@ -69,6 +73,7 @@ impl Features {
             copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
             end_setstatic_evidence: false,
+            function_refs_evidence: true,
         }
     }
 
@@ -242,9 +247,21 @@ impl Features {
     }
 
     /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:
-    /// `push.i [function]…`).
+    /// `push.i [function]…`), unless the file's code shows otherwise
+    /// ([`Features::with_function_refs`]).
     pub fn function_refs(&self) -> bool {
-        self.version.non_lts_at_least(2024, 2)
+        self.version.non_lts_at_least(2024, 2) && self.function_refs_evidence
+    }
+
+    /// The features with what the file's code shows about function references: `false` when
+    /// its code references functions only with `push.i [function]…` though its chunks look
+    /// 2024.2+ (games built by such a compiler exist: a 2024.14-looking game referencing its
+    /// constructors by `push.i` only).
+    pub fn with_function_refs(self, evidence: bool) -> Self {
+        Features {
+            function_refs_evidence: evidence,
+            ..self
+        }
     }
 
     /// `++`/`--` on a 1-D array element duplicates instance and index with `dup.l 0`

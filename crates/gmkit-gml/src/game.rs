@@ -108,6 +108,7 @@ impl<'a> Game<'a> {
                 };
                 f.with_builtin_self(bltn_self)
                     .with_end_setstatic(end_static)
+                    .with_function_refs(file.code.as_ref().is_none_or(function_ref_evidence))
             },
             vars,
             funcs,
@@ -261,6 +262,38 @@ fn code_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> (bool, bool, b
         }
     }
     (cow, bltn_self, end_static)
+}
+
+/// Whether the code may reference functions with `pushref.i <func>` (2024.2+): some code does,
+/// or no code pushes a function with `push.i [function]…` at all, so nothing shows the older
+/// form. (A 2024.2+ file with function declarations but no function used as a value reads as
+/// the older form; its code has no reference that could tell.)
+fn function_ref_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction, PushValue};
+    let mut push_i = false;
+    for i in 0..code.entries.len() {
+        if !code.entries[i].body.is_root() {
+            continue;
+        }
+        let Ok(ins) = code.instructions(i) else {
+            continue;
+        };
+        for x in ins.iter() {
+            match x {
+                Instruction::Extended {
+                    kind: ExtendedKind::PUSHREF,
+                    operand: Some(ExtOperand::Function { .. }),
+                    ..
+                } => return true,
+                Instruction::Push {
+                    value: PushValue::Function(_),
+                    ..
+                } => push_i = true,
+                _ => {}
+            }
+        }
+    }
+    !push_i
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

@@ -178,3 +178,63 @@ fn asset_name_that_is_also_a_variable() {
     );
     assert_eq!(text, "x = spr_wall;");
 }
+
+/// A function used as a value is `pushref.i <func>` from 2024.2, unless the file's own code
+/// references functions only with `push.i [function]…` (a compiler of 2024.2-looking files
+/// that keeps the older form): then the compiler keeps it too.
+#[test]
+fn function_value_as_the_files_code_references_functions() {
+    let entry = "push.i [function]gml_Script_f / conv.i.v / pop.v.v self.a";
+    for v in [(2024, 2), (2024, 14)] {
+        common::compiles_to_in(
+            17,
+            v.0,
+            v.1,
+            "a = f;",
+            "push.i [function]gml_Script_f / pop.v.i builtin.a",
+            Some(entry),
+        );
+    }
+    // Without that evidence (no code pushes a function), 2024.2 references it by `pushref`.
+    let mut a = Asm::new(17, 2024, 2);
+    let ins = a.asm("call.i gml_Script_f 0 / pop.v.v self.a");
+    let name = a
+        .file
+        .strings
+        .as_mut()
+        .unwrap()
+        .push("gml_Object_test_Create_0");
+    a.file.code = Some(gmkit_data::chunks::code::CodeEntries {
+        entries: vec![gmkit_data::chunks::code::CodeEntry {
+            name,
+            body: gmkit_data::chunks::code::CodeBody::Instructions(ins),
+            locals_count: 1,
+            arguments_count: 0,
+            arguments_flag: false,
+            execution_offset: 0,
+        }],
+        empty_body: false,
+    });
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse("a = f;").expect("parses");
+    let ins = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+    assert!(
+        matches!(
+            ins.first(),
+            Some(gmkit_data::chunks::code::Instruction::Extended {
+                kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
+                ..
+            })
+        ),
+        "{ins:?}"
+    );
+    // The feature: 2024.2+ by version, off with the evidence.
+    let features = |major, minor| gmkit_gml::Features::new(Asm::new(17, major, minor).file.version);
+    assert!(features(2024, 2).function_refs());
+    assert!(!features(2024, 2).with_function_refs(false).function_refs());
+    assert!(!features(2024, 1).with_function_refs(true).function_refs());
+    // A file without code shows nothing: the version decides.
+    let a = Asm::new(17, 2024, 2);
+    assert!(gmkit_gml::Game::new(&a.file).features.function_refs());
+}

@@ -1667,12 +1667,15 @@ impl<'g> Compiler<'g> {
                 }
                 // 2023.8+: a name of an asset reads the asset, though one of the game's
                 // variables has that name too (only a local hides it); a script's name that
-                // is a variable is the function it declares.
+                // is a variable, or (without function `pushref`s) a function, is the function
+                // it declares (`push.i [function]gml_Script_…`).
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
-                    && (!self.var_known(n)
-                        || self.game.pushref_kind(asset_type) != Some(AssetKind::Script))
+                    && (self.game.pushref_kind(asset_type) != Some(AssetKind::Script)
+                        || !self.var_known(n)
+                            && (self.f().function_refs()
+                                || !self.known_func(&format!("gml_Script_{n}"))))
                 {
                     self.emit(Instruction::Extended {
                         kind: ExtendedKind::PUSHREF,
