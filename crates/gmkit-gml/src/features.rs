@@ -19,6 +19,8 @@ pub struct Features {
     /// Whether the file's code may reference functions with `pushref` (see
     /// [`Features::with_function_refs`]).
     function_refs_evidence: bool,
+    /// Whether the file's code decrements a `repeat` counter the 2022.11 way.
+    short_repeat_tail_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -60,6 +62,7 @@ impl Features {
             builtin_self_evidence: false,
             end_setstatic_evidence: false,
             function_refs_evidence: true,
+            short_repeat_tail_evidence: false,
         }
     }
 
@@ -74,6 +77,7 @@ impl Features {
             builtin_self_evidence: false,
             end_setstatic_evidence: false,
             function_refs_evidence: true,
+            short_repeat_tail_evidence: false,
         }
     }
 
@@ -215,8 +219,19 @@ impl Features {
     }
 
     /// 2022.11+ (non-LTS): the repeat decrement is `pushi.e 1` with no `conv.i.b`.
+    /// Also when the file's code shows that tail though its chunks look older
+    /// ([`Features::with_short_repeat_tail`]).
     pub fn short_repeat_tail(&self) -> bool {
-        self.version.non_lts_at_least(2022, 11)
+        self.short_repeat_tail_evidence || self.version.non_lts_at_least(2022, 11)
+    }
+
+    /// The features with what the file's code shows: `true` when some `repeat` ends with
+    /// `pushi.e 1; sub.i.i; dup.i 0; bt` (a 2022.9-looking game compiled that way exists).
+    pub fn with_short_repeat_tail(self, evidence: bool) -> Self {
+        Features {
+            short_repeat_tail_evidence: evidence,
+            ..self
+        }
     }
 
     /// 2023.8+: asset names compile to `pushref`.

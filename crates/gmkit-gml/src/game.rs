@@ -109,6 +109,7 @@ impl<'a> Game<'a> {
                 f.with_builtin_self(bltn_self)
                     .with_end_setstatic(end_static)
                     .with_function_refs(file.code.as_ref().is_none_or(function_ref_evidence))
+                    .with_short_repeat_tail(file.code.as_ref().is_some_and(short_repeat_evidence))
             },
             vars,
             funcs,
@@ -294,6 +295,41 @@ fn function_ref_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
         }
     }
     !push_i
+}
+
+/// Whether some `repeat` loop ends the 2022.11 way: `pushi.e 1; sub.i.i; dup.i 0; bt` (before:
+/// `push.i 1` and a `conv.i.b` before the `bt`).
+fn short_repeat_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
+    use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue};
+    (0..code.entries.len())
+        .filter(|&i| code.entries[i].body.is_root())
+        .any(|i| {
+            let Ok(ins) = code.instructions(i) else {
+                return false;
+            };
+            ins.windows(4).any(|w| {
+                matches!(
+                    w,
+                    [
+                        Instruction::Push {
+                            op: Opcode::PushI,
+                            value: PushValue::Int16(1),
+                        },
+                        Instruction::Binary {
+                            op: Opcode::Sub,
+                            t1: DataType::Int32,
+                            t2: DataType::Int32,
+                        },
+                        Instruction::Dup {
+                            t: DataType::Int32,
+                            count: 0,
+                            extra: 0,
+                        },
+                        Instruction::Branch { op: Opcode::Bt, .. },
+                    ]
+                )
+            })
+        })
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

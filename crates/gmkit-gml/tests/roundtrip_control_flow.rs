@@ -238,3 +238,50 @@ fn function_value_as_the_files_code_references_functions() {
     let a = Asm::new(17, 2024, 2);
     assert!(gmkit_gml::Game::new(&a.file).features.function_refs());
 }
+
+/// `x |= a < b`: a boolean right side of `&= |= ^=` converts straight to int64 from 2.3.2
+/// (`conv.b.l`, one conversion), and `x += a < b` to int32.
+#[test]
+fn boolean_right_side_of_a_compound_assignment() {
+    common::compiles_to(
+        17,
+        2023,
+        1,
+        "a |= b < c;",
+        "push.v self.a / push.v self.b / push.v self.c / cmp.v.v LT / conv.b.l / or.l.v / \
+         pop.v.v self.a",
+    );
+    common::compiles_to(
+        17,
+        2023,
+        1,
+        "a += b < c;",
+        "push.v self.a / push.v self.b / push.v self.c / cmp.v.v LT / conv.b.i / add.i.v / \
+         pop.v.v self.a",
+    );
+    assert_eq!(
+        common::gml(
+            17,
+            2023,
+            1,
+            "push.v self.a / push.v self.b / push.v self.c / cmp.v.v LT / conv.b.l / or.l.v / \
+             pop.v.v self.a"
+        ),
+        "a |= b < c;"
+    );
+}
+
+/// The 2022.11 `repeat` tail (`pushi.e 1; sub.i.i; dup.i 0; bt`, no `conv.i.b`) in a file whose
+/// chunks look older: the file's own code decides, and the compiler follows it.
+#[test]
+fn repeat_tail_as_the_files_code_has_it() {
+    let short = "push.v self.a / conv.v.i / dup.i 0 / push.i 0 / cmp.i.i LTE / bt L9 / \
+                 L1: / call.i f 0 / popz.v / pushi.e 1 / sub.i.i / dup.i 0 / bt L1 / L9: / popz.i";
+    common::compiles_to_in(17, 2022, 9, "repeat (a) {\n    f();\n}", short, Some(short));
+    assert_eq!(common::gml(17, 2022, 9, short), "repeat (a) {\n    f();\n}");
+    // Without that evidence, 2022.9 is the older tail.
+    let long = "push.v self.a / conv.v.i / dup.i 0 / push.i 0 / cmp.i.i LTE / bt L9 / \
+                L1: / call.i f 0 / popz.v / push.i 1 / sub.i.i / dup.i 0 / conv.i.b / bt L1 / \
+                L9: / popz.i";
+    common::compiles_to_in(17, 2022, 9, "repeat (a) {\n    f();\n}", long, Some(long));
+}

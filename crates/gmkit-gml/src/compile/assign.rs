@@ -78,10 +78,18 @@ impl Compiler<'_> {
             DataType::Int32
         } else {
             let mut t = super::int_type(self.expr(value)?);
+            let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+            // A boolean converts straight to the operand type: `x |= a < b` is `conv.b.l`
+            // from 2.3.2, `conv.b.i` otherwise.
             if t == DataType::Boolean {
-                t = self.conv(t, DataType::Int32);
+                let to = if bitwise && self.f().compound_bitwise_int64() {
+                    DataType::Int64
+                } else {
+                    DataType::Int32
+                };
+                t = self.conv(t, to);
             }
-            if matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor) {
+            if bitwise {
                 if self.f().compound_bitwise_int64() {
                     if t != DataType::Int64 {
                         t = self.conv(t, DataType::Int64);
