@@ -21,6 +21,8 @@ pub struct Features {
     function_refs_evidence: bool,
     /// Whether the file's code decrements a `repeat` counter the 2022.11 way.
     short_repeat_tail_evidence: bool,
+    /// Whether the file's code calls `@@Global@@`.
+    global_call_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -63,6 +65,7 @@ impl Features {
             end_setstatic_evidence: false,
             function_refs_evidence: true,
             short_repeat_tail_evidence: false,
+            global_call_evidence: false,
         }
     }
 
@@ -78,6 +81,7 @@ impl Features {
             end_setstatic_evidence: false,
             function_refs_evidence: true,
             short_repeat_tail_evidence: false,
+            global_call_evidence: false,
         }
     }
 
@@ -177,8 +181,20 @@ impl Features {
     }
 
     /// 2023.11+: `global` used as a value (also as an array's owner) is `call.i @@Global@@ 0`.
+    /// Also when the file's code calls `@@Global@@` though its chunks look older
+    /// ([`Features::with_global_call`]).
     pub fn global_as_call(&self) -> bool {
-        self.version.non_lts_at_least(2023, 11)
+        self.global_call_evidence || self.version.non_lts_at_least(2023, 11)
+    }
+
+    /// The features with what the file's functions show: `true` when the file references
+    /// `@@Global@@` (a 2023.8-looking game whose `global.a[i] = v` reads `global` that way
+    /// exists).
+    pub fn with_global_call(self, evidence: bool) -> Self {
+        Features {
+            global_call_evidence: evidence,
+            ..self
+        }
     }
 
     /// 2024.11+: constructors and struct bodies start with `call.i @@SetStatic@@ 0`.

@@ -42,7 +42,7 @@ impl<'a> Game<'a> {
             .as_ref()
             .map(|v| v.variables.iter().map(|v| s(v.name)).collect())
             .unwrap_or_default();
-        let funcs = file
+        let funcs: Vec<String> = file
             .functions
             .as_ref()
             .map(|v| v.functions.iter().map(|f| s(f.name)).collect())
@@ -110,6 +110,7 @@ impl<'a> Game<'a> {
                     .with_end_setstatic(end_static)
                     .with_function_refs(file.code.as_ref().is_none_or(function_ref_evidence))
                     .with_short_repeat_tail(file.code.as_ref().is_some_and(short_repeat_evidence))
+                    .with_global_call(funcs.iter().any(|f| f == "@@Global@@"))
             },
             vars,
             funcs,

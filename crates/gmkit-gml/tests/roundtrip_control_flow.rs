@@ -285,3 +285,29 @@ fn repeat_tail_as_the_files_code_has_it() {
                 L9: / popz.i";
     common::compiles_to_in(17, 2022, 9, "repeat (a) {\n    f();\n}", long, Some(long));
 }
+
+/// `global` as a value is `call.i @@Global@@ 0` from 2023.11, and in an older-looking file whose
+/// functions include `@@Global@@` (its code reads `global` that way).
+#[test]
+fn global_as_a_call_as_the_files_functions_show() {
+    let global_call = |asm: &str| {
+        let mut a = Asm::new(17, 2023, 8);
+        a.asm(asm);
+        gmkit_gml::Game::new(&a.file).features.global_as_call()
+    };
+    assert!(global_call("call.i @@Global@@ 0 / popz.v"));
+    assert!(!global_call("push.v self.a / popz.v"));
+    // The compiler follows: `global` as a value is the call.
+    let mut a = Asm::new(17, 2023, 8);
+    a.asm("call.i @@Global@@ 0 / popz.v / push.v self.a / popz.v / push.v local.g / popz.v");
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse("var g = global;").expect("parses");
+    let ins = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("compiles");
+    let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);
+    assert!(
+        dis.instructions(&ins).starts_with("call.i @@Global@@"),
+        "{}",
+        dis.instructions(&ins)
+    );
+}
