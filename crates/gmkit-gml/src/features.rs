@@ -250,6 +250,13 @@ impl Features {
         }
     }
 
+    /// 2024.14+: an `exit`/`return` in a switch's `default:` case leaves the switch value on
+    /// the stack (no `popz` before it; other cases still pop it). Seen on two 2024.14 games;
+    /// 2024.13 and older games pop it in every case.
+    pub fn default_exit_keeps_switch_value(&self) -> bool {
+        self.version.non_lts_at_least(2024, 14)
+    }
+
     /// 2023.8+: asset names compile to `pushref`.
     pub fn asset_refs(&self) -> bool {
         self.version.non_lts_at_least(2023, 8)

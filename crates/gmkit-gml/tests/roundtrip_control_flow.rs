@@ -311,3 +311,17 @@ fn global_as_a_call_as_the_files_functions_show() {
         dis.instructions(&ins)
     );
 }
+
+/// 2024.14: `exit` in a switch's `default:` case leaves the switch value on the stack (no
+/// `popz` before it), other cases still drop it; 2024.13 drops it in every case.
+#[test]
+fn exit_in_the_default_case_of_a_switch() {
+    let source = "switch (a) {\n    case 1:\n        exit;\n    default:\n        exit;\n}";
+    let new = "push.v builtin.a / dup.v 0 / pushi.e 1 / cmp.i.v EQ / bt L1 / b L2 / b L9 / \
+               L1: / popz.v / exit.i / L2: / exit.i / L9: / popz.v";
+    common::compiles_to(17, 2024, 14, source, new);
+    assert_eq!(common::gml(17, 2024, 14, new), source);
+    let old = "push.v builtin.a / dup.v 0 / pushi.e 1 / cmp.i.v EQ / bt L1 / b L2 / b L9 / \
+               L1: / popz.v / exit.i / L2: / popz.v / exit.i / L9: / popz.v";
+    common::compiles_to(17, 2024, 13, source, old);
+}

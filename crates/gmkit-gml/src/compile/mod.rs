@@ -307,12 +307,12 @@ fn is_global_builtin(n: &str) -> bool {
 #[derive(Clone, Copy)]
 enum Loop {
     /// while/for/do/repeat/with: break and continue jump lists (indices of `b`).
-    Loop {
-        with: bool,
-        repeat: bool,
-    },
+    Loop { with: bool, repeat: bool },
     Switch {
         ty: DataType,
+        /// Compiling the `default:` case where an `exit`/`return` leaves the switch value on
+        /// the stack ([`crate::Features::default_exit_keeps_switch_value`]).
+        keep: bool,
     },
 }
 
@@ -1273,10 +1273,11 @@ impl<'g> Compiler<'g> {
         let kinds: Vec<Loop> = self.frames.iter().rev().map(|f| f.kind).collect();
         for k in kinds {
             match k {
-                Loop::Switch { ty } => self.emit(Instruction::Unary {
+                Loop::Switch { ty, keep: false } => self.emit(Instruction::Unary {
                     op: Opcode::Popz,
                     t: ty,
                 }),
+                Loop::Switch { keep: true, .. } => {}
                 Loop::Loop { with: true, .. } => self.emit(Instruction::PopEnvExit),
                 Loop::Loop { repeat: true, .. } if self.f().gml_v2() => {
                     self.emit(Instruction::Unary {
@@ -1364,7 +1365,7 @@ impl<'g> Compiler<'g> {
         let l9 = self.label();
         self.branch(Opcode::B, l9);
         self.frames.push(Frame {
-            kind: Loop::Switch { ty },
+            kind: Loop::Switch { ty, keep: false },
             breaks: Vec::new(),
             continues: Vec::new(),
         });
@@ -1372,9 +1373,17 @@ impl<'g> Compiler<'g> {
         // known only if no case changed it (corpus: a case repeats the previous case's id).
         let entry = self.owners.last;
         let mut changed = false;
+        let keep_in_default = self.f().default_exit_keeps_switch_value();
         for (c, l) in cases.iter().zip(&targets) {
             self.place(*l);
             self.owners.last = entry;
+            if let Some(Frame {
+                kind: Loop::Switch { keep, .. },
+                ..
+            }) = self.frames.last_mut()
+            {
+                *keep = keep_in_default && c.label.is_none();
+            }
             self.block(&c.body)?;
             changed |= self.owners.last != entry;
         }
