@@ -16,6 +16,11 @@ pub struct Features {
     /// Evidence from the file's code: a function ends `setstatic.e / exit.i` with no static
     /// initializer before.
     end_setstatic_evidence: bool,
+    /// Whether the file's code may reference functions with `pushref` (see
+    /// [`Features::with_function_refs`]).
+    function_refs_evidence: bool,
+    /// Whether the file's code calls `@@Global@@`.
+    global_call_evidence: bool,
 }
 
 /// Version families used when reporting (bytecode ≤ 14, 15–16, 17 before 2.3, 2.3–2022,
@@ -56,6 +61,8 @@ impl Features {
             copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
             end_setstatic_evidence: false,
+            function_refs_evidence: true,
+            global_call_evidence: false,
         }
     }
 
@@ -69,6 +76,8 @@ impl Features {
             copy_on_write_evidence: !version.at_least_full(2022, 2, 0, 0),
             builtin_self_evidence: false,
             end_setstatic_evidence: false,
+            function_refs_evidence: true,
+            global_call_evidence: false,
         }
     }
 
@@ -191,8 +200,20 @@ impl Features {
     }
 
     /// 2023.11+: `global` used as a value (also as an array's owner) is `call.i @@Global@@ 0`.
+    /// Also when the file's code calls `@@Global@@` though its chunks look older
+    /// ([`Features::with_global_call`]).
     pub fn global_as_call(&self) -> bool {
-        self.version.non_lts_at_least(2023, 11)
+        self.global_call_evidence || self.version.non_lts_at_least(2023, 11)
+    }
+
+    /// The features with what the file's functions show: `true` when the file references
+    /// `@@Global@@` (a 2023.8-looking game whose `global.a[i] = v` reads `global` that way
+    /// exists).
+    pub fn with_global_call(self, evidence: bool) -> Self {
+        Features {
+            global_call_evidence: evidence,
+            ..self
+        }
     }
 
     /// 2024.11+: constructors and struct bodies start with `call.i @@SetStatic@@ 0`.
@@ -251,8 +272,17 @@ impl Features {
     }
 
     /// 2022.11+ (non-LTS): the repeat decrement is `pushi.e 1` with no `conv.i.b`.
+    /// Also when the file's code shows that tail though its chunks look older: the version is
+    /// raised ([`Features::with_short_repeat_tail`]).
     pub fn short_repeat_tail(&self) -> bool {
         self.version.non_lts_at_least(2022, 11)
+    }
+
+    /// 2024.14+: an `exit`/`return` in a switch's `default:` case leaves the switch value on
+    /// the stack (no `popz` before it; other cases still pop it). Seen on two 2024.14 games;
+    /// 2024.13 and older games pop it in every case.
+    pub fn default_exit_keeps_switch_value(&self) -> bool {
+        self.version.non_lts_at_least(2024, 14)
     }
 
     /// 2023.8+: asset names compile to `pushref`.
@@ -289,9 +319,21 @@ impl Features {
     }
 
     /// 2024.2+: functions referenced as values compile to `pushref.i <func>` (before:
-    /// `push.i [function]…`).
+    /// `push.i [function]…`), unless the file's code shows otherwise
+    /// ([`Features::with_function_refs`]).
     pub fn function_refs(&self) -> bool {
-        self.version.non_lts_at_least(2024, 2)
+        self.version.non_lts_at_least(2024, 2) && self.function_refs_evidence
+    }
+
+    /// The features with what the file's code shows about function references: `false` when
+    /// its code references functions only with `push.i [function]…` though its chunks look
+    /// 2024.2+ (games built by such a compiler exist: a 2024.14-looking game referencing its
+    /// constructors by `push.i` only).
+    pub fn with_function_refs(self, evidence: bool) -> Self {
+        Features {
+            function_refs_evidence: evidence,
+            ..self
+        }
     }
 
     /// `++`/`--` on a 1-D array element duplicates instance and index with `dup.l 0`

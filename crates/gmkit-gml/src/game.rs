@@ -42,7 +42,7 @@ impl<'a> Game<'a> {
             .as_ref()
             .map(|v| v.variables.iter().map(|v| s(v.name)).collect())
             .unwrap_or_default();
-        let funcs = file
+        let funcs: Vec<String> = file
             .functions
             .as_ref()
             .map(|v| v.functions.iter().map(|f| s(f.name)).collect())
@@ -112,6 +112,8 @@ impl<'a> Game<'a> {
                 };
                 f.with_builtin_self(bltn_self)
                     .with_end_setstatic(end_static)
+                    .with_function_refs(file.code.as_ref().is_none_or(function_ref_evidence))
+                    .with_global_call(funcs.iter().any(|f| f == "@@Global@@"))
             },
             vars,
             funcs,
@@ -336,6 +338,38 @@ struct CodeEvidence {
     self_to_builtin: bool,
     /// A repeat loop ends without `conv.i.b`: the 2022.11 form.
     short_repeat: bool,
+}
+
+/// Whether the code may reference functions with `pushref.i <func>` (2024.2+): some code does,
+/// or no code pushes a function with `push.i [function]…` at all, so nothing shows the older
+/// form. (A 2024.2+ file with function declarations but no function used as a value reads as
+/// the older form; its code has no reference that could tell.)
+fn function_ref_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction, PushValue};
+    let mut push_i = false;
+    for i in 0..code.entries.len() {
+        if !code.entries[i].body.is_root() {
+            continue;
+        }
+        let Ok(ins) = code.instructions(i) else {
+            continue;
+        };
+        for x in ins.iter() {
+            match x {
+                Instruction::Extended {
+                    kind: ExtendedKind::PUSHREF,
+                    operand: Some(ExtOperand::Function { .. }),
+                    ..
+                } => return true,
+                Instruction::Push {
+                    value: PushValue::Function(_),
+                    ..
+                } => push_i = true,
+                _ => {}
+            }
+        }
+    }
+    !push_i
 }
 
 /// Whether some code pushes a 0/1 constant as a typed boolean (`pushi.e 1; conv.b.v` or

@@ -729,7 +729,7 @@ impl Compiler<'_> {
             }
             None => return None,
         };
-        if self.f().declaration_stores_self() && is_script {
+        if self.f().function_refs() && is_script {
             let asset_type = self
                 .game
                 .pushref_type(crate::game::AssetKind::Script)

@@ -307,12 +307,12 @@ fn is_global_builtin(n: &str) -> bool {
 #[derive(Clone, Copy)]
 enum Loop {
     /// while/for/do/repeat/with: break and continue jump lists (indices of `b`).
-    Loop {
-        with: bool,
-        repeat: bool,
-    },
+    Loop { with: bool, repeat: bool },
     Switch {
         ty: DataType,
+        /// Compiling the `default:` case where an `exit`/`return` leaves the switch value on
+        /// the stack ([`crate::Features::default_exit_keeps_switch_value`]).
+        keep: bool,
     },
 }
 
@@ -1337,10 +1337,11 @@ impl<'g> Compiler<'g> {
         let kinds: Vec<Loop> = self.frames.iter().rev().map(|f| f.kind).collect();
         for k in kinds {
             match k {
-                Loop::Switch { ty } => self.emit(Instruction::Unary {
+                Loop::Switch { ty, keep: false } => self.emit(Instruction::Unary {
                     op: Opcode::Popz,
                     t: ty,
                 }),
+                Loop::Switch { keep: true, .. } => {}
                 Loop::Loop { with: true, .. } => self.emit(Instruction::PopEnvExit),
                 Loop::Loop { repeat: true, .. } if self.f().gml_v2() => {
                     self.emit(Instruction::Unary {
@@ -1428,7 +1429,7 @@ impl<'g> Compiler<'g> {
         let l9 = self.label();
         self.branch(Opcode::B, l9);
         self.frames.push(Frame {
-            kind: Loop::Switch { ty },
+            kind: Loop::Switch { ty, keep: false },
             breaks: Vec::new(),
             continues: Vec::new(),
         });
@@ -1436,9 +1437,17 @@ impl<'g> Compiler<'g> {
         // known only if no case changed it (corpus: a case repeats the previous case's id).
         let entry = self.owners.last;
         let mut changed = false;
+        let keep_in_default = self.f().default_exit_keeps_switch_value();
         for (c, l) in cases.iter().zip(&targets) {
             self.place(*l);
             self.owners.last = entry;
+            if let Some(Frame {
+                kind: Loop::Switch { keep, .. },
+                ..
+            }) = self.frames.last_mut()
+            {
+                *keep = keep_in_default && c.label.is_none();
+            }
             self.block(&c.body)?;
             changed |= self.owners.last != entry;
         }
@@ -1729,10 +1738,17 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
+                // 2023.8+: a name of an asset reads the asset, though one of the game's
+                // variables has that name too (only a local hides it); a script's name that
+                // is a variable, or (without function `pushref`s) a function, is the function
+                // it declares (`push.i [function]gml_Script_…`).
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
-                    && !self.bare_var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
+                    && (self.game.pushref_kind(asset_type) != Some(AssetKind::Script)
+                        || !self.var_known(n)
+                            && (self.f().function_refs()
+                                || !self.known_func(&format!("gml_Script_{n}"))))
                 {
                     self.emit(Instruction::Extended {
                         kind: ExtendedKind::PUSHREF,

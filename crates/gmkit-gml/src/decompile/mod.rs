@@ -761,7 +761,7 @@ impl<'g, 'i> Dec<'g, 'i> {
                             self.functions.insert(name, (f, size));
                             return t;
                         }
-                        if let Some(next) = self.empty_switch(i, t, stack, out) {
+                        if let Some(next) = self.empty_switch(i, t, stack, ctx, out) {
                             return next;
                         }
                         if let Some(next) = self.default_only_switch(i, t, end, stack, ctx, out) {
@@ -929,15 +929,16 @@ impl<'g, 'i> Dec<'g, 'i> {
         let else_jump = (t > i + 1 && self.is_branch(t - 1, Opcode::B))
             .then(|| self.target(t - 1))
             .flatten()
+            // The jump over an else-arm belongs to the innermost if ending at t: when another
+            // conditional inside jumps to t, the jump is the last statement of the then-arm
+            // (`if (a) { if (c) continue; }`: `bf t; …; bf t; b cont; t:`), and for an empty
+            // else (`b` to the next instruction) it belongs to that inner if.
             .filter(|&m| {
-                m > t && m <= end
-                    || m == t
-                        // An empty else (`b` to the next instruction) belongs to the innermost
-                        // if ending at t: no other conditional inside jumps to t.
-                        && !(i + 1..t - 1).any(|k| {
-                            (self.is_branch(k, Opcode::Bf) || self.is_branch(k, Opcode::Bt))
-                                && self.target(k) == Some(t)
-                        })
+                (m > t && m <= end || m == t)
+                    && !(i + 1..t - 1).any(|k| {
+                        (self.is_branch(k, Opcode::Bf) || self.is_branch(k, Opcode::Bt))
+                            && self.target(k) == Some(t)
+                    })
             });
         match else_jump {
             Some(m) => {
@@ -1006,7 +1007,9 @@ impl<'g, 'i> Dec<'g, 'i> {
                     cmp: Comparison::Eq,
                     ..
                 } if self.is_branch(q + 1, Opcode::Bt) => return Some(q),
+                // A case label is any expression: `case scr().field:` calls.
                 Instruction::Push { .. }
+                | Instruction::Call { .. }
                 | Instruction::Binary { .. }
                 | Instruction::Compare { .. }
                 | Instruction::Unary {
@@ -1171,13 +1174,14 @@ impl<'g, 'i> Dec<'g, 'i> {
         Some(next)
     }
 
-    /// A `switch` without cases: `<v> b L; L: popz` (`switch (v) {}`) or `<v> b L; b L; L:
-    /// popz` (`switch (v) { default: }`).
+    /// A `switch` without case tests: `<v> b L; L: popz` (`switch (v) {}`) or `<v> b D; b L;
+    /// D: <default body> L: popz` (`switch (v) { default: … }`, the body empty when D = L).
     fn empty_switch(
         &mut self,
         i: usize,
         t: usize,
         stack: &mut Vec<Val>,
+        ctx: &mut Vec<Ctx>,
         out: &mut Vec<Stmt>,
     ) -> Option<usize> {
         let popz = |k: usize| {
@@ -1189,22 +1193,26 @@ impl<'g, 'i> Dec<'g, 'i> {
                 })
             )
         };
-        if stack.is_empty() || !popz(t) {
+        if stack.is_empty() {
             return None;
         }
-        let cases = if t == i + 1 {
-            Vec::new()
-        } else if t == i + 2 && self.is_branch(i + 1, Opcode::B) && self.target(i + 1) == Some(t) {
-            vec![Case {
-                label: None,
-                body: Vec::new(),
-            }]
-        } else {
+        if t == i + 1 && popz(t) {
+            let v = stack.pop()?;
+            out.push(Stmt::Switch(v.e, Vec::new()));
+            return Some(t + 1);
+        }
+        let brk = self.target(i + 1).filter(|&e| e >= t && popz(e))?;
+        if t != i + 2 || !self.is_branch(i + 1, Opcode::B) {
             return None;
-        };
+        }
         let v = stack.pop()?;
-        out.push(Stmt::Switch(v.e, cases));
-        Some(t + 1)
+        ctx.push(Ctx::Switch { brk, cont: None });
+        let mut st = Vec::new();
+        let body = self.region(t, brk, &mut st, ctx);
+        let body = self.close_arm(body, st);
+        ctx.pop();
+        out.push(Stmt::Switch(v.e, vec![Case { label: None, body }]));
+        Some(brk + 1)
     }
 
     /// A `switch` whose only label is `default:`, with a body: `<v> b D; b E; D: body; E: popz`
