@@ -428,7 +428,7 @@ fn dropped_stubs(file: &DataFile, roots: &[usize]) -> Vec<(usize, usize)> {
             }
         }
     }
-    out.sort_by(|a, b| b.1.cmp(&a.1));
+    out.sort_by_key(|s| std::cmp::Reverse(s.1));
     out.dedup();
     out
 }

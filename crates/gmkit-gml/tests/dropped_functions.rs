@@ -184,7 +184,7 @@ fn texts(file: &DataFile) -> std::collections::BTreeMap<String, Vec<String>> {
                         ..
                     } => format!(
                         "pushref {:?}",
-                        game.pushref_kind(*asset_type as u8)
+                        game.pushref_kind(*asset_type)
                             .and_then(|k| game.asset_name(k, *index as usize))
                     ),
                     other => format!("{other:?}"),
