@@ -385,6 +385,111 @@ impl DataFile {
         })
     }
 
+    /// Removes code entry `index` and renumbers every later code entry in every typed
+    /// reference (a child entry's parent, a script's code, object events, room and instance
+    /// creation code, GLOB, timelines, ...); its code-locals record (FUNC) goes with it. Fails,
+    /// leaving the model unchanged, while anything still refers to it (a root entry's
+    /// children name it as their parent: remove them first): the error names the first
+    /// referrer.
+    pub fn remove_code_entry(&mut self, index: usize) -> Result<()> {
+        let len = crate::tables::table_len(self, AssetKind::Code).unwrap_or(0);
+        if index >= len {
+            return Err(no_such(AssetKind::Code, index, len));
+        }
+        let code = self.code.as_mut().expect("a code entry exists");
+        let name = code.entries[index].name;
+        self.refuse_if_referenced(AssetKind::Code, index, Some(name))?;
+        let code = self.code.as_mut().expect("a code entry exists");
+        code.entries.remove(index);
+        if let Some(locals) = self.functions.as_mut().and_then(|f| f.code_locals.as_mut()) {
+            locals.retain(|l| l.code_name != name);
+        }
+        self.renumber_after(AssetKind::Code, index);
+        Ok(())
+    }
+
+    /// Removes FUNC entry `index` and renumbers every later function in every decoded code
+    /// entry's operands (all code is decoded first). Fails, leaving the model's references
+    /// unchanged, while code still calls or pushes it: the error names the first such
+    /// instruction.
+    pub fn remove_function(&mut self, index: usize) -> Result<()> {
+        let len = crate::tables::table_len(self, AssetKind::Function).unwrap_or(0);
+        if index >= len {
+            return Err(no_such(AssetKind::Function, index, len));
+        }
+        if let Some(code) = self.code.as_mut() {
+            code.decode_all()?;
+        }
+        let funcs = self.functions.as_mut().expect("a function exists");
+        let name = funcs.functions[index].name;
+        self.refuse_if_referenced(AssetKind::Function, index, Some(name))?;
+        let funcs = self.functions.as_mut().expect("a function exists");
+        funcs.functions.remove(index);
+        self.renumber_after(AssetKind::Function, index);
+        Ok(())
+    }
+
+    /// An error naming the first typed reference to entry `index` of `kind` (named `name`),
+    /// if there is one.
+    fn refuse_if_referenced(
+        &self,
+        kind: AssetKind,
+        index: usize,
+        name: Option<StringRef>,
+    ) -> Result<()> {
+        let mut f = Finder {
+            file: self,
+            kind: Some(kind),
+            index: index as u64,
+            lists: false,
+            hits: Vec::new(),
+        };
+        walk(self, &mut f);
+        let Some(first) = f.hits.first() else {
+            return Ok(());
+        };
+        let n = f.hits.len();
+        let what = match name.and_then(|n| self.strings.as_ref()?.get(n)) {
+            Some(s) => format!("{} #{index} {:?}", kind.name(), s.to_string_lossy()),
+            None => format!("{} #{index}", kind.name()),
+        };
+        Err(Error::new(
+            ErrorKind::InvalidModel(Box::new(crate::error::ModelProblem {
+                element: first.element.clone(),
+                field: first.field.clone(),
+                expected: format!("no reference to {what}, which is being removed"),
+                found: format!("a reference to it ({n} in all)"),
+            })),
+            crate::error::Location {
+                chunk: Some(first.chunk),
+                ..Default::default()
+            },
+        ))
+    }
+
+    /// After entry `removed` of `kind` left its table: every later entry's references move
+    /// down by one, and so do the parsed file's kept values of that chunk.
+    fn renumber_after(&mut self, kind: AssetKind, removed: usize) {
+        walk_mut(
+            self,
+            &mut Renumber {
+                kind,
+                removed: removed as u32,
+            },
+        );
+        let chunk = kind.chunk();
+        self.layout.kept.retain_mut(|k| {
+            if k.chunk != chunk || k.index < removed {
+                return true;
+            }
+            if k.index == removed {
+                return false;
+            }
+            k.index -= 1;
+            true
+        });
+    }
+
     /// Empties the slot of asset `id` (a stripped asset: later assets keep their numbers, and
     /// references to the slot stay valid). Only files whose version allows null slots
     /// ([`crate::Version::allows_null_slots`], 2024.11+) can hold one; use

@@ -651,5 +651,6 @@ pub(crate) fn assemble(
         empty_body,
     });
     crate::gml::compile(folder, file, &gml)?;
-    crate::gml::add_new(folder, file, &new)
+    crate::gml::add_new(folder, file, &new)?;
+    crate::gml::remove_dropped(file, &gml)
 }

@@ -395,14 +395,32 @@ fn put_in_place(file: &mut DataFile, results: Vec<Compiled>) {
     }
 }
 
+/// The last step of compiling the `.gml` files: the child entries of functions an edited
+/// `.gml` no longer defines leave the file with their SCPT and FUNC entries, every reference
+/// renumbered ([`gmkit_gml::entries::remove_dropped_functions`]; one that other code still
+/// uses stays, returning at once).
+pub(crate) fn remove_dropped(file: &mut DataFile, pending: &[Pending]) -> Result<()> {
+    let roots: Vec<usize> = pending.iter().map(|p| p.entry).collect();
+    gmkit_gml::entries::remove_dropped_functions(file, &roots)
+        .map(|_| ())
+        .map_err(|e| {
+            let label = pending.first().map_or("code", |p| p.path.as_str());
+            Error::new(label, "", one_line(&e.to_string()))
+        })
+}
+
 /// Compiles GML `text` into root entry `entry` of `file` with the growing compiler and puts
 /// the result in place: the names it needs are appended first (strings, VARI and FUNC
 /// entries, the entry's locals), then the entry's instructions and its nested functions'
-/// headers replace the old ones. `label` names the text in errors (a file path).
+/// headers replace the old ones; the entries of functions the text no longer defines leave
+/// the file ([`gmkit_gml::entries::remove_dropped_functions`]: code entry and function indices
+/// after them move down). `label` names the text in errors (a file path).
 pub fn compile_gml_into(file: &mut DataFile, entry: usize, label: &str, text: &str) -> Result<()> {
     let c = compile_into(file, entry, label, text)?;
     put_in_place(file, vec![c]);
-    Ok(())
+    gmkit_gml::entries::remove_dropped_functions(file, &[entry])
+        .map(|_| ())
+        .map_err(|e| Error::new(label, "", one_line(&e.to_string())))
 }
 
 /// The growing compile of one entry through [`gmkit_gml::entries::replace_code`]: names

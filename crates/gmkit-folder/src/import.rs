@@ -238,6 +238,17 @@ fn sound_named<'a>(file: &'a DataFile, name: &str) -> Result<&'a gmkit_data::chu
         .ok_or_else(|| Error::new(name, "", "expected the name of a sound"))
 }
 
+/// The audio group whose `audiogroupN.dat` holds the audio of the sound named `name`
+/// (`None`: the data file itself, or a sound that is not embedded), so that a front end can
+/// open that file before [`game_sound`].
+pub fn sound_group(file: &DataFile, name: &str) -> Result<Option<u32>> {
+    let sound = sound_named(file, name)?;
+    Ok(match sound_location(file, sound) {
+        SoundLocation::Group { group, .. } => Some(group),
+        _ => None,
+    })
+}
+
 /// Replaces the audio of the sound named `name` (embedded in the data file); its stored length
 /// (2024.6+) becomes the new audio's ([`crate::audio::duration`]).
 pub fn sound(file: &mut DataFile, name: &str, bytes: Vec<u8>) -> Result<()> {

@@ -268,9 +268,10 @@ fn add_entry_inner(
 /// become new child entries (with FUNC and SCPT entries, named as GameMaker names them).
 /// A function the new text no longer defines keeps its child entry (and its FUNC and SCPT
 /// entries), so every other entry keeps its index: the entry then starts at an `exit.i`
-/// appended after the root's code, a function that returns at once. (GameMaker's own build
-/// would have no such entry; removing entries, which renumbers every code reference, is not
-/// done here.) A renamed function is a dropped one and a new one.
+/// appended after the root's code, a function that returns at once. GameMaker's own build
+/// would have no such entry: once every edited entry's code is in place,
+/// [`remove_dropped_functions`] removes them, renumbering every reference. A renamed function
+/// is a dropped one and a new one.
 /// Returns the new child entries. `file` is unchanged on error.
 pub fn replace_code(
     file: &mut DataFile,
@@ -368,6 +369,141 @@ pub fn replace_code(
     }
     *file = work;
     Ok(kids)
+}
+
+/// Removes the child entries [`replace_code`] kept for functions the new text of roots
+/// `roots` no longer defines, as GameMaker's build would not have them: each with its SCPT
+/// and FUNC entries, every reference to later code entries, scripts and functions renumbered
+/// (gmkit-data's typed references; script indices pushed as plain integers before 2023.8
+/// through [`crate::assets::remove_asset`]); the `exit.i` they started at leaves the root's
+/// code. A function that other code still calls, pushes or names keeps its entry (it returns
+/// at once). Returns the names of the entries removed; `file` is unchanged on error.
+///
+/// Call it once every entry's code is in place: it moves code entry and function indices.
+pub fn remove_dropped_functions(
+    file: &mut DataFile,
+    roots: &[usize],
+) -> Result<Vec<String>, AddEntryError> {
+    let mut stubs = dropped_stubs(file, roots);
+    if stubs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let before = file.clone();
+    let removed = remove_stubs(file, &mut stubs).inspect_err(|_| *file = before)?;
+    Ok(removed)
+}
+
+/// The child entries [`replace_code`] left for dropped functions under `roots`: those that
+/// start at their root's last instruction, the `exit.i` it appended (a function's body is
+/// always followed by its binding, so no compiled function starts there). (root, child), the
+/// children in descending order.
+fn dropped_stubs(file: &DataFile, roots: &[usize]) -> Vec<(usize, usize)> {
+    let Some(code) = file.code.as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for &root in roots {
+        let Ok(ins) = code.instructions(root) else {
+            continue;
+        };
+        let Some((last, head)) = ins.split_last() else {
+            continue;
+        };
+        if !matches!(
+            last,
+            Instruction::Unary {
+                op: gmkit_data::chunks::code::Opcode::Exit,
+                ..
+            }
+        ) {
+            continue;
+        }
+        let at: usize = head.iter().map(Instruction::size).sum();
+        for (k, e) in code.entries.iter().enumerate() {
+            if matches!(e.body, CodeBody::Shared { parent } if parent as usize == root)
+                && e.execution_offset as usize == at
+                && e.locals_count == 0
+            {
+                out.push((root, k));
+            }
+        }
+    }
+    out.sort_by_key(|s| std::cmp::Reverse(s.1));
+    out.dedup();
+    out
+}
+
+/// Removes `stubs` (descending child order) that nothing else uses; see
+/// [`remove_dropped_functions`].
+fn remove_stubs(
+    file: &mut DataFile,
+    stubs: &mut [(usize, usize)],
+) -> Result<Vec<String>, AddEntryError> {
+    use gmkit_data::chunks::script::Script;
+    if let Some(code) = file.code.as_mut() {
+        code.decode_all()?;
+    }
+    let mut removed = Vec::new();
+    // Roots whose every stub left (their appended `exit.i` goes too).
+    let mut kept_roots: HashSet<usize> = HashSet::new();
+    for i in 0..stubs.len() {
+        let (root, child) = stubs[i];
+        let name = Game::new(file).code_name(child).to_string();
+        let func = {
+            let game = Game::new(file);
+            file.functions
+                .as_ref()
+                .and_then(|f| f.functions.iter().position(|f| game.string(f.name) == name))
+        };
+        // Still called or pushed by other code: kept as a function that returns at once.
+        if func.is_some_and(|f| {
+            !file
+                .references_to(gmkit_data::AssetKind::Function, f)
+                .is_empty()
+        }) {
+            kept_roots.insert(root);
+            continue;
+        }
+        let script = file.scripts.as_ref().and_then(|s| {
+            s.scripts
+                .iter()
+                .position(|s| s.as_ref().is_some_and(|s| s.code_id.index() == Some(child)))
+        });
+        if let Some(id) = script {
+            let id = gmkit_data::Id::<Script>::new(id as u32);
+            if crate::assets::remove_asset(file, id).is_err() {
+                // Code names the script (by index): it stays.
+                kept_roots.insert(root);
+                continue;
+            }
+        }
+        if let Some(f) = func {
+            file.remove_function(f)?;
+        }
+        file.remove_code_entry(child)?;
+        removed.push(name);
+        // Later stubs are at lower indices (descending order); roots above `child` moved down.
+        for s in stubs[i + 1..].iter_mut() {
+            if s.0 > child {
+                s.0 -= 1;
+            }
+        }
+        kept_roots = kept_roots
+            .into_iter()
+            .map(|r| if r > child { r - 1 } else { r })
+            .collect();
+    }
+    let mut roots: Vec<usize> = stubs.iter().map(|s| s.0).collect();
+    roots.sort_unstable();
+    roots.dedup();
+    for root in roots.into_iter().filter(|r| !kept_roots.contains(r)) {
+        if let Some(code) = file.code.as_mut()
+            && let CodeBody::Instructions(ins) = &mut code.entries[root].body
+        {
+            ins.pop();
+        }
+    }
+    Ok(removed)
 }
 
 /// Names of the constructors `source` declares (`function C(...) constructor`).

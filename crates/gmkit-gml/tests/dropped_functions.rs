@@ -129,3 +129,155 @@ fn a_syntax_error_has_its_line_and_column() {
         assert!(file == before, "{name}: unchanged on error");
     }
 }
+
+/// A global script with a nested function no other entry calls or pushes: (entry, its
+/// children's entries).
+fn root_with_unused_children(file: &mut DataFile) -> Option<(usize, Vec<usize>)> {
+    file.code.as_mut().unwrap().decode_all().unwrap();
+    let game = Game::new(file);
+    let funcs = &file.functions.as_ref().unwrap().functions;
+    (0..game.code_count())
+        .filter(|&i| game.code_name(i).starts_with("gml_GlobalScript_"))
+        .map(|i| {
+            (
+                i,
+                game.children(i).iter().map(|&(_, k)| k).collect::<Vec<_>>(),
+            )
+        })
+        .find(|(root, c)| {
+            c.iter().any(|&k| {
+                let n = game.code_name(k);
+                funcs
+                    .iter()
+                    .position(|f| game.string(f.name) == n)
+                    .is_some_and(|f| {
+                        file.references_to(gmkit_data::AssetKind::Function, f)
+                            .iter()
+                            .all(|r| r.element.contains(&format!("#{root} ")))
+                    })
+            })
+        })
+}
+
+/// Every root entry's instructions with function and asset operands by name, by entry name
+/// (what renumbering must keep).
+fn texts(file: &DataFile) -> std::collections::BTreeMap<String, Vec<String>> {
+    use gmkit_data::chunks::code::{ExtOperand, PushValue};
+    let game = Game::new(file);
+    let code = file.code.as_ref().unwrap();
+    (0..game.code_count())
+        .filter(|&i| code.entries[i].body.is_root())
+        .map(|i| {
+            let ins = code.instructions(i).unwrap();
+            let text = ins
+                .iter()
+                .map(|x| match x {
+                    Instruction::Call { function, argc, .. } => {
+                        format!("call {} {argc}", game.func_name(*function))
+                    }
+                    Instruction::Push {
+                        value: PushValue::Function(f),
+                        ..
+                    } => format!("push function {}", game.func_name(*f)),
+                    Instruction::Extended {
+                        operand: Some(ExtOperand::Asset { asset_type, index }),
+                        ..
+                    } => format!(
+                        "pushref {:?}",
+                        game.pushref_kind(*asset_type)
+                            .and_then(|k| game.asset_name(k, *index as usize))
+                    ),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            (game.code_name(i).to_string(), text)
+        })
+        .collect()
+}
+
+/// After the replace, `remove_dropped_functions` removes the dropped functions that no other
+/// code uses (child, FUNC and SCPT entries; the root's appended `exit.i`) and keeps the others;
+/// every other entry's code is the same, its function and asset operands renumbered, and the
+/// file checks. On 2.3–2022 and 2023+ games (2024.14 too: killstreak).
+#[test]
+fn dropped_functions_nothing_else_uses_are_removed() {
+    use gmkit_gml::entries::remove_dropped_functions;
+    // (game, whether it is 2023+)
+    let games = [
+        ("acrandomizer.win", false),
+        ("tiktaktoe-gm-network.win", false),
+        ("vendaval.win", false),
+        ("longdog.win", true),
+        ("killstreak.win", true),
+    ];
+    let mut families = [0usize; 2];
+    for (name, new) in games {
+        let Some(mut file) = load(name) else { return };
+        let before = texts(&file);
+        let Some((root, children)) = root_with_unused_children(&mut file) else {
+            println!("{name}: every script's functions are used elsewhere");
+            continue;
+        };
+        families[new as usize] += 1;
+        let root_name = Game::new(&file).code_name(root).to_string();
+        let child_names: Vec<String> = {
+            let g = Game::new(&file);
+            children
+                .iter()
+                .map(|&k| g.code_name(k).to_string())
+                .collect()
+        };
+        let entries = file.code.as_ref().unwrap().entries.len();
+        replace_code(&mut file, root, "x_dropped_by_test = 1;\n")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let removed =
+            remove_dropped_functions(&mut file, &[root]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!removed.is_empty(), "{name}: something removed");
+        assert_eq!(
+            file.code.as_ref().unwrap().entries.len(),
+            entries - removed.len(),
+            "{name}"
+        );
+        let game = Game::new(&file);
+        for n in &child_names {
+            let gone = removed.contains(n);
+            assert_eq!(file.find_code_entry(n).is_none(), gone, "{name}: {n}");
+            let func = file
+                .functions
+                .as_ref()
+                .unwrap()
+                .functions
+                .iter()
+                .any(|f| game.string(f.name) == *n);
+            assert_eq!(func, !gone, "{name}: FUNC {n}");
+        }
+        // The root's code is the new text's alone when every function left.
+        let root = file.find_code_entry(&root_name).expect("root");
+        if removed.len() == child_names.len() {
+            let ins = file.code.as_ref().unwrap().instructions(root).unwrap();
+            assert!(
+                !matches!(
+                    ins.last(),
+                    Some(Instruction::Unary {
+                        op: Opcode::Exit,
+                        ..
+                    })
+                ),
+                "{name}: the appended exit.i left"
+            );
+        }
+        let after = texts(&check(&file, name));
+        for (entry, text) in &before {
+            if *entry != root_name {
+                assert_eq!(after.get(entry), Some(text), "{name}: {entry}");
+            }
+        }
+        // Nothing left to remove.
+        assert!(
+            remove_dropped_functions(&mut file, &[root])
+                .unwrap()
+                .is_empty()
+        );
+    }
+    assert!(families.iter().all(|&n| n > 0), "{families:?}");
+}

@@ -34,9 +34,14 @@ pub struct ChildEntry {
 /// Per-entry state of nested functions.
 #[derive(Default)]
 pub(super) struct FnState {
-    /// Names of the root's child entries, by offset; taken in order.
+    /// Names of the root's child entries, by offset.
     children: Vec<String>,
-    next: usize,
+    /// Which of `children` a function body of the code has taken.
+    taken: Vec<bool>,
+    /// For each of `children`, the name the root's current code declares it under
+    /// (`function f() {}`; `None`: an anonymous function, a struct literal, or a shape not
+    /// recognised).
+    declared_as: Vec<Option<String>>,
     /// Compiled children: (name, index of the first body instruction, arguments, locals).
     pub(super) compiled: Vec<(String, usize, u16, u16)>,
     /// Nesting depth: 0 = the root's own code.
@@ -74,12 +79,15 @@ pub(super) struct FnState {
 
 impl FnState {
     pub(super) fn new(game: &crate::Game, entry: usize) -> FnState {
-        let children = game
+        let children: Vec<String> = game
             .children(entry)
             .iter()
             .map(|&(_, e)| game.code_name(e).to_string())
             .collect();
+        let declared_as = declarations(game, entry, &children);
         FnState {
+            taken: vec![false; children.len()],
+            declared_as,
             children,
             script: game
                 .code_name(entry)
@@ -93,6 +101,8 @@ impl FnState {
     /// Compiles as new code: the root's existing child entries are not taken.
     pub(super) fn forget_children(&mut self) {
         self.children.clear();
+        self.taken.clear();
+        self.declared_as.clear();
     }
 }
 
@@ -150,19 +160,59 @@ impl Compiler<'_> {
         self.conv(DataType::Int32, DataType::Variable);
     }
 
-    /// The code entry of the next function body: the root's next existing child, else (new
-    /// code) the name GameMaker gives it (spec §7.6, checked on the corpus): a named function
-    /// `f`, an anonymous one `anon_<P>_<n>` / `anon@<n>` (`n`: the byte offset of its
-    /// `function` keyword in the source text with CRLF line endings), a struct literal
-    /// `___struct___<N>` (`N`: one more than the game's largest), followed by `_<P>` /
-    /// `@<P>` where P is the enclosing function's child name or the root entry's name.
+    /// The code entry of the next function body: an existing child of the root that stands
+    /// for it ([`Compiler::existing_child`]), else (new code) the name GameMaker gives it
+    /// ([`Compiler::new_child`]).
     fn next_child(&mut self, f: &Function, kind: Kind) -> R<String> {
-        if let Some(name) = self.fnc.children.get(self.fnc.next).cloned() {
-            self.fnc.next += 1;
+        if let Some(k) = self.existing_child(f, kind) {
+            self.fnc.taken[k] = true;
+            let name = self.fnc.children[k].clone();
             let child = self.child_name_of(&name);
             self.fnc.pending_child = Some(child);
             return Ok(name);
         }
+        let (name, child) = self.new_child(f, kind)?;
+        if let Some(g) = &self.grow {
+            g.borrow_mut().callable.insert(name.clone());
+        }
+        self.fnc.pending_child = Some(child);
+        Ok(name)
+    }
+
+    /// The root's existing child entry (its index among the root's children by offset) that
+    /// the next function body stands for, so that an edit that adds, drops or renames
+    /// functions leaves the others their entries (and their FUNC entries, which other code
+    /// calls). A declared function `f` takes the child the root's code declares as `f` (the
+    /// one GameMaker names after it first, spec §7.6, for two of that name), else the child
+    /// of the name GameMaker gives it; an anonymous function or a struct literal takes the
+    /// first free child that is not a declared function (bodies are laid out in pre-order,
+    /// and GameMaker numbers these by their place, which an edit moves). `None`: the body is
+    /// new code.
+    fn existing_child(&mut self, f: &Function, kind: Kind) -> Option<usize> {
+        let fnc = &self.fnc;
+        let free = || (0..fnc.children.len()).filter(|&k| !fnc.taken[k]);
+        let Some(name) = f.name.as_deref().filter(|_| kind == Kind::Function) else {
+            return free().find(|&k| fnc.declared_as[k].is_none());
+        };
+        // A declared function's new name (naming one has no side effect, unlike a struct's).
+        let want = self.new_child(f, kind).ok().map(|(n, _)| n);
+        let fnc = &self.fnc;
+        let free = || (0..fnc.children.len()).filter(|&k| !fnc.taken[k]);
+        let as_name = |k: &usize| fnc.declared_as[*k].as_deref() == Some(name);
+        let named = |k: &usize| want.as_deref() == Some(fnc.children[*k].as_str());
+        free()
+            .find(|k| as_name(k) && named(k))
+            .or_else(|| free().find(as_name))
+            .or_else(|| free().find(named))
+    }
+
+    /// The name GameMaker gives a new function body (spec §7.6, checked on the corpus) and
+    /// its child name: a named function `f`, an anonymous one `anon_<P>_<n>` / `anon@<n>`
+    /// (`n`: the byte offset of its `function` keyword in the source text with CRLF line
+    /// endings), a struct literal `___struct___<N>` (`N`: one more than the game's largest),
+    /// followed by `_<P>` / `@<P>` where P is the enclosing function's child name or the root
+    /// entry's name; a function declared at a global script's root is `gml_Script_f`.
+    fn new_child(&mut self, f: &Function, kind: Kind) -> R<(String, String)> {
         let at = self.f().at_child_names();
         let sep = if at { '@' } else { '_' };
         let root = if at {
@@ -181,7 +231,9 @@ impl Compiler<'_> {
                 let n = self.next_struct_number();
                 format!("___struct___{n}")
             }
-            (Kind::Function, Some(n)) => n.clone(),
+            // A function written under its entry name (an extension's function:
+            // `gml_Script_<prefix>_f`, printed so) is named so.
+            (Kind::Function, Some(n)) => n.strip_prefix("gml_Script_").unwrap_or(n).to_string(),
             (Kind::Function, None) => {
                 let Some(offset) = self.fnc.source.as_deref().and_then(|t| f.at.crlf_offset(t))
                 else {
@@ -206,11 +258,7 @@ impl Compiler<'_> {
         } else {
             format!("gml_Script_{child}")
         };
-        if let Some(g) = &self.grow {
-            g.borrow_mut().callable.insert(name.clone());
-        }
-        self.fnc.pending_child = Some(child);
-        Ok(name)
+        Ok((name, child))
     }
 
     /// The child name (spec §7.6) of an existing child entry: its name without `gml_Script_`,
@@ -867,6 +915,60 @@ impl Compiler<'_> {
         v.sort_by_key(|c| c.offset);
         v
     }
+}
+
+/// The name each of `children` (child entries of root `entry`) is declared under in the
+/// root's code: `push.i <function>`, its `method` binding (`call.i method`, after
+/// `@@NullObject@@` for a constructor), `dup.v`, the store to the declared name (`pop.v.v`),
+/// `popz.v` (spec §7.1; `name = function () {}` has no `dup.v`/`popz.v` and is anonymous).
+fn declarations(game: &crate::Game, entry: usize, children: &[String]) -> Vec<Option<String>> {
+    let mut out = vec![None; children.len()];
+    let Some(Ok(ins)) = game.file.code.as_ref().map(|c| c.instructions(entry)) else {
+        return out;
+    };
+    for (at, i) in ins.iter().enumerate() {
+        let Instruction::Push {
+            value: PushValue::Function(fid),
+            ..
+        } = i
+        else {
+            continue;
+        };
+        let Some(k) = children.iter().position(|c| c == game.func_name(*fid)) else {
+            continue;
+        };
+        // The binding: at most a few instructions (the constructor's or instance's argument).
+        let Some(call) = ins[at + 1..].iter().take(4).position(|i| {
+            matches!(i, Instruction::Call { function, argc: 2, .. } if game.func_name(*function) == "method")
+        }) else {
+            continue;
+        };
+        let rest = &ins[at + 2 + call..];
+        if !matches!(rest.first(), Some(Instruction::Dup { .. })) {
+            continue;
+        }
+        // The store (after the instance pushed for a stacktop store), then `popz.v`.
+        let Some(pop) = rest
+            .iter()
+            .take(4)
+            .position(|i| matches!(i, Instruction::Pop { .. }))
+        else {
+            continue;
+        };
+        let (
+            Some(Instruction::Pop { var, .. }),
+            Some(Instruction::Unary {
+                op: Opcode::Popz, ..
+            }),
+        ) = (rest.get(pop), rest.get(pop + 1))
+        else {
+            continue;
+        };
+        if out[k].is_none() {
+            out[k] = Some(game.var_name(var.variable).to_string());
+        }
+    }
+    out
 }
 
 /// N of the first `___struct___N` in a code entry name.

@@ -433,7 +433,7 @@ pub fn export(a: ExportArgs) -> u8 {
 /// Arguments of `gmkit import`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n  gmkit import data.win --code gml_Script_scr_move=scr_move.asm -o out.win\n  gmkit import data.win --code gml_Object_obj_player_Step_0=step.gml -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed."
+    after_help = "Examples:\n  gmkit export data.win tr/ strings && $EDITOR tr/strings.json\n  gmkit import data.win --strings tr/strings.json -o data-fr.win\n  gmkit import data.win --page 0=page0.png --in-place\n  gmkit import data.win --sound snd_jump=jump.wav -o out.win\n  gmkit import data.win --code gml_Script_scr_move=scr_move.asm -o out.win\n  gmkit import data.win --code gml_Object_obj_player_Step_0=step.gml -o out.win\n\nstrings JSON: {\"index\": \"text\"}; only the entries present are changed, an index past the end\nadds an entry. The output is written through a temporary file that is read back and parsed.\n\nA sound of an audio group: its audiogroupN.dat beside FILE is read and the changed one written\nbeside the output (the same way, nothing written when any part fails); without --in-place an\nexisting audiogroupN.dat there is not replaced. --in-place keeps FILE.bak and audiogroupN.dat.bak\n(or .bak.1, ...: backups are never overwritten)."
 )]
 pub struct ImportArgs {
     /// The data file to change
@@ -444,7 +444,8 @@ pub struct ImportArgs {
     /// Replace texture page N with a PNG (re-encoded in the page's own format): N=FILE.png
     #[arg(long, value_name = "N=PNG")]
     pub page: Vec<String>,
-    /// Replace the audio of a sound: NAME=FILE (wav, ogg, ...)
+    /// Replace the audio of a sound: NAME=FILE (wav, ogg, ...); a sound of an audio group is
+    /// replaced in its audiogroupN.dat, written beside the output
     #[arg(long, value_name = "NAME=FILE")]
     pub sound: Vec<String>,
     /// Replace the instructions of a root code entry with assembly text (as `gmkit unpack`
@@ -482,9 +483,14 @@ pub fn import(a: ImportArgs) -> u8 {
             exit::USAGE,
         );
     }
-    let mut file = match gmkit_data::parse_file(&a.file) {
+    let file = match gmkit_data::parse_file(&a.file) {
         Ok(f) => f,
         Err(e) => return fail("import", crate::io::file_error(&a.file, &e), exit::FAILED),
+    };
+    // The audio groups a sound import changes join the game as their files are needed.
+    let mut game = Game {
+        data: file,
+        audio_groups: Vec::new(),
     };
     let mut changes = 0usize;
     if let Some(p) = &a.strings {
@@ -492,7 +498,7 @@ pub fn import(a: ImportArgs) -> u8 {
             Ok(b) => b,
             Err(e) => return fail("import", e, exit::IO),
         };
-        match gmkit_folder::import::strings(&mut file, &p.display().to_string(), &bytes) {
+        match gmkit_folder::import::strings(&mut game.data, &p.display().to_string(), &bytes) {
             Ok(n) => changes += n,
             Err(e) => return fail("import", e, exit::FAILED),
         }
@@ -516,7 +522,7 @@ pub fn import(a: ImportArgs) -> u8 {
             Ok(b) => b,
             Err(e) => return fail("import", e, exit::IO),
         };
-        if let Err(e) = gmkit_folder::import::page(&mut file, n, png, &bytes) {
+        if let Err(e) = gmkit_folder::import::page(&mut game.data, n, png, &bytes) {
             return fail("import", e, exit::FAILED);
         }
         changes += 1;
@@ -533,7 +539,10 @@ pub fn import(a: ImportArgs) -> u8 {
             Ok(b) => b,
             Err(e) => return fail("import", e, exit::IO),
         };
-        if let Err(e) = gmkit_folder::import::sound(&mut file, name, bytes) {
+        if let Err((e, code)) = open_audio_group(&mut game, &a.file, name) {
+            return fail("import", e, code);
+        }
+        if let Err(e) = gmkit_folder::import::game_sound(&mut game, name, bytes) {
             return fail("import", e, exit::FAILED);
         }
         changes += 1;
@@ -558,28 +567,108 @@ pub fn import(a: ImportArgs) -> u8 {
             Ok(t) => t,
             Err(e) => return fail("import", e, exit::IO),
         };
-        if let Err(e) = gmkit_folder::import::code(&mut file, name, path, &text) {
+        if let Err(e) = gmkit_folder::import::code(&mut game.data, name, path, &text) {
             return fail("import", e, exit::FAILED);
         }
         changes += 1;
     }
-    let staged = match gmkit_data::stage_file(&file, &out) {
-        Ok(s) => s,
-        Err(e) if matches!(e.kind, gmkit_data::ErrorKind::Io(_)) => {
-            return fail("import", format!("{}: {e}", out.display()), exit::IO);
-        }
-        Err(e) => return fail("import", format!("{}: {e}", a.file.display()), exit::FAILED),
+    // Written as `gmkit pack` writes: the data file and each changed audio group beside it,
+    // every one built, written to a temporary file, read back and parsed before any is renamed
+    // into place.
+    let exists = |p: &Path| p.symlink_metadata().is_ok();
+    let outputs = match game.output_paths(&out) {
+        Ok(o) => o,
+        Err(e) => return fail("import", e, exit::FAILED),
     };
-    if a.in_place
-        && let Err(e) = gmkit_folder::backup(&out)
+    if !a.in_place
+        && let Some(o) = outputs.iter().skip(1).find(|o| exists(o))
     {
+        return fail(
+            "import",
+            format!(
+                "{} exists (the changed audio group is written there); write to another directory, or pass --in-place to replace the input's (a .bak copy is kept)",
+                o.display()
+            ),
+            exit::USAGE,
+        );
+    }
+    let staged = match game.stage_owned(&out) {
+        Ok(s) => s,
+        Err(e) if e.file.is_empty() => {
+            return fail("import", format!("{}: {e}", a.file.display()), exit::FAILED);
+        }
+        Err(e) => return fail("import", e, exit::IO),
+    };
+    let mut backups = Vec::new();
+    if a.in_place {
+        for o in outputs.iter().filter(|o| exists(o)) {
+            match gmkit_folder::backup(o) {
+                Ok(b) => backups.push(b),
+                Err(e) => return fail("import", e, exit::IO),
+            }
+        }
+    }
+    if let Err(e) = gmkit_folder::commit(staged) {
         return fail("import", e, exit::IO);
     }
-    if let Err(e) = staged.commit() {
-        return fail("import", format!("{}: {e}", out.display()), exit::IO);
-    }
-    println!("{changes} changes → {}", out.display());
+    println!(
+        "{changes} changes → {}{}",
+        outputs
+            .iter()
+            .map(|o| o.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        if backups.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; backups: {}",
+                backups
+                    .iter()
+                    .map(|b| b.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    );
     exit::OK
+}
+
+/// Opens the `audiogroupN.dat` beside `input` that holds the audio of the sound named `name`
+/// into `game` (nothing when the data file holds it, or the group is open already).
+/// On error: the message and the exit status.
+fn open_audio_group(game: &mut Game, input: &Path, name: &str) -> Result<(), (String, u8)> {
+    let Ok(Some(group)) = gmkit_folder::import::sound_group(&game.data, name) else {
+        // The data file's own sound, or an error `game_sound` reports.
+        return Ok(());
+    };
+    if game
+        .audio_groups
+        .iter()
+        .any(|(s, _)| gmkit_folder::audio_group_number(s) == Some(group))
+    {
+        return Ok(());
+    }
+    let stem = format!("audiogroup{group}");
+    let path = match input.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.join(format!("{stem}.dat")),
+        _ => PathBuf::from(format!("{stem}.dat")),
+    };
+    let data = gmkit_data::parse_file(&path).map_err(|e| {
+        let code = if matches!(e.kind, gmkit_data::ErrorKind::Io(_)) {
+            exit::IO
+        } else {
+            exit::FAILED
+        };
+        let message = format!(
+            "{} (sound {} lives in {stem}.dat: expected it beside the game)",
+            crate::io::file_error(&path, &e),
+            gmkit_folder::quote(name)
+        );
+        (message, code)
+    })?;
+    game.audio_groups.push((stem, data));
+    Ok(())
 }
 
 /// Arguments of `gmkit diff`.
