@@ -559,3 +559,73 @@ fn array_owner_before_a_struct_literal() {
     assert_eq!(c.decompiles(), "goto[0] = { _x: 48 };");
     c.compiles("goto[0] = { _x: 48 };");
 }
+
+/// `p.a++` with `p` a parameter: the store names the VARI entry of `a` of a parameter's kind,
+/// a local's before 2024.2, a named parameter's (type -6, id 0) from 2024.2; the read, and the
+/// store through any other owner, keep the self entry (wild 2.3 – 2024.14 games: GameMaker's
+/// windblown-particles effect).
+#[test]
+fn update_through_a_parameter_stores_to_the_parameter_kind() {
+    use gmkit_data::chunks::variable::Variable;
+    let asm = "b L9 / F: / push.v arg.argument0 / pushi.e -9 / push.v [stacktop]0.a / \
+        pushi.e 0 / pop.v.i local.t / exit.i / \
+        L9: / push.i [function]gml_Script_bump / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.bump / popz.v";
+    for (major, minor, kind) in [(2, 3, -7), (2023, 8, -7), (2024, 14, -6)] {
+        let mut c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr",
+            &[("gml_Script_bump", "F")],
+            asm,
+        );
+        let file = &mut c.asm.file;
+        let name_of =
+            |file: &gmkit_data::DataFile, n: &str| file.strings.as_ref().unwrap().find(n).unwrap();
+        let (a, arg, t) = (
+            name_of(file, "a"),
+            name_of(file, "argument0"),
+            name_of(file, "t"),
+        );
+        let vars = &mut file.variables.as_mut().unwrap().variables;
+        for v in vars.iter_mut() {
+            v.instance_type = match v.name {
+                n if n == arg => -6,
+                n if n == t => -7,
+                _ => -1,
+            };
+        }
+        vars.push(Variable {
+            name: a,
+            instance_type: -7,
+            variable_id: 1,
+        });
+        vars.push(Variable {
+            name: a,
+            instance_type: -6,
+            variable_id: 0,
+        });
+        let game = Game::new(&c.asm.file);
+        let names = Names::new(&game);
+        let src = "function bump(p) {\n    var t = 0;\n    p.a++;\n    t.a++;\n}";
+        let tree = parse::parse(src).expect("parse");
+        let (ins, _) = compile_entry_with_children(&game, &names, 0, &tree).expect("compile");
+        let pops: Vec<i32> = ins
+            .iter()
+            .filter_map(|i| match i {
+                Instruction::Pop { var, .. }
+                    if var.ref_type == gmkit_data::chunks::code::RefType::STACKTOP =>
+                {
+                    let v = &c.asm.file.variables.as_ref().unwrap().variables[var.variable.index()];
+                    (v.name == a).then_some(v.instance_type)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(pops, vec![kind, -1], "{major}.{minor}");
+        let reads = ins.iter().filter(|i| matches!(i, Instruction::Push { value: gmkit_data::chunks::code::PushValue::Variable(v), .. }
+            if c.asm.file.variables.as_ref().unwrap().variables[v.variable.index()].name == a
+                && c.asm.file.variables.as_ref().unwrap().variables[v.variable.index()].instance_type == -1)).count();
+        assert_eq!(reads, 2, "{major}.{minor}");
+    }
+}
