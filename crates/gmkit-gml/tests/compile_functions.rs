@@ -629,3 +629,51 @@ fn update_through_a_parameter_stores_to_the_parameter_kind() {
         assert_eq!(reads, 2, "{major}.{minor}");
     }
 }
+
+/// Default-argument blocks become header defaults while their parameters ascend; a block out
+/// of that order stays an `if` statement, which compiles to the same instructions (wild
+/// 2024.6: defaults emitted as 2, 3, 1).
+#[test]
+fn defaults_out_of_order_stay_statements() {
+    // Parameter k defaults to k.
+    let asm = |order: [usize; 3]| {
+        let mut asm = "b L9 / F: / ".to_string();
+        for k in order {
+            asm += &format!(
+                "push.v arg.argument{k} / pushbltn.v builtin.undefined / cmp.v.v EQ / bf L{k} / \
+                pushi.e {k} / pop.v.i arg.argument{k} / L{k}: / "
+            );
+        }
+        asm + "push.v arg.argument0 / pop.v.v self.hp / exit.i / \
+            L9: / push.i [function]gml_Script_f / conv.i.v / pushi.e -1 / conv.i.v / \
+            call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.f / popz.v"
+    };
+    let c = case(
+        2023,
+        8,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_f", "F")],
+        &asm([2, 3, 1]),
+    );
+    let text = c.decompiles();
+    assert_eq!(
+        text,
+        "function f(_arg0, _arg1, _arg2 = 2, _arg3 = 3) {\n    if (_arg1 == undefined) {\n        \
+         _arg1 = 1;\n    }\n    hp = _arg0;\n}"
+    );
+    assert_eq!(c.compiles(&text)[0].arguments, 4);
+    // In order, all are header defaults.
+    let c = case(
+        2023,
+        8,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_f", "F")],
+        &asm([1, 2, 3]),
+    );
+    let text = c.decompiles();
+    assert_eq!(
+        text,
+        "function f(_arg0, _arg1 = 1, _arg2 = 2, _arg3 = 3) {\n    hp = _arg0;\n}"
+    );
+    c.compiles(&text);
+}
