@@ -677,3 +677,40 @@ fn defaults_out_of_order_stay_statements() {
     );
     c.compiles(&text);
 }
+
+/// 2024.11+: `new C()` of a constructor declared in the same object event pushes that
+/// function (`push.i [function]gml_Script_C@<entry>`), not a variable `C` (wild, 2024.13).
+#[test]
+fn new_of_a_constructor_declared_in_the_event() {
+    let asm = "b L2 / F: / exit.i / L2: / \
+        push.i [function]gml_Script_C@gml_Object_o_Create_0 / conv.i.v / pop.v.v self.y / \
+        push.v self.C / pop.v.v self.x / call.i @@SetStatic@@ 0 / call.i @@NewGMLObject@@ 1 / call.i @@NullObject@@ 0 / \
+        call.i method 2 / popz.v";
+    let c = case(
+        2024,
+        14,
+        "gml_Object_o_Create_0",
+        &[("gml_Script_C@gml_Object_o_Create_0", "F")],
+        asm,
+    );
+    let game = Game::new(&c.asm.file);
+    let names = Names::new(&game);
+    let tree = parse::parse("function C() constructor {\n}\nx = new C();").expect("parse");
+    let (ins, _) = compile_entry_with_children(&game, &names, 0, &tree).expect("compile");
+    let text: Vec<String> = ins
+        .iter()
+        .map(|i| i.display(&c.asm.file).to_string())
+        .collect();
+    let at = text
+        .iter()
+        .position(|l| l.contains("@@NewGMLObject@@"))
+        .expect("a new");
+    assert_eq!(
+        text[at - 2..at],
+        [
+            "push.i [function]gml_Script_C@gml_Object_o_Create_0",
+            "conv.i.v"
+        ],
+        "{text:#?}"
+    );
+}

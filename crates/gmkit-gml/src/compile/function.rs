@@ -669,6 +669,9 @@ impl Compiler<'_> {
                 let f = self.func(n)?;
                 self.push_function(f);
             }
+            // 2024.11+: a constructor declared in this object event is its function
+            // (`push.i [function]gml_Script_C@<entry>`; wild, 2024.13).
+            Expr::Ident(n) if let Some(f) = self.declared_here(n) => self.push_function(f),
             // A constructor held in an instance variable is read like a called variable:
             // `push.v builtin.C` (corpus 2.3.2: `new Configuration(c)` in a method).
             Expr::Ident(n)
