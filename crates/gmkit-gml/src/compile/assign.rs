@@ -228,6 +228,8 @@ impl Compiler<'_> {
                 let real = match &**base {
                     Expr::Ident(n) => self.scope_of(n).0,
                     Expr::Member(o, _) if self.instance_number(o) == Some(-5) => -5,
+                    // `global` read through `@@Global@@` (2024.x; wild 2024.13).
+                    Expr::Member(o, _) if matches!(&**o, Expr::Ident(g) if g == "global") => -5,
                     _ => -1,
                 };
                 let pop_var = if update && self.f().gml_v2() && real != vi {
