@@ -537,6 +537,10 @@ fn argument_outside_functions_from_2024_2() {
         common::gml(17, 2024, 2, "push.v arg.argument0 / pop.v.v builtin.x"),
         "x = argument0;"
     );
+    // So is `argument[i]`: the array's owner is -15 (wild, 2024.6 and 2024.14).
+    let want = "pushi.e -15 / pushi.e 0 / push.v [array]0.argument / pop.v.v builtin.x";
+    common::compiles_to(17, 2024, 6, "x = argument[0];", want);
+    assert_eq!(common::gml(17, 2024, 6, want), "x = argument[0];");
 }
 
 /// Copy-on-write (2.3 – 2022.1): the owner id set before `a[0] = { ... }` belongs to `a`,

@@ -965,11 +965,12 @@ impl<'g> Compiler<'g> {
         }
         // 2024.2+: `argumentK` in an entry's own code (outside functions) is the argument
         // (`push.v arg.argument0`; wild, 2024.14), no longer the built-in.
+        // So is `argument[i]` (wild, 2024.6 and 2024.14: `pushi.e -15` as the array's owner).
         if self.fnc.depth == 0
             && self.f().self_to_builtin()
             && name
                 .strip_prefix("argument")
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                .is_some_and(|k| k.bytes().all(|b| b.is_ascii_digit()))
         {
             return (-15, -15, Opcode::Push);
         }
