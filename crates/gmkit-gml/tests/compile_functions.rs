@@ -718,3 +718,28 @@ fn new_of_a_constructor_declared_in_the_event() {
         "{text:#?}"
     );
 }
+
+/// 2023+ (before 2024.2's self store): a function declaration named like a built-in function
+/// stores to `global` (`pushi.e -5`); earlier, and for other names, `-6` (wild, 2023.11).
+#[test]
+fn declaration_named_like_a_builtin_function() {
+    for (major, minor, name, k) in [
+        (2023, 8, "lerp", -5),
+        (2023, 8, "my_lerp", -6),
+        (2022, 9, "lerp", -6),
+    ] {
+        let asm = format!(
+            "b L2 / F: / push.v arg.argument0 / ret.v / exit.i / L2: / \
+            push.i [function]gml_Script_{name} / conv.i.v / pushi.e -1 / conv.i.v / \
+            call.i method 2 / dup.v 0 / pushi.e {k} / pop.v.v [stacktop]0.{name} / popz.v"
+        );
+        let c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr",
+            &[(&format!("gml_Script_{name}"), "F")],
+            &asm,
+        );
+        c.compiles(&format!("function {name}(a) {{ return a; }}"));
+    }
+}

@@ -514,8 +514,16 @@ impl Compiler<'_> {
             });
         } else {
             let own = self.fnc.depth == 0 && self.fnc.script.as_deref() == Some(name.as_str());
+            // 2023+: a function named like a built-in function is stored as a global (wild,
+            // 2023.11: `function lerp(...)` in a script, `function point_in_rectangle` in an
+            // event). Earlier compilers knew fewer built-ins (corpus 2022.9: `function
+            // string_concat` stores with -6), so the rule starts at 2023.
             let k = if own || self.f().declaration_stores_self() {
                 -1
+            } else if self.f().version().non_lts_at_least(2023, 1)
+                && crate::builtins::function(&name).is_some()
+            {
+                -5
             } else {
                 -6
             };
