@@ -401,3 +401,13 @@ fn global_array_update_stores_to_the_global_entry() {
 fn vars_kind(a: &Asm, k: usize) -> i32 {
     a.file.variables.as_ref().unwrap().variables[k].instance_type
 }
+
+/// A script function on the left of a dot is its statics: `f.v` reads and writes through
+/// `static_get(f)`, printed back as `f.v` (wild, 2023.11).
+#[test]
+fn script_function_left_of_a_dot_is_its_statics() {
+    let want = "pushi.e 1 / push.i [function]gml_Script_f / conv.i.v / call.i static_get 1 / \
+        pushi.e -9 / pop.v.i [stacktop]0.v";
+    common::compiles_to(17, 2023, 8, "f.v = 1;", want);
+    assert_eq!(gml(17, 2023, 8, want), "f.v = 1;");
+}

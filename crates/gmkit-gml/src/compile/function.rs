@@ -123,7 +123,7 @@ impl Compiler<'_> {
         }
     }
 
-    fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
+    pub(super) fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
         let function = self.func_exact(name)?;
         self.emit(Instruction::Call {
             t: DataType::Int32,

@@ -1493,6 +1493,38 @@ impl<'g> Compiler<'g> {
     /// keeps owner -1 (`a[i].x`, unlike `with (a[i])`).
     fn dot_instance(&mut self, e: &Expr) -> R<bool> {
         self.dot_owner = matches!(e, Expr::Index(..));
+        // A script function on the left of a dot is its statics: `static_get(f)` (2.3+;
+        // wild, 2023.11: `f.v = ...`, which the decompiler prints back as `f.v`).
+        if let Expr::Ident(n) = e
+            && self.f().gml_v2()
+            && self.instance_number(e).is_none()
+        {
+            let at = self.out.len();
+            let t = self.expr(e)?;
+            self.dot_owner = false;
+            if self.out.len() == at + 1
+                && matches!(
+                    self.out[at],
+                    Instruction::Push {
+                        value: PushValue::Function(_),
+                        ..
+                    }
+                )
+                && self.known_func(&format!("gml_Script_{n}"))
+            {
+                self.conv(t, DataType::Variable);
+                self.call_named("static_get", 1)?;
+                self.push_int(-9);
+                return Ok(true);
+            }
+            return Ok(if t == DataType::Variable {
+                self.push_int(-9);
+                true
+            } else {
+                self.conv(t, DataType::Int32);
+                false
+            });
+        }
         self.instance(e)
     }
 
