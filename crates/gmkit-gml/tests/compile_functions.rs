@@ -537,6 +537,10 @@ fn argument_outside_functions_from_2024_2() {
         common::gml(17, 2024, 2, "push.v arg.argument0 / pop.v.v builtin.x"),
         "x = argument0;"
     );
+    // So is `argument[i]`: the array's owner is -15 (wild, 2024.6 and 2024.14).
+    let want = "pushi.e -15 / pushi.e 0 / push.v [array]0.argument / pop.v.v builtin.x";
+    common::compiles_to(17, 2024, 6, "x = argument[0];", want);
+    assert_eq!(common::gml(17, 2024, 6, want), "x = argument[0];");
 }
 
 /// Copy-on-write (2.3 – 2022.1): the owner id set before `a[0] = { ... }` belongs to `a`,
@@ -558,4 +562,184 @@ fn array_owner_before_a_struct_literal() {
     );
     assert_eq!(c.decompiles(), "goto[0] = { _x: 48 };");
     c.compiles("goto[0] = { _x: 48 };");
+}
+
+/// `p.a++` with `p` a parameter: the store names the VARI entry of `a` of a parameter's kind,
+/// a local's before 2024.2, a named parameter's (type -6, id 0) from 2024.2; the read, and the
+/// store through any other owner, keep the self entry (wild 2.3 – 2024.14 games: GameMaker's
+/// windblown-particles effect).
+#[test]
+fn update_through_a_parameter_stores_to_the_parameter_kind() {
+    use gmkit_data::chunks::variable::Variable;
+    let asm = "b L9 / F: / push.v arg.argument0 / pushi.e -9 / push.v [stacktop]0.a / \
+        pushi.e 0 / pop.v.i local.t / exit.i / \
+        L9: / push.i [function]gml_Script_bump / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.bump / popz.v";
+    for (major, minor, kind) in [(2, 3, -7), (2023, 8, -7), (2024, 14, -6)] {
+        let mut c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr",
+            &[("gml_Script_bump", "F")],
+            asm,
+        );
+        let file = &mut c.asm.file;
+        let name_of =
+            |file: &gmkit_data::DataFile, n: &str| file.strings.as_ref().unwrap().find(n).unwrap();
+        let (a, arg, t) = (
+            name_of(file, "a"),
+            name_of(file, "argument0"),
+            name_of(file, "t"),
+        );
+        let vars = &mut file.variables.as_mut().unwrap().variables;
+        for v in vars.iter_mut() {
+            v.instance_type = match v.name {
+                n if n == arg => -6,
+                n if n == t => -7,
+                _ => -1,
+            };
+        }
+        vars.push(Variable {
+            name: a,
+            instance_type: -7,
+            variable_id: 1,
+        });
+        vars.push(Variable {
+            name: a,
+            instance_type: -6,
+            variable_id: 0,
+        });
+        let game = Game::new(&c.asm.file);
+        let names = Names::new(&game);
+        let src = "function bump(p) {\n    var t = 0;\n    p.a++;\n    t.a++;\n}";
+        let tree = parse::parse(src).expect("parse");
+        let (ins, _) = compile_entry_with_children(&game, &names, 0, &tree).expect("compile");
+        let pops: Vec<i32> = ins
+            .iter()
+            .filter_map(|i| match i {
+                Instruction::Pop { var, .. }
+                    if var.ref_type == gmkit_data::chunks::code::RefType::STACKTOP =>
+                {
+                    let v = &c.asm.file.variables.as_ref().unwrap().variables[var.variable.index()];
+                    (v.name == a).then_some(v.instance_type)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(pops, vec![kind, -1], "{major}.{minor}");
+        let reads = ins.iter().filter(|i| matches!(i, Instruction::Push { value: gmkit_data::chunks::code::PushValue::Variable(v), .. }
+            if c.asm.file.variables.as_ref().unwrap().variables[v.variable.index()].name == a
+                && c.asm.file.variables.as_ref().unwrap().variables[v.variable.index()].instance_type == -1)).count();
+        assert_eq!(reads, 2, "{major}.{minor}");
+    }
+}
+
+/// Default-argument blocks become header defaults while their parameters ascend; a block out
+/// of that order stays an `if` statement, which compiles to the same instructions (wild
+/// 2024.6: defaults emitted as 2, 3, 1).
+#[test]
+fn defaults_out_of_order_stay_statements() {
+    // Parameter k defaults to k.
+    let asm = |order: [usize; 3]| {
+        let mut asm = "b L9 / F: / ".to_string();
+        for k in order {
+            asm += &format!(
+                "push.v arg.argument{k} / pushbltn.v builtin.undefined / cmp.v.v EQ / bf L{k} / \
+                pushi.e {k} / pop.v.i arg.argument{k} / L{k}: / "
+            );
+        }
+        asm + "push.v arg.argument0 / pop.v.v self.hp / exit.i / \
+            L9: / push.i [function]gml_Script_f / conv.i.v / pushi.e -1 / conv.i.v / \
+            call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.f / popz.v"
+    };
+    let c = case(
+        2023,
+        8,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_f", "F")],
+        &asm([2, 3, 1]),
+    );
+    let text = c.decompiles();
+    assert_eq!(
+        text,
+        "function f(_arg0, _arg1, _arg2 = 2, _arg3 = 3) {\n    if (_arg1 == undefined) {\n        \
+         _arg1 = 1;\n    }\n    hp = _arg0;\n}"
+    );
+    assert_eq!(c.compiles(&text)[0].arguments, 4);
+    // In order, all are header defaults.
+    let c = case(
+        2023,
+        8,
+        "gml_GlobalScript_scr",
+        &[("gml_Script_f", "F")],
+        &asm([1, 2, 3]),
+    );
+    let text = c.decompiles();
+    assert_eq!(
+        text,
+        "function f(_arg0, _arg1 = 1, _arg2 = 2, _arg3 = 3) {\n    hp = _arg0;\n}"
+    );
+    c.compiles(&text);
+}
+
+/// 2024.11+: `new C()` of a constructor declared in the same object event pushes that
+/// function (`push.i [function]gml_Script_C@<entry>`), not a variable `C` (wild, 2024.13).
+#[test]
+fn new_of_a_constructor_declared_in_the_event() {
+    let asm = "b L2 / F: / exit.i / L2: / \
+        push.i [function]gml_Script_C@gml_Object_o_Create_0 / conv.i.v / pop.v.v self.y / \
+        push.v self.C / pop.v.v self.x / call.i @@SetStatic@@ 0 / call.i @@NewGMLObject@@ 1 / call.i @@NullObject@@ 0 / \
+        call.i method 2 / popz.v";
+    let c = case(
+        2024,
+        14,
+        "gml_Object_o_Create_0",
+        &[("gml_Script_C@gml_Object_o_Create_0", "F")],
+        asm,
+    );
+    let game = Game::new(&c.asm.file);
+    let names = Names::new(&game);
+    let tree = parse::parse("function C() constructor {\n}\nx = new C();").expect("parse");
+    let (ins, _) = compile_entry_with_children(&game, &names, 0, &tree).expect("compile");
+    let text: Vec<String> = ins
+        .iter()
+        .map(|i| i.display(&c.asm.file).to_string())
+        .collect();
+    let at = text
+        .iter()
+        .position(|l| l.contains("@@NewGMLObject@@"))
+        .expect("a new");
+    assert_eq!(
+        text[at - 2..at],
+        [
+            "push.i [function]gml_Script_C@gml_Object_o_Create_0",
+            "conv.i.v"
+        ],
+        "{text:#?}"
+    );
+}
+
+/// 2023+ (before 2024.2's self store): a function declaration named like a built-in function
+/// stores to `global` (`pushi.e -5`); earlier, and for other names, `-6` (wild, 2023.11).
+#[test]
+fn declaration_named_like_a_builtin_function() {
+    for (major, minor, name, k) in [
+        (2023, 8, "lerp", -5),
+        (2023, 8, "my_lerp", -6),
+        (2022, 9, "lerp", -6),
+    ] {
+        let asm = format!(
+            "b L2 / F: / push.v arg.argument0 / ret.v / exit.i / L2: / \
+            push.i [function]gml_Script_{name} / conv.i.v / pushi.e -1 / conv.i.v / \
+            call.i method 2 / dup.v 0 / pushi.e {k} / pop.v.v [stacktop]0.{name} / popz.v"
+        );
+        let c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr",
+            &[(&format!("gml_Script_{name}"), "F")],
+            &asm,
+        );
+        c.compiles(&format!("function {name}(a) {{ return a; }}"));
+    }
 }

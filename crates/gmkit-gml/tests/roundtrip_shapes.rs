@@ -361,3 +361,53 @@ fn leaving_try_with_finally_in_every_family() {
         }
     }
 }
+
+/// `global.a[i]--` with `global` read through `@@Global@@` (2024.x): the store names the
+/// global VARI entry of `a`, the re-read the self one, as with `global` as `-5` (wild, 2024.13).
+#[test]
+fn global_array_update_stores_to_the_global_entry() {
+    use gmkit_data::chunks::code::{Instruction, PushValue, RefType};
+    use gmkit_data::chunks::variable::Variable;
+    for (major, minor) in [(2023, 8), (2024, 14)] {
+        let mut a = Asm::new(17, major, minor);
+        a.asm("push.v self.a / call.i @@Global@@ 0");
+        let vars = &mut a.file.variables.as_mut().unwrap().variables;
+        vars[0].instance_type = -1;
+        let name = vars[0].name;
+        vars.push(Variable {
+            name,
+            instance_type: -5,
+            variable_id: vars[0].variable_id,
+        });
+        let ins = compile_with(&a, "global.a[1]--;");
+        let kinds: Vec<(bool, i32)> = ins
+            .iter()
+            .filter_map(|i| match i {
+                Instruction::Push {
+                    value: PushValue::Variable(v),
+                    ..
+                } if v.ref_type == RefType::ARRAY => Some((false, v.variable)),
+                Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
+                    Some((true, var.variable))
+                }
+                _ => None,
+            })
+            .map(|(pop, v)| (pop, vars_kind(&a, v.index())))
+            .collect();
+        assert_eq!(kinds, [(false, -1), (true, -5)], "{major}.{minor}: {ins:?}");
+    }
+}
+
+fn vars_kind(a: &Asm, k: usize) -> i32 {
+    a.file.variables.as_ref().unwrap().variables[k].instance_type
+}
+
+/// A script function on the left of a dot is its statics: `f.v` reads and writes through
+/// `static_get(f)`, printed back as `f.v` (wild, 2023.11).
+#[test]
+fn script_function_left_of_a_dot_is_its_statics() {
+    let want = "pushi.e 1 / push.i [function]gml_Script_f / conv.i.v / call.i static_get 1 / \
+        pushi.e -9 / pop.v.i [stacktop]0.v";
+    common::compiles_to(17, 2023, 8, "f.v = 1;", want);
+    assert_eq!(gml(17, 2023, 8, want), "f.v = 1;");
+}

@@ -18,8 +18,13 @@ use gmkit_data::chunks::code::{
 enum Place {
     /// Addressed by the instruction alone (`a`, `global.a`, `other.a`, `obj.a`).
     Simple(VariableRef),
-    /// `inst.a`: the instance on the stack; `rvalue`: 2.3's `-9` over the instance value.
-    Stacktop { var: VariableRef, rvalue: bool },
+    /// `inst.a`: the instance on the stack; `rvalue`: 2.3's `-9` over the instance value;
+    /// `pop_var`: the store's reference (for `++`/`--`, the VARI entry `a` has as a bare name).
+    Stacktop {
+        var: VariableRef,
+        pop_var: VariableRef,
+        rvalue: bool,
+    },
     /// `arr[i]`: owner and index on the stack; `rvalue`: the owner is `-9` over a value;
     /// `pop_var`: the store's reference (the VARI entry of the real scope for `++`/`--`).
     Array {
@@ -108,10 +113,10 @@ impl Compiler<'_> {
                 t2: DataType::Variable,
                 var,
             }),
-            Place::Stacktop { var, .. } => self.emit(Instruction::Pop {
+            Place::Stacktop { pop_var, .. } => self.emit(Instruction::Pop {
                 t1: DataType::Int32,
                 t2: DataType::Variable,
-                var,
+                var: pop_var,
             }),
             Place::Array { pop_var, .. } => self.emit(Instruction::Pop {
                 t1: DataType::Int32,
@@ -191,7 +196,26 @@ impl Compiler<'_> {
                 }
                 let rvalue = self.dot_instance(obj)?;
                 let var = self.varref(n, -1, 0, RefType::STACKTOP)?;
-                Ok(Place::Stacktop { var, rvalue })
+                // 2.3+: the store of `p.a++` with `p` a function's parameter names the VARI
+                // entry of `a` as a parameter's kind: a local's before 2024.2, a named
+                // parameter's (type -6, id 0) after (wild, 2023.8 and 2024.13/14: GameMaker's
+                // windblown-particles effect, `_arg0.num_segs++`; a local owner keeps self).
+                let param = matches!(&**obj, Expr::Ident(o) if self.scope_of(o).0 == -15);
+                let real = match (param, self.f().self_to_builtin()) {
+                    (false, _) => -1,
+                    (true, true) => -15,
+                    (true, false) => -7,
+                };
+                let pop_var = if update && self.f().gml_v2() && real != -1 {
+                    self.varref(n, real, 0, RefType::STACKTOP)?
+                } else {
+                    var
+                };
+                Ok(Place::Stacktop {
+                    var,
+                    pop_var,
+                    rvalue,
+                })
             }
             Expr::Index(base, _) if matches!(**base, Expr::Index(..)) => {
                 self.multi_operands(target, true)?;
@@ -204,6 +228,8 @@ impl Compiler<'_> {
                 let real = match &**base {
                     Expr::Ident(n) => self.scope_of(n).0,
                     Expr::Member(o, _) if self.instance_number(o) == Some(-5) => -5,
+                    // `global` read through `@@Global@@` (2024.x; wild 2024.13).
+                    Expr::Member(o, _) if matches!(&**o, Expr::Ident(g) if g == "global") => -5,
                     _ => -1,
                 };
                 let pop_var = if update && self.f().gml_v2() && real != vi {

@@ -133,7 +133,7 @@ impl Compiler<'_> {
         }
     }
 
-    fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
+    pub(super) fn call_named(&mut self, name: &str, argc: u16) -> R<()> {
         let function = self.func_exact(name)?;
         self.emit(Instruction::Call {
             t: DataType::Int32,
@@ -562,8 +562,16 @@ impl Compiler<'_> {
             });
         } else {
             let own = self.fnc.depth == 0 && self.fnc.script.as_deref() == Some(name.as_str());
+            // 2023+: a function named like a built-in function is stored as a global (wild,
+            // 2023.11: `function lerp(...)` in a script, `function point_in_rectangle` in an
+            // event). Earlier compilers knew fewer built-ins (corpus 2022.9: `function
+            // string_concat` stores with -6), so the rule starts at 2023.
             let k = if own || self.f().declaration_stores_self() {
                 -1
+            } else if self.f().version().non_lts_at_least(2023, 1)
+                && crate::builtins::function(&name).is_some()
+            {
+                -5
             } else {
                 -6
             };
@@ -717,6 +725,9 @@ impl Compiler<'_> {
                 let f = self.func(n)?;
                 self.push_function(f);
             }
+            // 2024.11+: a constructor declared in this object event is its function
+            // (`push.i [function]gml_Script_C@<entry>`; wild, 2024.13).
+            Expr::Ident(n) if let Some(f) = self.declared_here(n) => self.push_function(f),
             // A constructor held in an instance variable is read like a called variable:
             // `push.v builtin.C` (corpus 2.3.2: `new Configuration(c)` in a method).
             Expr::Ident(n)

@@ -967,11 +967,12 @@ impl<'g> Compiler<'g> {
         }
         // 2024.2+: `argumentK` in an entry's own code (outside functions) is the argument
         // (`push.v arg.argument0`; wild, 2024.14), no longer the built-in.
+        // So is `argument[i]` (wild, 2024.6 and 2024.14: `pushi.e -15` as the array's owner).
         if self.fnc.depth == 0
             && self.f().self_to_builtin()
             && name
                 .strip_prefix("argument")
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+                .is_some_and(|k| k.bytes().all(|b| b.is_ascii_digit()))
         {
             return (-15, -15, Opcode::Push);
         }
@@ -1503,6 +1504,38 @@ impl<'g> Compiler<'g> {
     /// keeps owner -1 (`a[i].x`, unlike `with (a[i])`).
     fn dot_instance(&mut self, e: &Expr) -> R<bool> {
         self.dot_owner = matches!(e, Expr::Index(..));
+        // A script function on the left of a dot is its statics: `static_get(f)` (2.3+;
+        // wild, 2023.11: `f.v = ...`, which the decompiler prints back as `f.v`).
+        if let Expr::Ident(n) = e
+            && self.f().gml_v2()
+            && self.instance_number(e).is_none()
+        {
+            let at = self.out.len();
+            let t = self.expr(e)?;
+            self.dot_owner = false;
+            if self.out.len() == at + 1
+                && matches!(
+                    self.out[at],
+                    Instruction::Push {
+                        value: PushValue::Function(_),
+                        ..
+                    }
+                )
+                && self.known_func(&format!("gml_Script_{n}"))
+            {
+                self.conv(t, DataType::Variable);
+                self.call_named("static_get", 1)?;
+                self.push_int(-9);
+                return Ok(true);
+            }
+            return Ok(if t == DataType::Variable {
+                self.push_int(-9);
+                true
+            } else {
+                self.conv(t, DataType::Int32);
+                false
+            });
+        }
         self.instance(e)
     }
 

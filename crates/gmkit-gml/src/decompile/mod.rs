@@ -1600,7 +1600,9 @@ fn arg_prefix(locals: &std::collections::HashSet<String>) -> String {
 }
 
 /// Default-argument blocks at the top of a function body
-/// (`if (p == undefined) p = v;`) become parameter defaults.
+/// (`if (p == undefined) p = v;`) become parameter defaults while their parameters ascend
+/// (the order the compiler emits header defaults in); a block out of that order stays a
+/// statement (wild, 2024.6: GameMaker emitted some functions' defaults in another order).
 fn extract_defaults(
     body: Vec<Stmt>,
     args: usize,
@@ -1636,7 +1638,7 @@ fn extract_defaults(
         let Some(k) = p.strip_prefix(prefix).and_then(|k| k.parse::<usize>().ok()) else {
             break;
         };
-        if t != p || k >= params.len() || params[k].1.is_some() {
+        if t != p || k >= params.len() || params[k..].iter().any(|p| p.1.is_some()) {
             break;
         }
         params[k].1 = Some(value.clone());
