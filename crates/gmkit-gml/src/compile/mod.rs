@@ -1771,12 +1771,14 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
-                // 2023.8+: a name of an asset reads the asset, though one of the game's
-                // variables has that name too (only a local hides it); a script's name that
-                // is a variable, or (without function `pushref`s) a function, is the function
-                // it declares (`push.i [function]gml_Script_…`).
+                // 2023.8+: a name of an asset reads the asset, though a global or another
+                // entry's local has that name too (a local of this entry or an instance
+                // variable of the name hides it: `bare_var_known`); a script's name that is a
+                // variable, or (without function `pushref`s) a function, is the function it
+                // declares (`push.i [function]gml_Script_…`).
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
+                    && !self.bare_var_known(n)
                     && let Some(&(asset_type, index)) = self.names.assets.get(n)
                     && (self.game.pushref_kind(asset_type) != Some(AssetKind::Script)
                         || !self.var_known(n)
