@@ -6,31 +6,15 @@
 //! same instructions.
 
 mod common;
-use common::Asm;
 
 /// The names the cases use: variables `a b`, the temporary a `return` inside a `switch` keeps
 /// its value in, functions `f g`.
 const NAMES: &str =
     "push.v self.a / push.v self.b / push.v local.$$$$temp$$$$ / call.i f 0 / call.i g 0";
 
-/// Compiles `src`, decompiles the instructions and prints them; the print compiles to the same
-/// instructions. Returns the print.
+/// [`common::round_trip`] with this file's names.
 fn round(bc: u8, major: u16, minor: u16, src: &str) -> String {
-    let mut a = Asm::new(bc, major, minor);
-    a.asm(NAMES);
-    let game = gmkit_gml::Game::new(&a.file);
-    let names = gmkit_gml::compile::Names::new(&game);
-    let compile = |text: &str| {
-        let tree = gmkit_gml::parse::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-        gmkit_gml::compile::compile_entry(&game, &names, 0, &tree)
-            .unwrap_or_else(|e| panic!("{text:?}: {e}"))
-    };
-    let ins = compile(src);
-    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
-    assert_eq!(d.failures, 0, "{src:?}: {:?}", d.failure_notes);
-    let text = gmkit_gml::print::print_stmts(&d.body);
-    assert_eq!(compile(&text), ins, "{src:?} printed as {text:?}");
-    text
+    common::round_trip(bc, major, minor, NAMES, src)
 }
 
 const FAMILIES: [(u8, u16, u16); 4] = [(16, 1, 0), (17, 2, 0), (17, 2, 3), (17, 2023, 1)];

@@ -4,7 +4,7 @@
 //! compile to the same instructions, per version family where the code differs.
 
 mod common;
-use common::{Asm, compiles_to, gml};
+use common::{compiles_to, gml};
 
 /// The names every case may use: variables `a b c d i o x y z`, functions `f g h`, and the
 /// compiler's helper functions.
@@ -13,24 +13,9 @@ const NAMES: &str = "push.v self.a / push.v self.b / push.v self.c / push.v self
     call.i f 0 / call.i g 0 / call.i h 0 / call.i @@try_hook@@ 2 / call.i @@try_unhook@@ 0 / \
     call.i @@finish_finally@@ 0 / call.i @@finish_catch@@ 0 / call.i @@This@@ 0";
 
-/// Compiles `src` for the version, decompiles the result and prints it; the print must parse
-/// and compile to the same instructions. Returns the print.
+/// [`common::round_trip`] with this file's names.
 fn round(bc: u8, major: u16, minor: u16, src: &str) -> String {
-    let mut a = Asm::new(bc, major, minor);
-    a.asm(NAMES);
-    let game = gmkit_gml::Game::new(&a.file);
-    let names = gmkit_gml::compile::Names::new(&game);
-    let compile = |text: &str| {
-        let tree = gmkit_gml::parse::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-        gmkit_gml::compile::compile_entry(&game, &names, 0, &tree)
-            .unwrap_or_else(|e| panic!("{text:?}: {e}"))
-    };
-    let ins = compile(src);
-    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
-    assert_eq!(d.failures, 0, "{src:?}: {:?}", d.failure_notes);
-    let text = gmkit_gml::print::print_stmts(&d.body);
-    assert_eq!(compile(&text), ins, "{src:?} printed as {text:?}");
-    text
+    common::round_trip(bc, major, minor, NAMES, src)
 }
 
 fn v23(src: &str) -> String {

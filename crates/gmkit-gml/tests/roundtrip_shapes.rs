@@ -13,24 +13,9 @@ const NAMES: &str = "push.v self.a / push.v self.b / push.v self.c / push.v self
     call.i variable_struct_get 2 / call.i variable_struct_set 3 / call.i ds_list_find_value 2 / \
     call.i @@array_get@@ 2 / call.i array_get 2";
 
-/// Compiles `src` for the version, decompiles the result and prints it; the print must parse
-/// and compile to the same instructions. Returns the print.
+/// [`common::round_trip`] with this file's names.
 fn round(bc: u8, major: u16, minor: u16, src: &str) -> String {
-    let mut a = Asm::new(bc, major, minor);
-    a.asm(NAMES);
-    let game = gmkit_gml::Game::new(&a.file);
-    let names = gmkit_gml::compile::Names::new(&game);
-    let compile = |text: &str| {
-        let tree = gmkit_gml::parse::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-        gmkit_gml::compile::compile_entry(&game, &names, 0, &tree)
-            .unwrap_or_else(|e| panic!("{text:?}: {e}"))
-    };
-    let ins = compile(src);
-    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
-    assert_eq!(d.failures, 0, "{src:?}: {:?}", d.failure_notes);
-    let text = gmkit_gml::print::print_stmts(&d.body);
-    assert_eq!(compile(&text), ins, "{src:?} printed as {text:?}");
-    text
+    common::round_trip(bc, major, minor, NAMES, src)
 }
 
 /// With typed booleans (2.3.7+), a `true`/`false` operand of `&&`/`||` needs no `conv.i.b`:

@@ -354,3 +354,24 @@ pub fn gml(bc: u8, major: u16, minor: u16, text: &str) -> String {
     assert_eq!(d.failures, 0, "{:?}", d.failure_notes);
     gmkit_gml::print::print_stmts(&d.body)
 }
+
+/// Compiles `src` for the version in a file that knows `names` (assembly naming the variables
+/// and functions the source uses), decompiles the result and prints it; the print must parse
+/// and compile to the same instructions. Returns the print.
+pub fn round_trip(bc: u8, major: u16, minor: u16, names: &str, src: &str) -> String {
+    let mut a = Asm::new(bc, major, minor);
+    a.asm(names);
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let compile = |text: &str| {
+        let tree = gmkit_gml::parse::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        gmkit_gml::compile::compile_entry(&game, &names, 0, &tree)
+            .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+    };
+    let ins = compile(src);
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    assert_eq!(d.failures, 0, "{src:?}: {:?}", d.failure_notes);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert_eq!(compile(&text), ins, "{src:?} printed as {text:?}");
+    text
+}
