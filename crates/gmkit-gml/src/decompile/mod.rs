@@ -761,10 +761,7 @@ impl<'g, 'i> Dec<'g, 'i> {
                             self.functions.insert(name, (f, size));
                             return t;
                         }
-                        if let Some(next) = self.empty_switch(i, t, stack, ctx, out) {
-                            return next;
-                        }
-                        if let Some(next) = self.default_only_switch(i, t, end, stack, ctx, out) {
+                        if let Some(next) = self.empty_switch(i, t, end, stack, ctx, out) {
                             return next;
                         }
                         match self.jump(i, t, ctx) {
@@ -1175,11 +1172,13 @@ impl<'g, 'i> Dec<'g, 'i> {
     }
 
     /// A `switch` without case tests: `<v> b L; L: popz` (`switch (v) {}`) or `<v> b D; b L;
-    /// D: <default body> L: popz` (`switch (v) { default: … }`, the body empty when D = L).
+    /// D: <default body> L: popz` (`switch (v) { default: … }`, the body empty when D = L;
+    /// wild set: `default: return "rooftop"; break;`), L within the region ending at `end`.
     fn empty_switch(
         &mut self,
         i: usize,
         t: usize,
+        end: usize,
         stack: &mut Vec<Val>,
         ctx: &mut Vec<Ctx>,
         out: &mut Vec<Stmt>,
@@ -1201,44 +1200,10 @@ impl<'g, 'i> Dec<'g, 'i> {
             out.push(Stmt::Switch(v.e, Vec::new()));
             return Some(t + 1);
         }
-        let brk = self.target(i + 1).filter(|&e| e >= t && popz(e))?;
+        let brk = self
+            .target(i + 1)
+            .filter(|&e| e >= t && e <= end && popz(e))?;
         if t != i + 2 || !self.is_branch(i + 1, Opcode::B) {
-            return None;
-        }
-        let v = stack.pop()?;
-        ctx.push(Ctx::Switch { brk, cont: None });
-        let mut st = Vec::new();
-        let body = self.region(t, brk, &mut st, ctx);
-        let body = self.close_arm(body, st);
-        ctx.pop();
-        out.push(Stmt::Switch(v.e, vec![Case { label: None, body }]));
-        Some(brk + 1)
-    }
-
-    /// A `switch` whose only label is `default:`, with a body: `<v> b D; b E; D: body; E: popz`
-    /// (`switch (v) { default: f(); break; }`; wild set: PortalSulka's `scr_StageName`,
-    /// `default: return "rooftop"; break;`).
-    fn default_only_switch(
-        &mut self,
-        i: usize,
-        t: usize,
-        end: usize,
-        stack: &mut Vec<Val>,
-        ctx: &mut Vec<Ctx>,
-        out: &mut Vec<Stmt>,
-    ) -> Option<usize> {
-        if stack.is_empty() || t != i + 2 || !self.is_branch(i + 1, Opcode::B) {
-            return None;
-        }
-        let brk = self.target(i + 1)?;
-        let popz = matches!(
-            self.ins.get(brk),
-            Some(Instruction::Unary {
-                op: Opcode::Popz,
-                ..
-            })
-        );
-        if !popz || brk <= t || brk > end {
             return None;
         }
         let v = stack.pop()?;
