@@ -325,3 +325,22 @@ fn exit_in_the_default_case_of_a_switch() {
                L1: / popz.v / exit.i / L2: / popz.v / exit.i / L9: / popz.v";
     common::compiles_to(17, 2024, 13, source, old);
 }
+
+#[test]
+fn for_loop_with_an_empty_step_and_a_continue() {
+    // `for (; a; )`: a `continue` jumps to the back jump itself (where the step would be),
+    // not to the condition as in a `while` loop.
+    both_ways(
+        "L0: / push.v self.a / conv.v.b / bf L9 / push.v self.b / conv.v.b / bf L2 / \
+         push.v self.c / conv.v.b / bf L1 / call.i f 0 / popz.v / b L3 / L1: / call.i g 0 / \
+         popz.v / L2: / call.i f 0 / popz.v / L3: / b L0 / L9:",
+        "for (; a; ) {\n    if (b) {\n        if (c) {\n            f();\n            continue;\n        }\n        g();\n    }\n    f();\n}",
+    );
+    same_everywhere(
+        "for (; a; ) {\n    if (b) {\n        if (c) {\n            f();\n            continue;\n        }\n        g();\n    }\n    f();\n}",
+    );
+    // A `while` loop's `continue` still goes to the condition.
+    same_everywhere(
+        "while (a) {\n    if (b) {\n        if (c) {\n            f();\n            continue;\n        }\n        g();\n    }\n    f();\n}",
+    );
+}

@@ -1102,12 +1102,12 @@ impl<'g> Compiler<'g> {
                     self.owners.last = None;
                 }
             }
-            Stmt::While(c, body) => self.looped(None, Some(c), None, body)?,
+            Stmt::While(c, body) => self.looped(false, Some(c), None, body)?,
             Stmt::For(init, c, step, body) => {
                 if let Some(i) = init {
                     self.stmt(i)?;
                 }
-                self.looped(None, c.as_ref(), step.as_deref(), body)?;
+                self.looped(true, c.as_ref(), step.as_deref(), body)?;
             }
             Stmt::DoUntil(body, c) => {
                 let l0 = self.label();
@@ -1362,9 +1362,12 @@ impl<'g> Compiler<'g> {
     }
 
     /// while / for: `L0: cond; bf L9; body; Lc: step; b L0; L9:`.
+    /// A `while` or `for` loop (`is_for`). `continue` goes to the step, which in a `for` loop
+    /// with a condition but an empty step (`for (; c; )`) is the back jump itself; in a
+    /// `while` loop and in `for (;;)` it goes to the condition.
     fn looped(
         &mut self,
-        _init: Option<&Stmt>,
+        is_for: bool,
         c: Option<&Expr>,
         step: Option<&Stmt>,
         body: &[Stmt],
@@ -1398,7 +1401,11 @@ impl<'g> Compiler<'g> {
         self.branch(Opcode::B, l0);
         self.place(l9);
         self.patch(&fr.breaks, l9);
-        let cont = if step.is_some() { lc } else { l0 };
+        let cont = if step.is_some() || (is_for && c.is_some()) {
+            lc
+        } else {
+            l0
+        };
         self.patch(&fr.continues, cont);
         Ok(())
     }

@@ -620,6 +620,12 @@ impl<'g, 'i> Dec<'g, 'i> {
         let mut body = self.region(body_start, latch, &mut st, ctx);
         ctx.pop();
         let step = self.scope().for_steps.remove(&head);
+        if step == Some(latch) {
+            // `continue` jumps to the latch itself: a `for` loop with an empty step
+            // (`for (; cond; )`), whose `continue` goes to where the step would be.
+            out.push(Stmt::For(None, Some(cond), None, body));
+            return after;
+        }
         if let Some(step) = step.filter(|&s| s > body_start && s < latch) {
             // `continue` jumps to the step: a for loop.
             ctx.push(Ctx::Loop {
