@@ -197,7 +197,11 @@ impl Cx<'_> {
                 }
             }
             Expr::Index(b, idx) => {
-                self.lvalue(b);
+                // An indexed built-in array (`view_camera[0]`) is that element: only a bare
+                // name means element 0.
+                if !matches!(&**b, Expr::Ident(_)) {
+                    self.lvalue(b);
+                }
                 for i in idx.iter_mut() {
                     self.visit_expr_mut(i);
                 }
@@ -260,7 +264,9 @@ impl Cx<'_> {
                 }
             }
             Expr::Index(b, idx) => {
-                self.lvalue(b);
+                if !matches!(&**b, Expr::Ident(_)) {
+                    self.lvalue(b);
+                }
                 for i in idx.iter_mut() {
                     self.visit_expr_mut(i);
                 }
