@@ -329,56 +329,14 @@ impl DataFile {
         }
         let name = self.asset(id).and_then(Asset::name);
         let removed = T::table_mut(self).map(|t| t.remove(i)).unwrap_or(None);
-        let mut f = Finder {
-            file: self,
-            kind: Some(kind),
-            index: i as u64,
-            lists: false,
-            hits: Vec::new(),
-        };
-        walk(self, &mut f);
-        if let Some(first) = f.hits.first() {
-            let n = f.hits.len();
-            let what = match name.and_then(|n| self.strings.as_ref()?.get(n)) {
-                Some(s) => format!("{} #{i} {:?}", kind.name(), s.to_string_lossy()),
-                None => format!("{} #{i}", kind.name()),
-            };
-            let e = Error::new(
-                ErrorKind::InvalidModel(Box::new(crate::error::ModelProblem {
-                    element: first.element.clone(),
-                    field: first.field.clone(),
-                    expected: format!("no reference to {what}, which is being removed"),
-                    found: format!("a reference to it ({n} in all)"),
-                })),
-                crate::error::Location {
-                    chunk: Some(first.chunk),
-                    ..Default::default()
-                },
-            );
+        // Checked with the asset out of its table, so that its own fields do not count.
+        if let Err(e) = self.refuse_if_referenced(kind, i, name) {
             if let Some(t) = T::table_mut(self) {
                 t.insert(i, removed);
             }
             return Err(e);
         }
-        walk_mut(
-            self,
-            &mut Renumber {
-                kind,
-                removed: i as u32,
-            },
-        );
-        // The parsed file's kept values sit in elements that moved down too.
-        let chunk = kind.chunk();
-        self.layout.kept.retain_mut(|k| {
-            if k.chunk != chunk || k.index < i {
-                return true;
-            }
-            if k.index == i {
-                return false;
-            }
-            k.index -= 1;
-            true
-        });
+        self.renumber_after(kind, i);
         Ok(Removed {
             asset: removed,
             renumbering: crate::Renumbering::new(id, len),
@@ -396,11 +354,13 @@ impl DataFile {
         if index >= len {
             return Err(no_such(AssetKind::Code, index, len));
         }
-        let code = self.code.as_mut().expect("a code entry exists");
-        let name = code.entries[index].name;
+        let Some(name) = self.code.as_ref().map(|c| c.entries[index].name) else {
+            return Err(no_such(AssetKind::Code, index, 0));
+        };
         self.refuse_if_referenced(AssetKind::Code, index, Some(name))?;
-        let code = self.code.as_mut().expect("a code entry exists");
-        code.entries.remove(index);
+        if let Some(code) = self.code.as_mut() {
+            code.entries.remove(index);
+        }
         if let Some(locals) = self.functions.as_mut().and_then(|f| f.code_locals.as_mut()) {
             locals.retain(|l| l.code_name != name);
         }
@@ -420,11 +380,13 @@ impl DataFile {
         if let Some(code) = self.code.as_mut() {
             code.decode_all()?;
         }
-        let funcs = self.functions.as_mut().expect("a function exists");
-        let name = funcs.functions[index].name;
+        let Some(name) = self.functions.as_ref().map(|f| f.functions[index].name) else {
+            return Err(no_such(AssetKind::Function, index, 0));
+        };
         self.refuse_if_referenced(AssetKind::Function, index, Some(name))?;
-        let funcs = self.functions.as_mut().expect("a function exists");
-        funcs.functions.remove(index);
+        if let Some(funcs) = self.functions.as_mut() {
+            funcs.functions.remove(index);
+        }
         self.renumber_after(AssetKind::Function, index);
         Ok(())
     }

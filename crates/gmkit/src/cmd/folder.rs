@@ -171,40 +171,54 @@ pub fn pack(a: PackArgs) -> u8 {
     if let Err(e) = payloads.check() {
         return fail("pack", format!("{}/{e}", a.dir.display()), exit::FAILED);
     }
-    let mut backups = Vec::new();
-    for o in outputs.iter().filter(|o| exists(o)) {
-        match gmkit_folder::backup(o) {
-            Ok(b) => backups.push(b),
-            Err(e) => return fail("pack", e, exit::IO),
-        }
-    }
-    if let Err(e) = gmkit_folder::commit(staged) {
-        return fail("pack", e, exit::IO);
-    }
+    let backups = match back_up_and_commit(staged, &outputs, true) {
+        Ok(b) => b,
+        Err(e) => return fail("pack", e, exit::IO),
+    };
     bar.finish_and_clear();
     println!(
         "{} → {} ({:.2} s){}",
         a.dir.display(),
-        outputs
-            .iter()
-            .map(|o| o.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
+        paths_line(&outputs),
         t.elapsed().as_secs_f64(),
-        if backups.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; backups: {}",
-                backups
-                    .iter()
-                    .map(|b| b.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
+        backups_note(&backups)
     );
     exit::OK
+}
+
+/// Copies each existing output to a backup (when `back_up`; a backup is never overwritten),
+/// then renames the staged files into place. Returns the backups made.
+fn back_up_and_commit(
+    staged: Vec<gmkit_data::Staged>,
+    outputs: &[PathBuf],
+    back_up: bool,
+) -> Result<Vec<PathBuf>, gmkit_folder::Error> {
+    let mut backups = Vec::new();
+    if back_up {
+        for o in outputs.iter().filter(|o| o.symlink_metadata().is_ok()) {
+            backups.push(gmkit_folder::backup(o)?);
+        }
+    }
+    gmkit_folder::commit(staged)?;
+    Ok(backups)
+}
+
+/// `a, b, c` of the paths.
+fn paths_line(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `; backups: …` when some were made.
+fn backups_note(backups: &[PathBuf]) -> String {
+    if backups.is_empty() {
+        String::new()
+    } else {
+        format!("; backups: {}", paths_line(backups))
+    }
 }
 
 /// Arguments of `gmkit info`.
@@ -599,37 +613,14 @@ pub fn import(a: ImportArgs) -> u8 {
         }
         Err(e) => return fail("import", e, exit::IO),
     };
-    let mut backups = Vec::new();
-    if a.in_place {
-        for o in outputs.iter().filter(|o| exists(o)) {
-            match gmkit_folder::backup(o) {
-                Ok(b) => backups.push(b),
-                Err(e) => return fail("import", e, exit::IO),
-            }
-        }
-    }
-    if let Err(e) = gmkit_folder::commit(staged) {
-        return fail("import", e, exit::IO);
-    }
+    let backups = match back_up_and_commit(staged, &outputs, a.in_place) {
+        Ok(b) => b,
+        Err(e) => return fail("import", e, exit::IO),
+    };
     println!(
         "{changes} changes → {}{}",
-        outputs
-            .iter()
-            .map(|o| o.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-        if backups.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; backups: {}",
-                backups
-                    .iter()
-                    .map(|b| b.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
+        paths_line(&outputs),
+        backups_note(&backups)
     );
     exit::OK
 }
