@@ -546,6 +546,10 @@ impl Parser {
                 self.expect_punct(";")?;
                 let step = if self.is_punct(")") {
                     None
+                } else if self.eat_word("exit") {
+                    // GameMaker's compiler takes `exit` as a step (it runs when the body
+                    // continues).
+                    Some(Box::new(Stmt::Exit))
                 } else {
                     Some(Box::new(self.simple_stmt()?))
                 };
@@ -1096,8 +1100,8 @@ mod tests {
             "var i, j;\nfor (i = 0; i < 10; i++) {\n    j += i;\n}",
             "switch (k) {\n    case 1:\n        a();\n        break;\n    default:\n        b();\n}",
             "with (obj) {\n    x = -(-1);\n}",
-            "s = { a: 1, b: [1, 2] };\nf = function(_arg0, _arg1 = 2) {\n    return _arg0;\n};",
-            "function F(_arg0) : G(_arg0) constructor {\n    static n = 0;\n}",
+            "s = { a: 1, b: [1, 2] };\nf = function(arg0, arg1 = 2) {\n    return arg0;\n};",
+            "function F(arg0) : G(arg0) constructor {\n    static n = 0;\n}",
             "try {\n    a();\n} catch (e) {\n    b(e);\n} finally {\n    c();\n}",
             "v = a ?? b;\na ??= 7;\nv = c ? 1 : int64(5);\nx = (new Foo(1)).bar;",
             "do {\n    a--;\n} until (a <= 0);",

@@ -292,6 +292,7 @@ impl Printer {
             }
             Stmt::Update { op, prefix, target } => self.update(*op, *prefix, target),
             Stmt::Expr(e) => self.expr_stmt(e),
+            Stmt::Exit => self.out.push_str("exit"),
             Stmt::Var(_) => {
                 self.stmt_inline(s);
                 self.out.pop();

@@ -121,7 +121,7 @@ fn function_declaration() {
     );
     assert_eq!(
         c.decompiles(),
-        "function add(_arg0, _arg1) {\n    return _arg0 + _arg1;\n}"
+        "function add(arg0, arg1) {\n    return arg0 + arg1;\n}"
     );
     // Named like the script: -1.
     let own = asm.replace("pushi.e -6", "pushi.e -1");
@@ -199,8 +199,8 @@ fn constructor() {
     assert_eq!(children[0].arguments, 2);
     assert_eq!(
         c.decompiles(),
-        "function B(_arg0, _arg1 = 2) : A(_arg0) constructor {\n    static count = 0;\n    \
-         hp = _arg0;\n}"
+        "function B(arg0, arg1 = 2) : A(arg0) constructor {\n    static count = 0;\n    \
+         hp = arg0;\n}"
     );
 }
 
@@ -246,6 +246,45 @@ fn struct_literal() {
     assert_eq!(c.decompiles(), "s = { hp: 10, who: name };");
 }
 
+/// A struct literal's constructor known by the static it is stored in (`___struct___N`) when
+/// its code entry is named otherwise.
+#[test]
+fn struct_literal_known_by_its_static() {
+    let asm = "b L2 / F: / pushi.e 7 / pop.v.i self.lives / exit.i / \
+        L2: / push.i [function]gml_Script_ctor_7 / conv.i.v / call.i @@NullObject@@ 0 / \
+        call.i method 2 / dup.v 0 / pushi.e -16 / pop.v.v [stacktop]0.___struct___4 / \
+        call.i @@NewGMLObject@@ 1 / pop.v.v self.save";
+    let c = case(
+        2,
+        3,
+        "gml_Object_o_Create_0",
+        &[("gml_Script_ctor_7", "F")],
+        asm,
+    );
+    assert_eq!(c.decompiles(), "save = { lives: 7 };");
+}
+
+/// Parameters are `argK` (GameMaker keeps no names); a local so named pushes the parameter to
+/// `argK_`, and an instance variable so named is written `self.argK`.
+#[test]
+fn parameter_names() {
+    let asm = "b L2 / F: / push.v arg.argument0 / push.v arg.argument1 / mul.v.v / \
+        pop.v.v local.arg0 / pushi.e 2 / pop.v.i self.arg1 / pushloc.v local.arg0 / ret.v / \
+        exit.i / L2: / push.i [function]gml_Script_area / conv.i.v / pushi.e -1 / conv.i.v / \
+        call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.area / popz.v";
+    let c = case(
+        2,
+        3,
+        "gml_GlobalScript_scr_shapes",
+        &[("gml_Script_area", "F")],
+        asm,
+    );
+    let gml = "function area(arg0_, arg1) {\n    var arg0 = arg0_ * arg1;\n    self.arg1 = 2;\n    \
+               return arg0;\n}";
+    assert_eq!(c.decompiles(), gml);
+    c.compiles(gml);
+}
+
 /// `new C(args)`: arguments last first, then the constructor (spec §6.4).
 #[test]
 fn new_expression() {
@@ -278,7 +317,7 @@ fn try_catch_and_throw() {
         L108: / call.i @@try_unhook@@ 0 / popz.v / L120: / \
         push.s \"bad\" / conv.s.v / call.i @@throw@@ 1";
     let c = case(2, 3, "gml_Object_o_Create_0", &[], asm);
-    let gml = "var e;\ntry {\n    risky();\n} catch (e) {\n    log(e);\n}\nthrow \"bad\";";
+    let gml = "try {\n    risky();\n} catch (e) {\n    log(e);\n}\nthrow \"bad\";";
     c.compiles(gml);
     assert_eq!(c.decompiles(), gml);
 }
@@ -376,7 +415,7 @@ fn return_inside_try() {
         &[("gml_Script_safe", "F")],
         asm,
     );
-    let gml = "function safe() {\n    var e;\n    try {\n        return risky();\n    } catch (e) {\n        \
+    let gml = "function safe() {\n    try {\n        return risky();\n    } catch (e) {\n        \
                return 0;\n    }\n}";
     let children = c.compiles(gml);
     // `e` and `$$$$temp$$$$`.
@@ -662,8 +701,8 @@ fn defaults_out_of_order_stay_statements() {
     let text = c.decompiles();
     assert_eq!(
         text,
-        "function f(_arg0, _arg1, _arg2 = 2, _arg3 = 3) {\n    if (_arg1 == undefined) {\n        \
-         _arg1 = 1;\n    }\n    hp = _arg0;\n}"
+        "function f(arg0, arg1, arg2 = 2, arg3 = 3) {\n    if (arg1 == undefined) {\n        \
+         arg1 = 1;\n    }\n    hp = arg0;\n}"
     );
     assert_eq!(c.compiles(&text)[0].arguments, 4);
     // In order, all are header defaults.
@@ -677,7 +716,7 @@ fn defaults_out_of_order_stay_statements() {
     let text = c.decompiles();
     assert_eq!(
         text,
-        "function f(_arg0, _arg1 = 1, _arg2 = 2, _arg3 = 3) {\n    hp = _arg0;\n}"
+        "function f(arg0, arg1 = 1, arg2 = 2, arg3 = 3) {\n    hp = arg0;\n}"
     );
     c.compiles(&text);
 }

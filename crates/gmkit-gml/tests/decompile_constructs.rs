@@ -309,7 +309,7 @@ fn try_catch() {
         L108: / call.i @@try_unhook@@ 0 / popz.v / L120:";
     assert_eq!(
         v23(text),
-        "var e;\ntry {\n    risky();\n} catch (e) {\n    log(e);\n}"
+        "try {\n    risky();\n} catch (e) {\n    log(e);\n}"
     );
 }
 

@@ -321,14 +321,14 @@ fn corpus_round_trip_mechanisms() {
         (
             "longdog.win",
             "gml_GlobalScript_VI_Core",
-            &["position = { current: { x: _arg0, y: _arg1 }, previous: { x: _arg0, y: _arg1 } };"],
+            &["position = { current: { x: arg0, y: arg1 }, previous: { x: arg0, y: arg1 } };"],
             true,
         ),
-        // A local `_arg0` is not parameter 0.
+        // A local `_arg0` is a local beside parameter 0 (`arg0`).
         (
             "tebak-lagu.win",
             "gml_GlobalScript_EaseInOutQuad",
-            &["(__arg0, ", "var _arg0 = 2 * __arg0"],
+            &["(arg0, ", "var _arg0 = 2 * arg0"],
             true,
         ),
         // An instance variable named like a local is written `self.name`; a written
@@ -340,7 +340,7 @@ fn corpus_round_trip_mechanisms() {
             &[
                 "self.name = name;",
                 "argument2.AddChild(self);",
-                "texture = DefaultValue(is_array(_arg1) ? _arg1 : [_arg1], -1);",
+                "texture = DefaultValue(is_array(arg1) ? arg1 : [arg1], -1);",
             ],
             true,
         ),
@@ -394,4 +394,104 @@ fn corpus_round_trip_mechanisms() {
             );
         }
     }
+}
+
+#[test]
+fn shift_store_is_a_plain_assignment() {
+    // GML has no `<<=` / `>>=`: a shift stored back prints `x = x << n` (same code).
+    for (bc, ma, mi) in [(16, 2, 0), (17, 2, 3), (17, 2023, 1)] {
+        assert_eq!(round(bc, ma, mi, "x = x << 3;"), "x = x << 3;");
+        assert_eq!(round(bc, ma, mi, "y = y >> 1;"), "y = y >> 1;");
+    }
+    assert_eq!(
+        gml(
+            17,
+            2023,
+            1,
+            "push.v self.z / pushi.e 2 / shl.i.v / pop.v.v self.z"
+        ),
+        "z = z << 2;"
+    );
+    // The other bitwise stores stay compound.
+    assert_eq!(v2023("z |= 4;"), "z |= 4;");
+}
+
+#[test]
+fn for_step_exit_inside_switch() {
+    // A loop in a switch whose `continue` goes to `exit` (`popz.v` of the switch value, then
+    // `exit.i`): the step is `exit`, printed and parsed back in the header.
+    let want = "switch (o) {\n    case 7:\n        for (x = 0; x < 4; exit) {\n            f();\n            \
+                continue;\n        }\n}";
+    assert_eq!(
+        v2023("switch (o) { case 7: for (x = 0; x < 4; exit) { f(); continue; } }"),
+        want
+    );
+    assert_eq!(
+        gml(
+            17,
+            2023,
+            1,
+            "push.v self.o / dup.v 0 / pushi.e 7 / cmp.i.v EQ / bt L2 / b L9 / \
+             L2: / pushi.e 0 / pop.v.i self.x / \
+             L3: / push.v self.x / pushi.e 4 / cmp.i.v LT / bf L9 / \
+             call.i f 0 / popz.v / b L7 / \
+             L7: / popz.v / exit.i / b L3 / \
+             L9: / popz.v"
+        ),
+        want
+    );
+    assert!(gmkit_gml::parse::parse("for (; c; exit;) {}").is_err());
+}
+
+#[test]
+fn catch_variable_takes_no_var() {
+    // `catch (e)` declares its variable; a local used only there gets no `var`.
+    let src = "try { f(); } catch (z) { c = z; }";
+    assert_eq!(v2023(src), "try {\n    f();\n} catch (z) {\n    c = z;\n}");
+    // Nested, and in both blocks.
+    assert_eq!(
+        v2023("try { try { g(); } catch (y) { d = y; } } catch (x) { try { h(); } catch (y) { } }"),
+        "try {\n    try {\n        g();\n    } catch (y) {\n        d = y;\n    }\n} catch (x) {\n    \
+         try {\n        h();\n    } catch (y) {\n    }\n}"
+    );
+    // Named outside its catch block too: declared as before.
+    assert_eq!(
+        v2023("try { f(); } catch (z) { c = z; } d = z;"),
+        "var z;\ntry {\n    f();\n} catch (z) {\n    c = z;\n}\nd = z;"
+    );
+}
+
+#[test]
+fn locals_never_given_a_value_are_declared_first() {
+    // Read or updated but never assigned: one `var` at the top.
+    assert_eq!(
+        v2023("var i, y; a = 1; if (b) { c = i; } y += 2;"),
+        "var i, y;\na = 1;\nif (b) {\n    c = i;\n}\ny += 2;"
+    );
+    // Assigned: declared where it starts, as before.
+    assert_eq!(
+        v2023("a = 1; if (b) { var i = 2; c = i; }"),
+        "a = 1;\nif (b) {\n    var i = 2;\n    c = i;\n}"
+    );
+}
+
+#[test]
+fn locals_declared_in_each_branch_and_loop_header() {
+    // Both branches start the local afresh: declared in each.
+    assert_eq!(
+        v2023("if (a) { var i = 1; c = i; } else { var i = 2; d = i; }"),
+        "if (a) {\n    var i = 1;\n    c = i;\n} else {\n    var i = 2;\n    d = i;\n}"
+    );
+    assert_eq!(
+        v2023(
+            "if (a) { for (var i = 0; i < 3; i++) { f(); } } else { for (var i = 0; i < 2; i++) { g(); } }"
+        ),
+        "if (a) {\n    for (var i = 0; i < 3; i++) {\n        f();\n    }\n} else {\n    \
+         for (var i = 0; i < 2; i++) {\n        g();\n    }\n}"
+    );
+    // Restarted by a later loop: declared in both headers, as before.
+    assert_eq!(
+        v2023("for (var i = 0; i < 3; i++) { f(); } for (i = 0; i < 2; i++) { g(); }"),
+        "for (var i = 0; i < 3; i++) {\n    f();\n}\nfor (var i = 0; i < 2; i++) {\n    g();\n}"
+    );
 }

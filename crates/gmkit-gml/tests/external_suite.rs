@@ -234,10 +234,81 @@ fn convert_asm(text: &str) -> (String, Vec<(String, u16, u16)>) {
     (out, children)
 }
 
+/// The mock game's name of a function as a real game names its code entry: `regular_func_f`
+/// and `global_func_f` -> `gml_Script_f`, `struct_func___struct__N` -> `gml_Script____struct___N`
+/// (the struct literal's constructor), `anon_func_N` / `s_anon_func_N` -> `gml_Script_anon_N`;
+/// other names as they are.
+fn real_function_name(name: &str) -> String {
+    if let Some(f) = name
+        .strip_prefix("regular_func_")
+        .or_else(|| name.strip_prefix("global_func_"))
+    {
+        return format!("gml_Script_{f}");
+    }
+    if let Some(n) = name.strip_prefix("struct_func___struct__") {
+        return format!("gml_Script____struct___{n}");
+    }
+    if let Some((_, n)) = name.split_once("anon_func_")
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        return format!("gml_Script_anon_{n}");
+    }
+    name.to_string()
+}
+
+/// The suite's notation where it differs from gmkit's beyond [`convert_asm`]: mock function
+/// names as real entry names ([`real_function_name`]), `[multipush]`/`[multipushpop]` as
+/// `[arraypushaf]`/`[arraypopaf]`, `pushref.i 123 Object` as `pushref.i [object]123`,
+/// `pushref.i f` as `pushref.i [function]f`, and before bytecode 15 `pushi.T` as `push.T`.
+fn suite_notation(text: &str, bytecode: u8) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.lines() {
+        let mut l = line
+            .trim()
+            .replace("[multipushpop]", "[arraypopaf]")
+            .replace("[multipush]", "[arraypushaf]");
+        if bytecode < 15
+            && let Some(rest) = l.strip_prefix("pushi.")
+        {
+            l = format!("push.{rest}");
+        }
+        // Identifiers (with `@`, as in `@@NewGMLObject@@`) renamed one by one.
+        let mut renamed = String::with_capacity(l.len());
+        let mut word = String::new();
+        for ch in l.chars().chain(std::iter::once('\n')) {
+            if ch.is_ascii_alphanumeric() || ch == '_' || ch == '@' {
+                word.push(ch);
+            } else {
+                renamed.push_str(&real_function_name(&word));
+                word.clear();
+                if ch != '\n' {
+                    renamed.push(ch);
+                }
+            }
+        }
+        let mut l = renamed;
+        if let Some(arg) = l.strip_prefix("pushref.i ") {
+            let parts: Vec<&str> = arg.split_whitespace().collect();
+            l = match parts[..] {
+                [n, kind] if n.parse::<i64>().is_ok() => {
+                    format!("pushref.i [{}]{n}", kind.to_ascii_lowercase())
+                }
+                [f] if !f.starts_with('[') => format!("pushref.i [function]{f}"),
+                _ => l.clone(),
+            };
+        }
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
 /// Assembles the suite's assembly into `file` as a root entry named `root` with its child
 /// entries; returns the root's index.
 fn assemble_into(file: &mut DataFile, text: &str, root: &str) -> Result<usize, String> {
-    let (ours, children) = convert_asm(text);
+    let text = suite_notation(text, file.version.bytecode);
+    let (ours, children) = convert_asm(&text);
     let assembled = Assembler::new(file)
         .assemble(&ours)
         .map_err(|e| format!("assembly: {e}"))?;
@@ -288,9 +359,25 @@ fn decompiled(file: &DataFile, entry: usize) -> Result<String, String> {
     Ok(print::print_stmts(&d.body))
 }
 
-/// GML with formatting aside: gmkit's print of its parse.
+/// Drops written parentheses ([`gmkit_gml::ast::Expr::Paren`]): the tree they group stays,
+/// and the printer puts back the ones precedence needs.
+struct NoParens;
+
+impl gmkit_gml::visit::VisitorMut for NoParens {
+    fn visit_expr_mut(&mut self, e: &mut gmkit_gml::ast::Expr) {
+        while let gmkit_gml::ast::Expr::Paren(x) = e {
+            let inner = std::mem::replace(&mut **x, gmkit_gml::ast::Expr::Ident(String::new()));
+            *e = inner;
+        }
+        gmkit_gml::visit::walk_expr_mut(self, e);
+    }
+}
+
+/// GML with formatting aside: gmkit's print of its parse, written parentheses aside (the
+/// grouping is in the tree).
 fn canonical(text: &str) -> Result<String, String> {
-    let tree = parse::parse(text).map_err(|e| format!("{e}"))?;
+    let mut tree = parse::parse(text).map_err(|e| format!("{e}"))?;
+    gmkit_gml::visit::VisitorMut::visit_block_mut(&mut NoParens, &mut tree);
     Ok(print::print_stmts(&tree))
 }
 

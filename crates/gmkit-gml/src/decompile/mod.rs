@@ -260,11 +260,8 @@ struct Scope {
     locals: Vec<String>,
     /// Highest named-argument index used + 1.
     args: usize,
-    /// A 2.3+ function body (named arguments are `_argN`).
+    /// A 2.3+ function body (named arguments are `argN`, see [`param_name`]).
     function: bool,
-    /// The prefix of this function's parameter names: `_arg`, or with more underscores when
-    /// the function has a local named like a parameter (`var _arg0`).
-    arg_prefix: String,
     /// The locals this scope's own code names (nested functions aside): an instance
     /// variable of the same name is written `self.name`.
     own_locals: std::collections::HashSet<String>,
@@ -445,6 +442,7 @@ impl<'g, 'i> Dec<'g, 'i> {
             .into_iter()
             .filter(|n| n != "$$$$temp$$$$" && n != "arguments")
             .filter(|n| !tidy::is_try_flag(n) || body.iter().any(|s| tidy::stmt_mentions(s, n)))
+            .filter(|n| !tidy::only_caught(&body, n))
             .collect();
         tidy::place_vars(body, locals)
     }
@@ -488,7 +486,6 @@ impl<'g, 'i> Dec<'g, 'i> {
     /// Decompiles a nested function body `start..end` (child entry `entry`).
     fn function_body(&mut self, start: usize, end: usize, entry: usize) -> Function {
         let own_locals = self.own_locals(start, end);
-        let arg_prefix = arg_prefix(&own_locals);
         let header = self
             .game
             .file
@@ -498,8 +495,7 @@ impl<'g, 'i> Dec<'g, 'i> {
             .map(|e| e.arguments_count as usize);
         self.scopes.push(Scope {
             function: true,
-            arg_prefix: arg_prefix.clone(),
-            own_locals,
+            own_locals: own_locals.clone(),
             declared: header,
             ..Scope::default()
         });
@@ -508,7 +504,7 @@ impl<'g, 'i> Dec<'g, 'i> {
         let declared = header.unwrap_or(0);
         let inherits = self.scopes.last_mut().and_then(|s| s.inherits.take());
         let body = self.finish_scope(body, true);
-        let (params, body) = extract_defaults(body, args.max(declared), &arg_prefix);
+        let (params, body) = extract_defaults(body, args.max(declared), &own_locals);
         Function {
             name: None,
             params,
@@ -640,9 +636,9 @@ impl<'g, 'i> Dec<'g, 'i> {
             let mut steps = self.region(step, latch, &mut st2, ctx);
             ctx.pop();
             self.scope().for_steps.remove(&head);
-            // A `for` header holds one simple statement as its step (never `exit;` or a block).
+            // A `for` header holds one simple statement or `exit` as its step (never a block).
             match steps.as_slice() {
-                [Stmt::Assign { .. } | Stmt::Update { .. } | Stmt::Expr(_)] => {
+                [Stmt::Assign { .. } | Stmt::Update { .. } | Stmt::Expr(_) | Stmt::Exit] => {
                     let step_stmt = steps.pop().map(Box::new);
                     out.push(Stmt::For(None, Some(cond), step_stmt, body));
                 }
@@ -1557,17 +1553,29 @@ fn negate(e: Expr) -> Expr {
     }
 }
 
-/// A parameter-name prefix none of `locals` uses with a number after it (`_arg`, else
-/// `__arg`, ...): a function's `var _arg0` is not its parameter 0.
-fn arg_prefix(locals: &std::collections::HashSet<String>) -> String {
-    let mut prefix = String::from("_arg");
-    while locals.iter().any(|n| {
-        n.strip_prefix(prefix.as_str())
-            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
-    }) {
-        prefix.insert(0, '_');
+/// The name of parameter `k` of a function whose own locals are `locals` (GameMaker keeps
+/// no parameter names): `argK`, with `_` appended while a local has that name (a function's
+/// `var arg0` is not its parameter 0).
+pub(crate) fn param_name(locals: &std::collections::HashSet<String>, k: usize) -> String {
+    let mut name = format!("arg{k}");
+    while locals.contains(&name) {
+        name.push('_');
     }
-    prefix
+    name
+}
+
+/// Whether `name` is the name [`param_name`] gives some parameter of a function with these
+/// locals: an instance variable so named is written `self.name` in that function.
+pub(crate) fn is_param_name(locals: &std::collections::HashSet<String>, name: &str) -> bool {
+    name.strip_prefix("arg")
+        .map(|r| r.trim_end_matches('_'))
+        .and_then(|k| {
+            if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            k.parse::<usize>().ok()
+        })
+        .is_some_and(|k| param_name(locals, k) == name)
 }
 
 /// Default-argument blocks at the top of a function body
@@ -1577,10 +1585,10 @@ fn arg_prefix(locals: &std::collections::HashSet<String>) -> String {
 fn extract_defaults(
     body: Vec<Stmt>,
     args: usize,
-    prefix: &str,
+    locals: &std::collections::HashSet<String>,
 ) -> (Vec<(String, Option<Expr>)>, Vec<Stmt>) {
     let mut params: Vec<(String, Option<Expr>)> =
-        (0..args).map(|k| (format!("{prefix}{k}"), None)).collect();
+        (0..args).map(|k| (param_name(locals, k), None)).collect();
     let mut rest = Vec::with_capacity(body.len());
     let mut it = body.into_iter().peekable();
     // Hoisted `var` declarations (no code of their own) stay first.
@@ -1606,7 +1614,7 @@ fn extract_defaults(
         else {
             break;
         };
-        let Some(k) = p.strip_prefix(prefix).and_then(|k| k.parse::<usize>().ok()) else {
+        let Some(k) = params.iter().position(|q| q.0 == *p) else {
             break;
         };
         if t != p || k >= params.len() || params[k..].iter().any(|p| p.1.is_some()) {

@@ -277,7 +277,7 @@ impl Dec<'_, '_> {
                 return ident(name);
             }
             s.args = s.args.max(k + 1);
-            return Expr::Ident(format!("{}{k}", s.arg_prefix));
+            return Expr::Ident(super::param_name(&s.own_locals, k));
         }
         ident(name)
     }
@@ -287,7 +287,12 @@ impl Dec<'_, '_> {
         match inst.0 {
             -1 => {
                 // `self.name` where a local of the same name would take the bare name.
-                if self.game.features.self_to_builtin() || self.scope().own_locals.contains(name) {
+                let to_builtin = self.game.features.self_to_builtin();
+                let s = self.scope();
+                if to_builtin
+                    || s.own_locals.contains(name)
+                    || (s.function && super::is_param_name(&s.own_locals, name))
+                {
                     member(ident("self"), name)
                 } else {
                     ident(name)
@@ -307,6 +312,10 @@ impl Dec<'_, '_> {
                 } else {
                     self.argument(name)
                 }
+            }
+            // An instance variable named like a parameter is `self.name` in that function.
+            -6 if self.scope().function && super::is_param_name(&self.scope().own_locals, name) => {
+                member(ident("self"), name)
             }
             -6 | -16 => ident(name),
             -7 => {
@@ -333,7 +342,7 @@ impl Dec<'_, '_> {
                 let inner = self.pop(stack, at);
                 member(inner.e, name)
             }
-            // A 2.3 function's parameter read as an array is the parameter (`_arg1[i]`, as
+            // A 2.3 function's parameter read as an array is the parameter (`arg1[i]`, as
             // in its plain reads).
             Some(-6) if name.starts_with("argument") => self.argument(name),
             Some(-1) | Some(-6) | Some(-16) => ident(name),
@@ -922,7 +931,16 @@ impl Dec<'_, '_> {
             && let Expr::Function(f) = &value.e
         {
             let copy_left = value.dup != 0 && stack.last().is_some_and(|t| t.dup == value.dup);
-            if entry.contains("___struct___") && (stacktop_decl || copy_left) {
+            // A struct literal's constructor, stored in its `___struct___N` static (known by
+            // its entry's name or by that static's).
+            let struct_static = name.starts_with("___struct___");
+            if (entry.contains("___struct___") || struct_static) && (stacktop_decl || copy_left) {
+                if struct_static
+                    && copy_left
+                    && let Some(top) = stack.last_mut()
+                {
+                    top.fn_entry = Some(name.clone());
+                }
                 return;
             }
             // A declaration leaves a copy for its `popz.v`; a stacktop store without one is
@@ -1006,8 +1024,12 @@ impl Dec<'_, '_> {
                 });
                 return;
             }
+            // GML has no `<<=`/`>>=`: a plain shift store is `a = a << n`.
             let compound_ok = (info.op != BinaryOp::Div || !info.right_conv)
-                && (dup_form || (info.left_plain && !operands));
+                && (dup_form
+                    || (info.left_plain
+                        && !operands
+                        && !matches!(op, BinaryOp::Shl | BinaryOp::Shr)));
             if compound_ok {
                 out.push(Stmt::Assign {
                     target,

@@ -135,11 +135,20 @@ fn for_loops_here(body: &mut Vec<Stmt>) {
                 if c.as_ref().is_some_and(is_forever) {
                     *c = None;
                 }
-                let step_of = step.as_deref().and_then(step_var).map(str::to_string);
+                let updated = step.as_deref().and_then(step_var).map(str::to_string);
+                // An `exit` step updates nothing: the loop is the condition's variable's.
+                let exit_cond = match step.as_deref() {
+                    Some(Stmt::Exit) => c.clone(),
+                    _ => None,
+                };
                 let init = i
                     .checked_sub(1)
                     .and_then(|k| init_var(&body[k]))
                     .map(str::to_string);
+                let step_of = match exit_cond {
+                    Some(c) => init.clone().filter(|y| expr_mentions(&c, y)),
+                    None => updated,
+                };
                 if let (Some(x), Some(y)) = (step_of, init)
                     && x == y
                 {
@@ -252,6 +261,12 @@ fn child_blocks(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
 pub(super) fn place_vars(mut body: Vec<Stmt>, locals: Vec<String>) -> Vec<Stmt> {
     let mut hoisted = Vec::new();
     for n in locals {
+        // A local never given a value (only read, or updated with `+=`/`++`) is declared
+        // with the others at the top.
+        if !assigned(&body, &n) {
+            hoisted.push((n, None));
+            continue;
+        }
         if !crate::limits::deep(|| {
             declare_in(&mut body, &n, false)
                 || declare_each(&mut body, &n)
@@ -288,6 +303,7 @@ fn declare_before(list: &mut Vec<Stmt>, x: &str) -> bool {
     };
     if let [k] = at.as_slice() {
         let s = &mut list[*k];
+        let is_if = matches!(s, Stmt::If(..));
         if !header_mentions(s, x)
             && matches!(
                 s,
@@ -303,6 +319,17 @@ fn declare_before(list: &mut Vec<Stmt>, x: &str) -> bool {
                 .filter(|b| block_mentions(b, x))
                 .collect();
             if blocks.len() == 1 && crate::limits::deep(|| declare_before(blocks[0], x)) {
+                return true;
+            }
+            // Both branches of an `if` start it afresh: declared in each (`if (a) { var c =
+            // 1; …} else { var c = 2; …}`), as `with` pieces are ([`declare_each`]).
+            if is_if
+                && blocks.len() == 2
+                && blocks.iter_mut().all(|b| declare_in_as(b, x, false, true))
+            {
+                for b in blocks {
+                    declare_in(b, x, false);
+                }
                 return true;
             }
         }
@@ -520,6 +547,106 @@ impl Visitor for Mentions<'_> {
     }
 
     /// A nested function's parameters and defaults are its own.
+    fn visit_function(&mut self, _: &Function) {}
+}
+
+/// Whether `body` gives local `x` a value with a plain assignment (`x = v`, also as a `for`
+/// header's initialisation) or a `var x = v` (nested functions aside).
+fn assigned(body: &[Stmt], x: &str) -> bool {
+    let mut a = Assigned { x, found: false };
+    a.visit_block(body);
+    a.found
+}
+
+/// The walk of [`assigned`].
+struct Assigned<'x> {
+    x: &'x str,
+    found: bool,
+}
+
+impl Visitor for Assigned<'_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        if self.found {
+            return;
+        }
+        self.found = match s {
+            Stmt::Assign {
+                target: Expr::Ident(t),
+                op: None,
+                ..
+            } => t == self.x,
+            // `x[i] = v` (an array made by its first store).
+            Stmt::Assign {
+                target: Expr::Index(b, _),
+                op: None,
+                ..
+            } => matches!(&**b, Expr::Ident(t) if t == self.x),
+            Stmt::Var(v) => v.iter().any(|(n, e)| n == self.x && e.is_some()),
+            // Unknown code may assign anything.
+            Stmt::Unstructured(_) => true,
+            _ => false,
+        };
+        walk_stmt(self, s)
+    }
+
+    /// A nested function's locals are its own.
+    fn visit_function(&mut self, _: &Function) {}
+}
+
+/// Whether local `x` is only a catch variable: some `catch (x)` names it and nothing outside
+/// the blocks of such catches mentions it. `catch (x)` declares it, so it takes no `var`.
+pub(super) fn only_caught(body: &[Stmt], x: &str) -> bool {
+    let mut c = Caught {
+        x,
+        caught: false,
+        outside: false,
+    };
+    c.visit_block(body);
+    c.caught && !c.outside
+}
+
+/// The walk of [`only_caught`].
+struct Caught<'x> {
+    x: &'x str,
+    caught: bool,
+    outside: bool,
+}
+
+impl Visitor for Caught<'_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        if self.outside {
+            return;
+        }
+        match s {
+            Stmt::Try {
+                body,
+                catch: Some((n, _)),
+                finally,
+            } if n == self.x => {
+                self.caught = true;
+                self.visit_block(body);
+                if let Some(f) = finally {
+                    self.visit_block(f);
+                }
+            }
+            Stmt::Var(v) if v.iter().any(|(n, _)| n == self.x) => self.outside = true,
+            Stmt::Static(v) if v.iter().any(|(n, _)| n == self.x) => self.outside = true,
+            Stmt::Unstructured(_) => self.outside = true,
+            s => walk_stmt(self, s),
+        }
+    }
+
+    fn visit_expr(&mut self, e: &Expr) {
+        if self.outside {
+            return;
+        }
+        match e {
+            Expr::Ident(n) if n == self.x => self.outside = true,
+            e => walk_expr(self, e),
+        }
+    }
+
+    /// A nested function's locals are its own.
     fn visit_function(&mut self, _: &Function) {}
 }
 
