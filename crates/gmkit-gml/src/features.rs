@@ -300,6 +300,13 @@ impl Features {
         self.version.non_lts_at_least(2024, 2)
     }
 
+    /// 2024.2+: a room instance named in code (`inst_id_N`, see
+    /// [`crate::game::room_instance_name`]) is a `pushref` of the room-instance kind; before,
+    /// its id `N` (read through `@@GetInstance@@` as a call's owner).
+    pub fn room_instance_refs(&self) -> bool {
+        self.version.non_lts_at_least(2024, 2)
+    }
+
     /// A method called on a call's result (`f(a).m(b)`) pushes all arguments of the chain
     /// first, then the inner call, `dup.v 0`, `pushi.e -9` and a stacktop lookup. Seen in
     /// 2024.4 (corpus: ooo-kaizo); 2.3.2 and 2023.8 (corpus: gml-simpledraw) still use the

@@ -403,3 +403,18 @@ fn typed_bool_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
             })
         })
 }
+
+/// The name code gives the room instance with id `id` (GameMaker's data file keeps no names
+/// for room instances): `inst_id_<id>`.
+pub fn room_instance_name(id: u32) -> String {
+    format!("inst_id_{id}")
+}
+
+/// The id of the room instance [`room_instance_name`] names, if `name` is such a name.
+pub fn room_instance_id(name: &str) -> Option<u32> {
+    let digits = name.strip_prefix("inst_id_")?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
+        return None;
+    }
+    digits.parse().ok()
+}

@@ -495,3 +495,45 @@ fn locals_declared_in_each_branch_and_loop_header() {
         "for (var i = 0; i < 3; i++) {\n    f();\n}\nfor (var i = 0; i < 2; i++) {\n    g();\n}"
     );
 }
+
+#[test]
+fn switch_on_a_one_with_no_cases() {
+    // Typed booleans: a 0/1 before a branch is a boolean, but not a switch value jumping
+    // straight to the `popz` that drops it.
+    assert_eq!(
+        gml(17, 2023, 8, "pushi.e 1 / b L1 / L1: / popz.i"),
+        "switch (1) {\n}"
+    );
+    assert_eq!(v2023("switch (0) { }"), "switch (0) {\n}");
+}
+
+#[test]
+fn room_instances_by_id() {
+    // Before 2024.2 a room instance is its id, read through `@@GetInstance@@` as a method
+    // call's owner; from 2024.2 a `pushref` of the room-instance kind (spec §5.6).
+    let names = "push.v self.a / push.v self.b / push.v self.go / call.i @@GetInstance@@ 1";
+    let at = |ma: u16, mi: u16, src: &str| common::round_trip(17, ma, mi, names, src);
+    assert_eq!(at(2023, 8, "inst_id_100042.go();"), "inst_id_100042.go();");
+    assert_eq!(at(2024, 2, "inst_id_100042.go();"), "inst_id_100042.go();");
+    assert_eq!(
+        at(2024, 2, "a = inst_id_100777.b; b = inst_id_100778;"),
+        "a = inst_id_100777.b;\nb = inst_id_100778;"
+    );
+    // 2024.2+: the id as a number stays a number.
+    assert_eq!(at(2024, 2, "(100042).go();"), "(100042).go();");
+    assert_eq!(
+        gml(
+            17,
+            2023,
+            8,
+            "push.i 100042 / conv.i.v / call.i @@GetInstance@@ 1 / dup.v 0 1 / dup.v 0 / \
+             push.v stacktop.go / callv.v 0 / popz.v"
+        ),
+        "inst_id_100042.go();"
+    );
+    assert!(gmkit_gml::game::room_instance_id("inst_id_0123").is_none());
+    assert_eq!(
+        gmkit_gml::game::room_instance_id("inst_id_100001"),
+        Some(100001)
+    );
+}

@@ -1808,6 +1808,26 @@ impl<'g> Compiler<'g> {
                 {
                     return Ok(self.push_int(k as i64));
                 }
+                // A room instance by its id (`inst_id_N`).
+                if !self.locals.contains(n)
+                    && !self.bare_var_known(n)
+                    && let Some(id) = crate::game::room_instance_id(n)
+                {
+                    if self.f().room_instance_refs()
+                        && let Some(asset_type) = self.game.pushref_type(AssetKind::RoomInstance)
+                    {
+                        self.emit(Instruction::Extended {
+                            kind: ExtendedKind::PUSHREF,
+                            t: DataType::Int32,
+                            operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
+                                asset_type,
+                                index: id,
+                            }),
+                        });
+                        return Ok(DataType::Variable);
+                    }
+                    return Ok(self.push_int(i64::from(id)));
+                }
                 if let Some(t) = self.named_value(n)? {
                     return Ok(t);
                 }

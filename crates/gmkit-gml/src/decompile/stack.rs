@@ -474,7 +474,18 @@ impl Dec<'_, '_> {
                     op: Opcode::Bf | Opcode::Bt | Opcode::B,
                     ..
                 })
-            ));
+            )
+            // Not a switch value jumping to the `popz` that drops it (`switch (1) {}`).
+            && !(self.is_branch(i + 1, Opcode::B)
+                && self.target(i + 1).is_some_and(|t| {
+                    matches!(
+                        self.ins.get(t),
+                        Some(Instruction::Unary {
+                            op: Opcode::Popz,
+                            ..
+                        })
+                    )
+                })));
         if bool_next
             && let Instruction::Push {
                 op: Opcode::PushI,
@@ -674,7 +685,7 @@ impl Dec<'_, '_> {
                         Some(ExtOperand::Asset { asset_type, index }) => {
                             match self.game.pushref_kind(asset_type) {
                                 Some(AssetKind::RoomInstance) => {
-                                    Expr::Lit(Literal::Int(index as i64))
+                                    ident(&crate::game::room_instance_name(index))
                                 }
                                 Some(k) => match self.game.asset_name(k, index as usize) {
                                     Some(n) => ident(n),
@@ -848,7 +859,16 @@ impl Dec<'_, '_> {
             }
             "@@GetInstance@@" | "static_get" if args.len() == 1 => {
                 let a = args.remove(0);
-                plain(a.e)
+                // Before room-instance `pushref`s, a room instance is its id (from 100001).
+                match a.e {
+                    Expr::Lit(Literal::Int(id @ 100_001..=0xFFFF_FFFF))
+                        if name == "@@GetInstance@@"
+                            && !self.game.features.room_instance_refs() =>
+                    {
+                        plain(ident(&crate::game::room_instance_name(id as u32)))
+                    }
+                    e => plain(e),
+                }
             }
             "@@CopyStatic@@" => {
                 // `: Parent(args)`: the parent call is left on the stack below.
