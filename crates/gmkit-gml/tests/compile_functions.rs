@@ -264,6 +264,44 @@ fn struct_literal_known_by_its_static() {
     assert_eq!(c.decompiles(), "save = { lives: 7 };");
 }
 
+/// A struct literal's constructor known by its registration in `global` (or `static`) while a
+/// copy stays for `@@NewGMLObject@@`, whatever the names of its entry and static.
+#[test]
+fn struct_literal_known_by_its_registration() {
+    let asm = "push.v self.count / b L2 / F: / pushi.e -15 / pushi.e 0 / \
+        push.v [array]0.argument / pop.v.v self.slots / exit.i / \
+        L2: / push.i [function]gml_Script_maker / conv.i.v / call.i @@NullObject@@ 0 / \
+        call.i method 2 / dup.v 0 / pushi.e -5 / pop.v.v [stacktop]0.maker / \
+        call.i @@NewGMLObject@@ 2 / pop.v.v self.bag";
+    let c = case(
+        2,
+        3,
+        "gml_Object_o_Create_0",
+        &[("gml_Script_maker", "F")],
+        asm,
+    );
+    assert_eq!(c.decompiles(), "bag = { slots: count };");
+}
+
+/// `c = function d() {}`: the function declared as `d`, its value stored in `c` too (the copy
+/// the declaration leaves is stored, not dropped).
+#[test]
+fn named_function_as_a_value() {
+    let asm = "b L2 / F: / exit.i / L2: / push.i [function]gml_Script_helper / conv.i.v / \
+        pushi.e -1 / conv.i.v / call.i method 2 / dup.v 0 / pushi.e -6 / \
+        pop.v.v [stacktop]0.helper / pop.v.v self.alias";
+    let c = case(
+        2,
+        3,
+        "gml_GlobalScript_scr_util",
+        &[("gml_Script_helper", "F")],
+        asm,
+    );
+    let gml = "alias = function helper() {\n};";
+    assert_eq!(c.decompiles(), gml);
+    c.compiles(gml);
+}
+
 /// Parameters are `argK` (GameMaker keeps no names); a local so named pushes the parameter to
 /// `argK_`, and an instance variable so named is written `self.argK`.
 #[test]

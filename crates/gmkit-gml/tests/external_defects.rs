@@ -537,3 +537,44 @@ fn room_instances_by_id() {
         Some(100001)
     );
 }
+
+#[test]
+fn locals_declared_in_each_switch_run() {
+    // Each run of cases falling into one another that starts the local afresh declares it
+    // in its first case that names it.
+    let src = "switch (o) {\n    case 1:\n        var i = 5;\n        c = i;\n    case 2:\n        \
+               i = 6;\n        break;\n    case 3:\n        var i = 7;\n        d = i;\n}";
+    assert_eq!(v2023(src), src);
+    // Also inside a loop: no value is carried from one iteration to the next.
+    let src = "while (a) {\n    switch (o) {\n        case 1:\n            var i = 2;\n            \
+               break;\n        case 2:\n            var i = 3;\n            continue;\n    }\n}";
+    assert_eq!(v2023(src), src);
+    // A value read across runs is declared before the switch, as before.
+    let src = "var i;\nswitch (o) {\n    case 1:\n        i = 2;\n        break;\n    case 2:\n        \
+               c = i;\n        break;\n}";
+    assert_eq!(v2023(src), src);
+}
+
+#[test]
+fn integer_labels_of_a_boolean_switch() {
+    // Typed booleans: `case false:` compares a boolean (`cmp.b.b`); `cmp.i.b` is a number.
+    let text = |t: &str| {
+        format!(
+            "push.v self.c / push.v self.d / cmp.v.v GT / dup.b 0 / pushi.e 1 / cmp.{t}.b EQ / \
+             bt L2 / b L3 / L2: / call.i g 0 / popz.v / b L3 / L3: / popz.b"
+        )
+    };
+    assert_eq!(
+        gml(17, 2023, 8, &text("i")),
+        "switch (c > d) {\n    case 1:\n        g();\n        break;\n}"
+    );
+    assert_eq!(
+        gml(17, 2023, 8, &text("b")),
+        "switch (c > d) {\n    case true:\n        g();\n        break;\n}"
+    );
+    // Before typed booleans both are `cmp.i.b`: read as booleans.
+    assert_eq!(
+        gml(17, 2, 3, &text("i")),
+        "switch (c > d) {\n    case true:\n        g();\n        break;\n}"
+    );
+}

@@ -548,6 +548,18 @@ impl Compiler<'_> {
         let id = self.function_body(f, Kind::Function)?;
         self.fnc.in_static = in_static;
         self.method_value(id, f.constructor)?;
+        self.declare_copy(&name)?;
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: DataType::Variable,
+        });
+        Ok(())
+    }
+
+    /// Stores a copy of the function value on the stack in the variable that declares it
+    /// (`name`), leaving the value: the declaration part of `function name() {}`.
+    fn declare_copy(&mut self, name: &str) -> R<()> {
+        let name = name.to_string();
         self.emit(Instruction::Dup {
             t: DataType::Variable,
             count: 0,
@@ -583,10 +595,6 @@ impl Compiler<'_> {
                 var,
             });
         }
-        self.emit(Instruction::Unary {
-            op: Opcode::Popz,
-            t: DataType::Variable,
-        });
         Ok(())
     }
 
@@ -601,6 +609,10 @@ impl Compiler<'_> {
         let id = self.function_body(f, Kind::Function);
         self.fnc.in_static = in_static;
         self.method_value(id?, f.constructor)?;
+        // `c = function d() {}`: declared as `d` too, its value kept.
+        if let Some(name) = &f.name {
+            self.declare_copy(name)?;
+        }
         Ok(DataType::Variable)
     }
 

@@ -1149,12 +1149,16 @@ impl<'g, 'i> Dec<'g, 'i> {
         }
         // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) { case
         // true: }` pushes `true` as `pushi.e 1`.
+        // With typed booleans a `true`/`false` label is compared as a boolean (`cmp.b`) and
+        // reads so already: an integer label stays a number (`case 0:`).
         let mut value = value.e;
         if t == DataType::Boolean {
             as_bool(&mut value);
-            for c in &mut cases {
-                if let Some(l) = &mut c.label {
-                    as_bool(l);
+            if !self.game.features.typed_booleans() {
+                for c in &mut cases {
+                    if let Some(l) = &mut c.label {
+                        as_bool(l);
+                    }
                 }
             }
         }

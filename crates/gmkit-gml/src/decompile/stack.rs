@@ -95,6 +95,11 @@ pub(super) struct Val {
     /// A function literal already bound by the compiler's own `method(-1, f)`: a further
     /// `method(x, f)` around it is the source's call.
     pub bound: bool,
+    /// A struct literal's constructor, known by its registration in `static`/`global`.
+    pub struct_ctor: bool,
+    /// The copy a function declaration leaves (`function d() {}`, just emitted): stored
+    /// elsewhere too, the two read `c = function d() {}`.
+    pub decl_copy: bool,
 }
 
 impl Val {
@@ -119,6 +124,8 @@ impl Val {
             fn_entry: None,
             null_object: false,
             bound: false,
+            struct_ctor: false,
+            decl_copy: false,
         }
     }
 
@@ -806,7 +813,7 @@ impl Dec<'_, '_> {
             "@@NewGMLObject@@" if !args.is_empty() => {
                 let ctor = args.remove(0);
                 match ctor.fn_entry.as_deref() {
-                    Some(n) if n.contains("___struct___") => {
+                    Some(n) if ctor.struct_ctor || n.contains("___struct___") => {
                         let Expr::Function(f) = ctor.e else {
                             unreachable!("fn_entry is set on function literals only")
                         };
@@ -932,6 +939,12 @@ impl Dec<'_, '_> {
         let early = value_on_top.then(|| self.pop(stack, at));
         let name = self.game.var_name(var.variable).to_string();
         let stacktop_decl = var.ref_type == RefType::STACKTOP;
+        // The instance a store goes to: the operand's, or for `[stacktop]` the one on top.
+        let store_inst = if stacktop_decl {
+            stack.last().and_then(|v| lit_int(&v.e))
+        } else {
+            Some(i64::from(var.instance.0))
+        };
         let target = self.read_var(var, stack, at);
         let mut value = match early {
             Some(v) => v,
@@ -940,6 +953,15 @@ impl Dec<'_, '_> {
         // A 0/1 constant stored as a boolean is `false`/`true` (typed booleans).
         if t2 == DataType::Boolean {
             value.e = as_bool(value.e);
+        }
+        // The copy a declaration left, stored: `c = function d() {}`.
+        if value.decl_copy
+            && let Expr::Ident(n) = &value.e
+            && matches!(out.last(), Some(Stmt::Function(f)) if f.name.as_deref() == Some(n.as_str()))
+            && let Some(Stmt::Function(f)) = out.pop()
+        {
+            value.e = Expr::Function(Box::new(f));
+            value.decl_copy = false;
         }
         if name == "$$$$temp$$$$" {
             self.local(&name);
@@ -951,15 +973,17 @@ impl Dec<'_, '_> {
             && let Expr::Function(f) = &value.e
         {
             let copy_left = value.dup != 0 && stack.last().is_some_and(|t| t.dup == value.dup);
-            // A struct literal's constructor, stored in its `___struct___N` static (known by
-            // its entry's name or by that static's).
-            let struct_static = name.starts_with("___struct___");
+            // A struct literal's constructor, registered in its `___struct___N` static (known
+            // by its entry's name, by that static's, or as a constructor registered in
+            // `static`/`global` while a copy stays for `@@NewGMLObject@@`).
+            let struct_static = name.starts_with("___struct___")
+                || (copy_left && f.constructor && matches!(store_inst, Some(-16 | -5)));
             if (entry.contains("___struct___") || struct_static) && (stacktop_decl || copy_left) {
                 if struct_static
                     && copy_left
                     && let Some(top) = stack.last_mut()
                 {
-                    top.fn_entry = Some(name.clone());
+                    top.struct_ctor = true;
                 }
                 return;
             }
@@ -975,6 +999,7 @@ impl Dec<'_, '_> {
                     top.size = Size::LEAF;
                     top.fn_entry = None;
                     top.used = true;
+                    top.decl_copy = true;
                 }
                 out.push(Stmt::Function(f));
                 return;

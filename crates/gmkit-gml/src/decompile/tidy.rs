@@ -303,34 +303,41 @@ fn declare_before(list: &mut Vec<Stmt>, x: &str) -> bool {
     };
     if let [k] = at.as_slice() {
         let s = &mut list[*k];
-        let is_if = matches!(s, Stmt::If(..));
-        if !header_mentions(s, x)
-            && matches!(
+        if !header_mentions(s, x) {
+            if matches!(
                 s,
                 Stmt::If(..)
                     | Stmt::Switch(..)
                     | Stmt::Block(_)
                     | Stmt::With(..)
                     | Stmt::Try { .. }
-            )
-        {
-            let mut blocks: Vec<&mut Vec<Stmt>> = child_blocks(s)
-                .into_iter()
-                .filter(|b| block_mentions(b, x))
-                .collect();
-            if blocks.len() == 1 && crate::limits::deep(|| declare_before(blocks[0], x)) {
+            ) {
+                let mut blocks: Vec<&mut Vec<Stmt>> = child_blocks(s)
+                    .into_iter()
+                    .filter(|b| block_mentions(b, x))
+                    .collect();
+                if blocks.len() == 1 && crate::limits::deep(|| declare_before(blocks[0], x)) {
+                    return true;
+                }
+            }
+            if declare_in_pieces(s, x, true) {
+                declare_in_pieces(s, x, false);
                 return true;
             }
-            // Both branches of an `if` start it afresh: declared in each (`if (a) { var c =
-            // 1; …} else { var c = 2; …}`), as `with` pieces are ([`declare_each`]).
-            if is_if
-                && blocks.len() == 2
-                && blocks.iter_mut().all(|b| declare_in_as(b, x, false, true))
+            // A loop's body holds no declaration of a value carried from one iteration to
+            // the next, but pieces that each start it afresh declare it.
+            if let Stmt::While(_, b)
+            | Stmt::Repeat(_, b)
+            | Stmt::For(_, _, _, b)
+            | Stmt::DoUntil(b, _) = s
             {
-                for b in blocks {
-                    declare_in(b, x, false);
+                let inner: Vec<usize> = (0..b.len()).filter(|&j| stmt_mentions(&b[j], x)).collect();
+                if let [j] = inner[..]
+                    && declare_in_pieces(&mut b[j], x, true)
+                {
+                    declare_in_pieces(&mut b[j], x, false);
+                    return true;
                 }
-                return true;
             }
         }
     }
@@ -340,6 +347,66 @@ fn declare_before(list: &mut Vec<Stmt>, x: &str) -> bool {
         _ => list.insert(first, Stmt::Var(vec![(x.to_string(), None)])),
     }
     true
+}
+
+/// Declares `x` in each piece of `s` that starts it afresh with a plain assignment (or with
+/// `dry` only says whether it could): both branches of an `if` (`if (a) { var c = 1; … }
+/// else { var c = 2; … }`), or each run of `switch` cases that fall through into one another
+/// and mention it (declared in the first case of the run that does), as `with` pieces are
+/// ([`declare_each`]). False (and nothing changed) when some piece cannot.
+fn declare_in_pieces(s: &mut Stmt, x: &str, dry: bool) -> bool {
+    if header_mentions(s, x) {
+        return false;
+    }
+    match s {
+        Stmt::If(_, a, Some(b)) if block_mentions(a, x) && block_mentions(b, x) => {
+            if !(declare_in_as(a, x, false, true) && declare_in_as(b, x, false, true)) {
+                return false;
+            }
+            if !dry {
+                declare_in(a, x, false);
+                declare_in(b, x, false);
+            }
+            true
+        }
+        Stmt::Switch(_, cases) => {
+            // The first case of each fall-through run that mentions `x`.
+            let mut firsts = Vec::new();
+            let mut run_has = false;
+            for (k, c) in cases.iter().enumerate() {
+                if !run_has && block_mentions(&c.body, x) {
+                    firsts.push(k);
+                    run_has = true;
+                }
+                if matches!(
+                    c.body.last(),
+                    Some(
+                        Stmt::Break
+                            | Stmt::Continue
+                            | Stmt::Exit
+                            | Stmt::Return(_)
+                            | Stmt::Throw(_)
+                    )
+                ) {
+                    run_has = false;
+                }
+            }
+            if firsts.len() < 2
+                || !firsts
+                    .iter()
+                    .all(|&k| declare_in_as(&mut cases[k].body, x, false, true))
+            {
+                return false;
+            }
+            if !dry {
+                for k in firsts {
+                    declare_in(&mut cases[k].body, x, false);
+                }
+            }
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Whether the header of statement `s` (its condition, `for` clauses, `switch` value and
