@@ -42,6 +42,8 @@ struct Case {
     setup: bool,
     /// Decompiler settings the case sets (formatting ones are aside anyway).
     settings: BTreeMap<String, Value>,
+    /// The mock game's assets: (type, index, name).
+    assets: Vec<(String, usize, String)>,
 }
 
 impl Case {
@@ -72,6 +74,22 @@ impl Case {
                 .iter()
                 .map(|(k, b)| (k.clone(), b.clone()))
                 .collect(),
+            assets: v
+                .get("assets")
+                .and_then(Value::as_array)
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|a| {
+                            let a = a.as_array()?;
+                            Some((
+                                a.first()?.as_str()?.to_string(),
+                                usize::try_from(a.get(1)?.as_u64()?).ok()?,
+                                a.get(2)?.as_str()?.to_string(),
+                            ))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
         })
     }
 
@@ -389,11 +407,46 @@ fn agree(got: &str, want: &str) -> bool {
     }
 }
 
+/// The mock game's sprites and objects (at most 4096 of each: the suite's indices are small),
+/// so that their numbers read as their names.
+fn add_assets(file: &mut DataFile, assets: &[(String, usize, String)]) {
+    for (kind, index, name) in assets {
+        if *index >= 4096 {
+            continue;
+        }
+        let name = file.intern(name);
+        match kind.as_str() {
+            "Sprite" => {
+                let list = &mut file.sprites.get_or_insert_with(Default::default).sprites;
+                if list.len() <= *index {
+                    list.resize(index + 1, None);
+                }
+                list[*index] = Some(gmkit_data::chunks::sprite::Sprite {
+                    name,
+                    ..Default::default()
+                });
+            }
+            "Object" => {
+                let list = &mut file.objects.get_or_insert_with(Default::default).objects;
+                if list.len() <= *index {
+                    list.resize(index + 1, None);
+                }
+                list[*index] = Some(gmkit_data::chunks::object::Object {
+                    name,
+                    ..Default::default()
+                });
+            }
+            _ => {}
+        }
+    }
+}
+
 fn run_decompile(c: &Case) -> Result<(bool, String), String> {
     let [asm, want] = &c.texts[..] else {
         return Err("expected two texts".into());
     };
     let mut file = empty_file(version_of(&c.flags));
+    add_assets(&mut file, &c.assets);
     let root = if c.global_script {
         "gml_GlobalScript_test"
     } else {
