@@ -258,7 +258,7 @@ fn convert_asm(text: &str) -> (String, Vec<(String, u16, u16)>) {
 /// `pushref.i [object]123`, `pushref.i f` -> `pushref.i [function]f`, `[multipush]` and
 /// `[multipushpop]` references by their numbers.
 fn convert_operand(mn: &str, arg: &str) -> Option<String> {
-    if mn == "pushref.i" {
+    if mn == "pushref.i" && !arg.starts_with('[') {
         return Some(match arg.split_once(' ') {
             Some((id, kind)) => format!("{mn} [{}]{id}", kind.trim().to_lowercase()),
             None => format!("{mn} [function]{arg}"),
@@ -456,8 +456,9 @@ fn compile_file(c: &Case) -> DataFile {
 fn compile_case(c: &Case, src: &str) -> Result<(DataFile, usize), String> {
     let mut file = compile_file(c);
     let target = if c.global_script {
+        // The suite's mock name (a function of the script's own name is a quirk of its own).
         gmkit_data::code_entry::EntryTarget::Script {
-            name: "test".into(),
+            name: "GlobalScriptMockName".into(),
         }
     } else {
         // An object of its own after the mock ones, with every event type of GMS 2.3+ (15);

@@ -846,15 +846,21 @@ impl Compiler<'_> {
     }
 
     /// A function declared at the root of this (non-script) entry, called directly by name
-    /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1).
+    /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1); before, in
+    /// 2.3+, by the root's code after its declaration (earlier code reads the variable).
     pub(super) fn declared_here(&self, name: &str) -> Option<FunctionId> {
-        if !self.f().constructor_set_static()
-            || self.fnc.script.is_some()
-            || self.locals.contains(name)
-        {
+        if !self.f().gml_v2() || self.fnc.script.is_some() || self.locals.contains(name) {
             return None;
         }
-        let full = format!("gml_Script_{name}@{}", self.fnc.entry);
+        if self.f().constructor_set_static() {
+            let full = format!("gml_Script_{name}@{}", self.fnc.entry);
+            return self.func_named(&full);
+        }
+        let sep = if self.f().at_child_names() { '@' } else { '_' };
+        let full = format!("gml_Script_{name}{sep}{}", self.fnc.entry);
+        if self.fnc.depth > 0 || !self.fnc.compiled.iter().any(|c| c.0 == full) {
+            return None;
+        }
         self.func_named(&full)
     }
 

@@ -1013,6 +1013,16 @@ impl<'g> Compiler<'g> {
     }
 
     fn stmt_inner(&mut self, s: &Stmt) -> R<()> {
+        if let Stmt::Assign {
+            target: Expr::Ident(a),
+            op: None,
+            value: Expr::Ident(b),
+        } = s
+            && a == b
+            && self.f().drops_self_assignment()
+        {
+            return Ok(());
+        }
         self.set_owner(s);
         let before = self.owners.last;
         self.stmt_kind(s)?;

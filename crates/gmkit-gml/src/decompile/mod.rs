@@ -1459,6 +1459,19 @@ impl<'g, 'i> Dec<'g, 'i> {
                 tidy::drop_finally_copies(c, f);
             }
         }
+        if finally.is_some() {
+            let mut folded = tidy::fold_copy_var(&mut body);
+            if let Some((_, c)) = &mut catch {
+                folded |= tidy::fold_copy_var(c);
+            }
+            let left = body
+                .iter()
+                .chain(catch.iter().flat_map(|(_, c)| c.iter()))
+                .any(|s| tidy::stmt_mentions(s, tidy::COPY_VAR));
+            if folded && !left {
+                self.scope().locals.retain(|n| n != tidy::COPY_VAR);
+            }
+        }
         out.push(Stmt::Try {
             body,
             catch,
