@@ -44,6 +44,8 @@ struct Case {
     settings: BTreeMap<String, Value>,
     /// The mock game's assets: (type, index, name), e.g. `("Object", 123, "obj_test")`.
     assets: Vec<(String, u32, String)>,
+    /// The mock game's global functions: (name, the suite's name of its function).
+    functions: Vec<(String, String)>,
 }
 
 impl Case {
@@ -84,6 +86,18 @@ impl Case {
                         a.get(0)?.as_str()?.to_string(),
                         u32::try_from(a.get(1)?.as_u64()?).ok()?,
                         a.get(2)?.as_str()?.to_string(),
+                    ))
+                })
+                .collect(),
+            functions: v
+                .get("functions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|f| {
+                    Some((
+                        f.get(0)?.as_str()?.to_string(),
+                        f.get(1)?.as_str()?.to_string(),
                     ))
                 })
                 .collect(),
@@ -415,6 +429,14 @@ fn compile_file(c: &Case) -> DataFile {
             });
         }
     }
+    // The mock's global functions: script functions `gml_Script_<name>` (FUNC entries).
+    for (name, _) in &c.functions {
+        let r = file.intern(&format!("gml_Script_{name}"));
+        if let Some(f) = file.functions.as_mut() {
+            f.functions
+                .push(gmkit_data::chunks::function::Function::new(r));
+        }
+    }
     for (kind, index, name) in &c.assets {
         let at = *index as usize;
         let name = file.intern(name);
@@ -514,7 +536,12 @@ fn run_bytecode(c: &Case) -> Result<(bool, String), String> {
         .map_err(|e| format!("expected assembly: {e}"))?
         .instructions;
     let dis = Disassembler::new(&want_file);
-    let names = suite_names(&file, entry, c.global_script);
+    let mut names = suite_names(&file, entry, c.global_script);
+    names.extend(
+        c.functions
+            .iter()
+            .map(|(name, f)| (format!("gml_Script_{name}"), f.clone())),
+    );
     let got_text = comparable(&dis.instructions(&got), &names);
     Ok((
         got_text == comparable(&dis.instructions(&want), &[]),

@@ -775,6 +775,17 @@ impl Compiler<'_> {
             "global" => return Ok(Some(self.push_int(-5))),
             _ => {}
         }
+        // Before 2024.11: a function the event's root code declared above
+        // ([`Compiler::declared_here`]), `push.i [function]f_<entry>`.
+        if !self.f().constructor_set_static()
+            && let Some(function) = self.declared_here(name)
+        {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Function(function),
+            });
+            return Ok(Some(DataType::Int32));
+        }
         Ok(self.function_ref(name))
     }
 
