@@ -162,3 +162,30 @@ fn struct_keys_that_are_no_names_print_quoted() {
     assert!(text.contains("plain: 1, \"two words\": 2"), "{text}");
     assert_eq!(gmkit_gml::parse::parse(&text).expect("reparses"), tree);
 }
+
+#[test]
+fn arrays_of_arrays_are_refused_before_2_3() {
+    // GMS 2 before 2.3 has no arrays of arrays (`a[i, j]` is its 2-D array).
+    let mut a = Asm::new(16, 2, 2);
+    a.asm("push.v self.grid / push.v self.i / push.v self.j");
+    let game = Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse("grid[i][j] = 5;").expect("parses");
+    let e = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect_err("refused");
+    assert!(e.to_string().contains("2.3 or later"), "{e}");
+    let tree = gmkit_gml::parse::parse("grid[i, j] = 5;").expect("parses");
+    gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("a 2-D array");
+}
+
+#[test]
+fn an_event_constructor_inherits_one_declared_above() {
+    let mut file = game_file(2022, 1, &[]);
+    let (asm, gml) = add_create(
+        &mut file,
+        "function Base(n) constructor {\n    size = n;\n}\nfunction Derived(n) : Base(n * 2) constructor {\n}",
+    )
+    .expect("compiles");
+    let base = "gml_Script_Base_gml_Object_obj_host_Create_0";
+    assert!(asm.contains(&format!("call.i {base}(argc=1)")), "{asm}");
+    assert!(gml.contains(": Base("), "{gml}");
+}

@@ -402,7 +402,10 @@ impl Compiler<'_> {
                 let t = self.expr(a)?;
                 self.conv(t, DataType::Variable);
             }
-            let pf = self.func(parent)?;
+            let pf = match self.declared_above(parent, true) {
+                Some(f) => f,
+                None => self.func(parent)?,
+            };
             self.emit(Instruction::Call {
                 t: DataType::Int32,
                 argc: args.len() as u16,
@@ -860,6 +863,12 @@ impl Compiler<'_> {
     /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1); before, in
     /// 2.3+, by the root's code after its declaration (earlier code reads the variable).
     pub(super) fn declared_here(&self, name: &str) -> Option<FunctionId> {
+        self.declared_above(name, self.fnc.depth == 0)
+    }
+
+    /// [`Compiler::declared_here`], from any depth when `reachable` (a constructor's parent,
+    /// `: P(...)`, is the function P wherever it is inherited).
+    fn declared_above(&self, name: &str, reachable: bool) -> Option<FunctionId> {
         if !self.f().gml_v2() || self.fnc.script.is_some() || self.locals.contains(name) {
             return None;
         }
@@ -869,7 +878,7 @@ impl Compiler<'_> {
         }
         let sep = if self.f().at_child_names() { '@' } else { '_' };
         let full = format!("gml_Script_{name}{sep}{}", self.fnc.entry);
-        if self.fnc.depth > 0 || !self.fnc.compiled.iter().any(|c| c.0 == full) {
+        if !reachable || !self.fnc.compiled.iter().any(|c| c.0 == full) {
             return None;
         }
         self.func_named(&full)
