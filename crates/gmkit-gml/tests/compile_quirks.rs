@@ -189,3 +189,20 @@ fn an_event_constructor_inherits_one_declared_above() {
     assert!(asm.contains(&format!("call.i {base}(argc=1)")), "{asm}");
     assert!(gml.contains(": Base("), "{gml}");
 }
+
+#[test]
+fn a_boolean_switch_keeps_number_labels() {
+    // Typed booleans (2.3.7+): `case true:` in a boolean switch is compared `cmp.b.b`,
+    // `case 1:` `cmp.i.b` (the same `pushi.e 1`).
+    let text = common::gml(
+        17,
+        2023,
+        1,
+        "pushi.e 1 / dup.b 0 / pushi.e 1 / cmp.b.b EQ / bt L1 / dup.b 0 / pushi.e 0 / \
+         cmp.i.b EQ / bt L2 / b END / L1: / b END / L2: / b END / END: / popz.b",
+    );
+    assert_eq!(
+        text,
+        "switch (true) {\n    case true:\n        break;\n    case 0:\n        break;\n}"
+    );
+}

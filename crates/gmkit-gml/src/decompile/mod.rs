@@ -1045,8 +1045,22 @@ impl<'g, 'i> Dec<'g, 'i> {
             let Some(q) = self.case_end(p, end) else {
                 break;
             };
-            let e = self.expr_region(p + 1, q, ctx);
+            let mut e = self.expr_region(p + 1, q, ctx);
             let Some(tgt) = self.target(q + 1) else { break };
+            // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) {
+            // case true: }` pushes `true` as `pushi.e 1`, compared `cmp.b.b` (`case 1:` is
+            // `cmp.i.b`).
+            if t == DataType::Boolean
+                && matches!(
+                    self.ins[q],
+                    Instruction::Compare {
+                        t1: DataType::Boolean,
+                        ..
+                    }
+                )
+            {
+                as_bool(&mut e);
+            }
             labels.push((e, tgt));
             p = q + 2;
         }
@@ -1151,16 +1165,10 @@ impl<'g, 'i> Dec<'g, 'i> {
                 });
             }
         }
-        // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) { case
-        // true: }` pushes `true` as `pushi.e 1`.
+        // The value of a boolean switch likewise (its labels above).
         let mut value = value.e;
         if t == DataType::Boolean {
             as_bool(&mut value);
-            for c in &mut cases {
-                if let Some(l) = &mut c.label {
-                    as_bool(l);
-                }
-            }
         }
         out.push(Stmt::Switch(value, cases));
         // Skip the `popz` that drops the switch value.
