@@ -558,7 +558,25 @@ fn run_bytecode(c: &Case) -> Result<(bool, String), String> {
             .iter()
             .map(|(name, f)| (format!("gml_Script_{name}"), f.clone())),
     );
-    let got_text = comparable(&dis.instructions(&got), &names);
+    let raw = dis.instructions(&got);
+    // An anonymous function bound to a static variable `s` is the suite's `s_anon_func_N`.
+    let lines: Vec<&str> = raw.lines().collect();
+    for (gm, suite) in names.iter_mut() {
+        if !suite.starts_with("anon_func_") {
+            continue;
+        }
+        let at = lines
+            .iter()
+            .position(|l| l.strip_prefix("push.i [function]") == Some(gm.as_str()));
+        if let Some(var) = at.and_then(|k| {
+            lines[k..lines.len().min(k + 6)]
+                .iter()
+                .find_map(|l| l.strip_prefix("pop.v.v static."))
+        }) {
+            *suite = format!("{var}_{suite}");
+        }
+    }
+    let got_text = comparable(&raw, &names);
     Ok((
         got_text == comparable(&dis.instructions(&want), &[]),
         got_text,
