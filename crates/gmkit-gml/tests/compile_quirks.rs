@@ -206,3 +206,17 @@ fn a_boolean_switch_keeps_number_labels() {
         "switch (true) {\n    case true:\n        break;\n    case 0:\n        break;\n}"
     );
 }
+
+#[test]
+fn an_element_of_a_qualified_array_of_arrays_is_its_own_call_self() {
+    // `self.grid[0][1](7)`: the element's owner is pushed (`@@This@@`, -9) and the element
+    // is the call's self (`dup.v 0`), as for one index; no second `@@This@@`.
+    compiles_to(
+        17,
+        2023,
+        1,
+        "self.grid[0][1](7);",
+        "pushi.e 7 / conv.i.v / call.i @@This@@ 0 / pushi.e -9 / pushi.e 0 / \
+         push.v [multipush]0.grid / pushi.e 1 / pushaf.e / dup.v 0 / callv.v 1 / popz.v",
+    );
+}

@@ -839,8 +839,12 @@ impl Compiler<'_> {
             self.conv(t, DataType::Variable);
         }
         // `a[0](1)`: `@@This@@` is the call's self; an element of a qualified array
-        // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0](1)`) is its own self (`dup.v 0`).
-        let own = !matches!(callee, Expr::Index(b, _) if matches!(&**b, Expr::Member(..)));
+        // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0][1](1)`) is its own self (`dup.v 0`).
+        let mut base = callee;
+        while let Expr::Index(b, _) = base {
+            base = b;
+        }
+        let own = !(matches!(callee, Expr::Index(..)) && matches!(base, Expr::Member(..)));
         if own {
             self.call_named("@@This@@", 0)?;
         }
