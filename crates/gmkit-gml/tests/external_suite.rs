@@ -277,24 +277,6 @@ fn convert_asm(text: &str) -> (String, Vec<(String, u16, u16)>) {
     (out, children)
 }
 
-/// An instruction whose operand the suite writes otherwise: `pushref.i 123 Object` ->
-/// `pushref.i [object]123`, `pushref.i f` -> `pushref.i [function]f`, `[multipush]` and
-/// `[multipushpop]` references by their numbers.
-fn convert_operand(mn: &str, arg: &str) -> Option<String> {
-    if mn == "pushref.i" && !arg.starts_with('[') {
-        return Some(match arg.split_once(' ') {
-            Some((id, kind)) => format!("{mn} [{}]{id}", kind.trim().to_lowercase()),
-            None => format!("{mn} [function]{arg}"),
-        });
-    }
-    for (name, number) in [("[multipushpop]", "[0x90]"), ("[multipush]", "[0x10]")] {
-        if let Some(rest) = arg.strip_prefix(name) {
-            return Some(format!("{mn} {number}{rest}"));
-        }
-    }
-    None
-}
-
 /// Assembles the suite's assembly into `file` as a root entry named `root` with its child
 /// entries; returns the root's index.
 fn assemble_into(file: &mut DataFile, text: &str, root: &str) -> Result<usize, String> {
@@ -666,6 +648,24 @@ fn comparable(text: &str, names: &[(String, String)]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// An instruction whose operand the suite writes otherwise: `pushref.i 123 Object` ->
+/// `pushref.i [object]123`, `pushref.i f` -> `pushref.i [function]f`, `[multipush]` and
+/// `[multipushpop]` references by their numbers.
+fn convert_operand(mn: &str, arg: &str) -> Option<String> {
+    if mn == "pushref.i" && !arg.starts_with('[') {
+        return Some(match arg.split_once(' ') {
+            Some((id, kind)) => format!("{mn} [{}]{id}", kind.trim().to_lowercase()),
+            None => format!("{mn} [function]{arg}"),
+        });
+    }
+    for (name, number) in [("[multipushpop]", "[0x90]"), ("[multipush]", "[0x10]")] {
+        if let Some(rest) = arg.strip_prefix(name) {
+            return Some(format!("{mn} {number}{rest}"));
+        }
+    }
+    None
 }
 
 /// `text` with `#N` suffixes dropped and each whole name of `names` renamed.
