@@ -222,6 +222,20 @@ fn add_entry_inner(
                 let mut additions = compile_with(&work, root.entry, body, source, true)
                     .map_err(AddEntryError::Compile)?
                     .additions;
+                // A local the compiler makes (a `catch` variable, `$$$$temp$$$$`,
+                // `__yy_breakEx0`, ...): one of the entry's own, seeded as its `var`s are.
+                if kind == "variable"
+                    && seeded.is_some()
+                    && !local_names.contains(&name)
+                    && additions
+                        .variables
+                        .iter()
+                        .any(|v| v.instance_type == LOCAL && v.name == name)
+                {
+                    local_names.push(name.clone());
+                    seeded = seed_locals(&mut work, root.entry, &local_names, seeded.clone())?;
+                    continue;
+                }
                 additions.locals.clear();
                 additions.variables.retain(|v| v.instance_type != LOCAL);
                 if additions.is_empty() {

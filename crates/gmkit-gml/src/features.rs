@@ -177,6 +177,12 @@ impl Features {
         self.version.bytecode >= 15
     }
 
+    /// Bytecode 15+: a plain assignment of a bare name to itself (`x = x;`) compiles to nothing
+    /// (bytecode 14 and older store it).
+    pub fn drops_self_assignment(&self) -> bool {
+        self.new_opcodes()
+    }
+
     /// 2.3+ ("GMLv2"): functions, structs, `-9` stacktop marker, argument instance -15.
     pub fn gml_v2(&self) -> bool {
         self.version.at_least(2, 3)

@@ -687,7 +687,17 @@ impl Printer {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.out.push_str(k);
+                    // A key that is no name (`"two words"`) is written as a string.
+                    let name = k
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_alphabetic() || c == '_')
+                        && k.chars().all(|c| c.is_alphanumeric() || c == '_');
+                    if name {
+                        self.out.push_str(k);
+                    } else {
+                        self.out.push_str(&quote(k));
+                    }
                     self.out.push_str(": ");
                     self.expr(v, 0);
                 }

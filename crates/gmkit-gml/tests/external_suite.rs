@@ -42,8 +42,12 @@ struct Case {
     setup: bool,
     /// Decompiler settings the case sets (formatting ones are aside anyway).
     settings: BTreeMap<String, Value>,
-    /// The mock game's assets: (type, index, name).
-    assets: Vec<(String, usize, String)>,
+    /// The mock game's assets: (type, index, name), e.g. `("Object", 123, "obj_test")`.
+    assets: Vec<(String, u32, String)>,
+    /// The mock game's global functions: (name, the suite's name of its function).
+    functions: Vec<(String, String)>,
+    /// The mock game's built-in functions (names).
+    builtins: Vec<String>,
 }
 
 impl Case {
@@ -77,19 +81,35 @@ impl Case {
             assets: v
                 .get("assets")
                 .and_then(Value::as_array)
-                .map(|list| {
-                    list.iter()
-                        .filter_map(|a| {
-                            let a = a.as_array()?;
-                            Some((
-                                a.first()?.as_str()?.to_string(),
-                                usize::try_from(a.get(1)?.as_u64()?).ok()?,
-                                a.get(2)?.as_str()?.to_string(),
-                            ))
-                        })
-                        .collect()
+                .into_iter()
+                .flatten()
+                .filter_map(|a| {
+                    Some((
+                        a.get(0)?.as_str()?.to_string(),
+                        u32::try_from(a.get(1)?.as_u64()?).ok()?,
+                        a.get(2)?.as_str()?.to_string(),
+                    ))
                 })
-                .unwrap_or_default(),
+                .collect(),
+            builtins: v
+                .get("builtins")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|b| Some(b.get(0)?.as_str()?.to_string()))
+                .collect(),
+            functions: v
+                .get("functions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|f| {
+                    Some((
+                        f.get(0)?.as_str()?.to_string(),
+                        f.get(1)?.as_str()?.to_string(),
+                    ))
+                })
+                .collect(),
         })
     }
 
@@ -246,6 +266,11 @@ fn convert_asm(text: &str) -> (String, Vec<(String, u16, u16)>) {
             out.push_str("chknullish.e\n");
             continue;
         }
+        if let Some(line) = convert_operand(mn, arg) {
+            out.push_str(&line);
+            out.push('\n');
+            continue;
+        }
         out.push_str(l);
         out.push('\n');
     }
@@ -276,16 +301,12 @@ fn real_function_name(name: &str) -> String {
 }
 
 /// The suite's notation where it differs from gmkit's beyond [`convert_asm`]: mock function
-/// names as real entry names ([`real_function_name`]), `[multipush]`/`[multipushpop]` as
-/// `[arraypushaf]`/`[arraypopaf]`, `pushref.i 123 Object` as `pushref.i [object]123`,
-/// `pushref.i f` as `pushref.i [function]f`, and before bytecode 15 `pushi.T` as `push.T`.
+/// names as real entry names ([`real_function_name`]), and before bytecode 15 `pushi.T` as
+/// `push.T`.
 fn suite_notation(text: &str, bytecode: u8) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     for line in text.lines() {
-        let mut l = line
-            .trim()
-            .replace("[multipushpop]", "[arraypopaf]")
-            .replace("[multipush]", "[arraypushaf]");
+        let mut l = line.trim().to_string();
         if bytecode < 15
             && let Some(rest) = l.strip_prefix("pushi.")
         {
@@ -305,17 +326,7 @@ fn suite_notation(text: &str, bytecode: u8) -> String {
                 }
             }
         }
-        let mut l = renamed;
-        if let Some(arg) = l.strip_prefix("pushref.i ") {
-            let parts: Vec<&str> = arg.split_whitespace().collect();
-            l = match parts[..] {
-                [n, kind] if n.parse::<i64>().is_ok() => {
-                    format!("pushref.i [{}]{n}", kind.to_ascii_lowercase())
-                }
-                [f] if !f.starts_with('[') => format!("pushref.i [function]{f}"),
-                _ => l.clone(),
-            };
-        }
+        let l = renamed;
         out.push_str(&l);
         out.push('\n');
     }
@@ -407,33 +418,41 @@ fn agree(got: &str, want: &str) -> bool {
     }
 }
 
-/// The mock game's sprites and objects (at most 4096 of each: the suite's indices are small),
-/// so that their numbers read as their names.
-fn add_assets(file: &mut DataFile, assets: &[(String, usize, String)]) {
+/// The mock game's sprites, objects and scripts (at most 4096 of each: the suite's indices are
+/// small), so that their numbers read as their names.
+fn add_assets(file: &mut DataFile, assets: &[(String, u32, String)]) {
+    use gmkit_data::chunks::{object, script, sprite};
     for (kind, index, name) in assets {
-        if *index >= 4096 {
+        let at = *index as usize;
+        if at >= 4096 {
             continue;
         }
         let name = file.intern(name);
         match kind.as_str() {
+            "Object" => {
+                let list = &mut file.objects.get_or_insert_with(Default::default).objects;
+                list.resize(list.len().max(at + 1), None);
+                list[at] = Some(object::Object {
+                    name,
+                    events: vec![Vec::new(); 15],
+                    ..Default::default()
+                });
+            }
             "Sprite" => {
                 let list = &mut file.sprites.get_or_insert_with(Default::default).sprites;
-                if list.len() <= *index {
-                    list.resize(index + 1, None);
-                }
-                list[*index] = Some(gmkit_data::chunks::sprite::Sprite {
+                list.resize(list.len().max(at + 1), None);
+                list[at] = Some(sprite::Sprite {
                     name,
                     ..Default::default()
                 });
             }
-            "Object" => {
-                let list = &mut file.objects.get_or_insert_with(Default::default).objects;
-                if list.len() <= *index {
-                    list.resize(index + 1, None);
-                }
-                list[*index] = Some(gmkit_data::chunks::object::Object {
+            "Script" => {
+                let list = &mut file.scripts.get_or_insert_with(Default::default).scripts;
+                list.resize(list.len().max(at + 1), None);
+                list[at] = Some(script::Script {
                     name,
-                    ..Default::default()
+                    code_id: gmkit_data::AssetRef::NONE,
+                    constructor: false,
                 });
             }
             _ => {}
@@ -457,27 +476,106 @@ fn run_decompile(c: &Case) -> Result<(bool, String), String> {
     Ok((agree(&got, want), got))
 }
 
-/// Compiles GML as a new entry (a global script, or an object's Create event) of an empty file
-/// of the case's version; the file and the entry's index.
+/// The file a case compiles into: an empty file of its version shaped as a real game's is (SCPT,
+/// GLOB from 2.3, VARI's header and FUNC's code-locals lists where the version has them, the
+/// local `arguments` every game's entries have), with the case's mock assets at their indices.
+fn compile_file(c: &Case) -> DataFile {
+    use gmkit_data::chunks::script;
+    let v = version_of(&c.flags);
+    let mut file = empty_file(v);
+    file.scripts = Some(script::Scripts::default());
+    if (v.1, v.2) >= (2, 3) {
+        file.global_init = Some(Default::default());
+    }
+    if v.0 >= 15 {
+        if let Some(vars) = file.variables.as_mut() {
+            vars.header = Some(Default::default());
+        }
+        if (v.1, v.2) < (2024, 8)
+            && let Some(f) = file.functions.as_mut()
+        {
+            f.code_locals = Some(Vec::new());
+        }
+        let name = file.intern("arguments");
+        let id = if (v.1, v.2) >= (2, 3) {
+            name.0 as i32
+        } else {
+            0
+        };
+        if let Some(vars) = file.variables.as_mut() {
+            vars.variables.push(gmkit_data::chunks::variable::Variable {
+                name,
+                instance_type: -7,
+                variable_id: id,
+            });
+        }
+    }
+    // The mock game's array copy-on-write (2.3 - 2022.1, or set): shown by its code, as a
+    // game's code shows it (`setowner.e`).
+    let cow = c.flags.get("UsingArrayCopyOnWrite").copied();
+    if (v.1, v.2) >= (2, 3) && cow.unwrap_or((v.1, v.2) < (2022, 2)) {
+        let name = file.intern("gml_Script_suite_copy_on_write");
+        if let Some(code) = file.code.as_mut() {
+            code.entries.push(CodeEntry {
+                name,
+                body: CodeBody::Instructions(vec![
+                    Instruction::Push {
+                        op: gmkit_data::chunks::code::Opcode::Push,
+                        value: gmkit_data::chunks::code::PushValue::Int32(1),
+                    },
+                    Instruction::Extended {
+                        t: gmkit_data::chunks::code::DataType::Int16,
+                        kind: gmkit_data::chunks::code::ExtendedKind::SETOWNER,
+                        operand: None,
+                    },
+                ]),
+                locals_count: 0,
+                arguments_count: 0,
+                arguments_flag: false,
+                execution_offset: 0,
+            });
+        }
+    }
+    // The mock's built-in functions (the case's, and one every mock game has) and global
+    // functions (script functions `gml_Script_<name>`): FUNC entries.
+    let funcs = c.builtins.iter().cloned();
+    let funcs = funcs.chain(["test_builtin_function".to_string()]).chain(
+        c.functions
+            .iter()
+            .map(|(name, _)| format!("gml_Script_{name}")),
+    );
+    for name in funcs.collect::<Vec<_>>() {
+        let r = file.intern(&name);
+        if let Some(f) = file.functions.as_mut() {
+            f.functions
+                .push(gmkit_data::chunks::function::Function::new(r));
+        }
+    }
+    add_assets(&mut file, &c.assets);
+    file
+}
+
+/// Compiles GML as a new entry (a global script, or an object's Create event) of the case's
+/// file ([`compile_file`]); the file and the entry's index.
 fn compile_case(c: &Case, src: &str) -> Result<(DataFile, usize), String> {
-    let mut file = empty_file(version_of(&c.flags));
+    let mut file = compile_file(c);
     let target = if c.global_script {
+        // The suite's mock name (a function of the script's own name is a quirk of its own).
         gmkit_data::code_entry::EntryTarget::Script {
-            name: "test".into(),
+            name: "GlobalScriptMockName".into(),
         }
     } else {
-        let name = file.intern("obj_test");
-        file.objects = Some(gmkit_data::chunks::object::Objects {
-            objects: vec![Some(gmkit_data::chunks::object::Object {
-                name,
-                // Every event type of GMS 2.3+ (15); older versions have fewer, none below
-                // Create.
-                events: vec![Vec::new(); 15],
-                ..Default::default()
-            })],
-        });
+        // An object of its own after the mock ones, with every event type of GMS 2.3+ (15);
+        // older versions have fewer, none below Create.
+        let name = file.intern("obj_suite");
+        let list = &mut file.objects.get_or_insert_with(Default::default).objects;
+        list.push(Some(gmkit_data::chunks::object::Object {
+            name,
+            events: vec![Vec::new(); 15],
+            ..Default::default()
+        }));
         gmkit_data::code_entry::EntryTarget::Event {
-            object: gmkit_data::Id::new(0),
+            object: gmkit_data::Id::new((list.len() - 1) as u32),
             event: gmkit_data::code_entry::EventType::Create,
             subtype: 0,
         }
@@ -499,6 +597,13 @@ fn run_bytecode(c: &Case) -> Result<(bool, String), String> {
     let [src, asm] = &c.texts[..] else {
         return Err("expected two texts".into());
     };
+    // No assembly: GameMaker's compiler refuses the code.
+    if asm.trim().is_empty() {
+        return Ok(match compile_case(c, src) {
+            Ok(_) => (false, "compiled (expected a refusal)".into()),
+            Err(e) => (true, e),
+        });
+    }
     let (file, entry) = compile_case(c, src)?;
     let got: Vec<Instruction> = file
         .code
@@ -513,8 +618,162 @@ fn run_bytecode(c: &Case) -> Result<(bool, String), String> {
         .map_err(|e| format!("expected assembly: {e}"))?
         .instructions;
     let dis = Disassembler::new(&want_file);
-    let got_text = dis.instructions(&got);
-    Ok((got_text == dis.instructions(&want), got_text))
+    let mut names = suite_names(&file, entry, c.global_script);
+    names.extend(
+        c.functions
+            .iter()
+            .map(|(name, f)| (format!("gml_Script_{name}"), f.clone())),
+    );
+    let raw = dis.instructions(&got);
+    // An anonymous function bound to a static variable `s` is the suite's `s_anon_func_N`.
+    let lines: Vec<&str> = raw.lines().collect();
+    for (gm, suite) in names.iter_mut() {
+        if !suite.starts_with("anon_func_") {
+            continue;
+        }
+        let at = lines
+            .iter()
+            .position(|l| l.strip_prefix("push.i [function]") == Some(gm.as_str()));
+        if let Some(var) = at.and_then(|k| {
+            lines[k..lines.len().min(k + 6)]
+                .iter()
+                .find_map(|l| l.strip_prefix("pop.v.v static."))
+        }) {
+            *suite = format!("{var}_{suite}");
+        }
+    }
+    let got_text = comparable(&raw, &names);
+    Ok((
+        got_text == comparable(&dis.instructions(&want), &[]),
+        got_text,
+    ))
+}
+
+/// The names the suite's mock compiler gives the functions a compile defines, by gmkit's
+/// (GameMaker's) names for them: `struct_func___struct__N` (struct literal N, its global
+/// `__struct__N`), `anon_func_N` (the Nth anonymous function), `global_func_f` (a function of a
+/// global script), `regular_func_f` (any other function `f`).
+fn suite_names(file: &DataFile, root: usize, global_script: bool) -> Vec<(String, String)> {
+    let game = Game::new(file);
+    let mut out = Vec::new();
+    let (mut anon, mut structs) = (0, 0);
+    let mut children: Vec<(u32, String)> = file
+        .code
+        .as_ref()
+        .map(|code| {
+            code.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| {
+                    matches!(e.body, CodeBody::Shared { parent } if parent as usize == root)
+                })
+                .map(|(k, e)| (e.execution_offset, game.code_name(k).to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    children.sort();
+    for (_, name) in children {
+        let Some(short) = name.strip_prefix("gml_Script_") else {
+            continue;
+        };
+        if let Some(rest) = short.strip_prefix("___struct___") {
+            let n: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            structs += 1;
+            out.push((name.clone(), format!("struct_func___struct__{structs}")));
+            out.push((format!("___struct___{n}"), format!("__struct__{structs}")));
+            continue;
+        }
+        if short.starts_with("anon@") || short.starts_with("anon_") {
+            anon += 1;
+            out.push((name.clone(), format!("anon_func_{anon}")));
+            continue;
+        }
+        let f = short
+            .split_once("@gml_")
+            .or_else(|| short.split_once("_gml_"))
+            .map_or(short, |(f, _)| f);
+        let f = f.split('@').next().unwrap_or(f);
+        let kind = if global_script { "global" } else { "regular" };
+        out.push((name.clone(), format!("{kind}_func_{f}")));
+    }
+    out
+}
+
+/// A disassembly with what the suite does not compare set aside: `#N` entry indices, the
+/// instance field of references other than plain ones (the suite writes the variable's kind
+/// there, GameMaker 0), and the array owner ids before `setowner.e` (the suite's mock makes
+/// its own); `names` renamed (whole names).
+fn comparable(text: &str, names: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let lines: Vec<&str> = text.lines().collect();
+    for (k, line) in lines.iter().enumerate() {
+        if lines.get(k + 1) == Some(&"setowner.e")
+            && (line.starts_with("push.i ") || line.starts_with("pushi.e "))
+        {
+            out.push_str("push <array owner id>\n");
+            continue;
+        }
+        let (mn, arg) = line.split_once(' ').unwrap_or((line, ""));
+        let mut arg = arg.to_string();
+        if let Some(rest) = arg.strip_prefix('[')
+            && let Some((kind, var)) = rest.split_once(']')
+            && !kind.starts_with("instance")
+            && !["function", "variable"].contains(&kind)
+            && !mn.starts_with("pushref")
+            && let Some((_, name)) = var.split_once('.')
+        {
+            arg = format!("[{kind}]_.{name}");
+        }
+        out.push_str(mn);
+        if !arg.is_empty() {
+            out.push(' ');
+            out.push_str(&rename(&arg, names));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// An instruction whose operand the suite writes otherwise: `pushref.i 123 Object` ->
+/// `pushref.i [object]123`, `pushref.i f` -> `pushref.i [function]f`, `[multipush]` and
+/// `[multipushpop]` references by their numbers.
+fn convert_operand(mn: &str, arg: &str) -> Option<String> {
+    if mn == "pushref.i" && !arg.starts_with('[') {
+        return Some(match arg.split_once(' ') {
+            Some((id, kind)) => format!("{mn} [{}]{id}", kind.trim().to_lowercase()),
+            None => format!("{mn} [function]{arg}"),
+        });
+    }
+    for (name, number) in [("[multipushpop]", "[0x90]"), ("[multipush]", "[0x10]")] {
+        if let Some(rest) = arg.strip_prefix(name) {
+            return Some(format!("{mn} {number}{rest}"));
+        }
+    }
+    None
+}
+
+/// `text` with `#N` suffixes dropped and each whole name of `names` renamed.
+fn rename(text: &str, names: &[(String, String)]) -> String {
+    let word = |c: char| c.is_alphanumeric() || "_@$".contains(c);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if word(c) {
+            let end = rest.find(|c| !word(c)).unwrap_or(rest.len());
+            let w = &rest[..end];
+            out.push_str(names.iter().find(|n| n.0 == w).map_or(w, |n| n.1.as_str()));
+            rest = &rest[end..];
+        } else if c == '#' && rest[1..].starts_with(|c: char| c.is_ascii_digit()) {
+            let end = rest[1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(rest.len(), |e| e + 1);
+            rest = &rest[end..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
 }
 
 #[test]

@@ -262,6 +262,12 @@ impl Compiler<'_> {
     /// `m[i][j]...` (2.3+): pushes owner and first index, the `[multipush]` (read) or
     /// `[multipushpop]` (write) reference, each middle index with `pushac.e`, and the last index.
     pub(super) fn multi_operands(&mut self, target: &Expr, write: bool) -> R<()> {
+        if !self.f().gml_v2() {
+            return Err(super::CompileError::Invalid(
+                "arrays of arrays (`a[i][j]`) need GameMaker 2.3 or later (before: `a[i, j]`)"
+                    .into(),
+            ));
+        }
         let mut indices = Vec::new();
         let mut cur = target;
         while let Expr::Index(b, idx) = cur {

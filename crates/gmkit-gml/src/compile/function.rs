@@ -402,7 +402,10 @@ impl Compiler<'_> {
                 let t = self.expr(a)?;
                 self.conv(t, DataType::Variable);
             }
-            let pf = self.func(parent)?;
+            let pf = match self.declared_above(parent, true) {
+                Some(f) => f,
+                None => self.func(parent)?,
+            };
             self.emit(Instruction::Call {
                 t: DataType::Int32,
                 argc: args.len() as u16,
@@ -787,6 +790,17 @@ impl Compiler<'_> {
             "global" => return Ok(Some(self.push_int(-5))),
             _ => {}
         }
+        // Before 2024.11: a function the event's root code declared above
+        // ([`Compiler::declared_here`]), `push.i [function]f_<entry>`.
+        if !self.f().constructor_set_static()
+            && let Some(function) = self.declared_here(name)
+        {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Function(function),
+            });
+            return Ok(Some(DataType::Int32));
+        }
         Ok(self.function_ref(name))
     }
 
@@ -837,8 +851,12 @@ impl Compiler<'_> {
             self.conv(t, DataType::Variable);
         }
         // `a[0](1)`: `@@This@@` is the call's self; an element of a qualified array
-        // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0](1)`) is its own self (`dup.v 0`).
-        let own = !matches!(callee, Expr::Index(b, _) if matches!(&**b, Expr::Member(..)));
+        // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0][1](1)`) is its own self (`dup.v 0`).
+        let mut base = callee;
+        while let Expr::Index(b, _) = base {
+            base = b;
+        }
+        let own = !(matches!(callee, Expr::Index(..)) && matches!(base, Expr::Member(..)));
         if own {
             self.call_named("@@This@@", 0)?;
         }
@@ -858,15 +876,27 @@ impl Compiler<'_> {
     }
 
     /// A function declared at the root of this (non-script) entry, called directly by name
-    /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1).
+    /// from 2024.11 on (object events "see" their own functions; spec §1, §7.1); before, in
+    /// 2.3+, by the root's code after its declaration (earlier code reads the variable).
     pub(super) fn declared_here(&self, name: &str) -> Option<FunctionId> {
-        if !self.f().constructor_set_static()
-            || self.fnc.script.is_some()
-            || self.locals.contains(name)
-        {
+        self.declared_above(name, self.fnc.depth == 0)
+    }
+
+    /// [`Compiler::declared_here`], from any depth when `reachable` (a constructor's parent,
+    /// `: P(...)`, is the function P wherever it is inherited).
+    fn declared_above(&self, name: &str, reachable: bool) -> Option<FunctionId> {
+        if !self.f().gml_v2() || self.fnc.script.is_some() || self.locals.contains(name) {
             return None;
         }
-        let full = format!("gml_Script_{name}@{}", self.fnc.entry);
+        if self.f().constructor_set_static() {
+            let full = format!("gml_Script_{name}@{}", self.fnc.entry);
+            return self.func_named(&full);
+        }
+        let sep = if self.f().at_child_names() { '@' } else { '_' };
+        let full = format!("gml_Script_{name}{sep}{}", self.fnc.entry);
+        if !reachable || !self.fnc.compiled.iter().any(|c| c.0 == full) {
+            return None;
+        }
         self.func_named(&full)
     }
 

@@ -1013,6 +1013,16 @@ impl<'g> Compiler<'g> {
     }
 
     fn stmt_inner(&mut self, s: &Stmt) -> R<()> {
+        if let Stmt::Assign {
+            target: Expr::Ident(a),
+            op: None,
+            value: Expr::Ident(b),
+        } = s
+            && a == b
+            && self.f().drops_self_assignment()
+        {
+            return Ok(());
+        }
         self.set_owner(s);
         let before = self.owners.last;
         self.stmt_kind(s)?;
@@ -2056,11 +2066,32 @@ impl<'g> Compiler<'g> {
                 !self.known_func(n)
                     && !self.known_func(&format!("gml_Script_{n}"))
                     && self.declared_here(n).is_none()
-                    && (self.var_known(n) || self.locals.contains(n))
+                    && (self.var_known(n) || self.locals.contains(n) || self.unknown_callee(n))
             }
             Expr::Member(..) => true,
             _ => false,
         }
+    }
+
+    /// Whether a call of `n`, which names no function, variable or script the compile knows,
+    /// is a call of the variable `n` (growing, 2.3+): GameMaker compiles it so (a function
+    /// declared further down an event, before 2024.11, is one). A near miss of one of the
+    /// file's functions stays an error, the likely typo ([`grow::suggest`]).
+    fn unknown_callee(&self, n: &str) -> bool {
+        self.grow.is_some()
+            && self.f().gml_v2()
+            && !self
+                .game
+                .assets()
+                .any(|(k, _, a)| k == AssetKind::Script && a == n)
+            && grow::suggest(
+                n,
+                self.names
+                    .funcs
+                    .keys()
+                    .map(|f| f.strip_prefix("gml_Script_").unwrap_or(f)),
+            )
+            .is_none()
     }
 
     /// `f(args)` on a variable / `o.m(args)` (spec §6.2).

@@ -1041,8 +1041,23 @@ impl<'g, 'i> Dec<'g, 'i> {
             let Some(q) = self.case_end(p, end) else {
                 break;
             };
-            let e = self.expr_region(p + 1, q, ctx);
+            let mut e = self.expr_region(p + 1, q, ctx);
             let Some(tgt) = self.target(q + 1) else { break };
+            // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) {
+            // case true: }` pushes `true` as `pushi.e 1`, compared `cmp.b.b` (`case 1:` is
+            // `cmp.i.b`). Before typed booleans both are `cmp.i.b`: read as booleans.
+            if t == DataType::Boolean
+                && (!self.game.features.typed_booleans()
+                    || matches!(
+                        self.ins[q],
+                        Instruction::Compare {
+                            t1: DataType::Boolean,
+                            ..
+                        }
+                    ))
+            {
+                as_bool(&mut e);
+            }
             labels.push((e, tgt));
             p = q + 2;
         }
@@ -1147,20 +1162,10 @@ impl<'g, 'i> Dec<'g, 'i> {
                 });
             }
         }
-        // A boolean switch (`dup.b`, typed booleans) compares booleans: `switch (true) { case
-        // true: }` pushes `true` as `pushi.e 1`.
-        // With typed booleans a `true`/`false` label is compared as a boolean (`cmp.b`) and
-        // reads so already: an integer label stays a number (`case 0:`).
+        // The value of a boolean switch likewise (its labels above).
         let mut value = value.e;
         if t == DataType::Boolean {
             as_bool(&mut value);
-            if !self.game.features.typed_booleans() {
-                for c in &mut cases {
-                    if let Some(l) = &mut c.label {
-                        as_bool(l);
-                    }
-                }
-            }
         }
         out.push(Stmt::Switch(value, cases));
         // Skip the `popz` that drops the switch value.
@@ -1457,6 +1462,19 @@ impl<'g, 'i> Dec<'g, 'i> {
             tidy::drop_finally_copies(&mut body, f);
             if let Some((_, c)) = &mut catch {
                 tidy::drop_finally_copies(c, f);
+            }
+        }
+        if finally.is_some() {
+            let mut folded = tidy::fold_copy_var(&mut body);
+            if let Some((_, c)) = &mut catch {
+                folded |= tidy::fold_copy_var(c);
+            }
+            let left = body
+                .iter()
+                .chain(catch.iter().flat_map(|(_, c)| c.iter()))
+                .any(|s| tidy::stmt_mentions(s, tidy::COPY_VAR));
+            if folded && !left {
+                self.scope().locals.retain(|n| n != tidy::COPY_VAR);
             }
         }
         out.push(Stmt::Try {

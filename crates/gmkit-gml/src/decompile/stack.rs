@@ -163,10 +163,17 @@ fn result_type(a: DataType, b: DataType) -> DataType {
 }
 
 /// A function's name as written in GML (`gml_Script_f` → `f`; a function declared in an
-/// object event, `gml_Script_f@gml_Object_o_Create_0` → `f`).
+/// object event, `gml_Script_f@gml_Object_o_Create_0`, before 2023.11
+/// `gml_Script_f_gml_Object_o_Create_0` → `f`).
 pub(crate) fn fn_short_name(name: &str) -> &str {
     match name.strip_prefix("gml_Script_") {
-        Some(s) => s.split('@').next().unwrap_or(s),
+        Some(s) => {
+            let s = s.split('@').next().unwrap_or(s);
+            match s.find("_gml_Object_") {
+                Some(k) if k > 0 => &s[..k],
+                _ => s,
+            }
+        }
         None => name,
     }
 }

@@ -733,7 +733,7 @@ pub(super) fn drop_finally_copies(body: &mut Vec<Stmt>, f: &[Stmt]) {
         while k < body.len() {
             if matches!(
                 body[k],
-                Stmt::Exit | Stmt::Return(_) | Stmt::Break | Stmt::Continue
+                Stmt::Exit | Stmt::Return(_) | Stmt::Break | Stmt::Continue | Stmt::Throw(_)
             ) && k >= f.len()
                 && body[k - f.len()..k] == *f
             {
@@ -853,4 +853,42 @@ fn plain_escapes(b: &mut Vec<Stmt>, brk: &str, cont: &str) {
 /// A local GameMaker's compiler adds for `break`/`continue` inside `try` ([`try_escapes`]).
 pub(super) fn is_try_flag(n: &str) -> bool {
     n.starts_with("__yy_breakEx") || n.starts_with("__yy_continueEx")
+}
+
+/// The local GameMaker keeps a `return` value in while the finally blocks run.
+pub(super) const COPY_VAR: &str = "copyVar";
+
+/// `return e;` as the source has it, inside a try with a finally block: GameMaker (spec §5.9)
+/// writes it `copyVar = e;`, the finally blocks, `return copyVar;` ([`drop_finally_copies`]
+/// took the finally blocks out). At every level of `body` (functions aside); whether any
+/// was folded.
+pub(super) fn fold_copy_var(body: &mut Vec<Stmt>) -> bool {
+    crate::limits::deep(|| {
+        let mut folded = false;
+        for s in body.iter_mut() {
+            for b in child_blocks(s) {
+                folded |= fold_copy_var(b);
+            }
+        }
+        let mut k = 1;
+        while k < body.len() {
+            let is_copy = |e: &Expr| matches!(e, Expr::Ident(n) if n == COPY_VAR);
+            if matches!(&body[k], Stmt::Return(Some(r)) if is_copy(r))
+                && let Stmt::Assign {
+                    target,
+                    op: None,
+                    value,
+                } = &body[k - 1]
+                && is_copy(target)
+            {
+                let value = value.clone();
+                body.drain(k - 1..=k);
+                body.insert(k - 1, Stmt::Return(Some(value)));
+                folded = true;
+                continue;
+            }
+            k += 1;
+        }
+        folded
+    })
 }

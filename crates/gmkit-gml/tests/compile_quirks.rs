@@ -1,0 +1,222 @@
+//! Quirks of GameMaker's compiler (spec `gml-bytecode.md`), each GML -> the code it emits and
+//! back: what a new entry's text compiles to in a file that has little beyond the names a game
+//! always has, and how the decompiler writes it again.
+
+mod common;
+use common::{Asm, compiles_to};
+use gmkit_data::DataFile;
+use gmkit_data::chunks::code::asm::Disassembler;
+use gmkit_data::chunks::variable::Variable;
+use gmkit_data::code_entry::{EntryTarget, EventType};
+use gmkit_gml::{Game, decompile, entries, print};
+
+/// A 2.3+ file of `major.minor` with what every game has for new entries: SCPT and GLOB, the
+/// VARI header and FUNC's code-locals list, a local `arguments`, the FUNC entries `funcs`, and
+/// an object `obj_host`.
+fn game_file(major: u16, minor: u16, funcs: &[&str]) -> DataFile {
+    let mut a = Asm::new(17, major, minor);
+    for f in funcs {
+        a.asm(&format!("call.i {f} 0"));
+    }
+    let mut file = a.file;
+    file.code = Some(Default::default());
+    file.scripts = Some(Default::default());
+    file.global_init = Some(Default::default());
+    file.objects = Some(Default::default());
+    let name = file.intern("arguments");
+    let vars = file.variables.as_mut().expect("made with VARI");
+    vars.header = Some(Default::default());
+    vars.variables.push(Variable {
+        name,
+        instance_type: -7,
+        variable_id: name.0 as i32,
+    });
+    file.functions.as_mut().expect("made with FUNC").code_locals = Some(Vec::new());
+    file.add_object("obj_host").expect("an object");
+    file
+}
+
+/// Adds `src` as obj_host's Create event; its instructions' text and its decompiled print.
+fn add_create(file: &mut DataFile, src: &str) -> Result<(String, String), String> {
+    let target = EntryTarget::Event {
+        object: gmkit_data::Id::new(0),
+        event: EventType::Create,
+        subtype: 0,
+    };
+    let added = entries::add_entry(file, &target, src).map_err(|e| e.to_string())?;
+    let entry = added.root.entry;
+    let ins = file
+        .code
+        .as_ref()
+        .and_then(|c| c.instructions(entry).ok())
+        .expect("compiled")
+        .to_vec();
+    let asm = Disassembler::new(file).instructions(&ins);
+    let game = Game::new(file);
+    let d = decompile::decompile_entry(&game, entry).expect("decompiles");
+    assert_eq!(d.failures, 0, "{:?}", d.failure_notes);
+    Ok((asm, print::print_stmts(&d.body)))
+}
+
+#[test]
+fn a_name_assigned_to_itself_compiles_to_nothing_from_bytecode_15() {
+    compiles_to(
+        17,
+        2022,
+        1,
+        "speed_now = speed_now;\nlast = speed_now;",
+        "push.v self.speed_now / pop.v.v self.last",
+    );
+    compiles_to(15, 1, 4, "hp = hp;", "");
+    // Bytecode 14 stores it; a dotted or compound one is no plain self-assignment.
+    compiles_to(14, 1, 4, "hp = hp;", "push.v self.hp / pop.v.v self.hp");
+    compiles_to(
+        17,
+        2022,
+        1,
+        "self.hp = hp;\nhp += hp;",
+        "push.v self.hp / pop.v.v self.hp / push.v self.hp / push.v self.hp / add.v.v / pop.v.v self.hp",
+    );
+}
+
+#[test]
+fn compiler_made_locals_of_a_new_entry_are_its_own() {
+    // The catch variable and `__yy_breakExN` (N counts the entry's try statements) are
+    // locals the compiler makes: a new entry's text with them compiles.
+    let mut file = game_file(2023, 1, &[]);
+    let (asm, gml) = add_create(
+        &mut file,
+        "try { risky = 1; } catch (err) { caught = err; }\n\
+         repeat (2) { try { if (risky) break; } finally { tidy = 1; } }",
+    )
+    .expect("compiles");
+    assert!(asm.contains("pop.v.v local.err"), "{asm}");
+    assert!(asm.contains("pop.v.i local.__yy_breakEx1"), "{asm}");
+    assert!(gml.contains("catch (err)"), "{gml}");
+}
+
+#[test]
+fn return_inside_try_with_finally_decompiles_as_written() {
+    let mut file = game_file(2023, 1, &[]);
+    let (asm, gml) = add_create(
+        &mut file,
+        "try { if (quit) { return 42; } } finally { cleaned = true; }",
+    )
+    .expect("compiles");
+    assert!(asm.contains("pop.v.i local.copyVar"), "{asm}");
+    assert!(gml.contains("return 42;"), "{gml}");
+    assert!(!gml.contains("copyVar"), "{gml}");
+    // Before 2024.6 a throw runs the finally block first: its copy is not the try's code.
+    let mut file = game_file(2023, 1, &[]);
+    let (asm, gml) =
+        add_create(&mut file, "try { throw \"bad\"; } finally { cleaned = 7; }").expect("compiles");
+    assert_eq!(asm.matches("pop.v.i self.cleaned").count(), 2, "{asm}");
+    assert_eq!(gml.matches("cleaned = 7").count(), 1, "{gml}");
+}
+
+#[test]
+fn a_call_of_no_function_calls_the_variable() {
+    // 2.3+: `handler(3)` with no function `handler` is a call of the variable (`callv`);
+    // a near miss of one of the file's functions stays an error (the likely typo).
+    let mut file = game_file(2023, 1, &["show_debug_message"]);
+    let (asm, gml) = add_create(&mut file, "handler(3);").expect("compiles");
+    assert!(asm.contains("call.i @@This@@(argc=0)"), "{asm}");
+    assert!(asm.contains("push.v builtin.handler"), "{asm}");
+    assert!(asm.contains("callv.v 1"), "{asm}");
+    assert!(gml.contains("handler(3);"), "{gml}");
+    let mut file = game_file(2023, 1, &["show_debug_message"]);
+    let e = add_create(&mut file, "show_debug_mesage(3);").expect_err("a typo");
+    assert!(e.contains("show_debug_mesage"), "{e}");
+}
+
+#[test]
+fn an_event_function_is_called_directly_after_its_declaration() {
+    // 2.3 - 2024.8: the event's root code after `function Spawn` calls and references the
+    // function; code before the declaration reads the variable (2024.11 sees it everywhere).
+    let mut file = game_file(2023, 1, &[]);
+    let (asm, gml) = add_create(
+        &mut file,
+        "early = Spawn;\nfunction Spawn() constructor {\n}\nlate = Spawn;\nthing = new Spawn();\nSpawn();",
+    )
+    .expect("compiles");
+    let child = "gml_Script_Spawn_gml_Object_obj_host_Create_0";
+    assert!(
+        asm.contains("push.v self.Spawn\npop.v.v self.early"),
+        "{asm}"
+    );
+    assert_eq!(
+        asm.matches(&format!("push.i [function]{child}")).count(),
+        3,
+        "{asm}"
+    );
+    assert!(asm.contains(&format!("call.i {child}(argc=0)")), "{asm}");
+    assert!(gml.contains("late = Spawn;"), "{gml}");
+    assert!(gml.contains("thing = new Spawn();"), "{gml}");
+    assert!(!gml.contains("gml_Object"), "{gml}");
+}
+
+#[test]
+fn struct_keys_that_are_no_names_print_quoted() {
+    let tree = gmkit_gml::parse::parse("s = { plain: 1, \"two words\": 2 };").expect("parses");
+    let text = print::print_stmts(&tree);
+    assert!(text.contains("plain: 1, \"two words\": 2"), "{text}");
+    assert_eq!(gmkit_gml::parse::parse(&text).expect("reparses"), tree);
+}
+
+#[test]
+fn arrays_of_arrays_are_refused_before_2_3() {
+    // GMS 2 before 2.3 has no arrays of arrays (`a[i, j]` is its 2-D array).
+    let mut a = Asm::new(16, 2, 2);
+    a.asm("push.v self.grid / push.v self.i / push.v self.j");
+    let game = Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let tree = gmkit_gml::parse::parse("grid[i][j] = 5;").expect("parses");
+    let e = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect_err("refused");
+    assert!(e.to_string().contains("2.3 or later"), "{e}");
+    let tree = gmkit_gml::parse::parse("grid[i, j] = 5;").expect("parses");
+    gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).expect("a 2-D array");
+}
+
+#[test]
+fn an_event_constructor_inherits_one_declared_above() {
+    let mut file = game_file(2022, 1, &[]);
+    let (asm, gml) = add_create(
+        &mut file,
+        "function Base(n) constructor {\n    size = n;\n}\nfunction Derived(n) : Base(n * 2) constructor {\n}",
+    )
+    .expect("compiles");
+    let base = "gml_Script_Base_gml_Object_obj_host_Create_0";
+    assert!(asm.contains(&format!("call.i {base}(argc=1)")), "{asm}");
+    assert!(gml.contains(": Base("), "{gml}");
+}
+
+#[test]
+fn a_boolean_switch_keeps_number_labels() {
+    // Typed booleans (2.3.7+): `case true:` in a boolean switch is compared `cmp.b.b`,
+    // `case 1:` `cmp.i.b` (the same `pushi.e 1`).
+    let text = common::gml(
+        17,
+        2023,
+        1,
+        "pushi.e 1 / dup.b 0 / pushi.e 1 / cmp.b.b EQ / bt L1 / dup.b 0 / pushi.e 0 / \
+         cmp.i.b EQ / bt L2 / b END / L1: / b END / L2: / b END / END: / popz.b",
+    );
+    assert_eq!(
+        text,
+        "switch (true) {\n    case true:\n        break;\n    case 0:\n        break;\n}"
+    );
+}
+
+#[test]
+fn an_element_of_a_qualified_array_of_arrays_is_its_own_call_self() {
+    // `self.grid[0][1](7)`: the element's owner is pushed (`@@This@@`, -9) and the element
+    // is the call's self (`dup.v 0`), as for one index; no second `@@This@@`.
+    compiles_to(
+        17,
+        2023,
+        1,
+        "self.grid[0][1](7);",
+        "pushi.e 7 / conv.i.v / call.i @@This@@ 0 / pushi.e -9 / pushi.e 0 / \
+         push.v [multipush]0.grid / pushi.e 1 / pushaf.e / dup.v 0 / callv.v 1 / popz.v",
+    );
+}
