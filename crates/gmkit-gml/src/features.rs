@@ -151,6 +151,15 @@ impl Features {
         self.gml_v2() && self.copy_on_write_evidence
     }
 
+    /// Early 2.3 builds (the ones reading global built-ins as `pushbltn.v self.x`, see
+    /// [`Features::builtin_globals_self`]) forget the last array owner at the start of every
+    /// if/else arm and loop body, so the first array write there sets it again even when the id
+    /// is unchanged; later compilers keep it (spec §4.8; wild: 2.3 and 2.3.2 games with that
+    /// evidence re-set the same id in consecutive `if` bodies, 2.3.2+ games without it do not).
+    pub fn owner_forgotten_in_arms(&self) -> bool {
+        self.copy_on_write() && self.builtin_globals_self()
+    }
+
     /// The version.
     pub fn version(&self) -> &Version {
         &self.version

@@ -396,3 +396,86 @@ fn script_function_left_of_a_dot_is_its_statics() {
     common::compiles_to(17, 2023, 8, "f.v = 1;", want);
     assert_eq!(gml(17, 2023, 8, want), "f.v = 1;");
 }
+
+/// Copy-on-write in early 2.3 builds (the ones reading global built-ins `pushbltn.v
+/// self.room`): the last array owner is forgotten at the start of every `if` arm and loop
+/// body, so each sets the same id again; later builds skip it (wild, 2.3 / 2.3.2 games:
+/// consecutive `if (..) { alarm[k] = v; }` each set the owner).
+#[test]
+fn owner_forgotten_in_arms_of_early_builds() {
+    let src = "if (a) { alarm[0] = 1; } if (b) { alarm[1] = 2; } while (c) { alarm[2] = 3; }";
+    let arm = |again: &str| {
+        format!(
+            "push.v self.a / conv.v.b / bf L1 / \
+             push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+             pop.v.v [array]0.alarm / L1: / push.v self.b / conv.v.b / bf L2 / {again}\
+             pushi.e 2 / conv.i.v / pushi.e -1 / pushi.e 1 / pop.v.v [array]0.alarm / L2: / \
+             L3: / push.v self.c / conv.v.b / bf L4 / {again}pushi.e 3 / conv.i.v / \
+             pushi.e -1 / pushi.e 2 / pop.v.v [array]0.alarm / b L3 / L4:"
+        )
+    };
+    // The entry's code shows the build: `pushbltn.v self.room` (early) or `builtin.room`.
+    let early = arm("push.i 165536 / setowner.e / ");
+    let entry = format!("{early} / pushbltn.v self.room / popz.v");
+    common::compiles_to_in(17, 2, 3, src, &early, Some(&entry));
+    let later = arm("");
+    let entry = format!("{later} / pushbltn.v builtin.room / popz.v");
+    common::compiles_to_in(17, 2, 3, src, &later, Some(&entry));
+}
+
+/// Copy-on-write: the owner id of `o.a[i]` is not that of `a[i]` (GameMaker adds the
+/// per-function part once more, wild 2.3.2 / 2.3.6), so both are learnt from the entry apart:
+/// `alarm[0]` and `other.alarm[1]` in one entry set two ids.
+#[test]
+fn owner_of_a_dot_target_is_its_own() {
+    let want = "push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        pop.v.v [array]0.alarm / push.i 231072 / setowner.e / pushi.e 2 / conv.i.v / \
+        call.i @@Other@@ 0 / pushi.e -9 / pushi.e 1 / pop.v.v [array]0.alarm / push.i 231072 / setowner.e / \
+        pushi.e 3 / conv.i.v / call.i @@Other@@ 0 / pushi.e -9 / pushi.e 2 / pop.v.v [array]0.alarm / \
+        push.i 165536 / setowner.e / pushi.e 4 / conv.i.v / pushi.e -1 / pushi.e 3 / \
+        pop.v.v [array]0.alarm";
+    common::compiles_to_in(
+        17,
+        2,
+        3,
+        "alarm[0] = 1; other.alarm[1] = 2; other.alarm[2] = 3; alarm[3] = 4;",
+        want,
+        Some(want),
+    );
+}
+
+/// Copy-on-write: `v = array_create(n)` sets the call's owner (the per-function id, variable
+/// part 0) and `v = [..]` the variable's, also in `var` declarations (wild, 2.3.2).
+#[test]
+fn owner_of_an_array_create_value_is_the_calls() {
+    let want = "push.i 65536 / setowner.e / pushi.e 3 / conv.i.v / call.i array_create 1 / \
+        pop.v.v self.v / push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / \
+        call.i @@NewGMLArray@@ 1 / pop.v.v self.v / push.i 65536 / setowner.e / \
+        pushi.e 2 / conv.i.v / call.i array_create 1 / pop.v.v local.w";
+    common::compiles_to_in(
+        17,
+        2,
+        3,
+        "v = array_create(3); v = [1]; var w = array_create(2);",
+        want,
+        Some(want),
+    );
+}
+
+/// The same for a multi-dimensional element (`push.v [arraypopaf]`, wild 2.3.2:
+/// `other.second_level[1][c] = ..` next to `second_level[1][i] = ..`).
+#[test]
+fn owner_of_a_dot_target_is_its_own_in_two_dimensions() {
+    let want = "push.i 165536 / setowner.e / pushi.e 5 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        push.v [multipushpop]0.b / pushi.e 1 / popaf.e / push.i 231072 / setowner.e / \
+        pushi.e 6 / conv.i.v / call.i @@Other@@ 0 / pushi.e -9 / pushi.e 0 / \
+        push.v [multipushpop]0.b / pushi.e 2 / popaf.e";
+    common::compiles_to_in(
+        17,
+        2,
+        3,
+        "b[0][1] = 5; other.b[0][2] = 6;",
+        want,
+        Some(want),
+    );
+}

@@ -945,6 +945,10 @@ impl<'g> Compiler<'g> {
             breaks: Vec::new(),
             continues: Vec::new(),
         });
+        // Early 2.3 builds forget the array owner at the start of every loop body.
+        if self.f().owner_forgotten_in_arms() {
+            self.owners.last = None;
+        }
         self.block(body)?;
         Ok(self.frames.pop().expect("pushed"))
     }
@@ -1083,6 +1087,11 @@ impl<'g> Compiler<'g> {
                 // only if both arms end with the same one; after an if without else it is the
                 // then-arm's (corpus: GameMaker does not merge with the skipped path).
                 let entry = self.owners.last;
+                // Early 2.3 builds forget it at the start of every arm.
+                let forget = self.f().owner_forgotten_in_arms();
+                if forget {
+                    self.owners.last = None;
+                }
                 self.block(a)?;
                 let then_last = std::mem::replace(&mut self.owners.last, entry);
                 match b {
@@ -1090,6 +1099,9 @@ impl<'g> Compiler<'g> {
                         let l2 = self.label();
                         self.branch(Opcode::B, l2);
                         self.place(l1);
+                        if forget {
+                            self.owners.last = None;
+                        }
                         self.block(b)?;
                         self.place(l2);
                     }
