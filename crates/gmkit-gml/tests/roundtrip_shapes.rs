@@ -479,3 +479,24 @@ fn owner_of_a_dot_target_is_its_own_in_two_dimensions() {
         Some(want),
     );
 }
+
+/// Copy-on-write: after a loop left or restarted by `break`/`continue` the owner is unknown,
+/// so the next array write sets it again even if unchanged (wild, 2022.0.3: a `for` with
+/// `continue`, then `list[i] = v`); a loop without them keeps it.
+#[test]
+fn owner_unknown_after_a_loop_with_continue() {
+    let want = "push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        pop.v.v [array]0.a / L0: / push.v self.b / conv.v.b / bf L9 / push.v self.c / \
+        conv.v.b / bf L1 / b L0 / L1: / call.i f 0 / popz.v / b L0 / L9: / \
+        push.i 165536 / setowner.e / pushi.e 2 / conv.i.v / pushi.e -1 / pushi.e 1 / \
+        pop.v.v [array]0.a / L2: / push.v self.b / conv.v.b / bf L3 / call.i f 0 / popz.v / \
+        b L2 / L3: / pushi.e 3 / conv.i.v / pushi.e -1 / pushi.e 2 / pop.v.v [array]0.a";
+    common::compiles_to_in(
+        17,
+        2022,
+        1,
+        "a[0] = 1; while (b) { if (c) continue; f(); } a[1] = 2; while (b) { f(); } a[2] = 3;",
+        want,
+        Some(want),
+    );
+}

@@ -950,7 +950,14 @@ impl<'g> Compiler<'g> {
             self.owners.last = None;
         }
         self.block(body)?;
-        Ok(self.frames.pop().expect("pushed"))
+        let fr = self.frames.pop().expect("pushed");
+        // A loop left or restarted by `break`/`continue` merges paths GameMaker does not
+        // compare: the owner after it is unknown (spec §4.8; wild 2022.0.3: `for` with
+        // `continue`, then `a[i] = v` in the next loop sets the unchanged owner again).
+        if !fr.breaks.is_empty() || !fr.continues.is_empty() {
+            self.owners.last = None;
+        }
+        Ok(fr)
     }
 
     fn block(&mut self, body: &[Stmt]) -> R<()> {
