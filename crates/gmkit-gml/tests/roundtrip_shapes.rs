@@ -500,3 +500,17 @@ fn owner_unknown_after_a_loop_with_continue() {
         Some(want),
     );
 }
+
+/// Copy-on-write: a statement `a[i]--;` is compiled as the expression `a[i]--` and `popz.v`
+/// (wild 2.3.2); when the owner was not set again, the element is first read once more and
+/// dropped (spec §4.8, GameMaker's compiler quirk).
+#[test]
+fn update_of_an_element_with_copy_on_write() {
+    let want = "push.i 165536 / setowner.e / pushi.e -1 / push.v self.i / conv.v.i / dup.i 1 / \
+        push.v [array]0.a / dup.v 0 / dup.i 4 6 / push.e 1 / sub.i.v / \
+        pop.i.v [array]0.a / popz.v / pushi.e -1 / pushi.e 0 / push.v [array]0.a / popz.v / \
+        pushi.e -1 / pushi.e 0 / dup.i 1 / push.v [array]0.a / \
+        push.e 1 / add.i.v / dup.v 0 / dup.i 4 6 / pop.i.v [array]0.a / popz.v";
+    common::compiles_to_in(17, 2, 3, "a[i]--; ++a[0];", want, Some(want));
+    assert_eq!(gml(17, 2, 3, want), "a[i]--;\n++a[0];");
+}

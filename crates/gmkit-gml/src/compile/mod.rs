@@ -1024,9 +1024,42 @@ impl<'g> Compiler<'g> {
     }
 
     fn stmt_inner(&mut self, s: &Stmt) -> R<()> {
+        let at = self.out.len();
         self.set_owner(s);
         let before = self.owners.last;
-        self.stmt_kind(s)?;
+        match s {
+            // With copy-on-write, `a[i]++;` is compiled as the expression `a[i]++` and
+            // `popz.v`; when the owner was not set again, GameMaker's compiler first reads the
+            // element once more and drops it (spec §4.8; wild 2.3.2: `v[i]--;` in a loop).
+            Stmt::Update { op, prefix, target }
+                if self.f().copy_on_write() && owner::has_index(target) =>
+            {
+                if self.out.len() == at {
+                    let t = self.expr(target)?;
+                    self.emit(Instruction::Unary {
+                        op: Opcode::Popz,
+                        t: int_type(t),
+                    });
+                }
+                let bop = if *op == UpdateOp::Inc {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Sub
+                };
+                let one = Expr::Lit(Literal::Int(1));
+                let usage = if *prefix {
+                    assign::Use::Pre
+                } else {
+                    assign::Use::Post
+                };
+                let t = self.read_modify_write(target, bop, &one, true, usage)?;
+                self.emit(Instruction::Unary {
+                    op: Opcode::Popz,
+                    t: int_type(t),
+                });
+            }
+            _ => self.stmt_kind(s)?,
+        }
         // After a construct with several paths the last owner is known only if unchanged.
         if !matches!(
             s,

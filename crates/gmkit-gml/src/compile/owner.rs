@@ -339,7 +339,7 @@ fn through_dot(target: &Expr) -> bool {
     })
 }
 
-fn has_index(target: &Expr) -> bool {
+pub(super) fn has_index(target: &Expr) -> bool {
     crate::limits::deep(|| has_index_inner(target))
 }
 
