@@ -160,6 +160,14 @@ impl Features {
         self.copy_on_write() && self.builtin_globals_self()
     }
 
+    /// GameMaker 1.x: the room-background arrays (`background_alpha`, `background_index`, ...)
+    /// are built-ins, so a bare name is element 0; GameMaker 2 removed them (backgrounds are
+    /// layers) and the names are the game's own variables (wild, 2022.9: `background_alpha`
+    /// an instance variable).
+    pub fn background_arrays(&self) -> bool {
+        !self.version.at_least(2, 0)
+    }
+
     /// The version.
     pub fn version(&self) -> &Version {
         &self.version

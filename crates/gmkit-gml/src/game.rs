@@ -382,24 +382,39 @@ fn typed_bool_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
             let Ok(ins) = code.instructions(i) else {
                 return false;
             };
-            ins.windows(2).any(|w| {
+            let bool_const = |x: &Instruction| {
                 matches!(
-                    w[0],
+                    x,
                     Instruction::Push {
                         op: Opcode::PushI,
                         value: PushValue::Int16(0 | 1),
                     }
-                ) && matches!(
-                    w[1],
-                    Instruction::Binary {
-                        op: Opcode::Conv,
-                        t1: DataType::Boolean,
-                        ..
-                    } | Instruction::Pop {
-                        t2: DataType::Boolean,
+                )
+            };
+            ins.windows(2).any(|w| {
+                bool_const(&w[0])
+                    && matches!(
+                        w[1],
+                        Instruction::Binary {
+                            op: Opcode::Conv,
+                            t1: DataType::Boolean,
+                            ..
+                        } | Instruction::Pop {
+                            t2: DataType::Boolean,
+                            ..
+                        }
+                    )
+            }) || ins.windows(3).any(|w| {
+                // `a || false`: the right operand of a short circuit, unconverted (an int
+                // there is `conv.i.b`; wild: a game whose chunks look 2.3.2).
+                matches!(
+                    w[0],
+                    Instruction::Branch {
+                        op: Opcode::Bt | Opcode::Bf,
                         ..
                     }
-                )
+                ) && bool_const(&w[1])
+                    && matches!(w[2], Instruction::Branch { op: Opcode::B, .. })
             })
         })
 }

@@ -514,3 +514,40 @@ fn update_of_an_element_with_copy_on_write() {
     common::compiles_to_in(17, 2, 3, "a[i]--; ++a[0];", want, Some(want));
     assert_eq!(gml(17, 2, 3, want), "a[i]--;\n++a[0];");
 }
+
+/// Typed booleans are also evidenced by a short circuit's unconverted `false` operand
+/// (`bt L / pushi.e 0 / b`; wild: a game whose chunks look 2.3.2 compiles `a || false` so):
+/// `false` then compiles without `conv.i.b` in that file.
+#[test]
+fn typed_booleans_evidenced_by_a_short_circuit() {
+    let want = "push.v self.a / conv.v.b / bt L1 / pushi.e 0 / b L2 / L1: / push.e 1 / L2: / \
+        bf L3 / call.i f 0 / popz.v / L3:";
+    common::compiles_to_in(17, 2, 3, "if (a || false) { f(); }", want, Some(want));
+    // Without the evidence `false` is the int 0, converted.
+    let int = "push.v self.a / conv.v.b / bt L1 / pushi.e 0 / conv.i.b / b L2 / L1: / \
+        push.e 1 / L2: / bf L3 / call.i f 0 / popz.v / L3:";
+    common::compiles_to_in(17, 2, 3, "if (a || false) { f(); }", int, Some(int));
+}
+
+/// The room-background arrays (`background_alpha`, `background_index`, ...) are built-ins of
+/// GameMaker 1.x only: there a bare name is element 0 (int64 index); from GameMaker 2 it is the
+/// game's own variable (wild, 2022.9: `background_alpha += 0.125;`).
+#[test]
+fn background_names_are_own_variables_from_gms2() {
+    compiles_to(
+        16,
+        1,
+        4,
+        "background_alpha = 1;",
+        "pushi.e 1 / pushi.e -1 / push.l 0 / conv.l.i / pop.v.i [array]0.background_alpha",
+    );
+    for (ma, mi) in [(2, 0), (2, 3), (2022, 9)] {
+        compiles_to(
+            17,
+            ma,
+            mi,
+            "background_alpha = 1;",
+            "pushi.e 1 / pop.v.i self.background_alpha",
+        );
+    }
+}

@@ -455,7 +455,7 @@ fn compile_any(
     let mut c = new_compiler(game, names, entry, growing);
     c.fnc.source = source.map(str::to_string);
     // `view_xview` without an index is its element 0 (spec §4.7).
-    let elements = crate::fold::builtin_array_elements(body);
+    let elements = crate::fold::builtin_array_elements(body, game.features.background_arrays());
     run(&mut c, elements.as_deref().unwrap_or(body))?;
     let children = c.child_entries();
     let additions = c
