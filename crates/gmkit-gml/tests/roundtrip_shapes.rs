@@ -551,3 +551,13 @@ fn background_names_are_own_variables_from_gms2() {
         );
     }
 }
+
+/// Copy-on-write in a build that sets no pairs (wild, 2023+ with the option on): a statement
+/// passing an array literal to a call sets the per-function owner once, not again before the
+/// literal, and the next such statement finds it set.
+#[test]
+fn owner_once_for_a_literal_passed_to_a_call_without_pairs() {
+    let want = "push.i 65536 / setowner.e / push.v self.a / call.i @@NewGMLArray@@ 1 / \
+        call.i f 1 / popz.v / push.v self.b / call.i @@NewGMLArray@@ 1 / call.i f 1 / popz.v";
+    common::compiles_to_in(17, 2023, 1, "f([a]); f([b]);", want, Some(want));
+}

@@ -512,7 +512,12 @@ impl Compiler<'_> {
                 self.push_int(id);
                 self.ext(ExtendedKind::SETOWNER);
             }
-            self.owners.each_literal = Some(id);
+            // The owner again before each literal only where the entry's code shows such
+            // pairs (2.3.2); later builds set it once (wild, 2023+ with copy-on-write:
+            // `shader_set_uniform_f_array(u, [a, b]);`).
+            if self.owners.pair.contains_key(&self.owners.context) {
+                self.owners.each_literal = Some(id);
+            }
             self.owners.last = Some(tag);
             return;
         }
