@@ -561,3 +561,14 @@ fn owner_once_for_a_literal_passed_to_a_call_without_pairs() {
         call.i f 1 / popz.v / push.v self.b / call.i @@NewGMLArray@@ 1 / call.i f 1 / popz.v";
     common::compiles_to_in(17, 2023, 1, "f([a]); f([b]);", want, Some(want));
 }
+
+/// 2023.8+: a room's instance (`pushref.i [roominstance]id`) reads `inst_<id>` and compiles
+/// back to the reference (wild 2024.2: `instance_destroy(inst_101392)`); an int it was not.
+#[test]
+fn room_instance_reference() {
+    // Asset type 14: a room instance.
+    let want = "pushref.i 14:101392 / pop.v.v self.x";
+    assert_eq!(gml(17, 2023, 8, want), "x = inst_101392;");
+    compiles_to(17, 2023, 8, "x = inst_101392;", want);
+    assert_eq!(round(17, 2023, 8, "f(inst_101392);"), "f(inst_101392);");
+}

@@ -1830,6 +1830,25 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
+                // 2023.8+: `inst_<id>` is a room's instance (`pushref.i [roominstance]id`, as
+                // the decompiler prints one; wild 2024.2: `instance_destroy(inst_101392)`).
+                if self.f().asset_refs()
+                    && !self.locals.contains(n)
+                    && !self.bare_var_known(n)
+                    && !self.names.assets.contains_key(n)
+                    && let Some(index) = crate::room_instance::id(n)
+                    && let Some(asset_type) = self.game.pushref_type(AssetKind::RoomInstance)
+                {
+                    self.emit(Instruction::Extended {
+                        kind: ExtendedKind::PUSHREF,
+                        t: DataType::Int32,
+                        operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
+                            asset_type,
+                            index,
+                        }),
+                    });
+                    return Ok(DataType::Variable);
+                }
                 // 2023.8+: a name of an asset reads the asset, though a global or another
                 // entry's local has that name too (a local of this entry or an instance
                 // variable of the name hides it: `bare_var_known`); a script's name that is a

@@ -664,8 +664,10 @@ impl Dec<'_, '_> {
                     let e = match operand {
                         Some(ExtOperand::Asset { asset_type, index }) => {
                             match self.game.pushref_kind(asset_type) {
+                                // A room's instance: `inst_<id>`, the name the compiler
+                                // reads back as this reference (rooms name none in the file).
                                 Some(AssetKind::RoomInstance) => {
-                                    Expr::Lit(Literal::Int(index as i64))
+                                    ident(&crate::room_instance::name(index))
                                 }
                                 Some(k) => match self.game.asset_name(k, index as usize) {
                                     Some(n) => ident(n),
