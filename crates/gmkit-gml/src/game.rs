@@ -169,6 +169,14 @@ impl<'a> Game<'a> {
         self.assets.get(&kind)?.get(index)?.as_deref()
     }
 
+    /// Whether asset `index` of `kind` exists and has no name (stripped files).
+    pub fn asset_unnamed(&self, kind: AssetKind, index: usize) -> bool {
+        self.assets
+            .get(&kind)
+            .and_then(|l| l.get(index))
+            .is_some_and(Option::is_none)
+    }
+
     /// The asset kind of a `pushref` asset-type number (renumbered in 2024.4).
     pub fn pushref_kind(&self, t: u8) -> Option<AssetKind> {
         AssetKind::from_pushref(t, &self.file.version)

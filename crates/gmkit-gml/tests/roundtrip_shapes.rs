@@ -572,3 +572,52 @@ fn room_instance_reference() {
     compiles_to(17, 2023, 8, "x = inst_101392;", want);
     assert_eq!(round(17, 2023, 8, "f(inst_101392);"), "f(inst_101392);");
 }
+
+/// 2023.8+: a reference to an asset the file gives no name (stripped files) reads
+/// `<kind>_<index>` and compiles back to the reference; a named one keeps its name (wild 2023+:
+/// `choose(sprite_87, sprite_85)`).
+#[test]
+fn unnamed_asset_reference() {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction};
+    use gmkit_data::chunks::sprite::{Sprite, Sprites};
+    use gmkit_gml::game::AssetKind;
+    let mut a = common::Asm::new(17, 2023, 8);
+    let name = a.file.strings.as_mut().unwrap().push("spr_wall");
+    a.file.sprites = Some(Sprites {
+        sprites: vec![
+            None,
+            Some(Sprite {
+                name,
+                ..Sprite::default()
+            }),
+        ],
+    });
+    let x = a.asm("pop.v.v self.x")[0];
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let t = game.pushref_type(AssetKind::Sprite).expect("sprite refs");
+    let r = |index| Instruction::Extended {
+        kind: ExtendedKind::PUSHREF,
+        t: gmkit_data::chunks::code::DataType::Int32,
+        operand: Some(ExtOperand::Asset {
+            asset_type: t,
+            index,
+        }),
+    };
+    let ins = vec![r(0), x, r(1), x];
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert_eq!(text, "x = sprite_0;\nx = spr_wall;");
+    let tree = gmkit_gml::parse::parse(&text).unwrap();
+    assert_eq!(
+        gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap(),
+        ins
+    );
+    // A name of that form for an asset that has a name, or none, is no reference.
+    let tree = gmkit_gml::parse::parse("x = sprite_1;").unwrap();
+    let got = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree);
+    assert!(
+        !matches!(got.as_deref(), Ok([Instruction::Extended { .. }, ..])),
+        "{got:?}"
+    );
+}

@@ -1831,13 +1831,19 @@ impl<'g> Compiler<'g> {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
                 // 2023.8+: `inst_<id>` is a room's instance (`pushref.i [roominstance]id`, as
-                // the decompiler prints one; wild 2024.2: `instance_destroy(inst_101392)`).
+                // the decompiler prints one; wild 2024.2: `instance_destroy(inst_101392)`), and
+                // `sprite_86` a stripped file's unnamed sprite 86 (wild 2023+).
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
                     && !self.bare_var_known(n)
                     && !self.names.assets.contains_key(n)
-                    && let Some(index) = crate::room_instance::id(n)
-                    && let Some(asset_type) = self.game.pushref_type(AssetKind::RoomInstance)
+                    && let Some((kind, index)) = crate::room_instance::id(n)
+                        .map(|i| (AssetKind::RoomInstance, i))
+                        .or_else(|| {
+                            crate::room_instance::unnamed_ref(n)
+                                .filter(|&(k, i)| self.game.asset_unnamed(k, i as usize))
+                        })
+                    && let Some(asset_type) = self.game.pushref_type(kind)
                 {
                     self.emit(Instruction::Extended {
                         kind: ExtendedKind::PUSHREF,

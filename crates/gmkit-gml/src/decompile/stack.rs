@@ -671,7 +671,17 @@ impl Dec<'_, '_> {
                                 }
                                 Some(k) => match self.game.asset_name(k, index as usize) {
                                     Some(n) => ident(n),
-                                    None => Expr::Lit(Literal::Int(index as i64)),
+                                    // A stripped file's asset: `sprite_86`, unless an asset
+                                    // has that name.
+                                    None => match crate::room_instance::unnamed(k, index) {
+                                        Some(n)
+                                            if self.game.asset_unnamed(k, index as usize)
+                                                && !self.game.assets().any(|(_, _, a)| a == n) =>
+                                        {
+                                            ident(&n)
+                                        }
+                                        _ => Expr::Lit(Literal::Int(index as i64)),
+                                    },
                                 },
                                 None => Expr::Lit(Literal::Int(index as i64)),
                             }
