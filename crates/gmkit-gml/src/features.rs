@@ -151,6 +151,23 @@ impl Features {
         self.gml_v2() && self.copy_on_write_evidence
     }
 
+    /// Early 2.3 builds (the ones reading global built-ins as `pushbltn.v self.x`, see
+    /// [`Features::builtin_globals_self`]) forget the last array owner at the start of every
+    /// if/else arm and loop body, so the first array write there sets it again even when the id
+    /// is unchanged; later compilers keep it (spec §4.8; wild: 2.3 and 2.3.2 games with that
+    /// evidence re-set the same id in consecutive `if` bodies, 2.3.2+ games without it do not).
+    pub fn owner_forgotten_in_arms(&self) -> bool {
+        self.copy_on_write() && self.builtin_globals_self()
+    }
+
+    /// GameMaker 1.x: the room-background arrays (`background_alpha`, `background_index`, ...)
+    /// are built-ins, so a bare name is element 0; GameMaker 2 removed them (backgrounds are
+    /// layers) and the names are the game's own variables (wild, 2022.9: `background_alpha`
+    /// an instance variable).
+    pub fn background_arrays(&self) -> bool {
+        !self.version.at_least(2, 0)
+    }
+
     /// The version.
     pub fn version(&self) -> &Version {
         &self.version
@@ -307,7 +324,7 @@ impl Features {
     }
 
     /// 2024.2+: a room instance named in code (`inst_id_N`, see
-    /// [`crate::game::room_instance_name`]) is a `pushref` of the room-instance kind; before,
+    /// [`crate::room_instance::name`]) is a `pushref` of the room-instance kind; before,
     /// its id `N` (read through `@@GetInstance@@` as a call's owner).
     pub fn room_instance_refs(&self) -> bool {
         self.version.non_lts_at_least(2024, 2)

@@ -439,17 +439,25 @@ pub(crate) fn is_builtin_array(n: &str) -> bool {
 /// there is none: what compiling a game's entry does with a decompiled text
 /// ([`crate::decompile`] prints that element as the bare name), as [`resolve`] does with a
 /// project's source.
-pub(crate) fn builtin_array_elements(body: &[Stmt]) -> Option<Vec<Stmt>> {
+///
+/// `backgrounds`: whether the version has the room-background arrays (`background_alpha`, ...;
+/// GameMaker 1.x): from 2.0 those names are the game's own variables.
+pub(crate) fn builtin_array_elements(body: &[Stmt], backgrounds: bool) -> Option<Vec<Stmt>> {
     /// Rewrites the bare names (`found`: some was).
     struct Bare {
         locals: HashSet<String>,
         found: bool,
+        backgrounds: bool,
     }
 
     impl VisitorMut for Bare {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
             match e {
-                Expr::Ident(n) if is_builtin_array(n) && !self.locals.contains(n.as_str()) => {
+                Expr::Ident(n)
+                    if is_builtin_array(n)
+                        && !self.locals.contains(n.as_str())
+                        && (self.backgrounds || !n.starts_with("background_")) =>
+                {
                     self.found = true;
                     *e = element0(n);
                 }
@@ -504,6 +512,7 @@ pub(crate) fn builtin_array_elements(body: &[Stmt]) -> Option<Vec<Stmt>> {
     let mut b = Bare {
         locals,
         found: false,
+        backgrounds,
     };
     b.visit_block_mut(&mut out);
     b.found.then_some(out)

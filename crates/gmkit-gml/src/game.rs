@@ -169,6 +169,14 @@ impl<'a> Game<'a> {
         self.assets.get(&kind)?.get(index)?.as_deref()
     }
 
+    /// Whether asset `index` of `kind` exists and has no name (stripped files).
+    pub fn asset_unnamed(&self, kind: AssetKind, index: usize) -> bool {
+        self.assets
+            .get(&kind)
+            .and_then(|l| l.get(index))
+            .is_some_and(Option::is_none)
+    }
+
     /// The asset kind of a `pushref` asset-type number (renumbered in 2024.4).
     pub fn pushref_kind(&self, t: u8) -> Option<AssetKind> {
         AssetKind::from_pushref(t, &self.file.version)
@@ -382,39 +390,39 @@ fn typed_bool_evidence(code: &gmkit_data::chunks::code::CodeEntries) -> bool {
             let Ok(ins) = code.instructions(i) else {
                 return false;
             };
-            ins.windows(2).any(|w| {
+            let bool_const = |x: &Instruction| {
                 matches!(
-                    w[0],
+                    x,
                     Instruction::Push {
                         op: Opcode::PushI,
                         value: PushValue::Int16(0 | 1),
                     }
-                ) && matches!(
-                    w[1],
-                    Instruction::Binary {
-                        op: Opcode::Conv,
-                        t1: DataType::Boolean,
-                        ..
-                    } | Instruction::Pop {
-                        t2: DataType::Boolean,
+                )
+            };
+            ins.windows(2).any(|w| {
+                bool_const(&w[0])
+                    && matches!(
+                        w[1],
+                        Instruction::Binary {
+                            op: Opcode::Conv,
+                            t1: DataType::Boolean,
+                            ..
+                        } | Instruction::Pop {
+                            t2: DataType::Boolean,
+                            ..
+                        }
+                    )
+            }) || ins.windows(3).any(|w| {
+                // `a || false`: the right operand of a short circuit, unconverted (an int
+                // there is `conv.i.b`; wild: a game whose chunks look 2.3.2).
+                matches!(
+                    w[0],
+                    Instruction::Branch {
+                        op: Opcode::Bt | Opcode::Bf,
                         ..
                     }
-                )
+                ) && bool_const(&w[1])
+                    && matches!(w[2], Instruction::Branch { op: Opcode::B, .. })
             })
         })
-}
-
-/// The name code gives the room instance with id `id` (GameMaker's data file keeps no names
-/// for room instances): `inst_id_<id>`.
-pub fn room_instance_name(id: u32) -> String {
-    format!("inst_id_{id}")
-}
-
-/// The id of the room instance [`room_instance_name`] names, if `name` is such a name.
-pub fn room_instance_id(name: &str) -> Option<u32> {
-    let digits = name.strip_prefix("inst_id_")?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
-        return None;
-    }
-    digits.parse().ok()
 }

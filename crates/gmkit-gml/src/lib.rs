@@ -27,6 +27,7 @@ pub mod names_file;
 pub mod parse;
 pub mod print;
 pub mod project;
+pub mod room_instance;
 pub mod source;
 pub mod visit;
 

@@ -531,11 +531,8 @@ fn room_instances_by_id() {
         ),
         "inst_id_100042.go();"
     );
-    assert!(gmkit_gml::game::room_instance_id("inst_id_0123").is_none());
-    assert_eq!(
-        gmkit_gml::game::room_instance_id("inst_id_100001"),
-        Some(100001)
-    );
+    assert!(gmkit_gml::room_instance::id("inst_id_0123").is_none());
+    assert_eq!(gmkit_gml::room_instance::id("inst_id_100001"), Some(100001));
 }
 
 #[test]

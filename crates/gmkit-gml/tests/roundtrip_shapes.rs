@@ -396,3 +396,232 @@ fn script_function_left_of_a_dot_is_its_statics() {
     common::compiles_to(17, 2023, 8, "f.v = 1;", want);
     assert_eq!(gml(17, 2023, 8, want), "f.v = 1;");
 }
+
+/// Copy-on-write in early 2.3 builds (the ones reading global built-ins `pushbltn.v
+/// self.room`): the last array owner is forgotten at the start of every `if` arm and loop
+/// body, so each sets the same id again; later builds skip it (wild, 2.3 / 2.3.2 games:
+/// consecutive `if (..) { alarm[k] = v; }` each set the owner).
+#[test]
+fn owner_forgotten_in_arms_of_early_builds() {
+    let src = "if (a) { alarm[0] = 1; } if (b) { alarm[1] = 2; } while (c) { alarm[2] = 3; }";
+    let arm = |again: &str| {
+        format!(
+            "push.v self.a / conv.v.b / bf L1 / \
+             push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+             pop.v.v [array]0.alarm / L1: / push.v self.b / conv.v.b / bf L2 / {again}\
+             pushi.e 2 / conv.i.v / pushi.e -1 / pushi.e 1 / pop.v.v [array]0.alarm / L2: / \
+             L3: / push.v self.c / conv.v.b / bf L4 / {again}pushi.e 3 / conv.i.v / \
+             pushi.e -1 / pushi.e 2 / pop.v.v [array]0.alarm / b L3 / L4:"
+        )
+    };
+    // The entry's code shows the build: `pushbltn.v self.room` (early) or `builtin.room`.
+    let early = arm("push.i 165536 / setowner.e / ");
+    let entry = format!("{early} / pushbltn.v self.room / popz.v");
+    common::compiles_to_in(17, 2, 3, src, &early, Some(&entry));
+    let later = arm("");
+    let entry = format!("{later} / pushbltn.v builtin.room / popz.v");
+    common::compiles_to_in(17, 2, 3, src, &later, Some(&entry));
+}
+
+/// Copy-on-write: the owner id of `o.a[i]` is not that of `a[i]` (GameMaker adds the
+/// per-function part once more, wild 2.3.2 / 2.3.6), so both are learnt from the entry apart:
+/// `alarm[0]` and `other.alarm[1]` in one entry set two ids.
+#[test]
+fn owner_of_a_dot_target_is_its_own() {
+    let want = "push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        pop.v.v [array]0.alarm / push.i 231072 / setowner.e / pushi.e 2 / conv.i.v / \
+        call.i @@Other@@ 0 / pushi.e -9 / pushi.e 1 / pop.v.v [array]0.alarm / push.i 231072 / setowner.e / \
+        pushi.e 3 / conv.i.v / call.i @@Other@@ 0 / pushi.e -9 / pushi.e 2 / pop.v.v [array]0.alarm / \
+        push.i 165536 / setowner.e / pushi.e 4 / conv.i.v / pushi.e -1 / pushi.e 3 / \
+        pop.v.v [array]0.alarm";
+    common::compiles_to_in(
+        17,
+        2,
+        3,
+        "alarm[0] = 1; other.alarm[1] = 2; other.alarm[2] = 3; alarm[3] = 4;",
+        want,
+        Some(want),
+    );
+}
+
+/// Copy-on-write: `v = array_create(n)` sets the call's owner (the per-function id, variable
+/// part 0) and `v = [..]` the variable's, also in `var` declarations (wild, 2.3.2).
+#[test]
+fn owner_of_an_array_create_value_is_the_calls() {
+    let want = "push.i 65536 / setowner.e / pushi.e 3 / conv.i.v / call.i array_create 1 / \
+        pop.v.v self.v / push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / \
+        call.i @@NewGMLArray@@ 1 / pop.v.v self.v / push.i 65536 / setowner.e / \
+        pushi.e 2 / conv.i.v / call.i array_create 1 / pop.v.v local.w";
+    common::compiles_to_in(
+        17,
+        2,
+        3,
+        "v = array_create(3); v = [1]; var w = array_create(2);",
+        want,
+        Some(want),
+    );
+}
+
+/// The same for a multi-dimensional element (`push.v [arraypopaf]`, wild 2.3.2:
+/// `other.second_level[1][c] = ..` next to `second_level[1][i] = ..`).
+#[test]
+fn owner_of_a_dot_target_is_its_own_in_two_dimensions() {
+    let want = "push.i 165536 / setowner.e / pushi.e 5 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        push.v [multipushpop]0.b / pushi.e 1 / popaf.e / push.i 231072 / setowner.e / \
+        pushi.e 6 / conv.i.v / call.i @@Other@@ 0 / pushi.e -9 / pushi.e 0 / \
+        push.v [multipushpop]0.b / pushi.e 2 / popaf.e";
+    common::compiles_to_in(
+        17,
+        2,
+        3,
+        "b[0][1] = 5; other.b[0][2] = 6;",
+        want,
+        Some(want),
+    );
+}
+
+/// Copy-on-write: after a loop left or restarted by `break`/`continue` the owner is unknown,
+/// so the next array write sets it again even if unchanged (wild, 2022.0.3: a `for` with
+/// `continue`, then `list[i] = v`); a loop without them keeps it.
+#[test]
+fn owner_unknown_after_a_loop_with_continue() {
+    let want = "push.i 165536 / setowner.e / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / \
+        pop.v.v [array]0.a / L0: / push.v self.b / conv.v.b / bf L9 / push.v self.c / \
+        conv.v.b / bf L1 / b L0 / L1: / call.i f 0 / popz.v / b L0 / L9: / \
+        push.i 165536 / setowner.e / pushi.e 2 / conv.i.v / pushi.e -1 / pushi.e 1 / \
+        pop.v.v [array]0.a / L2: / push.v self.b / conv.v.b / bf L3 / call.i f 0 / popz.v / \
+        b L2 / L3: / pushi.e 3 / conv.i.v / pushi.e -1 / pushi.e 2 / pop.v.v [array]0.a";
+    common::compiles_to_in(
+        17,
+        2022,
+        1,
+        "a[0] = 1; while (b) { if (c) continue; f(); } a[1] = 2; while (b) { f(); } a[2] = 3;",
+        want,
+        Some(want),
+    );
+}
+
+/// Copy-on-write: a statement `a[i]--;` is compiled as the expression `a[i]--` and `popz.v`
+/// (wild 2.3.2); when the owner was not set again, the element is first read once more and
+/// dropped (spec §4.8, GameMaker's compiler quirk).
+#[test]
+fn update_of_an_element_with_copy_on_write() {
+    let want = "push.i 165536 / setowner.e / pushi.e -1 / push.v self.i / conv.v.i / dup.i 1 / \
+        push.v [array]0.a / dup.v 0 / dup.i 4 6 / push.e 1 / sub.i.v / \
+        pop.i.v [array]0.a / popz.v / pushi.e -1 / pushi.e 0 / push.v [array]0.a / popz.v / \
+        pushi.e -1 / pushi.e 0 / dup.i 1 / push.v [array]0.a / \
+        push.e 1 / add.i.v / dup.v 0 / dup.i 4 6 / pop.i.v [array]0.a / popz.v";
+    common::compiles_to_in(17, 2, 3, "a[i]--; ++a[0];", want, Some(want));
+    assert_eq!(gml(17, 2, 3, want), "a[i]--;\n++a[0];");
+}
+
+/// Typed booleans are also evidenced by a short circuit's unconverted `false` operand
+/// (`bt L / pushi.e 0 / b`; wild: a game whose chunks look 2.3.2 compiles `a || false` so):
+/// `false` then compiles without `conv.i.b` in that file.
+#[test]
+fn typed_booleans_evidenced_by_a_short_circuit() {
+    let want = "push.v self.a / conv.v.b / bt L1 / pushi.e 0 / b L2 / L1: / push.e 1 / L2: / \
+        bf L3 / call.i f 0 / popz.v / L3:";
+    common::compiles_to_in(17, 2, 3, "if (a || false) { f(); }", want, Some(want));
+    // Without the evidence `false` is the int 0, converted.
+    let int = "push.v self.a / conv.v.b / bt L1 / pushi.e 0 / conv.i.b / b L2 / L1: / \
+        push.e 1 / L2: / bf L3 / call.i f 0 / popz.v / L3:";
+    common::compiles_to_in(17, 2, 3, "if (a || false) { f(); }", int, Some(int));
+}
+
+/// The room-background arrays (`background_alpha`, `background_index`, ...) are built-ins of
+/// GameMaker 1.x only: there a bare name is element 0 (int64 index); from GameMaker 2 it is the
+/// game's own variable (wild, 2022.9: `background_alpha += 0.125;`).
+#[test]
+fn background_names_are_own_variables_from_gms2() {
+    compiles_to(
+        16,
+        1,
+        4,
+        "background_alpha = 1;",
+        "pushi.e 1 / pushi.e -1 / push.l 0 / conv.l.i / pop.v.i [array]0.background_alpha",
+    );
+    for (ma, mi) in [(2, 0), (2, 3), (2022, 9)] {
+        compiles_to(
+            17,
+            ma,
+            mi,
+            "background_alpha = 1;",
+            "pushi.e 1 / pop.v.i self.background_alpha",
+        );
+    }
+}
+
+/// Copy-on-write in a build that sets no pairs (wild, 2023+ with the option on): a statement
+/// passing an array literal to a call sets the per-function owner once, not again before the
+/// literal, and the next such statement finds it set.
+#[test]
+fn owner_once_for_a_literal_passed_to_a_call_without_pairs() {
+    let want = "push.i 65536 / setowner.e / push.v self.a / call.i @@NewGMLArray@@ 1 / \
+        call.i f 1 / popz.v / push.v self.b / call.i @@NewGMLArray@@ 1 / call.i f 1 / popz.v";
+    common::compiles_to_in(17, 2023, 1, "f([a]); f([b]);", want, Some(want));
+}
+
+/// 2024.2+: a room's instance (`pushref.i [roominstance]id`) reads `inst_id_<id>` and
+/// compiles back to the reference (wild 2024.2: `instance_destroy(inst_id_101392)`); an int it
+/// was not.
+#[test]
+fn room_instance_reference() {
+    // Asset type 14: a room instance.
+    let want = "pushref.i 14:101392 / pop.v.v builtin.a";
+    assert_eq!(gml(17, 2024, 2, want), "a = inst_id_101392;");
+    compiles_to(17, 2024, 2, "a = inst_id_101392;", want);
+    assert_eq!(
+        round(17, 2024, 2, "f(inst_id_101392);"),
+        "f(inst_id_101392);"
+    );
+}
+
+/// 2023.8+: a reference to an asset the file gives no name (stripped files) reads
+/// `<kind>_<index>` and compiles back to the reference; a named one keeps its name (wild 2023+:
+/// `choose(sprite_87, sprite_85)`).
+#[test]
+fn unnamed_asset_reference() {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction};
+    use gmkit_data::chunks::sprite::{Sprite, Sprites};
+    use gmkit_gml::game::AssetKind;
+    let mut a = common::Asm::new(17, 2023, 8);
+    let name = a.file.strings.as_mut().unwrap().push("spr_wall");
+    a.file.sprites = Some(Sprites {
+        sprites: vec![
+            None,
+            Some(Sprite {
+                name,
+                ..Sprite::default()
+            }),
+        ],
+    });
+    let x = a.asm("pop.v.v self.x")[0];
+    let game = gmkit_gml::Game::new(&a.file);
+    let names = gmkit_gml::compile::Names::new(&game);
+    let t = game.pushref_type(AssetKind::Sprite).expect("sprite refs");
+    let r = |index| Instruction::Extended {
+        kind: ExtendedKind::PUSHREF,
+        t: gmkit_data::chunks::code::DataType::Int32,
+        operand: Some(ExtOperand::Asset {
+            asset_type: t,
+            index,
+        }),
+    };
+    let ins = vec![r(0), x, r(1), x];
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert_eq!(text, "x = sprite_0;\nx = spr_wall;");
+    let tree = gmkit_gml::parse::parse(&text).unwrap();
+    assert_eq!(
+        gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap(),
+        ins
+    );
+    // A name of that form for an asset that has a name, or none, is no reference.
+    let tree = gmkit_gml::parse::parse("x = sprite_1;").unwrap();
+    let got = gmkit_gml::compile::compile_entry(&game, &names, 0, &tree);
+    assert!(
+        !matches!(got.as_deref(), Ok([Instruction::Extended { .. }, ..])),
+        "{got:?}"
+    );
+}

@@ -455,7 +455,7 @@ fn compile_any(
     let mut c = new_compiler(game, names, entry, growing);
     c.fnc.source = source.map(str::to_string);
     // `view_xview` without an index is its element 0 (spec §4.7).
-    let elements = crate::fold::builtin_array_elements(body);
+    let elements = crate::fold::builtin_array_elements(body, game.features.background_arrays());
     run(&mut c, elements.as_deref().unwrap_or(body))?;
     let children = c.child_entries();
     let additions = c
@@ -945,8 +945,19 @@ impl<'g> Compiler<'g> {
             breaks: Vec::new(),
             continues: Vec::new(),
         });
+        // Early 2.3 builds forget the array owner at the start of every loop body.
+        if self.f().owner_forgotten_in_arms() {
+            self.owners.last = None;
+        }
         self.block(body)?;
-        Ok(self.frames.pop().expect("pushed"))
+        let fr = self.frames.pop().expect("pushed");
+        // A loop left or restarted by `break`/`continue` merges paths GameMaker does not
+        // compare: the owner after it is unknown (spec §4.8; wild 2022.0.3: `for` with
+        // `continue`, then `a[i] = v` in the next loop sets the unchanged owner again).
+        if !fr.breaks.is_empty() || !fr.continues.is_empty() {
+            self.owners.last = None;
+        }
+        Ok(fr)
     }
 
     fn block(&mut self, body: &[Stmt]) -> R<()> {
@@ -1023,9 +1034,42 @@ impl<'g> Compiler<'g> {
         {
             return Ok(());
         }
+        let at = self.out.len();
         self.set_owner(s);
         let before = self.owners.last;
-        self.stmt_kind(s)?;
+        match s {
+            // With copy-on-write, `a[i]++;` is compiled as the expression `a[i]++` and
+            // `popz.v`; when the owner was not set again, GameMaker's compiler first reads the
+            // element once more and drops it (spec §4.8; wild 2.3.2: `v[i]--;` in a loop).
+            Stmt::Update { op, prefix, target }
+                if self.f().copy_on_write() && owner::has_index(target) =>
+            {
+                if self.out.len() == at {
+                    let t = self.expr(target)?;
+                    self.emit(Instruction::Unary {
+                        op: Opcode::Popz,
+                        t: int_type(t),
+                    });
+                }
+                let bop = if *op == UpdateOp::Inc {
+                    BinaryOp::Add
+                } else {
+                    BinaryOp::Sub
+                };
+                let one = Expr::Lit(Literal::Int(1));
+                let usage = if *prefix {
+                    assign::Use::Pre
+                } else {
+                    assign::Use::Post
+                };
+                let t = self.read_modify_write(target, bop, &one, true, usage)?;
+                self.emit(Instruction::Unary {
+                    op: Opcode::Popz,
+                    t: int_type(t),
+                });
+            }
+            _ => self.stmt_kind(s)?,
+        }
         // After a construct with several paths the last owner is known only if unchanged.
         if !matches!(
             s,
@@ -1093,6 +1137,11 @@ impl<'g> Compiler<'g> {
                 // only if both arms end with the same one; after an if without else it is the
                 // then-arm's (corpus: GameMaker does not merge with the skipped path).
                 let entry = self.owners.last;
+                // Early 2.3 builds forget it at the start of every arm.
+                let forget = self.f().owner_forgotten_in_arms();
+                if forget {
+                    self.owners.last = None;
+                }
                 self.block(a)?;
                 let then_last = std::mem::replace(&mut self.owners.last, entry);
                 match b {
@@ -1100,6 +1149,9 @@ impl<'g> Compiler<'g> {
                         let l2 = self.label();
                         self.branch(Opcode::B, l2);
                         self.place(l1);
+                        if forget {
+                            self.owners.last = None;
+                        }
                         self.block(b)?;
                         self.place(l2);
                     }
@@ -1788,6 +1840,25 @@ impl<'g> Compiler<'g> {
                 if self.f().gml_v2() && (n == "noone" || n == "all") {
                     return Ok(self.push_int(if n == "noone" { -4 } else { -3 }));
                 }
+                // 2023.8+: `sprite_86` is a stripped file's unnamed sprite 86 (wild 2023+).
+                if self.f().asset_refs()
+                    && !self.locals.contains(n)
+                    && !self.bare_var_known(n)
+                    && !self.names.assets.contains_key(n)
+                    && let Some((kind, index)) = crate::room_instance::unnamed_ref(n)
+                        .filter(|&(k, i)| self.game.asset_unnamed(k, i as usize))
+                    && let Some(asset_type) = self.game.pushref_type(kind)
+                {
+                    self.emit(Instruction::Extended {
+                        kind: ExtendedKind::PUSHREF,
+                        t: DataType::Int32,
+                        operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
+                            asset_type,
+                            index,
+                        }),
+                    });
+                    return Ok(DataType::Variable);
+                }
                 // 2023.8+: a name of an asset reads the asset, though a global or another
                 // entry's local has that name too (a local of this entry or an instance
                 // variable of the name hides it: `bare_var_known`); a script's name that is a
@@ -1821,7 +1892,7 @@ impl<'g> Compiler<'g> {
                 // A room instance by its id (`inst_id_N`).
                 if !self.locals.contains(n)
                     && !self.bare_var_known(n)
-                    && let Some(id) = crate::game::room_instance_id(n)
+                    && let Some(id) = crate::room_instance::id(n)
                 {
                     if self.f().room_instance_refs()
                         && let Some(asset_type) = self.game.pushref_type(AssetKind::RoomInstance)

@@ -167,14 +167,41 @@ impl Owners {
                         continue;
                     }
                     Instruction::Pop { var, .. } if var.ref_type == RefType::ARRAY => {
-                        format!("{}[]", game.var_name(var.variable))
+                        let dot = if array_store_through_dot(ins, p) {
+                            "."
+                        } else {
+                            ""
+                        };
+                        format!("{dot}{}[]", game.var_name(var.variable))
                     }
-                    Instruction::Pop { var, .. } => game.var_name(var.variable).to_string(),
+                    // `v = array_create(n)`: the owner is the call's (variable part 0), as in a
+                    // call statement (wild 2.3.2: fauxton3D sets the entry's per-function id
+                    // there and a per-variable one for `v = [..]`).
+                    Instruction::Pop { .. }
+                        if call.as_deref().is_some_and(|c| {
+                            ARRAY_WRITERS.contains(&c) && c != "@@NewGMLArray@@"
+                        }) =>
+                    {
+                        format!("call:{}", call.take().unwrap_or_default())
+                    }
+                    Instruction::Pop { var, .. } => {
+                        let dot = if matches!(var.instance.0, -1 | -7 | -6 | -15) {
+                            ""
+                        } else {
+                            "."
+                        };
+                        format!("{dot}{}", game.var_name(var.variable))
+                    }
                     Instruction::Push {
                         value: PushValue::Variable(var),
                         ..
                     } if var.ref_type == RefType::ARRAY_POP_AF => {
-                        format!("{}[]", game.var_name(var.variable))
+                        let dot = if array_store_through_dot(ins, p) {
+                            "."
+                        } else {
+                            ""
+                        };
+                        format!("{dot}{}[]", game.var_name(var.variable))
                     }
                     Instruction::Call { function, .. } => {
                         call = Some(game.func_name(*function).to_string());
@@ -195,11 +222,15 @@ impl Owners {
         o
     }
 
-    /// The id for `key`; `None` when the entry's code never set an owner for `key` while one
+    /// The id for `key` (learnt for a plain target, else for a dot target); `None` when the
+    /// entry's code never set an owner for `key` while one
     /// is known on this path (GameMaker shares ids between variables in some versions, so the
     /// statement then found its id already set).
     fn id(&self, key: &str) -> Option<i64> {
         if let Some(&id) = self.ids.get(&(self.context.clone(), key.to_string())) {
+            return Some(id);
+        }
+        if let Some(&id) = self.ids.get(&(self.context.clone(), format!(".{key}"))) {
             return Some(id);
         }
         if self.last.is_some() {
@@ -209,6 +240,21 @@ impl Owners {
         let h = fnv(key);
         let base = self.base.get(&self.context).copied().unwrap_or(0);
         Some(base | (h & 0xFFFF) as i64)
+    }
+
+    /// The id learnt for `key` as the owner of a target that is (`dot`) or is not a dot access:
+    /// GameMaker adds the per-function part once more for `o.a[i]` (wild 2.3.2 / 2.3.6:
+    /// `second_level` 165831 and `other.second_level` 231367; `alarm` 68102 and `oMenu.alarm`
+    /// 133638, per-function part 65536), so the two forms are learnt apart; when the entry
+    /// shows only the other form, its id is taken.
+    fn for_target(&self, key: &str, dot: bool) -> Option<i64> {
+        if dot {
+            let k = format!(".{key}");
+            if let Some(&id) = self.ids.get(&(self.context.clone(), k)) {
+                return Some(id);
+            }
+        }
+        self.id(key)
     }
 
     /// The id of a call's owner in the current function: its per-function part (the
@@ -271,7 +317,29 @@ fn written_inner(target: &Expr) -> Option<String> {
     }
 }
 
-fn has_index(target: &Expr) -> bool {
+/// The array-writing function (not an array literal) a value directly calls: `array_create(n)`.
+fn writer_call(e: &Expr) -> Option<&str> {
+    match e {
+        Expr::Call(c, _) => match &**c {
+            Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()) && n != "@@NewGMLArray@@" => {
+                Some(n)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the variable a target writes is reached through a dot (`o.a`, `o.a[i]`).
+fn through_dot(target: &Expr) -> bool {
+    crate::limits::deep(|| match target {
+        Expr::Member(..) => true,
+        Expr::Index(b, _) | Expr::Paren(b) => through_dot(b),
+        _ => false,
+    })
+}
+
+pub(super) fn has_index(target: &Expr) -> bool {
     crate::limits::deep(|| has_index_inner(target))
 }
 
@@ -299,6 +367,32 @@ fn makes_array_inner(e: &Expr) -> bool {
         Expr::Paren(x) | Expr::Unary(_, x) => makes_array(x),
         Expr::Binary(_, l, r) => makes_array(l) || makes_array(r),
         Expr::Ternary(c, a, b) => makes_array(c) || makes_array(a) || makes_array(b),
+        _ => false,
+    }
+}
+
+/// Whether the array store at `p` (`pop.v.T [array]`, or the `push.v [arraypopaf]` of a
+/// multi-dimensional one) writes through a dot: its instance
+/// operand, pushed before a one-instruction index (optionally converted), is neither self
+/// (-1) nor local (-7) nor an argument (-15). Unknown shapes count as no dot.
+fn array_store_through_dot(ins: &[Instruction], p: usize) -> bool {
+    let at = |d: usize| p.checked_sub(d).and_then(|i| ins.get(i));
+    let d = if matches!(
+        at(1),
+        Some(Instruction::Binary {
+            op: Opcode::Conv,
+            ..
+        })
+    ) {
+        3
+    } else {
+        2
+    };
+    match at(d) {
+        Some(Instruction::Push {
+            op: Opcode::PushI,
+            value: PushValue::Int16(v),
+        }) => !matches!(*v, -1 | -7 | -15),
         _ => false,
     }
 }
@@ -418,7 +512,12 @@ impl Compiler<'_> {
                 self.push_int(id);
                 self.ext(ExtendedKind::SETOWNER);
             }
-            self.owners.each_literal = Some(id);
+            // The owner again before each literal only where the entry's code shows such
+            // pairs (2.3.2); later builds set it once (wild, 2023+ with copy-on-write:
+            // `shader_set_uniform_f_array(u, [a, b]);`).
+            if self.owners.pair.contains_key(&self.owners.context) {
+                self.owners.each_literal = Some(id);
+            }
             self.owners.last = Some(tag);
             return;
         }
@@ -458,15 +557,31 @@ impl Compiler<'_> {
             self.owners.last = Some(id);
             return;
         }
+        let mut dot = false;
         let key = match s {
+            // `v = array_create(n)`: the call's owner (see `Owners::learn`).
+            Stmt::Assign {
+                target,
+                value,
+                op: None,
+            } if !has_index(target) && writer_call(value).is_some() => {
+                writer_call(value).map(|f| format!("call:{f}"))
+            }
             Stmt::Assign { target, value, .. } if has_index(target) || makes_array(value) => {
+                dot = through_dot(target);
                 written(target)
             }
-            Stmt::Update { target, .. } if has_index(target) => written(target),
+            Stmt::Update { target, .. } if has_index(target) => {
+                dot = through_dot(target);
+                written(target)
+            }
             Stmt::Var(vars) => vars
                 .iter()
                 .find(|(_, v)| v.as_ref().is_some_and(makes_array))
-                .map(|(n, _)| n.clone()),
+                .map(|(n, v)| match v.as_ref().and_then(writer_call) {
+                    Some(f) => format!("call:{f}"),
+                    None => n.clone(),
+                }),
             Stmt::Expr(Expr::Call(c, _)) => match &**c {
                 Expr::Ident(n) if ARRAY_WRITERS.contains(&n.as_str()) => Some(format!("call:{n}")),
                 _ => None,
@@ -474,7 +589,7 @@ impl Compiler<'_> {
             _ => None,
         };
         let Some(key) = key else { return };
-        let Some(id) = self.owners.id(&key) else {
+        let Some(id) = self.owners.for_target(&key, dot) else {
             return;
         };
         // The path's last owner as GameMaker compares it: a call statement's owner (its

@@ -698,12 +698,24 @@ impl Dec<'_, '_> {
                     let e = match operand {
                         Some(ExtOperand::Asset { asset_type, index }) => {
                             match self.game.pushref_kind(asset_type) {
+                                // A room's instance: `inst_id_<id>`, the name the compiler
+                                // reads back as this reference (rooms name none in the file).
                                 Some(AssetKind::RoomInstance) => {
-                                    ident(&crate::game::room_instance_name(index))
+                                    ident(&crate::room_instance::name(index))
                                 }
                                 Some(k) => match self.game.asset_name(k, index as usize) {
                                     Some(n) => ident(n),
-                                    None => Expr::Lit(Literal::Int(index as i64)),
+                                    // A stripped file's asset: `sprite_86`, unless an asset
+                                    // has that name.
+                                    None => match crate::room_instance::unnamed(k, index) {
+                                        Some(n)
+                                            if self.game.asset_unnamed(k, index as usize)
+                                                && !self.game.assets().any(|(_, _, a)| a == n) =>
+                                        {
+                                            ident(&n)
+                                        }
+                                        _ => Expr::Lit(Literal::Int(index as i64)),
+                                    },
                                 },
                                 None => Expr::Lit(Literal::Int(index as i64)),
                             }
@@ -879,7 +891,7 @@ impl Dec<'_, '_> {
                         if name == "@@GetInstance@@"
                             && !self.game.features.room_instance_refs() =>
                     {
-                        plain(ident(&crate::game::room_instance_name(id as u32)))
+                        plain(ident(&crate::room_instance::name(id as u32)))
                     }
                     e => plain(e),
                 }

@@ -276,6 +276,18 @@ impl Asm {
                 };
                 Instruction::Push { op, value }
             }
+            // `pushref.i TYPE:INDEX`: an asset reference by its raw type number.
+            "pushref" => {
+                let (ty, index) = arg.split_once(':').expect("pushref TYPE:INDEX");
+                Instruction::Extended {
+                    kind: ExtendedKind::PUSHREF,
+                    t: DataType::Int32,
+                    operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
+                        asset_type: ty.parse().expect("asset type"),
+                        index: index.parse().expect("asset index"),
+                    }),
+                }
+            }
             ext => {
                 let kind = match ext {
                     "chkindex" => ExtendedKind::CHKINDEX,
