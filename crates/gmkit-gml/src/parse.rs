@@ -2,7 +2,8 @@
 //! for expressions. Errors give the line, the column, what was expected and what was found.
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
-use crate::lex::{Tok, Token, lex};
+use crate::features::Features;
+use crate::lex::{Tok, Token, lex, lex_with};
 use crate::limits::{MAX_TREE_DEPTH, deep};
 use std::collections::HashMap;
 
@@ -23,6 +24,12 @@ pub struct ParseError {
 /// Parses a code entry's text (a list of statements).
 pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
     parse_tokens(lex(src)?)
+}
+
+/// Parses a code entry's text in the GML dialect of a version: GMS 1.x strings have no escapes
+/// ([`Features::escaped_strings`]; what [`crate::print::print_for`] writes).
+pub fn parse_for(src: &str, features: &Features) -> Result<Vec<Stmt>, ParseError> {
+    parse_tokens(lex_with(src, features.escaped_strings())?)
 }
 
 /// Parses tokens (ending with [`Tok::Eof`]) as a list of statements: text that went through

@@ -29,7 +29,7 @@ pub struct CodeError {
 /// itself are applied, built-in constants (`c_red`, `vk_space`) become their values and asset
 /// names their index where the version pushes numbers (before 2023.8).
 pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
-    let gms1 = game.file.version.ide[0] < 2;
+    let gms1 = !game.features.escaped_strings();
     let project = Project {
         format: Some(if gms1 {
             Format::Gmx
