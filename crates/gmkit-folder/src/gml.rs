@@ -479,7 +479,13 @@ fn compile_existing(
     let (ins, children) = match compile_entry_with_source(game, names, p.entry, &tree, &text) {
         Ok(r) => r,
         Err(CompileError::UnknownName { .. }) => return Ok(None),
-        Err(e) => return Err(Error::new(&p.path, "", one_line(&e.to_string()))),
+        Err(e) => {
+            let at = e
+                .place(&text, game.features.escaped_strings())
+                .map(|(line, col)| format!("line {line}, column {col}"))
+                .unwrap_or_default();
+            return Err(Error::new(&p.path, at, one_line(&e.to_string())));
+        }
     };
     // Nested functions added, dropped or renamed: the growing compile
     // ([`gmkit_gml::entries::replace_code`]) adds and keeps their child entries.

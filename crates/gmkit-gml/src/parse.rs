@@ -211,6 +211,26 @@ fn accessor_setter(reader: &str) -> Option<&'static str> {
     }
 }
 
+/// `target op= value` as a statement: a plain assignment to an accessor (`l[| i] = v`) is a
+/// call of its setter (`ds_list_set(l, i, v)`).
+pub(crate) fn assignment(target: Expr, op: Option<BinaryOp>, value: Expr) -> Stmt {
+    if op.is_none()
+        && let Expr::Call(f, args) = &target
+        && let Expr::Ident(name) = &**f
+        && let Some(setter) = accessor_setter(name.strip_prefix(ACCESSOR).unwrap_or(name))
+    {
+        let mut args = args.clone();
+        args.push(value);
+        let setter = if name.starts_with(ACCESSOR) {
+            accessor_call(setter)
+        } else {
+            setter.to_string()
+        };
+        return Stmt::Expr(Expr::Call(Box::new(Expr::Ident(setter)), args));
+    }
+    Stmt::Assign { target, op, value }
+}
+
 /// The parser's state. Depth is counted along the way down: every statement, expression and
 /// unary level entered is one level ([`Parser::enter`]), and every link of a chain (`a.b.c`,
 /// `a[0][1]`, `f()()`, `1 + 2 + 3`, `a ?? b ?? c`) one more ([`Parser::link`]), so that the
@@ -708,25 +728,7 @@ impl Parser {
         };
         self.next();
         let value = self.expr()?;
-        if op.is_none()
-            && let Expr::Call(f, args) = &e
-            && let Expr::Ident(name) = &**f
-            && let Some(setter) = accessor_setter(name.strip_prefix(ACCESSOR).unwrap_or(name))
-        {
-            let mut args = args.clone();
-            args.push(value);
-            let setter = if name.starts_with(ACCESSOR) {
-                accessor_call(setter)
-            } else {
-                setter.to_string()
-            };
-            return Ok(Stmt::Expr(Expr::Call(Box::new(Expr::Ident(setter)), args)));
-        }
-        Ok(Stmt::Assign {
-            target: e,
-            op,
-            value,
-        })
+        Ok(assignment(e, op, value))
     }
 
     /// After `function`: `[name](params) [: Parent(args)] [constructor] { body }`.
