@@ -186,10 +186,13 @@ impl<'a> Decompiler<'a> {
                 d.failures
             ));
         }
-        let text = print::print_stmts(&d.body);
+        // The version's own dialect (GMS 1.x strings have no escapes), read back as pack reads it.
+        let text = print::print_for(&d.body, &game.features);
         let tree = match game.names_file() {
-            Some(nf) => nf.parse_code(&text, game.enum_int64()),
-            None => parse::parse(&text),
+            Some(nf) => {
+                nf.parse_code_for(&text, game.enum_int64(), game.features.escaped_strings())
+            }
+            None => parse::parse_for(&text, &game.features),
         }
         .map_err(|e| one_line(&format!("the decompiled text does not parse: {e}")))?;
         let (ins, children) = compile_entry_with_children(game, &self.names, entry, &tree)
@@ -469,14 +472,20 @@ fn compile_existing(
     p: &Pending,
 ) -> std::result::Result<Option<Compiled>, Error> {
     let text = pending_text(folder, p)?;
-    let Ok(tree) = parse::parse(&text) else {
+    let Ok(tree) = parse::parse_for(&text, &game.features) else {
         // `enum`, `#macro` or a syntax error: the growing compile reports where.
         return Ok(None);
     };
     let (ins, children) = match compile_entry_with_source(game, names, p.entry, &tree, &text) {
         Ok(r) => r,
         Err(CompileError::UnknownName { .. }) => return Ok(None),
-        Err(e) => return Err(Error::new(&p.path, "", one_line(&e.to_string()))),
+        Err(e) => {
+            let at = e
+                .place(&text, game.features.escaped_strings())
+                .map(|(line, col)| format!("line {line}, column {col}"))
+                .unwrap_or_default();
+            return Err(Error::new(&p.path, at, one_line(&e.to_string())));
+        }
     };
     // Nested functions added, dropped or renamed: the growing compile
     // ([`gmkit_gml::entries::replace_code`]) adds and keeps their child entries.

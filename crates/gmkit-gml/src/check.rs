@@ -192,14 +192,21 @@ fn check_one(
             (status, kind)
         }
         Err(e) => {
-            let kind = match &e {
+            let kind = match e.cause() {
                 CompileError::Unsupported(w) => format!("error: unsupported: {w}"),
                 CompileError::UnknownName { kind, .. } => format!("error: unknown {kind}"),
                 CompileError::Invalid(_) => "error: invalid".into(),
-                #[allow(unreachable_patterns)]
                 _ => "error: compile".into(),
             };
-            (Status::Error(format!("{}: {e}", unit.file.display())), kind)
+            // File, line and column (the unit starts at line `unit.line` of its file).
+            let place = match e.place(&unit.text, game.features.escaped_strings()) {
+                Some((line, col)) => format!(":{}:{col}", unit.line + line.saturating_sub(1)),
+                None => String::new(),
+            };
+            (
+                Status::Error(format!("{}{place}: {e}", unit.file.display())),
+                kind,
+            )
         }
     }
 }

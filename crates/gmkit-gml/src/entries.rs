@@ -89,7 +89,8 @@ pub fn add_entry(
     target: &EntryTarget,
     source: &str,
 ) -> Result<Added, AddEntryError> {
-    let tree = crate::parse::parse(source).map_err(|e| AddEntryError::Parse {
+    let features = crate::Features::new(file.version);
+    let tree = crate::parse::parse_for(source, &features).map_err(|e| AddEntryError::Parse {
         line: e.line,
         col: e.col,
         expected: e.expected,

@@ -372,6 +372,14 @@ impl Features {
         self.new_opcodes() && !self.gml_v2()
     }
 
+    /// GMS 2+: string literals have escapes (`"a\\b"` is `a\b`). In GMS 1.x text a backslash is
+    /// an ordinary character and a string is delimited by `"` or `'` and cannot hold its own
+    /// quote (GMS1 code writes `'"'`): the printer writes that dialect for these versions
+    /// ([`crate::print::print_for`]) and [`crate::compile::text::prepare`] reads it.
+    pub fn escaped_strings(&self) -> bool {
+        self.version.is_gms2()
+    }
+
     /// The `1` of `++`/`--` and short-circuit landing constants use plain `push.e`, unlike
     /// every other small integer (`pushi.e`): bc ≥ 15. Before, every small int is `push.e`.
     pub fn push_e_is_signature(&self) -> bool {

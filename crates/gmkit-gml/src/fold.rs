@@ -150,13 +150,11 @@ impl Cx<'_> {
             *s = Stmt::Block(Vec::new());
             return;
         }
+        // (`delete l[| i]` is the accessor's setter call, `ds_list_set(l, i, undefined)`:
+        // longdog's `VI_Core`.)
         if let Stmt::Delete(target) = s {
             let target = std::mem::replace(target, Expr::Ident(String::new()));
-            *s = Stmt::Assign {
-                target,
-                op: None,
-                value: Expr::Ident("undefined".into()),
-            };
+            *s = crate::parse::assignment(target, None, Expr::Ident("undefined".into()));
         }
         match s {
             Stmt::Assign { target, value, .. } => {

@@ -188,7 +188,18 @@ impl NamesFile {
     /// integer in GMS 1), then the code is parsed ([`crate::parse::parse_tokens`]). A
     /// local, variable or field of the same name is not touched (a name after `.` is a field).
     pub fn parse_code(&self, src: &str, enum_int64: bool) -> Result<Vec<Stmt>, ParseError> {
-        let toks = lex(src)?;
+        self.parse_code_for(src, enum_int64, true)
+    }
+
+    /// As [`NamesFile::parse_code`], strings read with escapes or, `escapes` false, as GMS 1.x
+    /// reads them ([`crate::Features::escaped_strings`]).
+    pub fn parse_code_for(
+        &self,
+        src: &str,
+        enum_int64: bool,
+        escapes: bool,
+    ) -> Result<Vec<Stmt>, ParseError> {
+        let toks = crate::lex::lex_with(src, escapes)?;
         let mut out: Vec<Token> = Vec::with_capacity(toks.len());
         let mut i = 0;
         while i < toks.len() {

@@ -2,7 +2,8 @@
 //! for expressions. Errors give the line, the column, what was expected and what was found.
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
-use crate::lex::{Tok, Token, lex};
+use crate::features::Features;
+use crate::lex::{Tok, Token, lex, lex_with};
 use crate::limits::{MAX_TREE_DEPTH, deep};
 use std::collections::HashMap;
 
@@ -23,6 +24,12 @@ pub struct ParseError {
 /// Parses a code entry's text (a list of statements).
 pub fn parse(src: &str) -> Result<Vec<Stmt>, ParseError> {
     parse_tokens(lex(src)?)
+}
+
+/// Parses a code entry's text in the GML dialect of a version: GMS 1.x strings have no escapes
+/// ([`Features::escaped_strings`]; what [`crate::print::print_for`] writes).
+pub fn parse_for(src: &str, features: &Features) -> Result<Vec<Stmt>, ParseError> {
+    parse_tokens(lex_with(src, features.escaped_strings())?)
 }
 
 /// Parses tokens (ending with [`Tok::Eof`]) as a list of statements: text that went through
@@ -202,6 +209,26 @@ fn accessor_setter(reader: &str) -> Option<&'static str> {
         ARRAY_GET => Some(ARRAY_SET),
         _ => None,
     }
+}
+
+/// `target op= value` as a statement: a plain assignment to an accessor (`l[| i] = v`) is a
+/// call of its setter (`ds_list_set(l, i, v)`).
+pub(crate) fn assignment(target: Expr, op: Option<BinaryOp>, value: Expr) -> Stmt {
+    if op.is_none()
+        && let Expr::Call(f, args) = &target
+        && let Expr::Ident(name) = &**f
+        && let Some(setter) = accessor_setter(name.strip_prefix(ACCESSOR).unwrap_or(name))
+    {
+        let mut args = args.clone();
+        args.push(value);
+        let setter = if name.starts_with(ACCESSOR) {
+            accessor_call(setter)
+        } else {
+            setter.to_string()
+        };
+        return Stmt::Expr(Expr::Call(Box::new(Expr::Ident(setter)), args));
+    }
+    Stmt::Assign { target, op, value }
 }
 
 /// The parser's state. Depth is counted along the way down: every statement, expression and
@@ -705,25 +732,7 @@ impl Parser {
         };
         self.next();
         let value = self.expr()?;
-        if op.is_none()
-            && let Expr::Call(f, args) = &e
-            && let Expr::Ident(name) = &**f
-            && let Some(setter) = accessor_setter(name.strip_prefix(ACCESSOR).unwrap_or(name))
-        {
-            let mut args = args.clone();
-            args.push(value);
-            let setter = if name.starts_with(ACCESSOR) {
-                accessor_call(setter)
-            } else {
-                setter.to_string()
-            };
-            return Ok(Stmt::Expr(Expr::Call(Box::new(Expr::Ident(setter)), args)));
-        }
-        Ok(Stmt::Assign {
-            target: e,
-            op,
-            value,
-        })
+        Ok(assignment(e, op, value))
     }
 
     /// After `function`: `[name](params) [: Parent(args)] [constructor] { body }`.

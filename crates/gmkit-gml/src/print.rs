@@ -2,11 +2,26 @@
 //! where precedence needs them or the tree keeps them).
 
 use crate::ast::{BinaryOp, Case, Expr, Function, Literal, Stmt, UnaryOp, UpdateOp};
+use crate::features::Features;
 use std::fmt::Write;
 
-/// Prints a list of statements (a code entry's body) as GML text.
+/// Prints a list of statements (a code entry's body) as GML text, strings with escapes (GMS 2+
+/// dialect; [`print_for`] writes a version's own).
 pub fn print_stmts(stmts: &[Stmt]) -> String {
     let mut p = Printer::default();
+    for s in stmts {
+        p.stmt(s);
+    }
+    p.out
+}
+
+/// Prints a code entry's body in the GML dialect of a version: for GMS 1.x
+/// ([`Features::escaped_strings`] false) strings are written without escapes ([`quote_gms1`]).
+pub fn print_for(stmts: &[Stmt], features: &Features) -> String {
+    let mut p = Printer {
+        gms1_strings: !features.escaped_strings(),
+        ..Printer::default()
+    };
     for s in stmts {
         p.stmt(s);
     }
@@ -28,6 +43,8 @@ const TEMPLATE_2024_14: &str = "@@string@@";
 struct Printer {
     out: String,
     indent: usize,
+    /// Strings in the GMS 1.x dialect ([`quote_gms1`]).
+    gms1_strings: bool,
 }
 
 const UNARY_PREC: u8 = 12;
@@ -52,6 +69,33 @@ pub fn quote(s: &str) -> String {
     }
     o.push('"');
     o
+}
+
+/// Writes a string literal as GMS 1.x reads it: every character as itself (GMS1 strings have
+/// no escapes), between `"` or, when the string holds `"`, between `'`. A string holding both
+/// quotes is a parenthesised concatenation of runs (`("say " + '"' + "it's" + '"')`), which
+/// the compiler folds back into the one constant (spec §3.3 folding); `wrap` false leaves out
+/// the parentheses (a whole expression).
+pub fn quote_gms1(s: &str, wrap: bool) -> String {
+    if !s.contains('"') {
+        return format!("\"{s}\"");
+    }
+    if !s.contains('\'') {
+        return format!("'{s}'");
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut rest = s;
+    while !rest.is_empty() {
+        let (q, run_end) = if rest.starts_with('"') {
+            ('\'', rest.find(|c| c != '"').unwrap_or(rest.len()))
+        } else {
+            ('"', rest.find('"').unwrap_or(rest.len()))
+        };
+        parts.push(format!("{q}{}{q}", &rest[..run_end]));
+        rest = &rest[run_end..];
+    }
+    let joined = parts.join(" + ");
+    if wrap { format!("({joined})") } else { joined }
 }
 
 /// Formats a real so that it reads back as the same `f64` and is not taken for an integer.
@@ -535,6 +579,9 @@ impl Printer {
                     } else {
                         self.out.push_str(&s);
                     }
+                }
+                Literal::String(s) if self.gms1_strings => {
+                    self.out.push_str(&quote_gms1(s, min > 0))
                 }
                 Literal::String(s) => self.out.push_str(&quote(s)),
                 Literal::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),

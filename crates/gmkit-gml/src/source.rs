@@ -148,10 +148,13 @@ impl Sources {
                                 ok = false;
                                 if round == 7 {
                                     problems.push(format!(
-                                        "{}: enum {name}.{m}: value is not a constant",
+                                        "{}: line {}, column {}: enum {name}.{m}: expected a \
+                                         constant value, found an expression that is not",
                                         enum_owner
                                             .get(k)
-                                            .map_or(String::new(), |p| p.display().to_string())
+                                            .map_or(String::new(), |p| p.display().to_string()),
+                                        toks[0].line,
+                                        toks[0].col,
                                     ));
                                 }
                             }

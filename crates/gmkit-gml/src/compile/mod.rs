@@ -34,7 +34,7 @@ pub use function::ChildEntry;
 pub use grow::{Additions, NewVariable};
 pub use oracle::{Recompiled, delete_recompile};
 use std::cell::RefCell;
-pub use text::{CodeError, compile_text, locate, prepare};
+pub use text::{CodeError, compile_text, locate, locate_statement, prepare};
 
 /// Why a tree could not be compiled.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -54,6 +54,62 @@ pub enum CompileError {
     /// `break`/`continue` outside a loop, and similar.
     #[error("{0}")]
     Invalid(String),
+    /// An error of the statement it arose in, printed as GML: what [`locate_statement`]
+    /// places in the text (line and column).
+    #[error("{error} in `{statement}`")]
+    InStatement {
+        /// The first line of the innermost statement, printed ([`crate::print::print_stmts`]).
+        statement: String,
+        /// The first lines of the statements around it, innermost first.
+        within: Vec<String>,
+        /// The error.
+        error: Box<CompileError>,
+    },
+}
+
+impl CompileError {
+    /// The error itself, without the statement it arose in.
+    pub fn cause(&self) -> &CompileError {
+        match self {
+            CompileError::InStatement { error, .. } => error.cause(),
+            e => e,
+        }
+    }
+
+    /// The error placed in statement `s`, or one more statement around the place (an
+    /// unknown name is placed by the name itself, [`locate`]).
+    fn in_statement(self, s: &Stmt) -> CompileError {
+        let printed = || first_line(&crate::print::print_stmts(std::slice::from_ref(s)));
+        match self {
+            CompileError::UnknownName { .. } => self,
+            CompileError::InStatement {
+                statement,
+                mut within,
+                error,
+            } => {
+                within.push(printed());
+                CompileError::InStatement {
+                    statement,
+                    within,
+                    error,
+                }
+            }
+            e => CompileError::InStatement {
+                statement: printed(),
+                within: Vec::new(),
+                error: Box::new(e),
+            },
+        }
+    }
+}
+
+/// The first line of a printed statement, cut to 80 characters.
+fn first_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or("").trim();
+    match line.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
 }
 
 type R<T> = Result<T, CompileError>;
@@ -1023,6 +1079,42 @@ impl<'g> Compiler<'g> {
         crate::limits::deep(|| self.stmt_inner(s))
     }
 
+    /// `a[i]++;` with copy-on-write: compiled as the expression `a[i]++` and `popz.v`; when the
+    /// owner was not set again (nothing emitted since `at`), GameMaker's compiler first reads
+    /// the element once more and drops it (spec §4.8; wild 2.3.2: `v[i]--;` in a loop).
+    fn copy_on_write_update(
+        &mut self,
+        at: usize,
+        op: UpdateOp,
+        prefix: bool,
+        target: &Expr,
+    ) -> R<()> {
+        if self.out.len() == at {
+            let t = self.expr(target)?;
+            self.emit(Instruction::Unary {
+                op: Opcode::Popz,
+                t: int_type(t),
+            });
+        }
+        let bop = if op == UpdateOp::Inc {
+            BinaryOp::Add
+        } else {
+            BinaryOp::Sub
+        };
+        let one = Expr::Lit(Literal::Int(1));
+        let usage = if prefix {
+            assign::Use::Pre
+        } else {
+            assign::Use::Post
+        };
+        let t = self.read_modify_write(target, bop, &one, true, usage)?;
+        self.emit(Instruction::Unary {
+            op: Opcode::Popz,
+            t: int_type(t),
+        });
+        Ok(())
+    }
+
     fn stmt_inner(&mut self, s: &Stmt) -> R<()> {
         if let Stmt::Assign {
             target: Expr::Ident(a),
@@ -1037,39 +1129,17 @@ impl<'g> Compiler<'g> {
         let at = self.out.len();
         self.set_owner(s);
         let before = self.owners.last;
-        match s {
+        let done = match s {
             // With copy-on-write, `a[i]++;` is compiled as the expression `a[i]++` and
-            // `popz.v`; when the owner was not set again, GameMaker's compiler first reads the
-            // element once more and drops it (spec §4.8; wild 2.3.2: `v[i]--;` in a loop).
+            // `popz.v` ([`Compiler::copy_on_write_update`]).
             Stmt::Update { op, prefix, target }
                 if self.f().copy_on_write() && owner::has_index(target) =>
             {
-                if self.out.len() == at {
-                    let t = self.expr(target)?;
-                    self.emit(Instruction::Unary {
-                        op: Opcode::Popz,
-                        t: int_type(t),
-                    });
-                }
-                let bop = if *op == UpdateOp::Inc {
-                    BinaryOp::Add
-                } else {
-                    BinaryOp::Sub
-                };
-                let one = Expr::Lit(Literal::Int(1));
-                let usage = if *prefix {
-                    assign::Use::Pre
-                } else {
-                    assign::Use::Post
-                };
-                let t = self.read_modify_write(target, bop, &one, true, usage)?;
-                self.emit(Instruction::Unary {
-                    op: Opcode::Popz,
-                    t: int_type(t),
-                });
+                self.copy_on_write_update(at, *op, *prefix, target)
             }
-            _ => self.stmt_kind(s)?,
-        }
+            _ => self.stmt_kind(s),
+        };
+        done.map_err(|e| e.in_statement(s))?;
         // After a construct with several paths the last owner is known only if unchanged.
         if !matches!(
             s,
@@ -1689,7 +1759,12 @@ impl<'g> Compiler<'g> {
                     var,
                 });
             }
-            _ => return Err(CompileError::Unsupported("assignment target".into())),
+            other => {
+                return Err(CompileError::Unsupported(format!(
+                    "assignment target: expected a variable, a field or an array element, found `{}`",
+                    crate::print::print_expr(other)
+                )));
+            }
         }
         Ok(())
     }
@@ -1727,7 +1802,12 @@ impl<'g> Compiler<'g> {
                 let vi = if !v2 && k == Some(-5) { -5 } else { -1 };
                 (k, n.clone(), vi)
             }
-            _ => return Err(CompileError::Unsupported("array base".into())),
+            other => {
+                return Err(CompileError::Unsupported(format!(
+                    "array base: expected a variable or a field, found `{}`",
+                    crate::print::print_expr(other)
+                )));
+            }
         };
         let rvalue = match owner {
             Some(k) => {
@@ -1760,7 +1840,12 @@ impl<'g> Compiler<'g> {
                 self.ext(ExtendedKind::CHKINDEX);
                 self.binop_ins(Opcode::Add, DataType::Int32, DataType::Int32);
             }
-            _ => return Err(CompileError::Unsupported("array index count".into())),
+            _ => {
+                return Err(CompileError::Unsupported(format!(
+                    "array index count: expected 1 or 2 indices, found {}",
+                    idx.len()
+                )));
+            }
         }
         Ok((name, vi, rvalue))
     }
@@ -2279,7 +2364,12 @@ impl<'g> Compiler<'g> {
                     value: PushValue::Variable(var),
                 });
             }
-            _ => return Err(CompileError::Unsupported("call of an expression".into())),
+            other => {
+                return Err(CompileError::Unsupported(format!(
+                    "call of an expression: expected a function name or a method, found `{}`",
+                    crate::print::print_expr(other)
+                )));
+            }
         }
         self.emit(Instruction::CallV {
             t: DataType::Variable,

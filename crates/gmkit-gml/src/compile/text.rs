@@ -6,7 +6,7 @@
 use super::{CompileError, Compiled, Names, compile_new_with_source};
 use crate::ast::Stmt;
 use crate::game::Game;
-use crate::lex::{Tok, lex};
+use crate::lex::{Tok, Token, lex, lex_with};
 use crate::project::{CodeUnit, Format, Project};
 use crate::source::Sources;
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ pub struct CodeError {
 /// itself are applied, built-in constants (`c_red`, `vk_space`) become their values and asset
 /// names their index where the version pushes numbers (before 2023.8).
 pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
-    let gms1 = game.file.version.ide[0] < 2;
+    let gms1 = !game.features.escaped_strings();
     let project = Project {
         format: Some(if gms1 {
             Format::Gmx
@@ -79,15 +79,17 @@ pub fn compile_text(
 
 /// A compile error placed in `text`: an unknown name at its first use, with a suggestion.
 fn located(game: &Game, names: &Names, text: &str, e: CompileError) -> CodeError {
+    let (line, col) = e
+        .place(text, game.features.escaped_strings())
+        .unwrap_or((0, 0));
     let CompileError::UnknownName { kind, name } = &e else {
         return CodeError {
-            line: 0,
-            col: 0,
+            line,
+            col,
             message: e.to_string(),
             suggestion: None,
         };
     };
-    let (line, col) = locate(text, name, *kind == "function").unwrap_or((0, 0));
     let mut candidates: Vec<&str> = names
         .funcs
         .keys()
@@ -113,6 +115,72 @@ fn located(game: &Game, names: &Names, text: &str, e: CompileError) -> CodeError
         message,
         suggestion,
     }
+}
+
+impl CompileError {
+    /// Line and column in `text` (the compiled text; `escapes`: its strings have escapes,
+    /// [`crate::Features::escaped_strings`]) of what the error is about: an unknown name's
+    /// first use ([`locate`]), the statement an error arose in ([`locate_statement`]).
+    pub fn place(&self, text: &str, escapes: bool) -> Option<(u32, u32)> {
+        match self {
+            CompileError::UnknownName { kind, name } => locate(text, name, *kind == "function"),
+            CompileError::InStatement {
+                statement, within, ..
+            } => {
+                let outermost_first: Vec<&str> = within
+                    .iter()
+                    .rev()
+                    .chain([statement])
+                    .map(String::as_str)
+                    .collect();
+                locate_statement(text, &outermost_first, escapes)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Line and column in `text` of a statement given with the statements around it, outermost
+/// first (each printed as GML, [`CompileError::InStatement`]). Each is looked for after the
+/// place of the one around it: the first place where its leading tokens appear (parentheses
+/// and semicolons aside; at most 8), fewer of them (at least two) when the compiled tree no
+/// longer has the later ones as written (a constant folded, a macro expanded). The place of
+/// the innermost statement found.
+pub fn locate_statement(text: &str, statements: &[&str], escapes: bool) -> Option<(u32, u32)> {
+    let significant = |t: &Token| !matches!(t.tok, Tok::Punct("(" | ")" | ";") | Tok::Eof);
+    let all = lex_with(text, escapes).ok()?;
+    let toks: Vec<&Token> = all.iter().filter(|t| significant(t)).collect();
+    let mut from = 0;
+    let mut found = None;
+    for statement in statements {
+        let Ok(want) = lex(statement) else { continue };
+        let opening = want.iter().take_while(|t| t.tok == Tok::Punct("(")).count();
+        let want: Vec<Tok> = want
+            .into_iter()
+            .filter(significant)
+            .map(|t| t.tok)
+            .take(8)
+            .collect();
+        let least = want.len().clamp(1, 2);
+        let at = (least..=want.len()).rev().find_map(|n| {
+            toks.get(from..)?
+                .windows(n)
+                .position(|w| w.iter().zip(&want).all(|(a, b)| a.tok == *b))
+        });
+        if let Some(k) = at {
+            from += k;
+            // A statement that opens with parentheses (`(a).b = 1`) starts at the first.
+            let (line, col) = (toks[from].line, toks[from].col);
+            let i = all.iter().position(|t| (t.line, t.col) == (line, col))?;
+            let first = &all[i.saturating_sub(opening)..i];
+            let start = match first.iter().all(|t| t.tok == Tok::Punct("(")) {
+                true => first.first().unwrap_or(&all[i]),
+                false => &all[i],
+            };
+            found = Some((start.line, start.col));
+        }
+    }
+    found
 }
 
 /// Line and column of the first use of `name` in `text` (followed by `(` for a call; for a

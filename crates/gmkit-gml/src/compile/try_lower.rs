@@ -84,7 +84,7 @@ impl<'a> Lower<'a> {
     }
 
     fn stmt(&mut self, s: &Stmt) -> R<Stmt> {
-        crate::limits::deep(|| self.stmt_inner(s))
+        crate::limits::deep(|| self.stmt_inner(s)).map_err(|e| e.in_statement(s))
     }
 
     fn escape_in_finally(&self, what: &str) -> R<()> {

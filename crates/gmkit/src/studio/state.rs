@@ -584,7 +584,10 @@ impl Studio {
                         d.failures
                     )
                 });
-                (Some(gmkit_gml::print::print_stmts(&d.body)), note)
+                (
+                    Some(gmkit_gml::print::print_for(&d.body, &game.features)),
+                    note,
+                )
             }
             Err(e) => (None, Some(format!("decompile: {e}"))),
         };

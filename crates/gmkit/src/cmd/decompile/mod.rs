@@ -126,7 +126,7 @@ pub fn run(args: Args) -> u8 {
                         gmkit_data::text::one_line(first, 120)
                     );
                 }
-                (print::print_stmts(&d.body), d.failures)
+                (print::print_for(&d.body, &game.features), d.failures)
             }
             Err(e) => {
                 eprintln!("gmkit decompile: {input}: {e}");
