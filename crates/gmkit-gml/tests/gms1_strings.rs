@@ -5,6 +5,8 @@
 //! GMS1 corpus entry with a backslash or a quote in a string keeps its instructions through
 //! decompile → print → replace_code (jtool's `loadSkin` once changed).
 
+mod common;
+
 use gmkit_gml::entries::replace_code;
 use gmkit_gml::print::{print_for, quote_gms1};
 use gmkit_gml::{Features, Game, parse};
@@ -43,25 +45,10 @@ fn gms1_strings_with_backslashes_or_quotes_survive_the_edit_path() {
             .collect();
         for (i, text) in roots {
             let entry = game.code_name(i).to_string();
-            let before = code.instructions(i).expect("decodes");
-            let mut edited = file.clone();
-            if let Err(e) = replace_code(&mut edited, i, &text) {
-                panic!("{name} {entry}: {e}\n{text}");
-            }
-            let after = edited
-                .code
-                .as_ref()
-                .unwrap()
-                .instructions(i)
-                .expect("decodes");
-            if let Some(k) =
-                (0..before.len().max(after.len())).find(|&k| before.get(k) != after.get(k))
-            {
-                panic!(
-                    "{name} {entry}: instruction {k}: {:?} became {:?}\n{text}",
-                    before.get(k),
-                    after.get(k)
-                );
+            match common::replaced_difference(&file, i, &text) {
+                Err(e) => panic!("{name} {entry}: {e}\n{text}"),
+                Ok(Some(d)) => panic!("{name} {entry}: {d}\n{text}"),
+                Ok(None) => {}
             }
             checked += 1;
         }

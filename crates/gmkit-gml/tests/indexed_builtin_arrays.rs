@@ -5,8 +5,9 @@
 //! text, keeps its instructions (killstreak's `oBackground_Draw_0` once became
 //! `view_camera[int64(0)][0]`).
 
+mod common;
+
 use gmkit_gml::Game;
-use gmkit_gml::entries::replace_code;
 
 /// Whether `text` indexes a built-in array (`view_…[` or `background_…[`).
 fn indexes_a_builtin_array(text: &str) -> bool {
@@ -45,26 +46,11 @@ fn indexed_builtin_arrays_compile_back_through_replace_code() {
             .collect();
         for (i, text) in roots {
             let entry = game.code_name(i).to_string();
-            let before = code.instructions(i).expect("decodes");
             // Only entries whose text compiles back exactly by the round-trip path count.
-            let mut edited = file.clone();
-            if replace_code(&mut edited, i, &text).is_err() {
-                continue;
-            }
-            let after = edited
-                .code
-                .as_ref()
-                .unwrap()
-                .instructions(i)
-                .expect("decodes");
-            if let Some(k) =
-                (0..before.len().max(after.len())).find(|&k| before.get(k) != after.get(k))
-            {
-                panic!(
-                    "{name} {entry}: instruction {k}: {:?} became {:?}",
-                    before.get(k),
-                    after.get(k)
-                );
+            match common::replaced_difference(&file, i, &text) {
+                Err(_) => continue,
+                Ok(Some(d)) => panic!("{name} {entry}: {d}"),
+                Ok(None) => {}
             }
             checked += 1;
         }

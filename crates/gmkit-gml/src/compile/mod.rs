@@ -688,6 +688,16 @@ impl<'g> Compiler<'g> {
         }
     }
 
+    /// `pushref.i` of asset `index` of pushref type `asset_type` (2023.8+): a variable.
+    fn push_asset_ref(&mut self, asset_type: u8, index: u32) -> DataType {
+        self.emit(Instruction::Extended {
+            kind: ExtendedKind::PUSHREF,
+            t: DataType::Int32,
+            operand: Some(gmkit_data::chunks::code::ExtOperand::Asset { asset_type, index }),
+        });
+        DataType::Variable
+    }
+
     fn push_int(&mut self, v: i64) -> DataType {
         if let Ok(s) = i16::try_from(v) {
             let op = self.push_op();
@@ -1934,15 +1944,7 @@ impl<'g> Compiler<'g> {
                         .filter(|&(k, i)| self.game.asset_unnamed(k, i as usize))
                     && let Some(asset_type) = self.game.pushref_type(kind)
                 {
-                    self.emit(Instruction::Extended {
-                        kind: ExtendedKind::PUSHREF,
-                        t: DataType::Int32,
-                        operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
-                            asset_type,
-                            index,
-                        }),
-                    });
-                    return Ok(DataType::Variable);
+                    return Ok(self.push_asset_ref(asset_type, index));
                 }
                 // 2023.8+: a name of an asset reads the asset, though a global or another
                 // entry's local has that name too (a local of this entry or an instance
@@ -1958,15 +1960,7 @@ impl<'g> Compiler<'g> {
                             && (self.f().function_refs()
                                 || !self.known_func(&format!("gml_Script_{n}"))))
                 {
-                    self.emit(Instruction::Extended {
-                        kind: ExtendedKind::PUSHREF,
-                        t: DataType::Int32,
-                        operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
-                            asset_type,
-                            index,
-                        }),
-                    });
-                    return Ok(DataType::Variable);
+                    return Ok(self.push_asset_ref(asset_type, index));
                 }
                 if !self.locals.contains(n)
                     && !self.bare_var_known(n)
@@ -1982,15 +1976,7 @@ impl<'g> Compiler<'g> {
                     if self.f().room_instance_refs()
                         && let Some(asset_type) = self.game.pushref_type(AssetKind::RoomInstance)
                     {
-                        self.emit(Instruction::Extended {
-                            kind: ExtendedKind::PUSHREF,
-                            t: DataType::Int32,
-                            operand: Some(gmkit_data::chunks::code::ExtOperand::Asset {
-                                asset_type,
-                                index: id,
-                            }),
-                        });
-                        return Ok(DataType::Variable);
+                        return Ok(self.push_asset_ref(asset_type, id));
                     }
                     return Ok(self.push_int(i64::from(id)));
                 }

@@ -387,3 +387,32 @@ pub fn round_trip(bc: u8, major: u16, minor: u16, names: &str, src: &str) -> Str
     assert_eq!(compile(&text), ins, "{src:?} printed as {text:?}");
     text
 }
+
+/// Replaces root entry `i`'s code in a copy of `file` with `text`
+/// (`gmkit_gml::entries::replace_code`): an error when that fails, else the first instruction
+/// that differs from the entry's own (`None`: identical), described.
+pub fn replaced_difference(
+    file: &DataFile,
+    i: usize,
+    text: &str,
+) -> Result<Option<String>, String> {
+    let code = file.code.as_ref().expect("a file with code");
+    let before = code.instructions(i).expect("decodes");
+    let mut edited = file.clone();
+    gmkit_gml::entries::replace_code(&mut edited, i, text).map_err(|e| e.to_string())?;
+    let after = edited
+        .code
+        .as_ref()
+        .expect("code")
+        .instructions(i)
+        .expect("decodes");
+    Ok((0..before.len().max(after.len()))
+        .find(|&k| before.get(k) != after.get(k))
+        .map(|k| {
+            format!(
+                "instruction {k}: {:?} became {:?}",
+                before.get(k),
+                after.get(k)
+            )
+        }))
+}
