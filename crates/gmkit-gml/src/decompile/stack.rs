@@ -88,6 +88,9 @@ pub(super) struct Val {
     pub conv: bool,
     /// A variable read with plain `push` (not pushloc/pushglb/pushbltn).
     pub plain_read: bool,
+    /// A plain `push.v self.x` of a bare name (instance -1): written `self.x` where a bare
+    /// name compiles otherwise (the constructor of `new`, read as `builtin.x`).
+    pub self_read: bool,
     /// A function literal: the code entry it was decompiled from.
     pub fn_entry: Option<String>,
     /// `@@NullObject@@` (the self of a constructor's `method`).
@@ -121,6 +124,7 @@ impl Val {
             push_e1: false,
             conv: false,
             plain_read: false,
+            self_read: false,
             fn_entry: None,
             null_object: false,
             bound: false,
@@ -434,6 +438,10 @@ impl Dec<'_, '_> {
                 let e = self.read_var(&var, stack, at);
                 let mut x = Val::new(e, DataType::Variable);
                 x.plain_read = op == Opcode::Push;
+                x.self_read = op == Opcode::Push
+                    && var.ref_type == RefType::NORMAL
+                    && var.instance.0 == -1
+                    && matches!(x.e, Expr::Ident(_));
                 x
             }
             PushValue::Function(func) => self.func_value(func),
@@ -858,7 +866,12 @@ impl Dec<'_, '_> {
                         v
                     }
                     _ => plain(Expr::New(
-                        Box::new(ctor.e),
+                        // `new self.C()` reads `push.v self.C`; a bare `new C()` of an
+                        // instance variable reads `builtin.C` (2.3+).
+                        Box::new(match ctor.e {
+                            Expr::Ident(n) if ctor.self_read => member(ident("self"), &n),
+                            e => e,
+                        }),
                         args.into_iter().map(|a| a.e).collect(),
                     )),
                 }
