@@ -300,6 +300,26 @@ impl Dec<'_, '_> {
         ident(name)
     }
 
+    /// `builtin.argumentK` (read plainly or as an array). In a function it is a parameter
+    /// only from 2024.11 (default-argument code reads parameters so) and below the header's
+    /// count; otherwise it is the written `argumentK` (2023.1+ compile an explicit
+    /// `argumentK` in a function with named parameters so).
+    fn builtin_argument(&mut self, name: &str) -> Expr {
+        let f = self.game.features;
+        let s = self.scope();
+        let written = s.function
+            && (f.gml_v2()
+                && f.version().non_lts_at_least(2023, 1)
+                && !f.builtin_default_arguments()
+                || s.declared
+                    .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d)));
+        if written {
+            ident(name)
+        } else {
+            self.argument(name)
+        }
+    }
+
     /// The variable `name` on the instance of a normal reference.
     fn scoped(&mut self, inst: InstanceType, name: &str, stack: &mut Vec<Val>, at: usize) -> Expr {
         match inst.0 {
@@ -316,21 +336,7 @@ impl Dec<'_, '_> {
                     ident(name)
                 }
             }
-            -6 if name.starts_with("argument") => {
-                // `builtin.argumentK` in a function is a parameter only below the header's
-                // count (2024.11+ default-argument code); past it, the written `argumentK`
-                // of a function without (that many) named parameters.
-                let past = self.scope().function
-                    && self
-                        .scope()
-                        .declared
-                        .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d));
-                if past {
-                    ident(name)
-                } else {
-                    self.argument(name)
-                }
-            }
+            -6 if name.starts_with("argument") => self.builtin_argument(name),
             // An instance variable named like a parameter is `self.name` in that function.
             -6 if self.scope().function && super::is_param_name(&self.scope().own_locals, name) => {
                 member(ident("self"), name)
@@ -362,7 +368,7 @@ impl Dec<'_, '_> {
             }
             // A 2.3 function's parameter read as an array is the parameter (`arg1[i]`, as
             // in its plain reads).
-            Some(-6) if name.starts_with("argument") => self.argument(name),
+            Some(-6) if name.starts_with("argument") => self.builtin_argument(name),
             Some(-1) | Some(-6) | Some(-16) => ident(name),
             Some(-7) => {
                 self.local(name);
