@@ -71,10 +71,19 @@ const PUNCT: &[&str] = &[
 /// (2024.14+) with the format string and the fields (spec §6.5).
 pub const TEMPLATE: &str = "@@template@@";
 
+/// Deepest nesting of template strings inside fields (`$"a{$"b{c}"}"` is 2 deep) the lexer
+/// accepts; deeper text is an error naming the outermost template, never unbounded recursion.
+pub const MAX_TEMPLATE_NESTING: usize = 16;
+
 /// Reads the rest of a template string after `$"` from `*i`: the format string (each field
-/// replaced by `{k}`) and the fields' source text. A field may hold strings and braces; a
-/// template inside a field is refused (no unbounded nesting).
-fn template(chars: &[char], i: &mut usize, escapes: bool) -> Result<(String, Vec<String>), String> {
+/// replaced by `{k}`) and the fields' source text. A field may hold strings, braces and
+/// template strings of its own (as GameMaker's compiler accepts), `depth` deep so far.
+fn template(
+    chars: &[char],
+    i: &mut usize,
+    escapes: bool,
+    depth: usize,
+) -> Result<(String, Vec<String>), String> {
     let mut fmt = String::new();
     let mut fields = Vec::new();
     loop {
@@ -98,24 +107,36 @@ fn template(chars: &[char], i: &mut usize, escapes: bool) -> Result<(String, Vec
             }
             '{' => {
                 let start = *i;
-                let mut depth = 1usize;
-                let mut quote: Option<char> = None;
-                while depth > 0 {
+                let mut braces = 1usize;
+                // The open quote of a string in the field, and whether `\` escapes in it
+                // (`"a\"b"`; not in `'...'` or verbatim `@"..."`).
+                let mut quote: Option<(char, bool)> = None;
+                while braces > 0 {
                     let Some(&d) = chars.get(*i) else {
                         return Err("the end of the text inside a field".into());
                     };
                     *i += 1;
                     match (quote, d) {
-                        (Some(q), d) if d == q => quote = None,
+                        (Some((_, true)), '\\') => *i += 1,
+                        (Some((q, _)), d) if d == q => quote = None,
                         (Some(_), _) => {}
-                        (None, '"' | '\'') => {
-                            if d == '"' && chars.get(*i - 2) == Some(&'$') {
-                                return Err("a template string inside a field".into());
+                        (None, '"') if *i >= 2 && chars.get(*i - 2) == Some(&'$') => {
+                            // A template string inside the field: skipped whole here, its
+                            // text lexed with the field's.
+                            if depth + 1 >= MAX_TEMPLATE_NESTING {
+                                return Err(format!(
+                                    "template strings nested more than {MAX_TEMPLATE_NESTING} deep"
+                                ));
                             }
-                            quote = Some(d);
+                            template(chars, i, escapes, depth + 1)?;
                         }
-                        (None, '{') => depth += 1,
-                        (None, '}') => depth -= 1,
+                        (None, '"') => {
+                            let verbatim = *i >= 2 && chars.get(*i - 2) == Some(&'@');
+                            quote = Some(('"', escapes && !verbatim));
+                        }
+                        (None, '\'') => quote = Some(('\'', false)),
+                        (None, '{') => braces += 1,
+                        (None, '}') => braces -= 1,
                         _ => {}
                     }
                 }
@@ -135,6 +156,11 @@ pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
 /// As [`lex`]; `escapes: false` reads strings as GMS 1.x does, where `\` is an ordinary
 /// character (`"C:\"` is a complete string).
 pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
+    lex_nested(src, escapes, 0)
+}
+
+/// As [`lex_with`] for text `depth` template strings deep (the field of a template).
+fn lex_nested(src: &str, escapes: bool, depth: usize) -> Result<Vec<Token>, ParseError> {
     if src.len() > MAX_SOURCE_BYTES {
         return Err(ParseError {
             line: 1,
@@ -206,7 +232,7 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
         if c == '$' && chars.get(i + 1) == Some(&'"') {
             adv(&mut i, &mut line, &mut col, 2);
             let s0 = i;
-            let (fmt, fields) = template(&chars, &mut i, escapes)
+            let (fmt, fields) = template(&chars, &mut i, escapes, depth)
                 .map_err(|what| err(l0, c0, "a template string ending in `\"`", what))?;
             // Line and column of what follows the template.
             for &ch in &chars[s0..i] {
@@ -230,7 +256,7 @@ pub fn lex_with(src: &str, escapes: bool) -> Result<Vec<Token>, ParseError> {
             out.push(t(Tok::Punct("(")));
             out.push(t(Tok::Str(fmt)));
             for f in fields {
-                let mut inner = lex_with(&f, escapes).map_err(|e| {
+                let mut inner = lex_nested(&f, escapes, depth + 1).map_err(|e| {
                     err(
                         l0,
                         c0,

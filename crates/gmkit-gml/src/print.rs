@@ -503,7 +503,9 @@ impl Printer {
                         x => x,
                     };
                     let text = print_expr(field);
-                    if text.contains('\\') || text.contains("$\"") {
+                    // A field may hold strings with escapes and templates of its own, as
+                    // deep as the lexer reads back (counted generously: every `$"`).
+                    if text.matches("$\"").count() + 1 >= crate::lex::MAX_TEMPLATE_NESTING {
                         return false;
                     }
                     out.push('{');

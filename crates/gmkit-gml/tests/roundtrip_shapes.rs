@@ -625,3 +625,49 @@ fn unnamed_asset_reference() {
         "{got:?}"
     );
 }
+
+/// `new self.c()` reads `push.v self.c` while a bare `new c()` of an instance variable reads
+/// `builtin.c` (2.3+): the written `self.` is kept, so each reads back as itself.
+#[test]
+fn new_of_an_instance_variable_keeps_a_written_self() {
+    let names = "push.v self.maker / push.v self.x / call.i @@NewGMLObject@@ 1";
+    for (major, minor) in [(2, 3), (2023, 8), (2024, 2)] {
+        for src in ["x = new self.maker(1);", "x = new maker(1);"] {
+            let text = common::round_trip(17, major, minor, names, src);
+            assert_eq!(text, src, "{major}.{minor}");
+        }
+        // The store is bare `x` (2024.2+: instance -6).
+        let x = if major >= 2024 { "builtin" } else { "self" };
+        let asm = format!("push.v self.maker / call.i @@NewGMLObject@@ 1 / pop.v.v {x}.x");
+        let text = gml(17, major, minor, &asm);
+        assert_eq!(text, "x = new self.maker();", "{major}.{minor}");
+    }
+}
+
+/// `new global.f()` and `new self.f()` of a script function are the function itself, as
+/// `new f()` is (`push.i [function]gml_Script_f`, not a read of a variable).
+#[test]
+fn new_of_a_qualified_script_function_is_the_function() {
+    use gmkit_data::chunks::code::{Instruction, PushValue};
+    for (major, minor) in [(2, 3), (2023, 8)] {
+        let mut a = Asm::new(17, major, minor);
+        a.asm("push.v self.x / call.i gml_Script_shape 0 / call.i @@NewGMLObject@@ 1");
+        let bare = compile_with(&a, "x = new shape(2);");
+        assert!(
+            bare.iter().any(|i| matches!(
+                i,
+                Instruction::Push {
+                    value: PushValue::Function(_),
+                    ..
+                }
+            )),
+            "{bare:?}"
+        );
+        for src in ["x = new global.shape(2);", "x = new self.shape(2);"] {
+            assert_eq!(compile_with(&a, src), bare, "{major}.{minor}: {src}");
+        }
+        // A variable that is no function stays a read of the variable.
+        let other = compile_with(&a, "x = new global.x(2);");
+        assert_ne!(other, bare);
+    }
+}

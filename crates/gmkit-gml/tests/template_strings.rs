@@ -94,6 +94,49 @@ fn a_field_may_hold_strings_braces_and_calls() {
 }
 
 #[test]
+fn a_field_may_hold_a_template_string() {
+    // GameMaker's compiler reads a template inside a field; it is a call in the outer call.
+    let text = "x = $\"hp {$\"{hp}/{hp_max}\"} left\";";
+    stable(text);
+    let tree = parse::parse(text).unwrap();
+    let Stmt::Assign {
+        value: Expr::Call(_, args),
+        ..
+    } = &tree[0]
+    else {
+        panic!("a call")
+    };
+    assert!(matches!(&args[0], Expr::Lit(Literal::String(s)) if s == "hp {0} left"));
+    let Expr::Paren(field) = &args[1] else {
+        panic!("a field: {:?}", args[1])
+    };
+    let Expr::Call(inner, inner_args) = &**field else {
+        panic!("a nested call: {:?}", args[1])
+    };
+    assert!(matches!(&**inner, Expr::Ident(n) if n == "@@template@@"));
+    assert!(matches!(&inner_args[0], Expr::Lit(Literal::String(s)) if s == "{0}/{1}"));
+    // A nested template without fields is its plain string; quotes and braces inside the
+    // nested template's fields do not end the outer field.
+    assert_eq!(
+        parse::parse("x = $\"[{$\"\"}]\";").unwrap(),
+        parse::parse("x = $\"[{\"\"}]\";").unwrap()
+    );
+    stable("x = $\"a{$\"b{f(\"}\", $\"{c}\")}\"}d\";");
+    // Nesting is bounded: 15 templates deep reads, 40 deep is an error naming the place.
+    let nest = |n: usize| {
+        let mut t = "y".to_string();
+        for _ in 0..n {
+            t = format!("$\"<{{{t}}}>\"");
+        }
+        format!("x = {t};")
+    };
+    stable(&nest(15));
+    let e = parse::parse(&nest(40)).expect_err("too deep");
+    assert!(e.found.contains("nested"), "{e:?}");
+    assert_eq!((e.line, e.col), (1, 5));
+}
+
+#[test]
 fn other_shapes_stay_calls() {
     // Fields out of order, a field missing, an unused argument, no field at all: no template
     // reads back as these calls, so they stay calls.
@@ -190,4 +233,10 @@ fn templates_in_a_2024_14_game_call_internal_string_and_read_back() {
     assert!(!called.iter().any(|f| f == "string"), "{called:?}");
     let text = round_trip(&back, entry);
     assert!(text.contains("$\"score {y} of {y * 2}\""), "{text}");
+    // A template inside a field: two calls, read back as written.
+    let (back, called) = put(&file, entry, "x = $\"[{$\"{y}!\"}]\";\n");
+    let n = called.iter().filter(|f| *f == "@@string@@").count();
+    assert_eq!(n, 2, "{called:?}");
+    let text = round_trip(&back, entry);
+    assert!(text.contains("$\"[{$\"{y}!\"}]\""), "{text}");
 }

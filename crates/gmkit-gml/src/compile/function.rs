@@ -740,6 +740,22 @@ impl Compiler<'_> {
                 let f = self.func(n)?;
                 self.push_function(f);
             }
+            // `new self.C()` / `new global.C()` of a function `new C()` calls directly is
+            // that function too.
+            Expr::Member(o, n)
+                if matches!(&**o, Expr::Ident(g) if g == "global" || g == "self")
+                    && !self.locals.contains(n)
+                    && self.known_func(&format!("gml_Script_{n}")) =>
+            {
+                let f = self.func(n)?;
+                self.push_function(f);
+            }
+            Expr::Member(o, n)
+                if matches!(&**o, Expr::Ident(g) if g == "global" || g == "self")
+                    && let Some(f) = self.declared_here(n) =>
+            {
+                self.push_function(f)
+            }
             // 2024.11+: a constructor declared in this object event is its function
             // (`push.i [function]gml_Script_C@<entry>`; wild, 2024.13).
             Expr::Ident(n) if let Some(f) = self.declared_here(n) => self.push_function(f),

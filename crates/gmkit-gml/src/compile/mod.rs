@@ -1789,11 +1789,20 @@ impl<'g> Compiler<'g> {
             Expr::Ident(n) => {
                 // `argumentN[i]` is the argument's array even with named parameters (the
                 // decompiler writes a parameter's array that way).
-                let n = &n
-                    .strip_suffix(function::EXPLICIT_ARGUMENT)
-                    .unwrap_or(n)
-                    .to_string();
+                let explicit = n.strip_suffix(function::EXPLICIT_ARGUMENT);
+                let n = &explicit.unwrap_or(n).to_string();
                 let (vi, mut inst, _) = self.scope_of(n);
+                // 2023.1 – 2024.10: a written `argumentN[i]` in a function with named
+                // parameters is the built-in's array (`pushi.e -6`), as its plain read is
+                // `pushbltn.v builtin.argumentN`.
+                let f = self.f();
+                if explicit.is_some()
+                    && v2
+                    && f.version().non_lts_at_least(2023, 1)
+                    && !f.builtin_default_arguments()
+                {
+                    inst = -6;
+                }
                 if dot_owner && inst == -6 && vi == -1 {
                     inst = -1;
                 }

@@ -88,6 +88,9 @@ pub(super) struct Val {
     pub conv: bool,
     /// A variable read with plain `push` (not pushloc/pushglb/pushbltn).
     pub plain_read: bool,
+    /// A plain `push.v self.x` of a bare name (instance -1): written `self.x` where a bare
+    /// name compiles otherwise (the constructor of `new`, read as `builtin.x`).
+    pub self_read: bool,
     /// A function literal: the code entry it was decompiled from.
     pub fn_entry: Option<String>,
     /// `@@NullObject@@` (the self of a constructor's `method`).
@@ -121,6 +124,7 @@ impl Val {
             push_e1: false,
             conv: false,
             plain_read: false,
+            self_read: false,
             fn_entry: None,
             null_object: false,
             bound: false,
@@ -296,6 +300,26 @@ impl Dec<'_, '_> {
         ident(name)
     }
 
+    /// `builtin.argumentK` (read plainly or as an array). In a function it is a parameter
+    /// only from 2024.11 (default-argument code reads parameters so) and below the header's
+    /// count; otherwise it is the written `argumentK` (2023.1+ compile an explicit
+    /// `argumentK` in a function with named parameters so).
+    fn builtin_argument(&mut self, name: &str) -> Expr {
+        let f = self.game.features;
+        let s = self.scope();
+        let written = s.function
+            && (f.gml_v2()
+                && f.version().non_lts_at_least(2023, 1)
+                && !f.builtin_default_arguments()
+                || s.declared
+                    .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d)));
+        if written {
+            ident(name)
+        } else {
+            self.argument(name)
+        }
+    }
+
     /// The variable `name` on the instance of a normal reference.
     fn scoped(&mut self, inst: InstanceType, name: &str, stack: &mut Vec<Val>, at: usize) -> Expr {
         match inst.0 {
@@ -312,21 +336,7 @@ impl Dec<'_, '_> {
                     ident(name)
                 }
             }
-            -6 if name.starts_with("argument") => {
-                // `builtin.argumentK` in a function is a parameter only below the header's
-                // count (2024.11+ default-argument code); past it, the written `argumentK`
-                // of a function without (that many) named parameters.
-                let past = self.scope().function
-                    && self
-                        .scope()
-                        .declared
-                        .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d));
-                if past {
-                    ident(name)
-                } else {
-                    self.argument(name)
-                }
-            }
+            -6 if name.starts_with("argument") => self.builtin_argument(name),
             // An instance variable named like a parameter is `self.name` in that function.
             -6 if self.scope().function && super::is_param_name(&self.scope().own_locals, name) => {
                 member(ident("self"), name)
@@ -358,7 +368,7 @@ impl Dec<'_, '_> {
             }
             // A 2.3 function's parameter read as an array is the parameter (`arg1[i]`, as
             // in its plain reads).
-            Some(-6) if name.starts_with("argument") => self.argument(name),
+            Some(-6) if name.starts_with("argument") => self.builtin_argument(name),
             Some(-1) | Some(-6) | Some(-16) => ident(name),
             Some(-7) => {
                 self.local(name);
@@ -434,6 +444,10 @@ impl Dec<'_, '_> {
                 let e = self.read_var(&var, stack, at);
                 let mut x = Val::new(e, DataType::Variable);
                 x.plain_read = op == Opcode::Push;
+                x.self_read = op == Opcode::Push
+                    && var.ref_type == RefType::NORMAL
+                    && var.instance.0 == -1
+                    && matches!(x.e, Expr::Ident(_));
                 x
             }
             PushValue::Function(func) => self.func_value(func),
@@ -858,7 +872,12 @@ impl Dec<'_, '_> {
                         v
                     }
                     _ => plain(Expr::New(
-                        Box::new(ctor.e),
+                        // `new self.C()` reads `push.v self.C`; a bare `new C()` of an
+                        // instance variable reads `builtin.C` (2.3+).
+                        Box::new(match ctor.e {
+                            Expr::Ident(n) if ctor.self_read => member(ident("self"), &n),
+                            e => e,
+                        }),
                         args.into_iter().map(|a| a.e).collect(),
                     )),
                 }
