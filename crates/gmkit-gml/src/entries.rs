@@ -89,12 +89,23 @@ pub fn add_entry(
     target: &EntryTarget,
     source: &str,
 ) -> Result<Added, AddEntryError> {
-    let features = crate::Features::new(file.version);
-    let tree = crate::parse::parse_for(source, &features).map_err(|e| AddEntryError::Parse {
-        line: e.line,
-        col: e.col,
-        expected: e.expected,
-        found: e.found,
+    // Prepared as `compile_text` prepares an existing entry's text: the text's own `#macro`
+    // and `enum` applied, constants folded as GameMaker's compiler folds them (`"a" + "b"` is
+    // one string), asset names as numbers where the version pushes numbers.
+    let tree = crate::compile::prepare(&Game::new(file), source).map_err(|e| {
+        let (expected, found) = match e.message.strip_prefix("expected ") {
+            Some(m) => match m.split_once(", found ") {
+                Some((x, f)) => (x.to_string(), f.to_string()),
+                None => (m.to_string(), String::new()),
+            },
+            None => (e.message.clone(), String::new()),
+        };
+        AddEntryError::Parse {
+            line: e.line,
+            col: e.col,
+            expected,
+            found,
+        }
     })?;
     add_entry_inner(file, target, &tree, Some(source))
 }

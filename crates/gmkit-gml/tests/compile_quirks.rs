@@ -220,3 +220,16 @@ fn an_element_of_a_qualified_array_of_arrays_is_its_own_call_self() {
          push.v [multipush]0.grid / pushi.e 1 / pushaf.e / dup.v 0 / callv.v 1 / popz.v",
     );
 }
+
+/// A new entry's constants are folded as in an edited one (`compile_text`): GameMaker's compiler
+/// emits `"left" + "right"` as one string and `4 * 5` as one number.
+#[test]
+fn a_new_entry_folds_constants() {
+    let mut file = game_file(2023, 8, &[]);
+    let (asm, gml) =
+        add_create(&mut file, "label = \"left\" + \"right\";\narea = 4 * 5;").expect("compiles");
+    assert!(asm.contains("push.s \"leftright\""), "{asm}");
+    assert!(asm.contains("pushi.e 20"), "{asm}");
+    assert!(!asm.contains("add.s.s") && !asm.contains("mul"), "{asm}");
+    assert_eq!(gml, "label = \"leftright\";\narea = 20;");
+}
