@@ -233,3 +233,15 @@ fn a_new_entry_folds_constants() {
     assert!(!asm.contains("add.s.s") && !asm.contains("mul"), "{asm}");
     assert_eq!(gml, "label = \"leftright\";\narea = 20;");
 }
+
+/// A call instruction holds its argument count in 16 bits: a call with more arguments is
+/// refused with the count, never cut to a wrong one.
+#[test]
+fn a_call_with_more_arguments_than_an_instruction_holds_is_refused() {
+    let mut file = game_file(2023, 8, &["show_debug_message"]);
+    let many = vec!["0"; 70_000].join(", ");
+    let err = add_create(&mut file, &format!("show_debug_message({many});")).expect_err("refused");
+    assert!(err.contains("70000 arguments"), "{err}");
+    let fits = ["0"; 3].join(", ");
+    add_create(&mut file, &format!("show_debug_message({fits});")).expect("three fit");
+}

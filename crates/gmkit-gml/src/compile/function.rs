@@ -11,6 +11,7 @@
 //! with its parent's child name (default argument values belong to the enclosing function).
 //! The measured share of GameMaker's names: `compile_new_functions` in the tests.
 
+use super::call_argc;
 use super::{CompileError, Compiler, Frame, R};
 use crate::ast::{Expr, Function, Literal, Stmt};
 use crate::visit::{VisitorMut, walk_expr_mut};
@@ -398,17 +399,14 @@ impl Compiler<'_> {
             for a in &mut args {
                 rename_expr(a, &map);
             }
-            for a in args.iter().rev() {
-                let t = self.expr(a)?;
-                self.conv(t, DataType::Variable);
-            }
+            self.call_arguments(&args)?;
             let pf = match self.declared_above(parent, true) {
                 Some(f) => f,
                 None => self.func(parent)?,
             };
             self.emit(Instruction::Call {
                 t: DataType::Int32,
-                argc: args.len() as u16,
+                argc: call_argc(args.len())?,
                 function: pf,
             });
             self.push_function(pf);
@@ -729,10 +727,7 @@ impl Compiler<'_> {
 
     /// `new C(args)` (spec §6.4).
     pub(super) fn new_expr(&mut self, callee: &Expr, args: &[Expr]) -> R<DataType> {
-        for a in args.iter().rev() {
-            let t = self.expr(a)?;
-            self.conv(t, DataType::Variable);
-        }
+        self.call_arguments(args)?;
         match callee {
             Expr::Ident(n)
                 if !self.locals.contains(n) && self.known_func(&format!("gml_Script_{n}")) =>
@@ -779,7 +774,7 @@ impl Compiler<'_> {
                 self.conv(t, DataType::Variable);
             }
         }
-        self.call_named("@@NewGMLObject@@", 1 + args.len() as u16)?;
+        self.call_named("@@NewGMLObject@@", 1 + call_argc(args.len())?)?;
         Ok(DataType::Variable)
     }
 
@@ -862,10 +857,7 @@ impl Compiler<'_> {
                 "calling a value needs GameMaker 2.3 or later".into(),
             ));
         }
-        for a in args.iter().rev() {
-            let t = self.expr(a)?;
-            self.conv(t, DataType::Variable);
-        }
+        self.call_arguments(args)?;
         // `a[0](1)`: `@@This@@` is the call's self; an element of a qualified array
         // (`self.a[0](1)`, `global.a[0](1)`, `o.a[0][1](1)`) is its own self (`dup.v 0`).
         let mut base = callee;
@@ -886,7 +878,7 @@ impl Compiler<'_> {
         }
         self.emit(Instruction::CallV {
             t: DataType::Variable,
-            argc: args.len() as u16,
+            argc: call_argc(args.len())?,
         });
         Ok(DataType::Variable)
     }

@@ -605,6 +605,15 @@ fn bias(t: DataType) -> u8 {
     }
 }
 
+/// A call's argument count as the instruction holds it (16 bits): more is refused, never cut.
+pub(crate) fn call_argc(n: usize) -> R<u16> {
+    u16::try_from(n).map_err(|_| {
+        CompileError::Unsupported(format!(
+            "a call with {n} arguments (a call instruction holds at most 65,535)"
+        ))
+    })
+}
+
 impl<'g> Compiler<'g> {
     fn finish(mut self) -> R<Vec<Instruction>> {
         let mut addr = Vec::with_capacity(self.out.len() + 1);
@@ -2083,11 +2092,8 @@ impl<'g> Compiler<'g> {
                     // actions write, and the decompiler prints there).
                     return self.expr(x);
                 }
-                for a in args.iter().rev() {
-                    let t = self.expr(a)?;
-                    self.conv(t, DataType::Variable);
-                }
-                let argc = args.len() as u16;
+                self.call_arguments(args)?;
+                let argc = call_argc(args.len())?;
                 let found = if self.by_name.contains(n.as_str())
                     && !(self.grow.is_some() && self.names.funcs.contains_key(n.as_str()))
                 {
@@ -2199,7 +2205,7 @@ impl<'g> Compiler<'g> {
                 let function = self.func("@@NewGMLArray@@")?;
                 self.emit(Instruction::Call {
                     t: DataType::Int32,
-                    argc: items.len() as u16,
+                    argc: call_argc(items.len())?,
                     function,
                 });
                 Ok(DataType::Variable)
@@ -2267,10 +2273,7 @@ impl<'g> Compiler<'g> {
         };
         match callee {
             Expr::Ident(n) => {
-                for a in args.iter().rev() {
-                    let t = self.expr(a)?;
-                    self.conv(t, DataType::Variable);
-                }
+                self.call_arguments(args)?;
                 call0(self, "@@This@@")?;
                 // A static function of the same function is called through `static.f` from
                 // 2024.2 (seen in 2024.4 code), through `builtin.f` before (seen in 2022.9).
@@ -2339,10 +2342,7 @@ impl<'g> Compiler<'g> {
                         }
                     }
                 }
-                for a in args.iter().rev() {
-                    let t = self.expr(a)?;
-                    self.conv(t, DataType::Variable);
-                }
+                self.call_arguments(args)?;
                 self.emit(Instruction::Dup {
                     t: DataType::Variable,
                     count: args.len() as u8,
@@ -2368,7 +2368,7 @@ impl<'g> Compiler<'g> {
         }
         self.emit(Instruction::CallV {
             t: DataType::Variable,
-            argc: args.len() as u16,
+            argc: call_argc(args.len())?,
         });
         Ok(DataType::Variable)
     }

@@ -1,6 +1,7 @@
 //! Instances as values and chained method calls (spec `gml-bytecode.md` §3.2, §4.7, §6.2):
 //! `self`/`other`/`global` as array owners, `f(a).m(b)`, `variable_get_hash`.
 
+use super::call_argc;
 use super::{Compiler, R};
 use crate::ast::{Expr, Literal};
 use gmkit_data::chunks::code::{DataType, Instruction, Opcode, PushValue, RefType};
@@ -22,25 +23,11 @@ impl Compiler<'_> {
     /// `f(a).m(b)` before 2024.14.4 (spec §6.2): this call's arguments first, then the inner
     /// call, `dup.v 0`, `pushi.e -9`, `push.v [stacktop]self.m`, `callv.v N`.
     pub(super) fn chained_call(&mut self, inner: &Expr, m: &str, args: &[Expr]) -> R<DataType> {
-        for a in args.iter().rev() {
-            let t = self.expr(a)?;
-            self.conv(t, DataType::Variable);
-        }
-        self.expr(inner)?;
-        self.emit(Instruction::Dup {
-            t: DataType::Variable,
-            count: 0,
-            extra: 0,
-        });
-        self.push_int(-9);
-        let var = self.varref(m, -1, 0, RefType::STACKTOP)?;
-        self.emit(Instruction::Push {
-            op: Opcode::Push,
-            value: PushValue::Variable(var),
-        });
+        self.call_arguments(args)?;
+        self.method_of_value(inner, m)?;
         self.emit(Instruction::CallV {
             t: DataType::Variable,
-            argc: args.len() as u16,
+            argc: call_argc(args.len())?,
         });
         Ok(DataType::Variable)
     }
@@ -54,6 +41,41 @@ impl Compiler<'_> {
         m: &str,
         args: &[Expr],
     ) -> R<DataType> {
+        let n = u8::try_from(args.len())
+            .ok()
+            .filter(|&n| n <= 15)
+            .ok_or_else(|| {
+                super::CompileError::Unsupported(format!(
+                    "a chained method call with {} arguments (`dup.e` moves at most 15)",
+                    args.len()
+                ))
+            })?;
+        self.method_of_value(inner, m)?;
+        self.call_arguments(args)?;
+        self.emit(Instruction::Dup {
+            t: DataType::Int16,
+            count: 2,
+            extra: 0x80 | (n << 3),
+        });
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc: call_argc(args.len())?,
+        });
+        Ok(DataType::Variable)
+    }
+
+    /// A call's arguments, last first, each as a variable.
+    pub(super) fn call_arguments(&mut self, args: &[Expr]) -> R<()> {
+        for a in args.iter().rev() {
+            let t = self.expr(a)?;
+            self.conv(t, DataType::Variable);
+        }
+        Ok(())
+    }
+
+    /// Method `m` of the value of `inner` with that value kept as its self: `inner`, `dup.v 0`,
+    /// `pushi.e -9`, `push.v [stacktop]self.m`.
+    fn method_of_value(&mut self, inner: &Expr, m: &str) -> R<()> {
         self.expr(inner)?;
         self.emit(Instruction::Dup {
             t: DataType::Variable,
@@ -66,29 +88,7 @@ impl Compiler<'_> {
             op: Opcode::Push,
             value: PushValue::Variable(var),
         });
-        for a in args.iter().rev() {
-            let t = self.expr(a)?;
-            self.conv(t, DataType::Variable);
-        }
-        let n = u8::try_from(args.len())
-            .ok()
-            .filter(|&n| n <= 15)
-            .ok_or_else(|| {
-                super::CompileError::Unsupported(format!(
-                    "a chained method call with {} arguments (`dup.e` moves at most 15)",
-                    args.len()
-                ))
-            })?;
-        self.emit(Instruction::Dup {
-            t: DataType::Int16,
-            count: 2,
-            extra: 0x80 | (n << 3),
-        });
-        self.emit(Instruction::CallV {
-            t: DataType::Variable,
-            argc: args.len() as u16,
-        });
-        Ok(DataType::Variable)
+        Ok(())
     }
 
     /// `variable_get_hash("name")` from 2024.2 (spec §9): the variable's id as an int32
