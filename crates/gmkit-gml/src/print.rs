@@ -72,12 +72,15 @@ pub fn quote(s: &str) -> String {
 }
 
 /// Writes a string literal as GMS 1.x reads it: every character as itself (GMS1 strings have
-/// no escapes), between `"` or, when the string holds `"`, between `'`. A string holding both
+/// no escapes), between `"` or, when the string holds `"`, between `'`. A string holding a
+/// backslash and no `'` goes between `'` too (`'C:\games\'`), so that no reader used to GMS 2
+/// escapes takes its `\"` for an escaped quote. A string holding both
 /// quotes is a parenthesised concatenation of runs (`("say " + '"' + "it's" + '"')`), which
 /// the compiler folds back into the one constant (spec §3.3 folding); `wrap` false leaves out
 /// the parentheses (a whole expression).
 pub fn quote_gms1(s: &str, wrap: bool) -> String {
-    if !s.contains('"') {
+    let backslash = s.contains('\\');
+    if !s.contains('"') && !(backslash && !s.contains('\'')) {
         return format!("\"{s}\"");
     }
     if !s.contains('\'') {
