@@ -626,6 +626,73 @@ fn unnamed_asset_reference() {
     );
 }
 
+/// An asset whose name is no identifier (empty, or with a space: a file edited by hand) could
+/// not be written in GML: it reads as unnamed (`sprite_1`) and compiles back to its reference,
+/// and before 2023.8 it stays a number.
+#[test]
+fn an_asset_name_that_is_no_identifier_reads_as_unnamed() {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction};
+    use gmkit_data::chunks::sprite::{Sprite, Sprites};
+    use gmkit_gml::game::AssetKind;
+    for bad in ["", "my sprite", "9lives"] {
+        let mut a = common::Asm::new(17, 2023, 8);
+        let name = a.file.strings.as_mut().unwrap().push(bad);
+        a.file.sprites = Some(Sprites {
+            sprites: vec![
+                None,
+                Some(Sprite {
+                    name,
+                    ..Sprite::default()
+                }),
+            ],
+        });
+        let x = a.asm("pop.v.v self.x")[0];
+        let game = gmkit_gml::Game::new(&a.file);
+        assert_eq!(game.asset_name(AssetKind::Sprite, 1), None, "{bad:?}");
+        assert!(game.asset_unnamed(AssetKind::Sprite, 1), "{bad:?}");
+        let names = gmkit_gml::compile::Names::new(&game);
+        let t = game.pushref_type(AssetKind::Sprite).expect("sprite refs");
+        let ins = vec![
+            Instruction::Extended {
+                kind: ExtendedKind::PUSHREF,
+                t: gmkit_data::chunks::code::DataType::Int32,
+                operand: Some(ExtOperand::Asset {
+                    asset_type: t,
+                    index: 1,
+                }),
+            },
+            x,
+        ];
+        let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+        let text = gmkit_gml::print::print_stmts(&d.body);
+        assert_eq!(text, "x = sprite_1;", "{bad:?}");
+        let tree = gmkit_gml::parse::parse(&text).unwrap();
+        assert_eq!(
+            gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap(),
+            ins,
+            "{bad:?}"
+        );
+    }
+    // Before 2023.8 an object named so is no owner name: `(1).x`, not a broken identifier.
+    let mut a = common::Asm::new(16, 1, 4);
+    let name = a.file.strings.as_mut().unwrap().push("my obj");
+    a.file.objects = Some(gmkit_data::chunks::object::Objects {
+        objects: vec![
+            None,
+            Some(gmkit_data::chunks::object::Object {
+                name,
+                ..Default::default()
+            }),
+        ],
+    });
+    let ins = a.asm("pushi.e 5\npop.v.i 1.x");
+    let game = gmkit_gml::Game::new(&a.file);
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert!(!text.contains("my obj"), "{text}");
+    gmkit_gml::parse::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+}
+
 /// `new self.c()` reads `push.v self.c` while a bare `new c()` of an instance variable reads
 /// `builtin.c` (2.3+): the written `self.` is kept, so each reads back as itself.
 #[test]

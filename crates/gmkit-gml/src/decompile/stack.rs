@@ -937,8 +937,9 @@ impl Dec<'_, '_> {
             }
             // 2024.14+: an element of a value that is no variable (`l[| i][1]`, `f()[0]`).
             ARRAY_GET_INTERNAL if args.len() == 2 && !is_variable(&args[0].e) => {
-                let i = args.pop().expect("two").e;
-                let base = args.pop().expect("two").e;
+                // Two arguments (the guard): the fallbacks are never taken.
+                let i = args.pop().map_or_else(|| ident("undefined"), |a| a.e);
+                let base = args.pop().map_or_else(|| ident("undefined"), |a| a.e);
                 plain(Expr::Index(Box::new(base), vec![i]))
             }
             _ => {
@@ -1326,8 +1327,9 @@ fn internal_array_get_as_index(e: &mut Expr) {
         Expr::Call(c, a)
             if a.len() == 2 && matches!(&**c, Expr::Ident(n) if n == ARRAY_GET_INTERNAL) =>
         {
-            let i = a.pop().expect("two");
-            let base = a.pop().expect("two");
+            // Two arguments (the guard): the fallbacks are never taken.
+            let i = a.pop().unwrap_or_else(|| ident("undefined"));
+            let base = a.pop().unwrap_or_else(|| ident("undefined"));
             *e = Expr::Index(Box::new(base), vec![i]);
         }
         Expr::Binary(_, l, r) => {
