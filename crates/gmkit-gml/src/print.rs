@@ -79,8 +79,9 @@ pub fn quote(s: &str) -> String {
 /// the compiler folds back into the one constant (spec §3.3 folding); `wrap` false leaves out
 /// the parentheses (a whole expression).
 pub fn quote_gms1(s: &str, wrap: bool) -> String {
-    let backslash = s.contains('\\');
-    if !s.contains('"') && !(backslash && !s.contains('\'')) {
+    // `'` delimits a string holding `"`, or a backslash and no `'`.
+    let single = s.contains('"') || (s.contains('\\') && !s.contains('\''));
+    if !single {
         return format!("\"{s}\"");
     }
     if !s.contains('\'') {
