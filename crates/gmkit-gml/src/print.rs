@@ -601,6 +601,9 @@ impl Printer {
                     self.out.push('(');
                     self.expr(t, 0);
                     self.out.push(')');
+                } else if plain_accessor_read(t) {
+                    // `l[| i].x`: compiles as the call's `.x` in every version.
+                    self.expr(t, POSTFIX_PREC);
                 } else {
                     self.postfix_base(t);
                 }
@@ -635,6 +638,14 @@ impl Printer {
                     && let Some((true, name)) = unmarked(f)
                 {
                     self.out.push_str(name);
+                    self.args(args);
+                } else if let Expr::Member(t, n) = &**c
+                    && plain_accessor_read(t)
+                {
+                    // A method of a data-structure read stays on the call (`postfix_base`).
+                    self.postfix_base(t);
+                    self.out.push('.');
+                    self.out.push_str(n);
                     self.args(args);
                 } else {
                     self.postfix_base(c);
@@ -807,6 +818,15 @@ fn accessor_setter(f: &str) -> Option<(&'static str, usize)> {
         "variable_struct_set" => Some(("[$", 2)),
         _ => None,
     }
+}
+
+/// Whether `e` is a data-structure read the decompiler wrote as a call that may print as an
+/// accessor ([`accessor_fits`]; a read the source wrote as an accessor prints as one anyway).
+fn plain_accessor_read(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c, args)
+        if matches!(&**c, Expr::Ident(f)
+            if accessor_reader(f).is_some_and(|(_, arity)| arity == args.len()))
+            && accessor_fits(args))
 }
 
 /// Whether a call written out may be printed as an accessor: its container is not a number

@@ -738,3 +738,34 @@ fn new_of_a_qualified_script_function_is_the_function() {
         assert_ne!(other, bare);
     }
 }
+
+/// A field of a data-structure read prints with the accessor (`l[| 0].x`, as sources write
+/// it), which compiles as the call's field in every version; a method called on such a read
+/// stays on the call.
+#[test]
+fn a_field_of_an_accessor_read_prints_with_the_accessor() {
+    let names = "push.v self.l / push.v self.x / call.i ds_list_find_value 2 / \
+                 call.i ds_map_find_value 2 / call.i ds_grid_get 3 / pop.v.v self.a / push.v self.m";
+    for (bc, major, minor) in [
+        (16, 1, 4),
+        (17, 2, 2),
+        (17, 2, 3),
+        (17, 2023, 8),
+        (17, 2024, 14),
+    ] {
+        for (src, want) in [
+            ("a = ds_list_find_value(l, 0).x;", "a = l[| 0].x;"),
+            ("a = ds_map_find_value(l, 2).x;", "a = l[? 2].x;"),
+            ("a = ds_grid_get(l, 0, 1).x;", "a = l[# 0, 1].x;"),
+            ("ds_list_find_value(l, 0).x = 1;", "l[| 0].x = 1;"),
+            ("ds_list_find_value(l, 0).x += 1;", "l[| 0].x += 1;"),
+        ] {
+            let text = common::round_trip(bc, major, minor, names, src);
+            assert_eq!(text, want, "{major}.{minor}");
+        }
+        if major >= 2023 || (major == 2 && minor >= 3) {
+            let src = "a = ds_list_find_value(l, 0).m(1);";
+            assert_eq!(common::round_trip(bc, major, minor, names, src), src);
+        }
+    }
+}
