@@ -907,8 +907,11 @@ mod tests {
             vec![Ident("l".into()), Ident("i".into()), Ident("j".into())],
         );
         assert_eq!(print_expr(&three), "ds_list_find_value(l, i, j)");
+        // A field of the value compiles alike in both forms; a method called on it does not.
         let member = Member(Box::new(read.clone()), "x".into());
-        assert_eq!(print_expr(&member), "ds_list_find_value(l, i).x");
+        assert_eq!(print_expr(&member), "l[| i].x");
+        let method = Call(Box::new(member), vec![]);
+        assert_eq!(print_expr(&method), "ds_list_find_value(l, i).x()");
         // What the parser marks as written with an accessor prints as one.
         let marked = call(
             &format!("{}ds_map_find_value", crate::parse::ACCESSOR),

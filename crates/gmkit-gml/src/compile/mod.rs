@@ -772,6 +772,33 @@ impl<'g> Compiler<'g> {
         Some(self.push_int(index as i64))
     }
 
+    /// A bare name that is a built-in constant the manual lists, where no local or variable
+    /// of the game has that name, is refused rather than compiled as a new variable the game
+    /// never sets: read (`store` false), a constant gmkit has no value for; stored, any
+    /// built-in constant (GameMaker refuses assigning to one).
+    fn refuse_builtin_constant(&self, n: &str, store: bool) -> R<()> {
+        if self.locals.contains(n) || self.var_known(n) {
+            return Ok(());
+        }
+        let valued = crate::builtins::constant(n).is_some();
+        let family = crate::builtins::documented_constant(n);
+        let of = |f: &str| match f {
+            "" => String::new(),
+            f => format!(" ({} constant)", f.replace('_', " ")),
+        };
+        match (store, valued, family) {
+            (true, _, f) if valued || f.is_some() => Err(CompileError::Invalid(format!(
+                "`{n}` is a built-in constant{}: it cannot be assigned",
+                of(f.unwrap_or_default())
+            ))),
+            (false, false, Some(f)) => Err(CompileError::Unsupported(format!(
+                "`{n}` is a built-in constant{} whose value gmkit does not know: write its number",
+                of(f)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     fn push_e1(&mut self) {
         self.emit(Instruction::Push {
             op: Opcode::Push,
@@ -1734,6 +1761,7 @@ impl<'g> Compiler<'g> {
     fn assign(&mut self, target: &Expr, value: &Expr) -> R<()> {
         match target {
             Expr::Ident(n) => {
+                self.refuse_builtin_constant(n, true)?;
                 let t = self.expr(value)?;
                 let (vi, inst, _) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
@@ -2004,6 +2032,7 @@ impl<'g> Compiler<'g> {
                 if let Some(t) = self.builtin_or_asset_value(n) {
                     return Ok(t);
                 }
+                self.refuse_builtin_constant(n, false)?;
                 let (vi, inst, op) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
