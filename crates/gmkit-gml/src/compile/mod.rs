@@ -1829,13 +1829,13 @@ impl<'g> Compiler<'g> {
                 let explicit = n.strip_suffix(function::EXPLICIT_ARGUMENT);
                 let n = &explicit.unwrap_or(n).to_string();
                 let (vi, mut inst, _) = self.scope_of(n);
-                // 2023.1 – 2024.10: a written `argumentN[i]` in a function with named
+                // 2022 – 2024.10: a written `argumentN[i]` in a function with named
                 // parameters is the built-in's array (`pushi.e -6`), as its plain read is
                 // `pushbltn.v builtin.argumentN`.
                 let f = self.f();
                 if explicit.is_some()
                     && v2
-                    && f.version().non_lts_at_least(2023, 1)
+                    && f.written_argument_builtin()
                     && !f.builtin_default_arguments()
                 {
                     inst = -6;
@@ -2347,7 +2347,7 @@ impl<'g> Compiler<'g> {
                         if n.ends_with(function::EXPLICIT_ARGUMENT)
                             && self.fnc.depth > 0
                             && self.f().gml_v2()
-                            && !self.f().version().non_lts_at_least(2023, 1) =>
+                            && !self.f().written_argument_builtin() =>
                     {
                         let inst = if self.f().builtin_globals_self() {
                             -1

@@ -302,15 +302,14 @@ impl Dec<'_, '_> {
 
     /// `builtin.argumentK` (read plainly or as an array). In a function it is a parameter
     /// only from 2024.11 (default-argument code reads parameters so) and below the header's
-    /// count; otherwise it is the written `argumentK` (2023.1+ compile an explicit
-    /// `argumentK` in a function with named parameters so).
+    /// count; otherwise it is the written `argumentK`: 2.3 to 2024.10 read named parameters
+    /// as `arg.argumentK` (owner -15) and a written `argumentK` as `builtin` (wild 2.3.2 and
+    /// 2022.9 games, the corpus's 2.3 to 2022 files).
     fn builtin_argument(&mut self, name: &str) -> Expr {
         let f = self.game.features;
         let s = self.scope();
         let written = s.function
-            && (f.gml_v2()
-                && f.version().non_lts_at_least(2023, 1)
-                && !f.builtin_default_arguments()
+            && (f.gml_v2() && !f.builtin_default_arguments()
                 || s.declared
                     .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d)));
         if written {
