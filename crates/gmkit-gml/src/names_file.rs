@@ -304,6 +304,11 @@ impl NamesFile {
         Ok(out)
     }
 
+    /// The names of the file's enums, in declaration order.
+    pub fn enum_names(&self) -> impl Iterator<Item = &str> {
+        self.enums.iter().map(|(n, _)| n.as_str())
+    }
+
     /// The places the file names and their families.
     pub fn holds(&self) -> &[(Place, Family)] {
         &self.holds
