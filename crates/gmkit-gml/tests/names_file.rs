@@ -528,3 +528,34 @@ fn a_typed_name_still_prints_only_where_it_reads_back() {
         )],
     );
 }
+
+/// Kinds a modder of jtool (GMS 1.4) would write: places the bytecode does not show the kind
+/// of (a script called with literals, a local, a global set once): the names print, and every
+/// entry still compiles back to its own instructions.
+const JTOOL_KINDS: &str = "\
+/// @holds comboBoxButton(6) Asset.GMSprite
+/// @holds nsp_evaluate_long(1) Bool
+/// @holds waterlock_spr Asset.GMSprite
+/// @holds global.key_up Constant.VirtualKey
+/// @holds rotating Bool
+";
+
+#[test]
+fn gms1_kinds_by_name_on_a_corpus_game() {
+    let marks = [
+        "sMenuGrid)",
+        "nsp_evaluate_long(grid, false)",
+        "waterlock_spr = sMenuWaterLock",
+        "global.key_up = vk_up",
+        "rotating = false",
+    ];
+    let Some(n) = round_trip_with("jtool.win", JTOOL_KINDS, &marks) else {
+        return;
+    };
+    assert!(n >= 5, "{n} entries print the kinds' names");
+    // Without the kinds, none of these print.
+    let Some(n) = round_trip_with("jtool.win", "", &marks) else {
+        return;
+    };
+    assert_eq!(n, 0);
+}
