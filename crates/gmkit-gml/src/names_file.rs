@@ -247,7 +247,7 @@ impl NamesFile {
                 err(
                     n + 1,
                     col,
-                    "a place: `name`, `global.name`, `script(k)` or `script()`",
+                    "a place: `name`, `global.name`, `script(k)` (k from 0 to 65535) or `script()`",
                     place,
                 )
             })?;
@@ -459,7 +459,9 @@ fn parse_place(s: &str) -> Option<Place> {
         return if arg.is_empty() {
             Some(Place::Result(f.to_string()))
         } else {
-            Some(Place::Parameter(f.to_string(), arg.parse().ok()?))
+            // A call passes at most a 16-bit count of arguments.
+            let k: usize = arg.parse().ok().filter(|k| *k <= usize::from(u16::MAX))?;
+            Some(Place::Parameter(f.to_string(), k))
         };
     }
     is_name(s).then(|| Place::Variable(s.to_string()))

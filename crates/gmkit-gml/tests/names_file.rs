@@ -83,6 +83,7 @@ fn refuses_bad_files_with_line_and_column() {
         ("x = 1;", 1, "`enum`, `#macro`"),
         ("\n  /// @holds state", 2, "two words"),
         ("/// @holds 3x State\nenum State { a }", 1, "a place"),
+        ("/// @holds f(99999999999) Bool", 1, "a place"),
         (
             "/// @holds state Nope",
             1,
@@ -558,4 +559,57 @@ fn gms1_kinds_by_name_on_a_corpus_game() {
         return;
     };
     assert_eq!(n, 0);
+}
+
+/// A 2.3+ script's functions (a 2022 game, acrandomizer: assets are numbers, booleans typed):
+/// the kinds of a function's parameters name its callers' literals, its parameters' default
+/// values and what the parameters are compared with; the script compiles back to its code.
+#[test]
+fn kinds_of_a_functions_parameters_in_a_2022_script() {
+    let Some(bytes) = gmkit_testdata::corpus_file("acrandomizer.win") else {
+        return;
+    };
+    let mut file = gmkit_data::parse_bytes(bytes).expect("corpus file parses");
+    let src = "function kinds_mark(who, col = 255)\n{\n    if (who == 3)\n    {\n        \
+               return col;\n    }\n    return 0;\n}\n\nkinds_mark(3, 65280);\n";
+    let added = gmkit_gml::entries::add_entry(
+        &mut file,
+        &gmkit_data::code_entry::EntryTarget::Script {
+            name: "kinds_test".into(),
+        },
+        src,
+    )
+    .expect("the script compiles");
+    let entry = added.root.entry;
+    let nf = NamesFile::parse(
+        "/// @holds kinds_mark(0) Asset.GMObject\n/// @holds kinds_mark(1) Constant.Colour\n",
+    )
+    .expect("parses");
+    let game = Game::new(&file).with_names_file(nf.clone());
+    let obj = game
+        .asset_name(gmkit_gml::game::AssetKind::Object, 3)
+        .expect("object 3")
+        .to_string();
+    let d = decompile::decompile_entry(&game, entry).expect("decompiles");
+    let text = print::print_stmts(&d.body);
+    // (The parameters' names are the entry's locals'; a compiled-in entry may not keep them.)
+    for want in [
+        " = c_red) {".to_string(),
+        format!(" == {obj}) {{"),
+        format!("kinds_mark({obj}, c_lime);"),
+    ] {
+        assert!(text.contains(&want), "{want} in:\n{text}");
+    }
+    let cn = Names::new(&game);
+    let tree = nf.parse_code(&text, game.enum_int64()).expect("parses");
+    let ins = compile_entry(&game, &cn, entry, &tree).expect("compiles");
+    let orig = file.code.as_ref().unwrap().instructions(entry).unwrap();
+    assert_eq!(ins, orig.as_ref(), "{text}");
+    // Without the file: numbers.
+    let plain = print::print_stmts(
+        &decompile::decompile_entry(&Game::new(&file), entry)
+            .unwrap()
+            .body,
+    );
+    assert!(plain.contains("kinds_mark(3, 65280)"), "{plain}");
 }
