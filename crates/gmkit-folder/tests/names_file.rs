@@ -131,3 +131,55 @@ fn a_broken_names_file_is_refused_in_its_own_file_before_any_gml_compiles() {
     good.insert("names.gml", b"enum State { idle, walk }\n".to_vec());
     assert!(packed(&good) == packed(&folder));
 }
+
+/// A GMS 1.4 game unpacked with a names file that gives places kinds (`@holds PLACE TYPE`):
+/// the entries print the asset and constant names, and the folder packs identical.
+#[test]
+fn unpack_with_kinds_prints_names_and_packs_identical() {
+    let Some(bytes) = corpus_file("jtool.win") else {
+        assert!(!gmkit_testdata::required(), "corpus required");
+        return;
+    };
+    let names = "\
+/// @holds comboBoxButton(6) Asset.GMSprite
+/// @holds waterlock_spr Asset.GMSprite
+/// @holds global.key_up Constant.VirtualKey
+/// @holds rotating Bool
+";
+    let game = || Game {
+        data: gmkit_data::parse_bytes(bytes.clone()).unwrap(),
+        audio_groups: Vec::new(),
+    };
+    let plain = unpack(&game()).unwrap();
+    let named = unpack_with(
+        &game(),
+        &UnpackOptions {
+            names_file: Some(names.to_string()),
+        },
+    )
+    .unwrap();
+    assert_eq!(named.get("names.gml"), Some(names.as_bytes()));
+    assert!(packed(&named) == bytes, "unpack --names -> pack identical");
+    let plain_texts: std::collections::HashMap<String, String> =
+        gml_files(&plain).into_iter().collect();
+    let changed: Vec<(String, String)> = gml_files(&named)
+        .into_iter()
+        .filter(|(p, t)| plain_texts.get(p) != Some(t))
+        .collect();
+    let all: String = changed.iter().map(|(_, t)| t.as_str()).collect();
+    for mark in [
+        "sMenuGrid)",
+        "waterlock_spr = sMenuWaterLock",
+        "global.key_up = vk_up",
+        "rotating = false",
+    ] {
+        assert!(all.contains(mark), "no entry prints {mark}");
+    }
+    // The named text is the folder's: packing it without names.gml still compiles (asset and
+    // constant names are GameMaker's own), to the same bytes.
+    let mut edited = plain.clone();
+    for (p, t) in &changed {
+        edited.insert(p.as_str(), t.clone().into_bytes());
+    }
+    assert!(packed(&edited) == bytes, "the names compile to the numbers");
+}

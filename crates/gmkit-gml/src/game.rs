@@ -23,7 +23,8 @@ pub struct Game<'a> {
     code_names: Vec<String>,
     /// Names the decompiler must not print for a value, collected on first use.
     name_index: std::sync::OnceLock<crate::decompile::names::NameIndex>,
-    /// The game's names file (enums, macros and the places holding them), if given.
+    /// The game's names file (enums, macros, and the places holding them or values of a
+    /// kind), if given.
     names_file: Option<crate::names_file::NamesFile>,
 }
 

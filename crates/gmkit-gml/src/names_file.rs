@@ -12,7 +12,14 @@
 //! /// @holds mode MODE_*
 //! /// @holds set_mode(0) MODE_*
 //! /// @holds get_mode() MODE_*
+//! /// @holds my_spr Asset.GMSprite
+//! /// @holds is_ready() Bool
 //! ```
+//!
+//! A place may also hold a *kind* of value, named as GameMaker's Feather names its data types
+//! ([`TYPES`]: `Bool`, `Asset.GMSprite`, `Constant.Colour`, `Id.Instance`, ...): the
+//! decompiler's naming pass ([`crate::decompile`]) then takes that kind as given, over what it
+//! infers from the bytecode, and prints the value's built-in or asset name.
 //!
 //! The decompiler ([`crate::decompile::decompile_entry`] on a [`crate::Game`] given the file
 //! with [`crate::Game::with_names_file`]) prints a number as the name where it is stored in,
@@ -21,6 +28,8 @@
 //! `compile(decompile(entry))` stays exact.
 
 use crate::ast::{Expr, Literal, Stmt, UnaryOp};
+use crate::builtins::Kind;
+use crate::game::AssetKind;
 use crate::lex::{Tok, Token, lex};
 use crate::macros::strip_directives;
 use crate::parse::{ParseError, parse_tokens};
@@ -50,6 +59,121 @@ pub enum Family {
     Enum(String),
     /// The macros of the file whose names start with this prefix (`MODE_*`).
     Macros(String),
+    /// Values of a kind, named as GameMaker's Feather types ([`TYPES`]: `Asset.GMSprite`,
+    /// `Constant.Colour`, `Bool`, ...): the decompiler's naming pass takes it as the place's
+    /// kind. A kind without names (`Real`, `String`, `Any`) says "print a number".
+    Kind(Kind),
+    /// The elements of an array literal stored in the place are of this kind (`Array<T>`).
+    Elements(Kind),
+}
+
+/// The type names a `@holds` line accepts for a kind, as GameMaker's Feather names its data
+/// types (the manual's "Feather Data Types": base types, and specifiers after a dot), with the
+/// kind each stands for. Base types are matched without regard to case, specifiers exactly
+/// (the manual's rule). `Asset.GMBackground` (GameMaker Studio 1 backgrounds) and the
+/// `Constant.` names Feather's table does not list are gmkit's choices, in Feather's style.
+pub const TYPES: &[(&str, Kind)] = &[
+    ("Any", Kind::Any),
+    ("Real", Kind::Real),
+    ("Bool", Kind::Bool),
+    ("String", Kind::String),
+    ("Array", Kind::Array),
+    ("Struct", Kind::Struct),
+    ("Function", Kind::Method),
+    ("Pointer", Kind::Real),
+    ("Id.Instance", Kind::Instance),
+    ("Asset.GMObject", Kind::Asset(AssetKind::Object)),
+    ("Asset.GMSprite", Kind::Asset(AssetKind::Sprite)),
+    ("Asset.GMSound", Kind::Asset(AssetKind::Sound)),
+    ("Asset.GMRoom", Kind::Asset(AssetKind::Room)),
+    ("Asset.GMPath", Kind::Asset(AssetKind::Path)),
+    ("Asset.GMScript", Kind::Asset(AssetKind::Script)),
+    ("Asset.GMFont", Kind::Asset(AssetKind::Font)),
+    ("Asset.GMTimeline", Kind::Asset(AssetKind::Timeline)),
+    ("Asset.GMShader", Kind::Asset(AssetKind::Shader)),
+    ("Asset.GMSequence", Kind::Asset(AssetKind::Sequence)),
+    ("Asset.GMTileSet", Kind::Asset(AssetKind::Background)),
+    ("Asset.GMBackground", Kind::Asset(AssetKind::Background)),
+    ("Asset.GMAnimCurve", Kind::Asset(AssetKind::AnimCurve)),
+    (
+        "Asset.GMParticleSystem",
+        Kind::Asset(AssetKind::ParticleSystem),
+    ),
+    ("Constant.Colour", Kind::Colour),
+    ("Constant.Color", Kind::Colour),
+    ("Constant.HAlign", Kind::HAlign),
+    ("Constant.VAlign", Kind::VAlign),
+    ("Constant.Cursor", Kind::Cursor),
+    ("Constant.EventType", Kind::EventType),
+    ("Constant.PrimitiveType", Kind::Primitive),
+    ("Constant.VirtualKey", Kind::Key),
+    ("Constant.MouseButton", Kind::MouseButton),
+    ("Constant.BlendMode", Kind::BlendMode),
+    ("Constant.BlendModeFactor", Kind::BlendFactor),
+    ("Constant.BufferDataType", Kind::BufferType),
+    ("Constant.BufferType", Kind::BufferKind),
+    ("Constant.BufferSeek", Kind::BufferSeek),
+    ("Constant.DsType", Kind::DsType),
+    ("Constant.GamepadButton", Kind::Gamepad),
+    ("Constant.GamepadAxis", Kind::Gamepad),
+];
+
+/// The kind a Feather type name stands for ([`TYPES`]): the base type (before the first dot)
+/// matched without regard to case, the specifier exactly.
+pub fn type_kind(name: &str) -> Option<Kind> {
+    let (base, spec) = match name.split_once('.') {
+        Some((b, s)) => (b, Some(s)),
+        None => (name, None),
+    };
+    TYPES.iter().find_map(|(t, k)| {
+        let (tb, ts) = match t.split_once('.') {
+            Some((b, s)) => (b, Some(s)),
+            None => (*t, None),
+        };
+        (tb.eq_ignore_ascii_case(base) && ts == spec).then_some(*k)
+    })
+}
+
+/// The families one TYPE word of a `@holds` line stands for: types separated by commas, each
+/// a Feather type ([`type_kind`]) or `Array<T>` (the elements of an array literal). `None`
+/// names the first part that is neither.
+fn type_families(word: &str) -> Result<Vec<Family>, &str> {
+    let mut out = Vec::new();
+    for part in word.split(',') {
+        let elements = part
+            .strip_prefix("Array<")
+            .or_else(|| part.strip_prefix("array<"))
+            .and_then(|p| p.strip_suffix('>'));
+        match elements {
+            Some(t) => out.push(Family::Elements(type_kind(t).ok_or(t)?)),
+            None => out.push(Family::Kind(type_kind(part).ok_or(part)?)),
+        }
+    }
+    Ok(out)
+}
+
+/// The accepted type name closest to `word` (by edit distance, case aside), if one is close.
+fn closest_type(word: &str) -> Option<&'static str> {
+    let w: Vec<char> = word.to_ascii_lowercase().chars().take(64).collect();
+    let dist = |t: &str| {
+        let t: Vec<char> = t.to_ascii_lowercase().chars().collect();
+        let mut prev: Vec<usize> = (0..=t.len()).collect();
+        for (i, a) in w.iter().enumerate() {
+            let mut cur = vec![i + 1];
+            for (j, b) in t.iter().enumerate() {
+                let sub = prev[j] + usize::from(a != b);
+                cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+            }
+            prev = cur;
+        }
+        prev[t.len()]
+    };
+    TYPES
+        .iter()
+        .map(|(t, _)| (dist(t), *t))
+        .min()
+        .filter(|(d, _)| *d <= (w.len() / 3).max(1))
+        .map(|(_, t)| t)
 }
 
 /// A parsed names file.
@@ -61,8 +185,17 @@ pub struct NamesFile {
     int_macros: Vec<(String, i64)>,
     /// Every macro: name → its value tokens (substituted when compiling).
     macros: HashMap<String, Vec<Tok>>,
-    /// `@holds` lines.
+    /// `@holds` lines (a line with several types gives one entry for each).
     holds: Vec<(Place, Family)>,
+}
+
+/// A `@holds` line before the file's enums are known: its line, the column of its NAMES word,
+/// the place and that word.
+struct RawHolds {
+    line: usize,
+    col: usize,
+    place: Place,
+    word: String,
 }
 
 fn err(line: usize, col: usize, expected: &str, found: impl Into<String>) -> ParseError {
@@ -91,18 +224,18 @@ impl NamesFile {
     /// column.
     pub fn parse(text: &str) -> Result<NamesFile, ParseError> {
         let mut out = NamesFile::default();
+        let mut raw = Vec::new();
         for (n, line) in text.lines().enumerate() {
             let t = line.trim_start();
             let Some(rest) = t.strip_prefix("///") else {
                 continue;
             };
-            let rest = rest.trim();
-            let Some(h) = rest.strip_prefix("@holds") else {
+            let Some(h) = rest.trim_start().strip_prefix("@holds") else {
                 continue;
             };
             let col = line.len() - t.len() + 1;
-            let words: Vec<&str> = h.split_whitespace().collect();
-            let [place, family] = words[..] else {
+            let words = words_at(line, line.len() - h.len());
+            let [(_, place), (family_col, family)] = words[..] else {
                 return Err(err(
                     n + 1,
                     col,
@@ -114,23 +247,16 @@ impl NamesFile {
                 err(
                     n + 1,
                     col,
-                    "a place: `name`, `global.name`, `script(k)` or `script()`",
+                    "a place: `name`, `global.name`, `script(k)` (k from 0 to 65535) or `script()`",
                     place,
                 )
             })?;
-            let family = match family.strip_suffix('*') {
-                Some(p) if !p.is_empty() => Family::Macros(p.to_string()),
-                _ if is_name(family) => Family::Enum(family.to_string()),
-                _ => {
-                    return Err(err(
-                        n + 1,
-                        col,
-                        "an enum of this file or a macro prefix like `STATE_*`",
-                        family,
-                    ));
-                }
-            };
-            out.holds.push((place, family));
+            raw.push(RawHolds {
+                line: n + 1,
+                col: family_col + 1,
+                place,
+                word: family.to_string(),
+            });
         }
         let (rest, macros) = strip_directives(text);
         for (name, value, _) in macros {
@@ -145,15 +271,42 @@ impl NamesFile {
             out.macros.insert(name, toks);
         }
         out.enums = parse_enums(&lex(&rest)?)?;
-        for (place, family) in &out.holds {
-            if let Family::Enum(e) = family
-                && !out.enums.iter().any(|(n, _)| n == e)
+        for h in raw {
+            // An enum of the file wins over a type of the same name: it is the user's word.
+            if out.enums.iter().any(|(e, _)| *e == h.word) {
+                out.holds.push((h.place, Family::Enum(h.word)));
+                continue;
+            }
+            if let Some(p) = h.word.strip_suffix('*')
+                && !p.is_empty()
             {
-                let found = format!("`{e}` (for {place:?}), which this file does not declare");
-                return Err(err(1, 1, "an enum declared in the names file", found));
+                out.holds.push((h.place, Family::Macros(p.to_string())));
+                continue;
+            }
+            match type_families(&h.word) {
+                Ok(fams) => out
+                    .holds
+                    .extend(fams.into_iter().map(|f| (h.place.clone(), f))),
+                Err(bad) => {
+                    let hint = closest_type(bad)
+                        .map(|t| format!(" (did you mean `{t}`?)"))
+                        .unwrap_or_default();
+                    let list: Vec<&str> = TYPES.iter().map(|(t, _)| *t).collect();
+                    let expected = format!(
+                        "an enum declared in the names file, a macro prefix like `STATE_*`, \
+                         or a type: {} (or `Array<TYPE>`; several separated by commas)",
+                        list.join(", ")
+                    );
+                    return Err(err(h.line, h.col, &expected, format!("`{bad}`{hint}")));
+                }
             }
         }
         Ok(out)
+    }
+
+    /// The names of the file's enums, in declaration order.
+    pub fn enum_names(&self) -> impl Iterator<Item = &str> {
+        self.enums.iter().map(|(n, _)| n.as_str())
     }
 
     /// The places the file names and their families.
@@ -162,7 +315,7 @@ impl NamesFile {
     }
 
     /// The name `v` reads by in `family`: `State.idle`, or the first macro of the prefix with
-    /// that value.
+    /// that value (a kind's names are the decompiler's: `None` here).
     pub fn name_of(&self, family: &Family, v: i64) -> Option<Expr> {
         match family {
             Family::Enum(e) => {
@@ -175,12 +328,33 @@ impl NamesFile {
                 .iter()
                 .find(|(n, x)| *x == v && n.starts_with(p.as_str()))
                 .map(|(n, _)| Expr::Ident(n.clone())),
+            Family::Kind(_) | Family::Elements(_) => None,
         }
     }
 
-    /// The family of `place`, if the file names it.
+    /// The enum or macro family of `place`, if the file names one.
     pub fn family(&self, place: &Place) -> Option<&Family> {
-        self.holds.iter().find(|(p, _)| p == place).map(|(_, f)| f)
+        self.holds
+            .iter()
+            .find(|(p, f)| p == place && matches!(f, Family::Enum(_) | Family::Macros(_)))
+            .map(|(_, f)| f)
+    }
+
+    /// The kind the file gives `place` (a `@holds` line with a type), if any.
+    pub fn kind(&self, place: &Place) -> Option<Kind> {
+        self.holds.iter().find_map(|(p, f)| match f {
+            Family::Kind(k) if p == place => Some(*k),
+            _ => None,
+        })
+    }
+
+    /// The kind the file gives the elements of an array literal stored in `place`
+    /// (`Array<T>`), if any.
+    pub fn elements(&self, place: &Place) -> Option<Kind> {
+        self.holds.iter().find_map(|(p, f)| match f {
+            Family::Elements(k) if p == place => Some(*k),
+            _ => None,
+        })
     }
 
     /// Parses code that may use the file's names: macros are substituted, `Enum.member` is
@@ -246,6 +420,26 @@ impl NamesFile {
     }
 }
 
+/// The whitespace-separated words of `line` from byte `from` on, each with its byte offset.
+fn words_at(line: &str, from: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line[from..].char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push((from + s, &line[from + s..from + i]));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((from + s, &line[from + s..]));
+    }
+    out
+}
+
 fn is_name(s: &str) -> bool {
     let mut c = s.chars();
     c.next()
@@ -265,7 +459,9 @@ fn parse_place(s: &str) -> Option<Place> {
         return if arg.is_empty() {
             Some(Place::Result(f.to_string()))
         } else {
-            Some(Place::Parameter(f.to_string(), arg.parse().ok()?))
+            // A call passes at most a 16-bit count of arguments.
+            let k: usize = arg.parse().ok().filter(|k| *k <= usize::from(u16::MAX))?;
+            Some(Place::Parameter(f.to_string(), k))
         };
     }
     is_name(s).then(|| Place::Variable(s.to_string()))
@@ -407,6 +603,7 @@ impl Namer<'_> {
                 Expr::Lit(Literal::Int(v)) => -*v,
                 _ => return,
             },
+            // Kinds are named by the decompiler's naming pass.
             _ => return,
         };
         if let Some(n) = self.file.name_of(family, v) {

@@ -36,9 +36,10 @@
 use crate::ast::{BinaryOp, Expr, Function, Literal, Stmt};
 use crate::builtins::{self, Kind};
 use crate::game::{AssetKind, Game};
+use crate::names_file::{Family, NamesFile, Place};
 use crate::visit::{
-    Visitor, VisitorMut, walk_block_mut, walk_expr, walk_expr_mut, walk_function_mut, walk_stmt,
-    walk_stmt_mut,
+    Visitor, VisitorMut, walk_block_mut, walk_expr, walk_expr_mut, walk_function,
+    walk_function_mut, walk_stmt, walk_stmt_mut,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -82,6 +83,9 @@ impl NameIndex {
         let mut kinds = variable_kinds(game);
         if game.features.typed_booleans() {
             kinds.bools.clear();
+        }
+        if let Some(f) = game.names_file() {
+            kinds.take_from(f);
         }
         NameIndex {
             taken,
@@ -1034,7 +1038,12 @@ fn namer<'a, 'g>(game: &'a Game<'g>, entry: Option<usize>, body: &[Stmt]) -> Nam
         local_kinds: HashMap::new(),
         ret: std::cell::Cell::new(script.map_or(Kind::Any, |s| index.kinds.ret(s))),
     };
-    // Kinds of the entry's locals, twice so that a local copied from another gets its kind.
+    let forced = game
+        .names_file()
+        .map(|f| file_local_kinds(f, &n.locals, body))
+        .unwrap_or_default();
+    // Kinds of the entry's locals, twice so that a local copied from another gets its kind;
+    // the names file's kinds over the evidence.
     for _ in 0..2 {
         let mut ev = HashMap::new();
         Evidence { n: &n, ev: &mut ev }.visit_block(body);
@@ -1042,8 +1051,50 @@ fn namer<'a, 'g>(game: &'a Game<'g>, entry: Option<usize>, body: &[Stmt]) -> Nam
             .into_iter()
             .filter_map(|(v, e): (String, Ev)| Some((v, e.kind())).filter(|(_, k)| *k != Kind::Any))
             .collect();
+        n.local_kinds
+            .extend(forced.iter().map(|(v, k)| (v.clone(), *k)));
     }
     n
+}
+
+/// The kinds the names file gives the locals of `body`: a local named as a typed variable
+/// place (`@holds my_spr Asset.GMSprite`), and the named parameters of the functions `body`
+/// declares, by their function's parameter places.
+fn file_local_kinds(
+    file: &NamesFile,
+    locals: &HashSet<String>,
+    body: &[Stmt],
+) -> HashMap<String, Kind> {
+    /// The walk over function declarations of [`file_local_kinds`].
+    struct Params<'f> {
+        file: &'f NamesFile,
+        out: HashMap<String, Kind>,
+    }
+
+    impl Visitor for Params<'_> {
+        fn visit_function(&mut self, f: &Function) {
+            if let Some(name) = &f.name {
+                for (i, (p, _)) in f.params.iter().enumerate() {
+                    if let Some(k) = self.file.kind(&Place::Parameter(name.clone(), i)) {
+                        self.out.insert(p.clone(), k);
+                    }
+                }
+            }
+            walk_function(self, f)
+        }
+    }
+
+    let mut out: HashMap<String, Kind> = locals
+        .iter()
+        .filter_map(|n| Some((n.clone(), file.kind(&Place::Variable(n.clone()))?)))
+        .collect();
+    let mut p = Params {
+        file,
+        out: HashMap::new(),
+    };
+    p.visit_block(body);
+    out.extend(p.out);
+    out
 }
 
 /// The kinds of the locals of `body` (the unnamed decompilation of `entry`), as
@@ -1145,6 +1196,48 @@ struct Namer<'a, 'g> {
 }
 
 impl VariableKinds {
+    /// Takes the kinds the names file gives its places as given, over what the bytecode
+    /// showed: instance and global variables (by name), script parameters and results.
+    fn take_from(&mut self, file: &NamesFile) {
+        for (place, family) in file.holds() {
+            let Family::Kind(k) = *family else {
+                continue;
+            };
+            match place {
+                Place::Variable(n) | Place::Global(n) => {
+                    self.bools.remove(n);
+                    self.instances.remove(n);
+                    self.objects.remove(n);
+                    self.named.remove(n);
+                    match k {
+                        Kind::Bool => {
+                            self.bools.insert(n.clone());
+                        }
+                        Kind::Instance => {
+                            self.instances.insert(n.clone());
+                        }
+                        Kind::Asset(AssetKind::Object) => {
+                            self.objects.insert(n.clone());
+                        }
+                        k => {
+                            self.named.insert(n.clone(), k);
+                        }
+                    }
+                }
+                Place::Parameter(s, i) => {
+                    let v = self.params.entry(s.clone()).or_default();
+                    if v.len() <= *i {
+                        v.resize(i + 1, Kind::Any);
+                    }
+                    v[*i] = k;
+                }
+                Place::Result(s) => {
+                    self.returns.insert(s.clone(), k);
+                }
+            }
+        }
+    }
+
     /// The kind of the result of script `s`.
     fn ret(&self, s: &str) -> Kind {
         self.returns.get(s).copied().unwrap_or(Kind::Any)
@@ -1173,12 +1266,16 @@ impl VisitorMut for Namer<'_, '_> {
             } => {
                 let k = self.place_kind(target);
                 self.name(value, k);
+                let k = self.elements_kind(target);
+                self.name_elements(value, k);
             }
             Stmt::Var(v) => {
                 for (n, e) in v.iter_mut() {
                     if let Some(e) = e {
                         let k = self.local_kinds.get(n).copied().unwrap_or(Kind::Any);
                         self.name(e, k);
+                        let k = self.elements_kind(&Expr::Ident(n.clone()));
+                        self.name_elements(e, k);
                     }
                 }
             }
@@ -1194,7 +1291,8 @@ impl VisitorMut for Namer<'_, '_> {
         }
     }
 
-    /// A function's returns name by its own result kind.
+    /// A function's returns name by its own result kind, its parameters' default values by
+    /// the parameters' kinds.
     fn visit_function_mut(&mut self, f: &mut Function) {
         let outer = self.ret.replace(
             f.name
@@ -1202,6 +1300,12 @@ impl VisitorMut for Namer<'_, '_> {
                 .map_or(Kind::Any, |n| self.index.kinds.ret(n)),
         );
         walk_function_mut(self, f);
+        for (p, d) in f.params.iter_mut() {
+            if let Some(d) = d {
+                let k = self.local_kinds.get(p).copied().unwrap_or(Kind::Any);
+                self.name(d, k);
+            }
+        }
         self.ret.set(outer);
     }
 
@@ -1346,9 +1450,45 @@ impl Namer<'_, '_> {
         }
     }
 
-    /// Replaces the literal `e` with its name as a value of kind `k`, if it has one.
+    /// The kind the names file gives the elements of an array literal stored in `target`
+    /// (`@holds place Array<T>`).
+    fn elements_kind(&self, target: &Expr) -> Kind {
+        let Some(file) = self.game.names_file() else {
+            return Kind::Any;
+        };
+        let place = match target {
+            Expr::Ident(n) => Place::Variable(n.clone()),
+            Expr::Member(o, n) if matches!(&**o, Expr::Ident(g) if g == "global") => {
+                Place::Global(n.clone())
+            }
+            Expr::Member(_, n) => Place::Variable(n.clone()),
+            _ => return Kind::Any,
+        };
+        file.elements(&place).unwrap_or(Kind::Any)
+    }
+
+    /// Names the elements of the array literal `e` as values of kind `k`.
+    fn name_elements(&self, e: &mut Expr, k: Kind) {
+        if let Expr::Array(items) = e {
+            for x in items {
+                self.name(x, k);
+            }
+        }
+    }
+
+    /// Replaces the literal `e` with its name as a value of kind `k`, if it has one; the
+    /// arguments of `choose(...)` (one of which is the value) alike.
     fn name(&self, e: &mut Expr, k: Kind) {
         if !k.has_names() {
+            return;
+        }
+        if let Expr::Call(callee, args) = e
+            && matches!(&**callee, Expr::Ident(f) if f == "choose")
+            && self.builtin_function(callee).is_some()
+        {
+            for a in args {
+                self.name(a, k);
+            }
             return;
         }
         let Expr::Lit(Literal::Int(v)) = *e else {

@@ -39,8 +39,9 @@ pub struct UnpackArgs {
     pub file: PathBuf,
     /// The folder to create
     pub dir: PathBuf,
-    /// A names file (the game's enums and macros, docs/names-file.md): copied into the folder
-    /// as names.gml and used to decompile; pack compiles edited .gml files with it
+    /// A names file (the game's enums, macros and kinds of values, docs/names-file.md): copied
+    /// into the folder as names.gml and used to decompile; pack compiles edited .gml files
+    /// with it
     #[arg(long, value_name = "FILE")]
     pub names: Option<PathBuf>,
 }

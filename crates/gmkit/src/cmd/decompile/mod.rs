@@ -26,7 +26,8 @@ pub struct Args {
     /// Print one JSON object per entry (JSON lines: entry, failures, text)
     #[arg(long)]
     pub json: bool,
-    /// The game's names file (enums, macros and the places holding them; docs/names-file.md)
+    /// The game's names file (enums, macros, and the places holding them or values of a
+    /// kind; docs/names-file.md)
     #[arg(long = "names", value_name = "FILE")]
     pub names: Option<PathBuf>,
 }
