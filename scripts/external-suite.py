@@ -264,7 +264,12 @@ def names_setups(body, root):
             c = re.match(r"([\w.]+)\.DefineCodeEntry\(\s*\"(\w+)\"\s*,\s*(.*)\)$", st, re.S)
             if c:
                 if "NamedArgument" in c.group(1) or c.group(1) in env.get("named_args", ()):
-                    raise NoNamesForm("parameter names of a code entry (named-argument resolver)")
+                    # A function's parameter names: `/// @name f(k) NAME`.
+                    names = re.findall(r"\"(\w+)\"", c.group(3))
+                    if not c.group(2).startswith("gml_Script_") or not names:
+                        raise NoNamesForm("parameter names of a code entry (named-argument resolver)")
+                    env.setdefault("param_names", {})[c.group(2)[len("gml_Script_"):]] = names
+                    continue
                 res = resolvers.get(c.group(3).strip())
                 if res is None:
                     raise NoNamesForm(f"resolver {c.group(3).strip()}")
@@ -301,12 +306,30 @@ def snapshot(env, global_res, entries, root, missing):
             for k, a in enumerate(t[1]):
                 if a is not None:
                     holds[f"{f}({k})"] = a
-    others = [e for e in entries if e != root]
+    params = env.get("param_names", {})
+    others = []
+    for e, res in entries.items():
+        if e == root:
+            continue
+        # A function's own resolver over its parameters (named by the named-argument
+        # resolver): the parameters' kinds.
+        f = e[len("gml_Script_"):] if e.startswith("gml_Script_") else None
+        names = params.get(f, [])
+        local = res["DefineVariableType"]
+        if f is None or not local or any(v not in names for v in local) \
+                or res["DefineFunctionArgumentsType"] or res["DefineFunctionReturnType"]:
+            others.append(e)
+            continue
+        for v, t in local.items():
+            holds[f"{f}({names.index(v)})"] = t
     if others:
         return None, f"types local to another code entry ({', '.join(others)})"
-    if not holds and not env["enums"]:
+    if not holds and not env["enums"] and not params:
         return None, None
     lines = []
+    for f, names in params.items():
+        for k, n in enumerate(names):
+            lines.append(f"/// @name {f}({k}) {n}")
     for name, members in env["enums"].items():
         body, nxt = [], 0
         for v, n in sorted(members):

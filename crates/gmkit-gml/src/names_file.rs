@@ -187,6 +187,8 @@ pub struct NamesFile {
     macros: HashMap<String, Vec<Tok>>,
     /// `@holds` lines (a line with several types gives one entry for each).
     holds: Vec<(Place, Family)>,
+    /// `@name f(k) NAME` lines: parameter `k` of function `f` prints as `NAME`.
+    param_names: HashMap<(String, usize), String>,
 }
 
 /// A `@holds` line before the file's enums are known: its line, the column of its NAMES word,
@@ -230,6 +232,22 @@ impl NamesFile {
             let Some(rest) = t.strip_prefix("///") else {
                 continue;
             };
+            if let Some(h) = rest.trim_start().strip_prefix("@name") {
+                let col = line.len() - t.len() + 1;
+                let words = words_at(line, line.len() - h.len());
+                let expected = "`/// @name FUNCTION(k) NAME`: a parameter (k from 0 to 65535) and \
+                                the identifier it prints as";
+                let [(_, place), (_, name)] = words[..] else {
+                    return Err(err(n + 1, col, expected, h.trim()));
+                };
+                match parse_place(place) {
+                    Some(Place::Parameter(f, k)) if crate::lex::is_identifier(name) => {
+                        out.param_names.insert((f, k), name.to_string());
+                    }
+                    _ => return Err(err(n + 1, col, expected, h.trim())),
+                }
+                continue;
+            }
             let Some(h) = rest.trim_start().strip_prefix("@holds") else {
                 continue;
             };
@@ -307,6 +325,13 @@ impl NamesFile {
     /// The names of the file's enums, in declaration order.
     pub fn enum_names(&self) -> impl Iterator<Item = &str> {
         self.enums.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The name parameter `k` of function `function` prints as (`/// @name f(k) NAME`).
+    pub fn param_name(&self, function: &str, k: usize) -> Option<&str> {
+        self.param_names
+            .get(&(function.to_string(), k))
+            .map(String::as_str)
     }
 
     /// The places the file names and their families.
@@ -690,4 +715,116 @@ impl VisitorMut for Namer<'_> {
             _ => {}
         }
     }
+}
+
+/// Gives the parameters of the functions declared in `body` the names the file gives them
+/// (`/// @name f(k) NAME`; the decompiler writes `argK`, GameMaker keeping no parameter
+/// names), where the name is free: no other name of the function (its parameters, any name
+/// its body or a nested function uses) is that name, and it is no keyword or built-in. The
+/// parameters compile by their position, so the renamed text compiles to the same code.
+pub(crate) fn name_parameters(file: &NamesFile, body: &mut [Stmt]) {
+    if file.param_names.is_empty() {
+        return;
+    }
+    let mut p = ParamNamer { file };
+    for s in body {
+        p.visit_stmt_mut(s);
+    }
+}
+
+struct ParamNamer<'a> {
+    file: &'a NamesFile,
+}
+
+impl VisitorMut for ParamNamer<'_> {
+    fn visit_function_mut(&mut self, f: &mut crate::ast::Function) {
+        if let Some(name) = f.name.clone() {
+            let mut used = Idents::default();
+            for s in &f.body {
+                crate::visit::Visitor::visit_stmt(&mut used, s);
+            }
+            for (_, d) in f.params.iter().filter_map(|(n, d)| Some((n, d.as_ref()?))) {
+                crate::visit::Visitor::visit_expr(&mut used, d);
+            }
+            let mut taken: std::collections::HashSet<String> = used.0;
+            taken.extend(f.params.iter().map(|(n, _)| n.clone()));
+            let mut renames: HashMap<String, String> = HashMap::new();
+            for (k, (old, _)) in f.params.iter().enumerate() {
+                let Some(new) = self.file.param_name(&name, k) else {
+                    continue;
+                };
+                let builtin = crate::builtins::constant(new).is_some()
+                    || crate::builtins::variable(new).is_some()
+                    || crate::builtins::function(new).is_some()
+                    || crate::builtins::documented_constant(new).is_some()
+                    || crate::parse::is_keyword(new);
+                if taken.contains(new) || builtin {
+                    continue;
+                }
+                taken.insert(new.to_string());
+                renames.insert(old.clone(), new.to_string());
+            }
+            if !renames.is_empty() {
+                for (n, d) in &mut f.params {
+                    if let Some(d) = d {
+                        Renamer(&renames).visit_expr_mut(d);
+                    }
+                    if let Some(new) = renames.get(n) {
+                        *n = new.clone();
+                    }
+                }
+                let mut r = Renamer(&renames);
+                for s in &mut f.body {
+                    r.visit_stmt_mut(s);
+                }
+            }
+        }
+        crate::visit::walk_function_mut(self, f);
+    }
+}
+
+/// Every bare name a tree uses, nested functions included.
+#[derive(Default)]
+struct Idents(std::collections::HashSet<String>);
+
+impl crate::visit::Visitor for Idents {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Var(v) => self.0.extend(v.iter().map(|(n, _)| n.clone())),
+            Stmt::Static(v) => self.0.extend(v.iter().map(|(n, _)| n.clone())),
+            Stmt::GlobalVar(v) => self.0.extend(v.iter().cloned()),
+            Stmt::Try {
+                catch: Some((n, _)),
+                ..
+            } => {
+                self.0.insert(n.clone());
+            }
+            _ => {}
+        }
+        crate::visit::walk_stmt(self, s);
+    }
+
+    fn visit_expr(&mut self, e: &Expr) {
+        if let Expr::Ident(n) = e {
+            self.0.insert(n.clone());
+        }
+        crate::visit::walk_expr(self, e);
+    }
+}
+
+/// Renames bare names in a function's own body (not in the functions nested in it: their
+/// names are their own, GML functions see no outer locals).
+struct Renamer<'a>(&'a HashMap<String, String>);
+
+impl VisitorMut for Renamer<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Ident(n) = e
+            && let Some(new) = self.0.get(n.as_str())
+        {
+            *n = new.clone();
+        }
+        walk_expr_mut(self, e);
+    }
+
+    fn visit_function_mut(&mut self, _f: &mut crate::ast::Function) {}
 }

@@ -249,7 +249,8 @@ struct Parser {
     top: (u32, u32),
 }
 
-fn is_keyword(s: &str) -> bool {
+/// Whether `s` is a word of GML's syntax (`if`, `var`, `function`, ...), no name.
+pub(crate) fn is_keyword(s: &str) -> bool {
     matches!(
         s,
         "if" | "else"

@@ -613,3 +613,60 @@ fn kinds_of_a_functions_parameters_in_a_2022_script() {
     );
     assert!(plain.contains("kinds_mark(3, 65280)"), "{plain}");
 }
+
+/// `/// @name f(k) NAME` gives a function's parameter the name GameMaker did not keep: the
+/// declaration and every read of it in the function's own body print it, and the entry
+/// compiles back to its code. A name the function already uses, or a built-in's, is not
+/// taken; a malformed line is refused with its line and column.
+#[test]
+fn parameter_names_from_the_file() {
+    let Some(bytes) = gmkit_testdata::corpus_file("acrandomizer.win") else {
+        return;
+    };
+    let file = gmkit_data::parse_bytes(bytes).expect("corpus file parses");
+    let plain = Game::new(&file);
+    let entry = (0..plain.code_count())
+        .find(|&i| plain.code_name(i) == "gml_GlobalScript_arrayRand")
+        .expect("arrayRand");
+    let before = print::print_stmts(&decompile::decompile_entry(&plain, entry).unwrap().body);
+    assert!(before.contains("function arrayRand(arg0)"), "{before}");
+    let orig = file.code.as_ref().unwrap().instructions(entry).unwrap();
+    for (names, want) in [
+        (
+            "/// @name arrayRand(0) list\n",
+            "function arrayRand(list) {\n    return list[irandom(array_length(list) + -1)];",
+        ),
+        // A built-in's name, or a second name, is not taken.
+        (
+            "/// @name arrayRand(0) irandom\n",
+            "function arrayRand(arg0) {",
+        ),
+        ("/// @name arrayRand(0) x\n", "function arrayRand(arg0) {"),
+        (
+            "/// @name arrayRand(1) other_one\n",
+            "function arrayRand(arg0) {",
+        ),
+    ] {
+        let nf = NamesFile::parse(names).expect("parses");
+        let game = Game::new(&file).with_names_file(nf.clone());
+        let text = print::print_stmts(&decompile::decompile_entry(&game, entry).unwrap().body);
+        assert!(text.contains(want), "{names}: {text}");
+        let cn = Names::new(&game);
+        let tree = nf.parse_code(&text, game.enum_int64()).expect("parses");
+        let ins = compile_entry(&game, &cn, entry, &tree).expect("compiles");
+        assert_eq!(ins, orig.as_ref(), "{text}");
+    }
+    for bad in [
+        "/// @name arrayRand 0\n",
+        "/// @name arrayRand(0) 9x\n",
+        "\n  /// @name f(0)\n",
+    ] {
+        let e = NamesFile::parse(bad).expect_err(bad);
+        assert!(e.line >= 1 && e.col >= 1, "{bad}: {e}");
+        assert!(e.expected.contains("@name"), "{bad}: {e}");
+    }
+    assert_eq!(
+        NamesFile::parse("\n  /// @name f(0)\n").unwrap_err().line,
+        2
+    );
+}

@@ -203,6 +203,9 @@ fn decompile_entry_raw(
         tidy::dnd_reals(&mut body);
     }
     tidy::builtin_array_names(&mut body);
+    if let Some(f) = game.names_file() {
+        crate::names_file::name_parameters(f, &mut body);
+    }
     Ok(Decompiled {
         body,
         failures: d.failures,
