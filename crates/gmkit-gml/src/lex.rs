@@ -277,6 +277,25 @@ fn lex_nested(src: &str, escapes: bool, depth: usize) -> Result<Vec<Token>, Pars
             out.push(t(Tok::Punct(")")));
             continue;
         }
+        // A CSS colour `#RRGGBB` (manual, Colour And Alpha): the colour $BBGGRR.
+        if c == '#'
+            && chars.len() >= i + 7
+            && chars[i + 1..i + 7].iter().all(char::is_ascii_hexdigit)
+            && !chars
+                .get(i + 7)
+                .is_some_and(|d| d.is_alphanumeric() || *d == '_')
+        {
+            let digit = |k: usize| chars[i + k].to_digit(16).unwrap_or(0) as i64;
+            let byte = |k: usize| digit(k) * 16 + digit(k + 1);
+            let v = byte(1) | byte(3) << 8 | byte(5) << 16;
+            adv(&mut i, &mut line, &mut col, 7);
+            out.push(Token {
+                tok: Tok::Int(v),
+                line: l0,
+                col: c0,
+            });
+            continue;
+        }
         let hex_start = if c == '$' && chars.get(i + 1).is_some_and(|d| d.is_ascii_hexdigit()) {
             Some(1)
         } else if c == '0' && matches!(chars.get(i + 1), Some('x' | 'X')) {

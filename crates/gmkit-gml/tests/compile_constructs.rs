@@ -295,3 +295,14 @@ fn array_owner_ids_in_switches_calls_and_returns() {
         Some(code),
     );
 }
+
+#[test]
+fn css_colour_literals() {
+    // `#RRGGBB` (manual, Colour And Alpha) is the colour `$BBGGRR`: an int32 constant.
+    v2023("tint = #FF8000;", "push.i 33023 / pop.v.i self.tint");
+    v2023("tint = #0a0B0c;", "push.i 789258 / pop.v.i self.tint");
+    // Not six hex digits, or more name characters after them: no colour.
+    for bad in ["tint = #FF80;", "tint = #FF8000zz;"] {
+        assert!(gmkit_gml::parse::parse(bad).is_err(), "{bad}");
+    }
+}
