@@ -446,6 +446,28 @@ impl Compiler<'_> {
 
     /// `if (argumentK == undefined) argumentK = d;` (2024.11+: through `builtin.argumentK`).
     fn default_argument(&mut self, k: usize, d: &Expr) -> R<()> {
+        if k >= MAX_ARGUMENT_VARIABLES {
+            // Past `argument15`: the element of `argument` (spec §4.7a), in every version.
+            let target = argument_element(k);
+            let t = self.expr(&target)?;
+            self.conv(t, DataType::Variable);
+            let t = self.expr(&Expr::Ident("undefined".into()))?;
+            self.emit(Instruction::Compare {
+                cmp: gmkit_data::chunks::code::Comparison::Eq,
+                t1: super::int_type(t),
+                t2: DataType::Variable,
+            });
+            let l = self.label();
+            self.branch(Opcode::Bf, l);
+            self.set_owner(&Stmt::Assign {
+                target: target.clone(),
+                op: None,
+                value: d.clone(),
+            });
+            self.assign(&target, d)?;
+            self.place(l);
+            return Ok(());
+        }
         let name = format!("argument{k}");
         let (inst, op) = if self.f().builtin_default_arguments() {
             (-6, Opcode::PushBltn)
@@ -1054,6 +1076,18 @@ fn struct_name(entry: &str) -> String {
 /// VARI entry is looked up).
 pub(super) const EXPLICIT_ARGUMENT: char = '\u{1}';
 
+/// The arguments read as variables `argument0` ... `argument15`; later ones only as elements
+/// of `argument` (spec §4.7a: a parameter k >= 16 is `argument[k]`).
+const MAX_ARGUMENT_VARIABLES: usize = 16;
+
+/// `argument[k]`.
+fn argument_element(k: usize) -> Expr {
+    Expr::Index(
+        Box::new(Expr::Ident("argument".into())),
+        vec![Expr::Lit(Literal::Int(k as i64))],
+    )
+}
+
 /// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
 /// are their own).
 fn rename_stmt(s: &mut Stmt, m: &HashMap<String, String>) {
@@ -1073,7 +1107,14 @@ impl VisitorMut for Rename<'_> {
         match e {
             Expr::Ident(n) => {
                 if let Some(r) = self.0.get(n) {
-                    *n = r.clone();
+                    match r
+                        .strip_prefix("argument")
+                        .and_then(|k| k.parse::<usize>().ok())
+                        .filter(|&k| k >= MAX_ARGUMENT_VARIABLES)
+                    {
+                        Some(k) => *e = argument_element(k),
+                        None => *n = r.clone(),
+                    }
                 }
             }
             e => walk_expr_mut(self, e),
