@@ -217,6 +217,29 @@ fn lex_nested(src: &str, escapes: bool, depth: usize) -> Result<Vec<Token>, Pars
             }
             continue;
         }
+        // A name of GameMaker's own internal functions, `@@name@@` (`@@string@@`, which
+        // 2024.14+ template strings call): the decompiler writes calls of them so.
+        if c == '@'
+            && chars.get(i + 1) == Some(&'@')
+            && chars
+                .get(i + 2)
+                .is_some_and(|d| d.is_ascii_alphabetic() || *d == '_')
+        {
+            let mut e = i + 2;
+            while e < chars.len() && (chars[e].is_ascii_alphanumeric() || chars[e] == '_') {
+                e += 1;
+            }
+            if chars.get(e) == Some(&'@') && chars.get(e + 1) == Some(&'@') {
+                let s = i;
+                adv(&mut i, &mut line, &mut col, e + 2 - s);
+                out.push(Token {
+                    tok: Tok::Ident(chars[s..i].iter().collect()),
+                    line: l0,
+                    col: c0,
+                });
+                continue;
+            }
+        }
         if c.is_ascii_alphabetic() || c == '_' {
             let s = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
