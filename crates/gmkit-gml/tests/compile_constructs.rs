@@ -306,3 +306,28 @@ fn css_colour_literals() {
         assert!(gmkit_gml::parse::parse(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn multiples_and_fractions_of_pi() {
+    // GameMaker's compiler folds `2 * pi`, `pi * 2` and `pi / 2` to one double (corpus:
+    // vendaval's `2 * pi`, longdog's `pi * 2`); the decompiler writes such doubles so again.
+    let folded = "push.d 6.283185307179586 / pop.v.d self.turn / push.d 1.5707963267948966 / \
+                  pop.v.d self.quarter / push.d 12.566370614359172 / pop.v.d self.two_turns";
+    v2023(
+        "turn = 2 * pi;\nquarter = pi / 2;\ntwo_turns = pi * 4;",
+        folded,
+    );
+    assert_eq!(
+        gml(17, 2023, 1, folded),
+        "turn = 2 * pi;\nquarter = pi / 2;\ntwo_turns = 4 * pi;"
+    );
+    // Any other double stays a number; `x * pi` with a variable is no constant.
+    assert_eq!(
+        gml(17, 2023, 1, "push.d 2.5 / pop.v.d self.half"),
+        "half = 2.5;"
+    );
+    v2023(
+        "arc = n * pi;",
+        "push.v self.n / push.d 3.141592653589793 / mul.d.v / pop.v.v self.arc",
+    );
+}

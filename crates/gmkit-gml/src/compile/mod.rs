@@ -2438,6 +2438,13 @@ impl<'g> Compiler<'g> {
     }
 
     fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<DataType> {
+        if let Some(v) = pi_product(op, l, r) {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Double(v),
+            });
+            return Ok(DataType::Double);
+        }
         let cmp = matches!(
             op,
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ge | BinaryOp::Gt
@@ -2502,4 +2509,22 @@ fn arith_opcode(op: BinaryOp) -> Option<Opcode> {
         Shr => Opcode::Shr,
         _ => return None,
     })
+}
+
+/// `k * pi`, `pi * k` or `pi / k` with a whole number `k`: the double GameMaker's compiler
+/// folds it to (corpus: `2 * pi` and `pi * 2` are one `push.d 6.283185307179586`, `pi/2` one
+/// `push.d 1.5707963267948966`), as the decompiler writes such doubles.
+fn pi_product(op: BinaryOp, l: &Expr, r: &Expr) -> Option<f64> {
+    use std::f64::consts::PI;
+    let is_pi = |e: &Expr| matches!(e, Expr::Ident(n) if n == "pi");
+    let int = |e: &Expr| match e {
+        Expr::Lit(Literal::Int(k)) => Some(*k as f64),
+        _ => None,
+    };
+    match op {
+        BinaryOp::Mul if is_pi(r) => int(l).map(|k| k * PI),
+        BinaryOp::Mul if is_pi(l) => int(r).map(|k| PI * k),
+        BinaryOp::Div if is_pi(l) => int(r).filter(|&k| k != 0.0).map(|k| PI / k),
+        _ => None,
+    }
 }
