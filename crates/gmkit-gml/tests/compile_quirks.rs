@@ -340,3 +340,49 @@ fn new_code_sets_one_owner_per_written_variable() {
     // No copy-on-write from 2022.2 (a game setting, off by default): no owners.
     assert!(!new_code_owners(2023, 1, "row[0] = 7;\ngrid.cells[0] = 2;").contains("owner"));
 }
+
+#[test]
+fn an_event_function_as_a_value_from_2024_11() {
+    // 2024.11+: the event's root code sees the functions it declares anywhere, as do the
+    // headers of its functions (default values, a parent's arguments: code of the event);
+    // a reference is `push.i [function]f@<event>` (2024.11), `pushref.i` of it from 2024.13.
+    // Inside another function's body (before 2024.13) the name is the variable.
+    let src = "early = Spawn;\nfunction Spawn(kind) constructor {\n}\n\
+               function Child(kind = Spawn) : Spawn(Spawn) constructor {\n    inner = Spawn;\n}\n\
+               late = Spawn;";
+    let child = "gml_Script_Spawn@gml_Object_obj_host_Create_0";
+    for (minor, value, pop) in [
+        (11, format!("push.i [function]{child}"), "pop.v.i"),
+        (13, format!("pushref.i [function]{child}"), "pop.v.v"),
+    ] {
+        let mut file = game_file(2024, minor, &[]);
+        let (asm, gml) = add_create(&mut file, src).expect("compiles");
+        assert!(
+            asm.contains(&format!("{value}\n{pop} builtin.early")),
+            "{asm}"
+        );
+        assert!(
+            asm.contains(&format!("{value}\n{pop} builtin.late")),
+            "{asm}"
+        );
+        // The default value, and the parent's argument (converted as an argument).
+        assert!(
+            asm.contains(&format!("{value}\n{pop} builtin.argument0")),
+            "{asm}"
+        );
+        let arg = if minor == 11 {
+            format!("{value}\nconv.i.v\ncall.i {child}(argc=1)")
+        } else {
+            format!("{value}\ncall.i {child}(argc=1)")
+        };
+        assert!(asm.contains(&arg), "{asm}");
+        if minor == 11 {
+            assert!(
+                asm.contains("push.v builtin.Spawn\npop.v.v builtin.inner"),
+                "{asm}"
+            );
+        }
+        assert!(gml.contains("early = Spawn;"), "{gml}");
+        assert!(gml.contains("late = Spawn;"), "{gml}");
+    }
+}

@@ -51,6 +51,9 @@ pub(super) struct FnState {
     params: usize,
     /// Compiling the value of a `static` initializer (function literals bind to `static`).
     in_static: bool,
+    /// Compiling a function's header (default values, a constructor parent's arguments): code
+    /// of the enclosing scope.
+    header: bool,
     /// The current function is a constructor or struct body.
     constructor: bool,
     /// Static variables of the current function.
@@ -390,7 +393,9 @@ impl Compiler<'_> {
             let mut d = d.clone();
             rename_expr(&mut d, &map);
             let inner = std::mem::replace(&mut self.fnc.current, self.fnc.outer.clone());
+            let header = std::mem::replace(&mut self.fnc.header, true);
             let r = self.default_argument(k, &d);
+            self.fnc.header = header;
             self.fnc.current = inner;
             r?;
         }
@@ -399,7 +404,10 @@ impl Compiler<'_> {
             for a in &mut args {
                 rename_expr(a, &map);
             }
-            self.call_arguments(&args)?;
+            let header = std::mem::replace(&mut self.fnc.header, true);
+            let r = self.call_arguments(&args);
+            self.fnc.header = header;
+            r?;
             let pf = match self.declared_above(parent, true) {
                 Some(f) => f,
                 None => self.func(parent)?,
@@ -828,6 +836,34 @@ impl Compiler<'_> {
         if !self.f().constructor_set_static()
             && let Some(function) = self.declared_here(name)
         {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Function(function),
+            });
+            return Ok(Some(DataType::Int32));
+        }
+        // 2024.11+: the event's root code, and the headers of its functions, see every
+        // function the event declares (spec §7.1), `push.i [function]f@<entry>`; 2024.13+
+        // `pushref.i` of it.
+        if self.f().constructor_set_static()
+            && (self.fnc.depth == 0 || self.fnc.header)
+            && let Some(function) = self.declared_here(name)
+        {
+            if self.f().local_function_refs() {
+                let asset_type = self
+                    .game
+                    .pushref_type(crate::game::AssetKind::Script)
+                    .unwrap_or(0);
+                self.emit(Instruction::Extended {
+                    kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
+                    t: DataType::Int32,
+                    operand: Some(gmkit_data::chunks::code::ExtOperand::Function {
+                        function,
+                        asset_type,
+                    }),
+                });
+                return Ok(Some(DataType::Variable));
+            }
             self.emit(Instruction::Push {
                 op: Opcode::Push,
                 value: PushValue::Function(function),
