@@ -386,3 +386,32 @@ fn an_event_function_as_a_value_from_2024_11() {
         assert!(gml.contains("late = Spawn;"), "{gml}");
     }
 }
+
+#[test]
+fn an_event_function_called_from_another_from_2024_13() {
+    // 2024.13+: a function of the event called from the body of another of its functions is
+    // called through a reference (`@@This@@`, `pushref.i`, `callv`); before, directly; the
+    // event's root code calls it directly in every version.
+    let src = "function helper(n) {\n    return n;\n}\nfunction user() {\n    return helper(2);\n}\n\
+               helper(3);";
+    let child = "gml_Script_helper@gml_Object_obj_host_Create_0";
+    for minor in [11, 13] {
+        let mut file = game_file(2024, minor, &[]);
+        let (asm, gml) = add_create(&mut file, src).expect("compiles");
+        let inner = if minor == 13 {
+            format!("call.i @@This@@(argc=0)\npushref.i [function]{child}\ncallv.v 1\nret.v")
+        } else {
+            format!("call.i {child}(argc=1)\nret.v")
+        };
+        assert!(asm.contains(&inner), "{asm}");
+        assert!(
+            asm.contains(&format!("call.i {child}(argc=1)\npopz.v")),
+            "{asm}"
+        );
+        assert!(gml.contains("return helper(2);"), "{gml}");
+        // The text decompiled compiles to the same code.
+        let mut again = game_file(2024, minor, &[]);
+        let (asm2, _) = add_create(&mut again, &gml).expect("compiles again");
+        assert_eq!(asm2, asm);
+    }
+}

@@ -850,18 +850,7 @@ impl Compiler<'_> {
             && let Some(function) = self.declared_here(name)
         {
             if self.f().local_function_refs() {
-                let asset_type = self
-                    .game
-                    .pushref_type(crate::game::AssetKind::Script)
-                    .unwrap_or(0);
-                self.emit(Instruction::Extended {
-                    kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
-                    t: DataType::Int32,
-                    operand: Some(gmkit_data::chunks::code::ExtOperand::Function {
-                        function,
-                        asset_type,
-                    }),
-                });
+                self.pushref_function(function);
                 return Ok(Some(DataType::Variable));
             }
             self.emit(Instruction::Push {
@@ -939,6 +928,48 @@ impl Compiler<'_> {
             argc: call_argc(args.len())?,
         });
         Ok(DataType::Variable)
+    }
+
+    /// `pushref.i [function]f` (a reference of the script asset kind, type v).
+    fn pushref_function(&mut self, function: FunctionId) {
+        let asset_type = self
+            .game
+            .pushref_type(crate::game::AssetKind::Script)
+            .unwrap_or(0);
+        self.emit(Instruction::Extended {
+            kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
+            t: DataType::Int32,
+            operand: Some(gmkit_data::chunks::code::ExtOperand::Function {
+                function,
+                asset_type,
+            }),
+        });
+    }
+
+    /// 2024.13+ ("new function resolution", spec §7.1): a call of a function an object
+    /// event's root code declares, from the body of another of its functions (a function of
+    /// an enclosing scope), is `call.i @@This@@ 0 / pushref.i f / callv.v N`, its arguments
+    /// pushed first. True when the call was so compiled.
+    pub(super) fn enclosing_function_call(&mut self, name: &str, argc: u16) -> R<bool> {
+        if !self.f().local_function_refs()
+            || self.fnc.depth == 0
+            || self.fnc.header
+            || self.fnc.script.is_some()
+            || self.locals.contains(name)
+        {
+            return Ok(false);
+        }
+        let Some(function) = self.func_named(&format!("gml_Script_{name}@{}", self.fnc.entry))
+        else {
+            return Ok(false);
+        };
+        self.call_named("@@This@@", 0)?;
+        self.pushref_function(function);
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc,
+        });
+        Ok(true)
     }
 
     /// A function declared at the root of this (non-script) entry, called directly by name

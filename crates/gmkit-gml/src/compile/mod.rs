@@ -2094,6 +2094,9 @@ impl<'g> Compiler<'g> {
                 }
                 self.call_arguments(args)?;
                 let argc = call_argc(args.len())?;
+                if self.enclosing_function_call(n, argc)? {
+                    return Ok(DataType::Variable);
+                }
                 let found = if self.by_name.contains(n.as_str())
                     && !(self.grow.is_some() && self.names.funcs.contains_key(n.as_str()))
                 {
