@@ -415,3 +415,36 @@ fn an_event_function_called_from_another_from_2024_13() {
         assert_eq!(asm2, asm);
     }
 }
+
+#[test]
+fn a_function_on_the_left_of_a_dot_is_its_statics() {
+    // `f.v`: the function's statics, `static_get(f)` over `push.i [function]f` (wild 2023.11:
+    // `process_camera_controls.follow_inst = id`), also from 2024.2 where `f` as a value is a
+    // `pushref`, and for a function of the event its root code sees (2024.11+).
+    let statics = |f: &str| {
+        format!("push.i [function]{f}\nconv.i.v\ncall.i static_get(argc=1)\npushi.e -9\n")
+    };
+    for (major, minor) in [(2023, 11), (2024, 2), (2024, 11)] {
+        let mut file = game_file(major, minor, &["gml_Script_scr_cam"]);
+        let (asm, gml) =
+            add_create(&mut file, "scr_cam.zoom = 2;\nview = scr_cam;").expect("compiles");
+        assert!(
+            asm.contains(&format!(
+                "{}pop.v.i [stacktop]",
+                statics("gml_Script_scr_cam")
+            )),
+            "{major}.{minor}: {asm}"
+        );
+        let value = if major == 2024 { "pushref.i" } else { "push.i" };
+        assert!(asm.contains(&format!("{value} [function")), "{asm}");
+        assert!(gml.contains("scr_cam.zoom = 2;"), "{gml}");
+    }
+    let mut file = game_file(2024, 11, &[]);
+    let (asm, gml) =
+        add_create(&mut file, "function Cam() {\n}\nCam.zoom += 1;").expect("compiles");
+    assert!(
+        asm.contains(&statics("gml_Script_Cam@gml_Object_obj_host_Create_0")),
+        "{asm}"
+    );
+    assert!(gml.contains("Cam.zoom += 1;"), "{gml}");
+}

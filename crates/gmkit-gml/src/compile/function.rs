@@ -845,10 +845,7 @@ impl Compiler<'_> {
         // 2024.11+: the event's root code, and the headers of its functions, see every
         // function the event declares (spec §7.1), `push.i [function]f@<entry>`; 2024.13+
         // `pushref.i` of it.
-        if self.f().constructor_set_static()
-            && (self.fnc.depth == 0 || self.fnc.header)
-            && let Some(function) = self.declared_here(name)
-        {
+        if let Some(function) = self.event_function_seen(name) {
             if self.f().local_function_refs() {
                 self.pushref_function(function);
                 return Ok(Some(DataType::Variable));
@@ -928,6 +925,15 @@ impl Compiler<'_> {
             argc: call_argc(args.len())?,
         });
         Ok(DataType::Variable)
+    }
+
+    /// 2024.11+: a function the object event declares, where the event's code sees it by
+    /// name (its root code, and the headers of its functions).
+    pub(super) fn event_function_seen(&self, name: &str) -> Option<FunctionId> {
+        if !self.f().constructor_set_static() || !(self.fnc.depth == 0 || self.fnc.header) {
+            return None;
+        }
+        self.declared_here(name)
     }
 
     /// `pushref.i [function]f` (a reference of the script asset kind, type v).

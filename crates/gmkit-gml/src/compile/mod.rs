@@ -1668,6 +1668,25 @@ impl<'g> Compiler<'g> {
             && self.f().gml_v2()
             && self.instance_number(e).is_none()
         {
+            // From 2024.2 a script function as a value is a `pushref`; on the left of a dot
+            // it stays `push.i [function]f` for `static_get` (spec §6.3), as does a function
+            // of the event its code sees (2024.11+).
+            if self.f().function_refs()
+                && !self.locals.contains(n)
+                && self.function_scope_of(n).is_none()
+                && let Some(function) = self
+                    .func_named(&format!("gml_Script_{n}"))
+                    .or_else(|| self.event_function_seen(n))
+            {
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Function(function),
+                });
+                self.conv(DataType::Int32, DataType::Variable);
+                self.call_named("static_get", 1)?;
+                self.push_int(-9);
+                return Ok(true);
+            }
             let at = self.out.len();
             let t = self.expr(e)?;
             self.dot_owner = false;
