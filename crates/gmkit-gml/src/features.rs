@@ -255,6 +255,13 @@ impl Features {
         self.version.non_lts_at_least(2024, 11)
     }
 
+    /// 2024.13+ ("new function resolution", spec §7.1): a function the code declares is
+    /// referenced as a value with `pushref.i` (before: `push.i [function]`), and code nested in
+    /// a function sees the functions of the code around it.
+    pub fn local_function_refs(&self) -> bool {
+        self.version.non_lts_at_least(2024, 13)
+    }
+
     /// Before 2024.6: `throw` inside a try with `finally` inlines the finally body first.
     pub fn finally_before_throw(&self) -> bool {
         !self.version.non_lts_at_least(2024, 6)

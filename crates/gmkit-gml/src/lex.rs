@@ -226,6 +226,29 @@ fn lex_nested(src: &str, escapes: bool, depth: usize) -> Result<Vec<Token>, Pars
             }
             continue;
         }
+        // A name of GameMaker's own internal functions, `@@name@@` (`@@string@@`, which
+        // 2024.14+ template strings call): the decompiler writes calls of them so.
+        if c == '@'
+            && chars.get(i + 1) == Some(&'@')
+            && chars
+                .get(i + 2)
+                .is_some_and(|d| d.is_ascii_alphabetic() || *d == '_')
+        {
+            let mut e = i + 2;
+            while e < chars.len() && (chars[e].is_ascii_alphanumeric() || chars[e] == '_') {
+                e += 1;
+            }
+            if chars.get(e) == Some(&'@') && chars.get(e + 1) == Some(&'@') {
+                let s = i;
+                adv(&mut i, &mut line, &mut col, e + 2 - s);
+                out.push(Token {
+                    tok: Tok::Ident(chars[s..i].iter().collect()),
+                    line: l0,
+                    col: c0,
+                });
+                continue;
+            }
+        }
         if c.is_ascii_alphabetic() || c == '_' {
             let s = i;
             while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
@@ -284,6 +307,25 @@ fn lex_nested(src: &str, escapes: bool, depth: usize) -> Result<Vec<Token>, Pars
                 out.push(t(Tok::Punct(")")));
             }
             out.push(t(Tok::Punct(")")));
+            continue;
+        }
+        // A CSS colour `#RRGGBB` (manual, Colour And Alpha): the colour $BBGGRR.
+        if c == '#'
+            && chars.len() >= i + 7
+            && chars[i + 1..i + 7].iter().all(char::is_ascii_hexdigit)
+            && !chars
+                .get(i + 7)
+                .is_some_and(|d| d.is_alphanumeric() || *d == '_')
+        {
+            let digit = |k: usize| chars[i + k].to_digit(16).unwrap_or(0) as i64;
+            let byte = |k: usize| digit(k) * 16 + digit(k + 1);
+            let v = byte(1) | byte(3) << 8 | byte(5) << 16;
+            adv(&mut i, &mut line, &mut col, 7);
+            out.push(Token {
+                tok: Tok::Int(v),
+                line: l0,
+                col: c0,
+            });
             continue;
         }
         let hex_start = if c == '$' && chars.get(i + 1).is_some_and(|d| d.is_ascii_hexdigit()) {

@@ -295,3 +295,39 @@ fn array_owner_ids_in_switches_calls_and_returns() {
         Some(code),
     );
 }
+
+#[test]
+fn css_colour_literals() {
+    // `#RRGGBB` (manual, Colour And Alpha) is the colour `$BBGGRR`: an int32 constant.
+    v2023("tint = #FF8000;", "push.i 33023 / pop.v.i self.tint");
+    v2023("tint = #0a0B0c;", "push.i 789258 / pop.v.i self.tint");
+    // Not six hex digits, or more name characters after them: no colour.
+    for bad in ["tint = #FF80;", "tint = #FF8000zz;"] {
+        assert!(gmkit_gml::parse::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn multiples_and_fractions_of_pi() {
+    // GameMaker's compiler folds `2 * pi`, `pi * 2` and `pi / 2` to one double (corpus:
+    // vendaval's `2 * pi`, longdog's `pi * 2`); the decompiler writes such doubles so again.
+    let folded = "push.d 6.283185307179586 / pop.v.d self.turn / push.d 1.5707963267948966 / \
+                  pop.v.d self.quarter / push.d 12.566370614359172 / pop.v.d self.two_turns";
+    v2023(
+        "turn = 2 * pi;\nquarter = pi / 2;\ntwo_turns = pi * 4;",
+        folded,
+    );
+    assert_eq!(
+        gml(17, 2023, 1, folded),
+        "turn = 2 * pi;\nquarter = pi / 2;\ntwo_turns = 4 * pi;"
+    );
+    // Any other double stays a number; `x * pi` with a variable is no constant.
+    assert_eq!(
+        gml(17, 2023, 1, "push.d 2.5 / pop.v.d self.half"),
+        "half = 2.5;"
+    );
+    v2023(
+        "arc = n * pi;",
+        "push.v self.n / push.d 3.141592653589793 / mul.d.v / pop.v.v self.arc",
+    );
+}

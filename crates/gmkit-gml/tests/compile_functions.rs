@@ -848,3 +848,46 @@ fn declaration_named_like_a_builtin_function() {
         c.compiles(&format!("function {name}(a) {{ return a; }}"));
     }
 }
+
+/// A parameter past the sixteenth (`argument15`) is an element of `argument` (spec §4.7a):
+/// read, written and defaulted as `argument[k]` with owner -15, in every 2.3+ version (there is
+/// no variable `argument16`); the earlier ones keep their version's forms.
+#[test]
+fn parameters_past_the_sixteenth() {
+    let params = (0..17)
+        .map(|k| format!("p{k}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let gml = format!("function wide({params} = 9) {{\n    total = p16 + p0;\n    p16 = 4;\n}}");
+    let body = "pushi.e -15 / pushi.e 16 / push.v [array]0.argument / pushbltn.v builtin.undefined / \
+        cmp.v.v EQ / bf D / pushi.e 9 / conv.i.v / pushi.e -15 / pushi.e 16 / \
+        pop.v.v [array]0.argument / D: / pushi.e -15 / pushi.e 16 / push.v [array]0.argument / \
+        push.v arg.argument0 / add.v.v / pop.v.v SCOPE.total / pushi.e 4 / conv.i.v / \
+        pushi.e -15 / pushi.e 16 / pop.v.v [array]0.argument / exit.i";
+    for (major, minor, scope, store) in [(2, 3, "self", -6), (2024, 11, "builtin", -1)] {
+        let asm = format!(
+            "b L2 / F: / {} / L2: / push.i [function]gml_Script_wide / conv.i.v / \
+             pushi.e -1 / conv.i.v / call.i method 2 / dup.v 0 / pushi.e {store} / \
+             pop.v.v [stacktop]0.wide / popz.v",
+            body.replace("SCOPE", scope)
+        );
+        let mut c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr_wide",
+            &[("gml_Script_wide", "F")],
+            &asm,
+        );
+        c.compiles(&gml);
+        // Decompiled: the default is the parameter's again; the body reads the element.
+        let code = c.asm.file.code.as_mut().expect("made with code");
+        code.entries[1].arguments_count = 17;
+        let args = (0..16).map(|k| format!("arg{k}, ")).collect::<String>();
+        let back = format!(
+            "function wide({args}arg16 = 9) {{\n    total = argument[16] + arg0;\n    \
+             argument[16] = 4;\n}}"
+        );
+        assert_eq!(c.decompiles(), back);
+        c.compiles(&back);
+    }
+}

@@ -6,6 +6,7 @@ mod common;
 use common::{Asm, compiles_to};
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::asm::Disassembler;
+use gmkit_data::chunks::code::{CodeBody, CodeEntry};
 use gmkit_data::chunks::variable::Variable;
 use gmkit_data::code_entry::{EntryTarget, EventType};
 use gmkit_gml::{Game, decompile, entries, print};
@@ -244,4 +245,206 @@ fn a_call_with_more_arguments_than_an_instruction_holds_is_refused() {
     assert!(err.contains("70000 arguments"), "{err}");
     let fits = ["0"; 3].join(", ");
     add_create(&mut file, &format!("show_debug_message({fits});")).expect("three fit");
+}
+
+/// Compiles `source` as obj_host's new Create event (no code of its own to learn owner ids from) and returns
+/// its assembly with each `push <id> / setowner.e` written `owner N`, N numbering the
+/// distinct ids in order of appearance: which statements set an owner, and which share one.
+fn new_code_owners(major: u16, minor: u16, source: &str) -> String {
+    let mut file = game_file(major, minor, &[]);
+    if (major, minor) < (2022, 2) {
+        // A game of these versions sets array owners (copy-on-write): its code shows it.
+        let mut a = Asm::new(17, major, minor);
+        let body = a.asm("push.i 65536 / setowner.e / pushi.e 1 / pop.v.i self.k");
+        let name = file.intern("gml_Object_obj_host_Step_0");
+        file.code
+            .as_mut()
+            .expect("made with code")
+            .entries
+            .push(CodeEntry {
+                name,
+                body: CodeBody::Instructions(body),
+                locals_count: 1,
+                arguments_count: 0,
+                arguments_flag: false,
+                execution_offset: 0,
+            });
+    }
+    let (text, _) = add_create(&mut file, source).expect("compiles");
+    let lines: Vec<&str> = text.lines().collect();
+    let mut ids: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < lines.len() {
+        if lines.get(k + 1) == Some(&"setowner.e") {
+            let id = lines[k].rsplit(' ').next().unwrap_or("").to_string();
+            let n = ids.iter().position(|i| *i == id).unwrap_or_else(|| {
+                ids.push(id);
+                ids.len() - 1
+            });
+            out.push(format!("owner {n}"));
+            k += 2;
+            continue;
+        }
+        out.push(lines[k].to_string());
+        k += 1;
+    }
+    out.join(" / ")
+}
+
+#[test]
+fn new_code_sets_one_owner_per_written_variable() {
+    // Copy-on-write (2.3 – 2022.1): every written variable has an owner id of its own (spec
+    // §4.8: a per-function part plus a per-variable number), so new code sets the owner again
+    // when another variable's array is written, and not for the same variable again; a target
+    // reached through a dot has an id of its own (`o.cells[..]`, `slots[0].cells`), shared by
+    // every dotted write of that name.
+    assert_eq!(
+        new_code_owners(
+            2,
+            3,
+            "row[0] = 7;\nrow[1] = 8;\ngrid.cells[0] = 2;\nslots[0].cells = 3;\nrow[2] = 9;"
+        ),
+        "owner 0 / pushi.e 7 / conv.i.v / pushi.e -1 / pushi.e 0 / pop.v.v [array]0.row / \
+         pushi.e 8 / conv.i.v / pushi.e -1 / pushi.e 1 / pop.v.v [array]0.row / \
+         owner 1 / pushi.e 2 / conv.i.v / push.v self.grid / pushi.e -9 / pushi.e 0 / \
+         pop.v.v [array]0.cells / \
+         pushi.e 3 / pushi.e -1 / pushi.e 0 / push.v [array]0.slots / pushi.e -9 / \
+         pop.v.i [stacktop]0.cells / \
+         owner 0 / pushi.e 9 / conv.i.v / pushi.e -1 / pushi.e 2 / pop.v.v [array]0.row"
+    );
+    // An array literal passed to a call: the owner right before the literal, after the
+    // arguments pushed before it; a call writing arrays has the per-function id (variable
+    // part 0), told apart from the variables'.
+    assert_eq!(
+        new_code_owners(
+            2022,
+            0,
+            "ds_list_add(l, [5, 6], 1);\nlist = array_create(3);\nlist[0] = 1;"
+        ),
+        "pushi.e 1 / conv.i.v / owner 0 / pushi.e 6 / conv.i.v / pushi.e 5 / conv.i.v / \
+         call.i @@NewGMLArray@@(argc=2) / push.v self.l / call.i ds_list_add(argc=3) / popz.v / \
+         owner 0 / pushi.e 3 / conv.i.v / call.i array_create(argc=1) / pop.v.v self.list / \
+         owner 1 / pushi.e 1 / conv.i.v / pushi.e -1 / pushi.e 0 / pop.v.v [array]0.list"
+    );
+    // `a[i]++` again with the owner unchanged: GameMaker's compiler reads the element once
+    // more first (spec §4.8); after another variable's write it does not.
+    assert_eq!(
+        new_code_owners(2, 3, "hits[0]++;\nhits[0]++;"),
+        "owner 0 / pushi.e -1 / pushi.e 0 / dup.i 1 / push.v [array]0.hits / dup.v 0 / \
+         dup.i 4 6 / push.e 1 / add.i.v / pop.i.v [array]0.hits / popz.v / \
+         pushi.e -1 / pushi.e 0 / push.v [array]0.hits / popz.v / \
+         pushi.e -1 / pushi.e 0 / dup.i 1 / push.v [array]0.hits / dup.v 0 / dup.i 4 6 / \
+         push.e 1 / add.i.v / pop.i.v [array]0.hits / popz.v"
+    );
+    // No copy-on-write from 2022.2 (a game setting, off by default): no owners.
+    assert!(!new_code_owners(2023, 1, "row[0] = 7;\ngrid.cells[0] = 2;").contains("owner"));
+}
+
+#[test]
+fn an_event_function_as_a_value_from_2024_11() {
+    // 2024.11+: the event's root code sees the functions it declares anywhere, as do the
+    // headers of its functions (default values, a parent's arguments: code of the event);
+    // a reference is `push.i [function]f@<event>` (2024.11), `pushref.i` of it from 2024.13.
+    // Inside another function's body (before 2024.13) the name is the variable.
+    let src = "early = Spawn;\nfunction Spawn(kind) constructor {\n}\n\
+               function Child(kind = Spawn) : Spawn(Spawn) constructor {\n    inner = Spawn;\n}\n\
+               late = Spawn;";
+    let child = "gml_Script_Spawn@gml_Object_obj_host_Create_0";
+    for (minor, value, pop) in [
+        (11, format!("push.i [function]{child}"), "pop.v.i"),
+        (13, format!("pushref.i [function]{child}"), "pop.v.v"),
+    ] {
+        let mut file = game_file(2024, minor, &[]);
+        let (asm, gml) = add_create(&mut file, src).expect("compiles");
+        assert!(
+            asm.contains(&format!("{value}\n{pop} builtin.early")),
+            "{asm}"
+        );
+        assert!(
+            asm.contains(&format!("{value}\n{pop} builtin.late")),
+            "{asm}"
+        );
+        // The default value, and the parent's argument (converted as an argument).
+        assert!(
+            asm.contains(&format!("{value}\n{pop} builtin.argument0")),
+            "{asm}"
+        );
+        let arg = if minor == 11 {
+            format!("{value}\nconv.i.v\ncall.i {child}(argc=1)")
+        } else {
+            format!("{value}\ncall.i {child}(argc=1)")
+        };
+        assert!(asm.contains(&arg), "{asm}");
+        if minor == 11 {
+            assert!(
+                asm.contains("push.v builtin.Spawn\npop.v.v builtin.inner"),
+                "{asm}"
+            );
+        }
+        assert!(gml.contains("early = Spawn;"), "{gml}");
+        assert!(gml.contains("late = Spawn;"), "{gml}");
+    }
+}
+
+#[test]
+fn an_event_function_called_from_another_from_2024_13() {
+    // 2024.13+: a function of the event called from the body of another of its functions is
+    // called through a reference (`@@This@@`, `pushref.i`, `callv`); before, directly; the
+    // event's root code calls it directly in every version.
+    let src = "function helper(n) {\n    return n;\n}\nfunction user() {\n    return helper(2);\n}\n\
+               helper(3);";
+    let child = "gml_Script_helper@gml_Object_obj_host_Create_0";
+    for minor in [11, 13] {
+        let mut file = game_file(2024, minor, &[]);
+        let (asm, gml) = add_create(&mut file, src).expect("compiles");
+        let inner = if minor == 13 {
+            format!("call.i @@This@@(argc=0)\npushref.i [function]{child}\ncallv.v 1\nret.v")
+        } else {
+            format!("call.i {child}(argc=1)\nret.v")
+        };
+        assert!(asm.contains(&inner), "{asm}");
+        assert!(
+            asm.contains(&format!("call.i {child}(argc=1)\npopz.v")),
+            "{asm}"
+        );
+        assert!(gml.contains("return helper(2);"), "{gml}");
+        // The text decompiled compiles to the same code.
+        let mut again = game_file(2024, minor, &[]);
+        let (asm2, _) = add_create(&mut again, &gml).expect("compiles again");
+        assert_eq!(asm2, asm);
+    }
+}
+
+#[test]
+fn a_function_on_the_left_of_a_dot_is_its_statics() {
+    // `f.v`: the function's statics, `static_get(f)` over `push.i [function]f` (wild 2023.11:
+    // `process_camera_controls.follow_inst = id`), also from 2024.2 where `f` as a value is a
+    // `pushref`, and for a function of the event its root code sees (2024.11+).
+    let statics = |f: &str| {
+        format!("push.i [function]{f}\nconv.i.v\ncall.i static_get(argc=1)\npushi.e -9\n")
+    };
+    for (major, minor) in [(2023, 11), (2024, 2), (2024, 11)] {
+        let mut file = game_file(major, minor, &["gml_Script_scr_cam"]);
+        let (asm, gml) =
+            add_create(&mut file, "scr_cam.zoom = 2;\nview = scr_cam;").expect("compiles");
+        assert!(
+            asm.contains(&format!(
+                "{}pop.v.i [stacktop]",
+                statics("gml_Script_scr_cam")
+            )),
+            "{major}.{minor}: {asm}"
+        );
+        let value = if major == 2024 { "pushref.i" } else { "push.i" };
+        assert!(asm.contains(&format!("{value} [function")), "{asm}");
+        assert!(gml.contains("scr_cam.zoom = 2;"), "{gml}");
+    }
+    let mut file = game_file(2024, 11, &[]);
+    let (asm, gml) =
+        add_create(&mut file, "function Cam() {\n}\nCam.zoom += 1;").expect("compiles");
+    assert!(
+        asm.contains(&statics("gml_Script_Cam@gml_Object_obj_host_Create_0")),
+        "{asm}"
+    );
+    assert!(gml.contains("Cam.zoom += 1;"), "{gml}");
 }

@@ -146,6 +146,12 @@ fn other_shapes_stay_calls() {
             .collect();
         let text = printed(call("@@string@@", args));
         assert!(text.contains("@@string@@("), "{fmt}: {text}");
+        // GameMaker's internal names (`@@name@@`) read back as names.
+        stable(&text);
+    }
+    // `@` starts a name only as `@@name@@`.
+    for bad in ["x = @@string(a);", "x = @string@(a);", "x = @@@@(a);"] {
+        assert!(parse::parse(bad).is_err(), "{bad}");
     }
     // `string("{0}", a)` (2023.4 – 2024.13 templates, or written so) stays as written.
     let text = printed(call("string", vec![string("{0}"), ident("a")]));
@@ -239,4 +245,19 @@ fn templates_in_a_2024_14_game_call_internal_string_and_read_back() {
     assert_eq!(n, 2, "{called:?}");
     let text = round_trip(&back, entry);
     assert!(text.contains("$\"[{$\"{y}!\"}]\""), "{text}");
+}
+
+#[test]
+fn an_internal_string_call_that_is_no_template_reads_back() {
+    // A 2024.14 game's `@@string@@` call with fields out of order is printed as that call,
+    // which parses and compiles back to it.
+    let file = gmkit_testdata::need!(game_2024_14());
+    let entry = target(&file);
+    let (back, called) = put(&file, entry, "x = @@string@@(\"{1} after {0}\", y, z);\n");
+    assert!(called.iter().any(|f| f == "@@string@@"), "{called:?}");
+    let text = round_trip(&back, entry);
+    assert!(
+        text.contains("@@string@@(\"{1} after {0}\", y, z)"),
+        "{text}"
+    );
 }

@@ -51,6 +51,9 @@ pub(super) struct FnState {
     params: usize,
     /// Compiling the value of a `static` initializer (function literals bind to `static`).
     in_static: bool,
+    /// Compiling a function's header (default values, a constructor parent's arguments): code
+    /// of the enclosing scope.
+    header: bool,
     /// The current function is a constructor or struct body.
     constructor: bool,
     /// Static variables of the current function.
@@ -390,7 +393,9 @@ impl Compiler<'_> {
             let mut d = d.clone();
             rename_expr(&mut d, &map);
             let inner = std::mem::replace(&mut self.fnc.current, self.fnc.outer.clone());
+            let header = std::mem::replace(&mut self.fnc.header, true);
             let r = self.default_argument(k, &d);
+            self.fnc.header = header;
             self.fnc.current = inner;
             r?;
         }
@@ -399,7 +404,10 @@ impl Compiler<'_> {
             for a in &mut args {
                 rename_expr(a, &map);
             }
-            self.call_arguments(&args)?;
+            let header = std::mem::replace(&mut self.fnc.header, true);
+            let r = self.call_arguments(&args);
+            self.fnc.header = header;
+            r?;
             let pf = match self.declared_above(parent, true) {
                 Some(f) => f,
                 None => self.func(parent)?,
@@ -446,6 +454,28 @@ impl Compiler<'_> {
 
     /// `if (argumentK == undefined) argumentK = d;` (2024.11+: through `builtin.argumentK`).
     fn default_argument(&mut self, k: usize, d: &Expr) -> R<()> {
+        if k >= MAX_ARGUMENT_VARIABLES {
+            // Past `argument15`: the element of `argument` (spec §4.7a), in every version.
+            let target = argument_element(k);
+            let t = self.expr(&target)?;
+            self.conv(t, DataType::Variable);
+            let t = self.expr(&Expr::Ident("undefined".into()))?;
+            self.emit(Instruction::Compare {
+                cmp: gmkit_data::chunks::code::Comparison::Eq,
+                t1: super::int_type(t),
+                t2: DataType::Variable,
+            });
+            let l = self.label();
+            self.branch(Opcode::Bf, l);
+            self.set_owner(&Stmt::Assign {
+                target: target.clone(),
+                op: None,
+                value: d.clone(),
+            });
+            self.assign(&target, d)?;
+            self.place(l);
+            return Ok(());
+        }
         let name = format!("argument{k}");
         let (inst, op) = if self.f().builtin_default_arguments() {
             (-6, Opcode::PushBltn)
@@ -812,6 +842,20 @@ impl Compiler<'_> {
             });
             return Ok(Some(DataType::Int32));
         }
+        // 2024.11+: the event's root code, and the headers of its functions, see every
+        // function the event declares (spec §7.1), `push.i [function]f@<entry>`; 2024.13+
+        // `pushref.i` of it.
+        if let Some(function) = self.event_function_seen(name) {
+            if self.f().local_function_refs() {
+                self.pushref_function(function);
+                return Ok(Some(DataType::Variable));
+            }
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Function(function),
+            });
+            return Ok(Some(DataType::Int32));
+        }
         Ok(self.function_ref(name))
     }
 
@@ -881,6 +925,57 @@ impl Compiler<'_> {
             argc: call_argc(args.len())?,
         });
         Ok(DataType::Variable)
+    }
+
+    /// 2024.11+: a function the object event declares, where the event's code sees it by
+    /// name (its root code, and the headers of its functions).
+    pub(super) fn event_function_seen(&self, name: &str) -> Option<FunctionId> {
+        if !self.f().constructor_set_static() || !(self.fnc.depth == 0 || self.fnc.header) {
+            return None;
+        }
+        self.declared_here(name)
+    }
+
+    /// `pushref.i [function]f` (a reference of the script asset kind, type v).
+    fn pushref_function(&mut self, function: FunctionId) {
+        let asset_type = self
+            .game
+            .pushref_type(crate::game::AssetKind::Script)
+            .unwrap_or(0);
+        self.emit(Instruction::Extended {
+            kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
+            t: DataType::Int32,
+            operand: Some(gmkit_data::chunks::code::ExtOperand::Function {
+                function,
+                asset_type,
+            }),
+        });
+    }
+
+    /// 2024.13+ ("new function resolution", spec §7.1): a call of a function an object
+    /// event's root code declares, from the body of another of its functions (a function of
+    /// an enclosing scope), is `call.i @@This@@ 0 / pushref.i f / callv.v N`, its arguments
+    /// pushed first. True when the call was so compiled.
+    pub(super) fn enclosing_function_call(&mut self, name: &str, argc: u16) -> R<bool> {
+        if !self.f().local_function_refs()
+            || self.fnc.depth == 0
+            || self.fnc.header
+            || self.fnc.script.is_some()
+            || self.locals.contains(name)
+        {
+            return Ok(false);
+        }
+        let Some(function) = self.func_named(&format!("gml_Script_{name}@{}", self.fnc.entry))
+        else {
+            return Ok(false);
+        };
+        self.call_named("@@This@@", 0)?;
+        self.pushref_function(function);
+        self.emit(Instruction::CallV {
+            t: DataType::Variable,
+            argc,
+        });
+        Ok(true)
     }
 
     /// A function declared at the root of this (non-script) entry, called directly by name
@@ -1055,6 +1150,18 @@ fn struct_name(entry: &str) -> String {
 /// VARI entry is looked up).
 pub(super) const EXPLICIT_ARGUMENT: char = '\u{1}';
 
+/// The arguments read as variables `argument0` ... `argument15`; later ones only as elements
+/// of `argument` (spec §4.7a: a parameter k >= 16 is `argument[k]`).
+const MAX_ARGUMENT_VARIABLES: usize = 16;
+
+/// `argument[k]`.
+fn argument_element(k: usize) -> Expr {
+    Expr::Index(
+        Box::new(Expr::Ident("argument".into())),
+        vec![Expr::Lit(Literal::Int(k as i64))],
+    )
+}
+
 /// Renames parameters to `argumentK` in a function body (not in nested functions, whose names
 /// are their own).
 fn rename_stmt(s: &mut Stmt, m: &HashMap<String, String>) {
@@ -1074,7 +1181,14 @@ impl VisitorMut for Rename<'_> {
         match e {
             Expr::Ident(n) => {
                 if let Some(r) = self.0.get(n) {
-                    *n = r.clone();
+                    match r
+                        .strip_prefix("argument")
+                        .and_then(|k| k.parse::<usize>().ok())
+                        .filter(|&k| k >= MAX_ARGUMENT_VARIABLES)
+                    {
+                        Some(k) => *e = argument_element(k),
+                        None => *n = r.clone(),
+                    }
                 }
             }
             e => walk_expr_mut(self, e),

@@ -1695,6 +1695,25 @@ impl<'g> Compiler<'g> {
             && self.f().gml_v2()
             && self.instance_number(e).is_none()
         {
+            // From 2024.2 a script function as a value is a `pushref`; on the left of a dot
+            // it stays `push.i [function]f` for `static_get` (spec §6.3), as does a function
+            // of the event its code sees (2024.11+).
+            if self.f().function_refs()
+                && !self.locals.contains(n)
+                && self.function_scope_of(n).is_none()
+                && let Some(function) = self
+                    .func_named(&format!("gml_Script_{n}"))
+                    .or_else(|| self.event_function_seen(n))
+            {
+                self.emit(Instruction::Push {
+                    op: Opcode::Push,
+                    value: PushValue::Function(function),
+                });
+                self.conv(DataType::Int32, DataType::Variable);
+                self.call_named("static_get", 1)?;
+                self.push_int(-9);
+                return Ok(true);
+            }
             let at = self.out.len();
             let t = self.expr(e)?;
             self.dot_owner = false;
@@ -2123,6 +2142,9 @@ impl<'g> Compiler<'g> {
                 }
                 self.call_arguments(args)?;
                 let argc = call_argc(args.len())?;
+                if self.enclosing_function_call(n, argc)? {
+                    return Ok(DataType::Variable);
+                }
                 let found = if self.by_name.contains(n.as_str())
                     && !(self.grow.is_some() && self.names.funcs.contains_key(n.as_str()))
                 {
@@ -2467,6 +2489,13 @@ impl<'g> Compiler<'g> {
     }
 
     fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> R<DataType> {
+        if let Some(v) = pi_product(op, l, r) {
+            self.emit(Instruction::Push {
+                op: Opcode::Push,
+                value: PushValue::Double(v),
+            });
+            return Ok(DataType::Double);
+        }
         let cmp = matches!(
             op,
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ge | BinaryOp::Gt
@@ -2531,4 +2560,22 @@ fn arith_opcode(op: BinaryOp) -> Option<Opcode> {
         Shr => Opcode::Shr,
         _ => return None,
     })
+}
+
+/// `k * pi`, `pi * k` or `pi / k` with a whole number `k`: the double GameMaker's compiler
+/// folds it to (corpus: `2 * pi` and `pi * 2` are one `push.d 6.283185307179586`, `pi/2` one
+/// `push.d 1.5707963267948966`), as the decompiler writes such doubles.
+fn pi_product(op: BinaryOp, l: &Expr, r: &Expr) -> Option<f64> {
+    use std::f64::consts::PI;
+    let is_pi = |e: &Expr| matches!(e, Expr::Ident(n) if n == "pi");
+    let int = |e: &Expr| match e {
+        Expr::Lit(Literal::Int(k)) => Some(*k as f64),
+        _ => None,
+    };
+    match op {
+        BinaryOp::Mul if is_pi(r) => int(l).map(|k| k * PI),
+        BinaryOp::Mul if is_pi(l) => int(r).map(|k| PI * k),
+        BinaryOp::Div if is_pi(l) => int(r).filter(|&k| k != 0.0).map(|k| PI / k),
+        _ => None,
+    }
 }

@@ -233,6 +233,9 @@ impl Owners {
         if let Some(&id) = self.ids.get(&(self.context.clone(), format!(".{key}"))) {
             return Some(id);
         }
+        if self.fresh() {
+            return Some(fresh_id(key, false));
+        }
         if self.last.is_some() {
             return None;
         }
@@ -248,6 +251,9 @@ impl Owners {
     /// 133638, per-function part 65536), so the two forms are learnt apart; when the entry
     /// shows only the other form, its id is taken.
     fn for_target(&self, key: &str, dot: bool) -> Option<i64> {
+        if self.fresh() {
+            return Some(fresh_id(key, dot));
+        }
         if dot {
             let k = format!(".{key}");
             if let Some(&id) = self.ids.get(&(self.context.clone(), k)) {
@@ -260,6 +266,9 @@ impl Owners {
     /// The id of a call's owner in the current function: its per-function part (the
     /// variable part is 0); `None` when the entry's code shows no owner for this function.
     fn call_id(&self) -> Option<i64> {
+        if self.fresh() {
+            return Some(FRESH_BASE);
+        }
         let ctx = &self.context;
         self.pair
             .get(ctx)
@@ -271,6 +280,13 @@ impl Owners {
             })
             .or_else(|| self.base.get(ctx))
             .copied()
+    }
+
+    /// Whether the current code entry's code showed no owner ids (new code, or a function
+    /// that never wrote an array): its ids are then made as GameMaker makes them
+    /// ([`fresh_id`]), one per written variable.
+    fn fresh(&self) -> bool {
+        !self.base.contains_key(&self.context)
     }
 
     /// Enters nested function `name` (its own ids, nothing known on its path); returns what
@@ -289,6 +305,23 @@ impl Owners {
         self.context = context;
         self.last = last;
     }
+}
+
+/// The per-function part of the owner ids of code whose own ids are unknown (GameMaker's is
+/// the function's index shifted by 16 bits; the first function's is taken).
+const FRESH_BASE: i64 = 1 << 16;
+
+/// The owner id of `key` in code whose ids are unknown (spec §4.8, 2.3.2+): the per-function
+/// part, once more when the target is reached through a dot (`o.a[i]`, `a[i].b`), plus a
+/// per-variable number (GameMaker-internal, above 100000: here from the variable's name, so
+/// that every variable has its own and `a[i] = ..` and `o.a[j] = ..` share `a`'s). An
+/// array-writing call's (`call:f`) has no variable part.
+fn fresh_id(key: &str, dot: bool) -> i64 {
+    if key.starts_with("call:") {
+        return FRESH_BASE;
+    }
+    let name = key.trim_start_matches('.').trim_end_matches("[]");
+    FRESH_BASE * (1 + i64::from(dot)) + 100_000 + i64::from(fnv(name) & 0x7FFF)
 }
 
 /// The variable a target writes (`a`, `o.a`, `a[i]` → `a[]`, `a[i][j]` → `a[]`, `a[i].b` →
@@ -507,6 +540,13 @@ impl Compiler<'_> {
             let Some(id) = self.owners.call_id() else {
                 return;
             };
+            // Code with no ids of its own: the owner right before each literal only (spec
+            // §4.8: the array literal is what writes an array).
+            if self.owners.fresh() {
+                self.owners.each_literal = Some(id);
+                self.owners.last = Some(id ^ (i64::from(fnv("")) << 32));
+                return;
+            }
             let tag = id ^ (i64::from(fnv("")) << 32);
             if self.owners.last != Some(tag) || self.owners.repeats {
                 self.push_int(id);

@@ -1622,16 +1622,28 @@ fn extract_defaults(
     {
         rest.extend(it.next());
     }
+    // Parameter `k` as the code names it: its name, or past the sixteenth `argument[k]`.
+    let param = |e: &Expr, params: &[(String, Option<Expr>)]| -> Option<usize> {
+        match e {
+            Expr::Ident(p) => params.iter().position(|q| q.0 == *p),
+            Expr::Index(a, i) => match (&**a, i.as_slice()) {
+                (Expr::Ident(a), [Expr::Lit(Literal::Int(k))]) if a == "argument" => {
+                    usize::try_from(*k)
+                        .ok()
+                        .filter(|&k| k >= 16 && k < params.len())
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    };
     while let Some(Stmt::If(Expr::Binary(BinaryOp::Eq, l, r), then, None)) = it.peek() {
-        let (Expr::Ident(p), Expr::Ident(u)) = (&**l, &**r) else {
-            break;
-        };
-        if u != "undefined" {
+        if !matches!(&**r, Expr::Ident(u) if u == "undefined") {
             break;
         }
         let [
             Stmt::Assign {
-                target: Expr::Ident(t),
+                target,
                 op: None,
                 value,
             },
@@ -1639,10 +1651,10 @@ fn extract_defaults(
         else {
             break;
         };
-        let Some(k) = params.iter().position(|q| q.0 == *p) else {
+        let Some(k) = param(l, &params) else {
             break;
         };
-        if t != p || k >= params.len() || params[k..].iter().any(|p| p.1.is_some()) {
+        if param(target, &params) != Some(k) || params[k..].iter().any(|p| p.1.is_some()) {
             break;
         }
         params[k].1 = Some(value.clone());

@@ -194,6 +194,29 @@ pub(crate) fn instance_name(k: i32) -> Option<&'static str> {
     })
 }
 
+/// Largest `k` of the multiples `k * pi` and fractions `pi / k` a double is written as.
+const PI_FACTORS: i64 = 16;
+
+/// A double as written: `pi`, `k * pi` or `pi / k` (2 <= k <= [`PI_FACTORS`]) when it is
+/// exactly that product or quotient, which GameMaker's compiler folds to this double (corpus:
+/// sources write `2 * pi`, `pi * 2`, `pi/2`); else the number.
+fn pi_multiple(v: f64) -> Expr {
+    use std::f64::consts::PI;
+    if v == PI {
+        return ident("pi");
+    }
+    for k in 2..=PI_FACTORS {
+        let n = || Box::new(Expr::Lit(Literal::Int(k)));
+        if v == k as f64 * PI {
+            return Expr::Binary(BinaryOp::Mul, n(), Box::new(ident("pi")));
+        }
+        if v == PI / k as f64 {
+            return Expr::Binary(BinaryOp::Div, Box::new(ident("pi")), n());
+        }
+    }
+    Expr::Lit(Literal::Real(v))
+}
+
 fn ident(s: &str) -> Expr {
     Expr::Ident(s.to_string())
 }
@@ -426,14 +449,7 @@ impl Dec<'_, '_> {
             }
             PushValue::Int32(v) => Val::new(Expr::Lit(Literal::Int(v as i64)), DataType::Int32),
             PushValue::Int64(v) => Val::new(Expr::Lit(Literal::Int64(v)), DataType::Int64),
-            PushValue::Double(v) => Val::new(
-                if v == std::f64::consts::PI {
-                    ident("pi")
-                } else {
-                    Expr::Lit(Literal::Real(v))
-                },
-                DataType::Double,
-            ),
+            PushValue::Double(v) => Val::new(pi_multiple(v), DataType::Double),
             PushValue::Float(v) => Val::new(Expr::Lit(Literal::Real(v as f64)), DataType::Double),
             PushValue::String(s) => Val::new(
                 Expr::Lit(Literal::String(self.game.string(s))),
