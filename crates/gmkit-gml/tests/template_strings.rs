@@ -1,8 +1,9 @@
 //! Template strings in decompiled text. GameMaker 2024.14 compiles `$"a{x}"` to a call of
 //! `@@string@@` (earlier versions call `string`; found on public games gmkit had not seen,
-//! /work/wild/REPORT.md), which the printer wrote as a call no GML parser reads (`@` starts no
-//! token). It now writes such a call, and the parser's own `@@template@@` call, as the template
-//! `$"..."`, which parses back to the call the compiler lowers to `@@string@@` again.
+//! /work/wild/REPORT.md), which the printer once wrote as a call the parser did not read. It
+//! writes such a call, and the parser's own `@@template@@` call, as the template `$"..."`,
+//! which parses back to the call the compiler lowers to `@@string@@` again; a call of another
+//! shape stays `@@string@@(...)`, which the lexer reads as a name (GameMaker's internal names).
 
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, Instruction};
