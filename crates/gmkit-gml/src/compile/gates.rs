@@ -423,7 +423,7 @@ impl Gate<'_> {
         // A trailing argument may be an optional one added later (`instance_create_layer`'s
         // struct, 2.3; the function is GMS2's): only a function's only argument counts.
         let args = match func.args.len() {
-            1 => &func.args[..],
+            1 => func.args,
             n => &func.args[..n.saturating_sub(1)],
         };
         if v2(&func.returns) || args.iter().any(v2) {
