@@ -60,8 +60,6 @@ impl Family {
 pub enum Construct {
     /// Array literals `[a, b]` (GMS2; a compile error in GMS 1.x, spec §7.3).
     ArrayLiteral,
-    /// `#macro` and `#region` lines in code (GMS2; GMS 1.x macros are project constants).
-    Directive,
     /// Function declarations and literals, `constructor`, `new`, `static`, `delete`,
     /// `try`/`catch`/`finally`, `throw`, struct literals `{}`, methods and calls of a value
     /// (`a.f()`, `a[0]()`), built-in functions used as values, arrays of arrays `a[i][j]`,
@@ -77,7 +75,7 @@ impl Construct {
     /// The first GameMaker version that compiles it, as an error message names it.
     pub fn since(self) -> &'static str {
         match self {
-            Construct::ArrayLiteral | Construct::Directive => "GameMaker Studio 2",
+            Construct::ArrayLiteral => "GameMaker Studio 2",
             Construct::GmlV2 => "GameMaker 2.3",
             Construct::Nullish => "GameMaker 2.3.7",
             Construct::TemplateString => "GameMaker 2023.4 (not the 2022 LTS)",
@@ -417,7 +415,6 @@ impl Features {
     pub fn has(&self, c: Construct) -> bool {
         match c {
             Construct::ArrayLiteral => self.array_literals(),
-            Construct::Directive => self.code_directives(),
             Construct::GmlV2 => self.gml_v2(),
             Construct::Nullish => self.nullish_operators(),
             Construct::TemplateString => self.template_strings(),
@@ -427,12 +424,6 @@ impl Features {
     /// GMS2+: array literals `[a, b]` compile to `@@NewGMLArray@@` (spec §7.3: a compile
     /// error before).
     pub fn array_literals(&self) -> bool {
-        self.version.is_gms2()
-    }
-
-    /// GMS2+: `#macro` and `#region` lines in code (GMS 1.x has no such lines: its macros
-    /// are constants of the project).
-    pub fn code_directives(&self) -> bool {
         self.version.is_gms2()
     }
 

@@ -76,7 +76,7 @@ fn compile(file: &DataFile, text: &str) -> Result<(), CodeError> {
 
 /// GMS 1.4 (1.0.0.9999): no GMS2 syntax.
 const GMS1: &str = "bubblinaway.win";
-/// GMS2 2.0.6: array literals, `#macro`, `#region`.
+/// GMS2 2.0.6: array literals.
 const GMS2: &str = "space-war-assignment.win";
 /// 2.2.2: the last before 2.3.
 const PRE_23: &str = "platformer.win";
@@ -114,22 +114,6 @@ const CASES: &[Case] = &[
         line: 2,
         col: 28,
         needs: "array literal `[...]` needs GameMaker Studio 2",
-        before: &[GMS1],
-        from: GMS2,
-    },
-    Case {
-        text: "#macro SPEED 3\nx = SPEED;\n",
-        line: 1,
-        col: 1,
-        needs: "`#macro` needs GameMaker Studio 2",
-        before: &[GMS1],
-        from: GMS2,
-    },
-    Case {
-        text: "x = 1;\n  #region movement\nx += 2;\n#endregion\n",
-        line: 2,
-        col: 3,
-        needs: "`#region` needs GameMaker Studio 2",
         before: &[GMS1],
         from: GMS2,
     },
@@ -327,6 +311,17 @@ fn each_gate_refuses_just_before_its_version_and_accepts_from_it() {
         if let Err(e) = compile(&file, case.text) {
             panic!("{}: {e}\n{}", case.from, case.text);
         }
+    }
+}
+
+/// `#macro`, `#region` and `enum` are preprocessing and leave no code: taken in every
+/// version (GMS 1.x included, whose own compiler has project constants instead).
+#[test]
+fn preprocessing_is_taken_in_every_version() {
+    let text = "#macro SPEED 3\n  #region movement\nenum Dir { Left, Right }\nx += SPEED * Dir.Right;\n#endregion\n";
+    for name in ["tricking-the-vikings.win", GMS1, GMS2, GML_23] {
+        let file = gmkit_testdata::need!(load(name));
+        compile(&file, text).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }
 

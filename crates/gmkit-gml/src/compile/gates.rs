@@ -12,10 +12,13 @@
 //!   cannot exist before structs and those assets did, 2.3), built-in functions used as values
 //!   before 2.3, and assignments to read-only built-in variables (`fps = 3`, in every
 //!   version: the manual's variable pages mark them, [`crate::builtins::variable`]).
-//! - [`check_text`] reads what the tree no longer shows: `#macro`/`#region` lines,
-//!   verbatim strings `@"..."`, template strings without fields `$"..."`; and walks the tree
+//! - [`check_text`] reads what the tree no longer shows: verbatim strings `@"..."`,
+//!   template strings without fields `$"..."`; and walks the tree
 //!   as written, before preprocessing lowers `delete v` to `v = undefined` or drops an
 //!   `if (false)` branch.
+//!
+//! `#macro`, `#region` and `enum` are accepted in every version: preprocessing, they leave no
+//! code (issue 16 asks for them in new code of every family).
 //!
 //! A refusal is a [`CompileError::Refused`]; inside a statement it is placed like every other
 //! compile error ([`CompileError::InStatement`]), then at its own token within the statement
@@ -448,14 +451,17 @@ fn accessor_of(name: &str) -> Option<&'static str> {
 }
 
 /// Refuses what the game's version cannot compile in GML `text` and the tree no longer shows:
-/// `#macro`/`#region` lines before GMS2, verbatim strings `@"..."` before 2.3, template
+/// verbatim strings `@"..."` before 2.3, template
 /// strings (also those without fields, which read as plain strings) before 2023.4; then
 /// [`check_tree`] on the tree as written. A refusal of the text itself carries its line and
 /// column ([`Refusal::at`]). Text that does not lex is left to the parser.
 pub fn check_text(f: &Features, text: &str) -> R<()> {
-    // Directive lines, blanked for the lexer (which does not read them) keeping every place.
+    // `#macro`, `#region` and `enum` are preprocessing: they leave no code, so every version
+    // takes them in gmkit's text (issue 16 asks for them in new code of every family; GMS 1.x
+    // itself has project constants instead). Directive lines are blanked for the lexer (which
+    // does not read them), keeping every place.
     let mut blanked = String::with_capacity(text.len());
-    for (k, line) in text.split_inclusive('\n').enumerate() {
+    for line in text.split_inclusive('\n') {
         let body = line.trim_start();
         let word: String = body
             .chars()
@@ -463,18 +469,6 @@ pub fn check_text(f: &Features, text: &str) -> R<()> {
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
             .collect();
         if body.starts_with('#') && matches!(word.as_str(), "macro" | "region" | "endregion") {
-            if !f.has(Construct::Directive) {
-                let col = line.chars().count() - body.chars().count() + 1;
-                return Err(CompileError::Refused(Refusal {
-                    at: Some((k as u32 + 1, col as u32)),
-                    ..refusal(too_new(
-                        f,
-                        Construct::Directive,
-                        format!("`#{word}`"),
-                        Mark::Statement,
-                    ))
-                }));
-            }
             blanked.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
         } else {
             blanked.push_str(line);

@@ -29,7 +29,7 @@ pub struct CodeError {
 /// itself are applied, built-in constants (`c_red`, `vk_space`) become their values and asset
 /// names their index where the version pushes numbers (before 2023.8).
 pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
-    // What the game's version cannot run and the tree will not show (`#macro` in GMS 1.x).
+    // What the game's version cannot run and preprocessing will hide (`delete v` lowered).
     super::gates::check_text(&game.features, text).map_err(|e| {
         let (line, col) = e.place(text, true).unwrap_or((0, 0));
         CodeError {
