@@ -37,8 +37,7 @@ fn no_game_code_is_refused() {
                 continue;
             };
             *checked.entry(game.features.family()).or_default() += 1;
-            let r =
-                check_text(&game.features, &text).and_then(|_| check_tree(&game.features, &tree));
+            let r = check_text(&game, &text).and_then(|_| check_tree(&game, &tree));
             if let Err(e) = r {
                 println!("REFUSED {name} {}: {e}", game.code_name(i));
                 let key = format!("{} {}", game.features.family().label(), e.cause());
@@ -416,11 +415,11 @@ fn the_games_own_sources_pass() {
                 continue;
             }
             units += 1;
-            if let Err(e) = check_text(&game.features, &u.text) {
+            if let Err(e) = check_text(&game, &u.text) {
                 refused.push(format!("{} {}: {e}", f[c_dir], u.entry));
             }
             if let Ok(tree) = src.tree(&project, k)
-                && let Err(e) = check_tree(&game.features, &tree)
+                && let Err(e) = check_tree(&game, &tree)
             {
                 refused.push(format!("{} {}: {e}", f[c_dir], u.entry));
             }
@@ -429,4 +428,34 @@ fn the_games_own_sources_pass() {
     println!("source units checked: {units}");
     assert!(units > 0);
     assert!(refused.is_empty(), "{refused:#?}");
+}
+
+/// Before 2.3 a script's name used as a value is the script's index (scripts are assets:
+/// GMS 1.4 code passes them to `script_execute`); a built-in function's name is refused.
+#[test]
+fn a_script_as_a_value_is_its_index_before_2_3() {
+    use gmkit_data::chunks::code::{Instruction, PushValue};
+    let file = gmkit_testdata::need!(load("jtool.win"));
+    let game = Game::new(&file);
+    let names = Names::new(&game);
+    let c = compile_text(&game, &names, target(&file), "f = point_in_rect;\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let pushes_one = c.instructions.iter().any(|i| {
+        matches!(
+            i,
+            Instruction::Push {
+                value: PushValue::Int16(1) | PushValue::Int32(1),
+                ..
+            }
+        )
+    });
+    assert!(pushes_one, "{:?}", c.instructions);
+    let e = compile(&file, "f = point_in_rectangle;\n").expect_err("a built-in as a value");
+    assert!(
+        e.message.contains(
+            "the built-in function `point_in_rectangle` used as a value needs GameMaker 2.3"
+        ),
+        "{e}"
+    );
+    assert_eq!((e.line, e.col), (1, 5));
 }

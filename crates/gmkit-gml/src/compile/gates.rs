@@ -29,7 +29,7 @@ use super::CompileError;
 use crate::ast::{BinaryOp, Expr, Function, Stmt};
 use crate::builtins::{self, Kind};
 use crate::features::{Construct, Features};
-use crate::game::AssetKind;
+use crate::game::{AssetKind, Game};
 use crate::lex::{Tok, Token, lex_with};
 use crate::limits::deep;
 use std::collections::HashSet;
@@ -95,14 +95,32 @@ fn too_new(f: &Features, c: Construct, what: impl Into<String>, mark: Mark) -> C
     })
 }
 
-/// Refuses what the game's version cannot compile in the tree `body` of one code entry (see
-/// the module's documentation): the first refusal in text order, placed in its statement.
-pub fn check_tree(f: &Features, body: &[Stmt]) -> R<()> {
+/// Refuses what `game`'s version cannot compile in the tree `body` of one of its code entries
+/// (see the module's documentation): the first refusal in text order, placed in its
+/// statement. A name the game has as its own (a script, an asset, a variable of its code) is
+/// the game's, not a built-in of that name from a later version.
+pub fn check_tree(game: &Game, body: &[Stmt]) -> R<()> {
     let mut g = Gate {
-        f,
+        f: &game.features,
+        game,
         locals: vec![declared(body, &[])],
     };
     g.block(body)
+}
+
+/// Whether `name` is one of `game`'s own: a script or function it defines, an asset, or a
+/// variable its code uses that is not a built-in (VARI's variable id -6, bytecode 15+).
+fn games_own(game: &Game, name: &str) -> bool {
+    if game.defines_function(name) || game.assets().any(|(_, _, n)| n == name) {
+        return true;
+    }
+    let file = game.file;
+    file.version.bytecode >= 15
+        && file.variables.as_ref().is_some_and(|v| {
+            v.variables
+                .iter()
+                .any(|x| x.variable_id != -6 && game.string(x.name) == name)
+        })
 }
 
 /// The names a function body (or a root entry) declares local: `var`, parameters, `catch`
@@ -138,6 +156,7 @@ fn declared(body: &[Stmt], params: &[(String, Option<Expr>)]) -> HashSet<String>
 /// The tree walk: the game's features and the local names of the functions around the place.
 struct Gate<'a> {
     f: &'a Features,
+    game: &'a Game<'a>,
     locals: Vec<HashSet<String>>,
 }
 
@@ -284,6 +303,7 @@ impl Gate<'_> {
         if let Some(n) = name
             && !self.local(n)
             && builtins::variable(n).is_some_and(|v| v.read_only)
+            && !games_own(self.game, n)
         {
             return Err(CompileError::Refused(Refusal {
                 what: format!("`{n}`"),
@@ -319,6 +339,7 @@ impl Gate<'_> {
                     && builtins::function(n).is_some()
                     && builtins::variable(n).is_none()
                     && builtins::constant(n).is_none()
+                    && !games_own(self.game, n)
                 {
                     return Err(too_new(
                         f,
@@ -415,6 +436,9 @@ impl Gate<'_> {
         let Some(func) = builtins::function(name) else {
             return Ok(());
         };
+        if games_own(self.game, name) {
+            return Ok(());
+        }
         let v2 = |k: &Kind| {
             matches!(
                 k,
@@ -455,7 +479,8 @@ fn accessor_of(name: &str) -> Option<&'static str> {
 /// strings (also those without fields, which read as plain strings) before 2023.4; then
 /// [`check_tree`] on the tree as written. A refusal of the text itself carries its line and
 /// column ([`Refusal::at`]). Text that does not lex is left to the parser.
-pub fn check_text(f: &Features, text: &str) -> R<()> {
+pub fn check_text(game: &Game, text: &str) -> R<()> {
+    let f = &game.features;
     // `#macro`, `#region` and `enum` are preprocessing: they leave no code, so every version
     // takes them in gmkit's text (issue 16 asks for them in new code of every family; GMS 1.x
     // itself has project constants instead). Directive lines are blanked for the lexer (which
@@ -504,7 +529,7 @@ pub fn check_text(f: &Features, text: &str) -> R<()> {
     // undefined`, an `if (false)` branch goes): text that does not parse yet (a project's
     // macros) is left to the tree gate after preprocessing.
     match crate::parse::parse_tokens(toks) {
-        Ok(tree) => check_tree(f, &tree),
+        Ok(tree) => check_tree(game, &tree),
         Err(_) => Ok(()),
     }
 }

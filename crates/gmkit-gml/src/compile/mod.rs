@@ -515,9 +515,9 @@ fn compile_any(
 ) -> R<Compiled> {
     // What the game's version cannot run is refused first, with its place.
     if let Some(text) = source {
-        gates::check_text(&game.features, text)?;
+        gates::check_text(game, text)?;
     }
-    gates::check_tree(&game.features, body)?;
+    gates::check_tree(game, body)?;
     let mut c = new_compiler(game, names, entry, growing);
     c.fnc.source = source.map(str::to_string);
     // `view_xview` without an index is its element 0 (spec §4.7).

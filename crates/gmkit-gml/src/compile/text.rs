@@ -30,7 +30,7 @@ pub struct CodeError {
 /// names their index where the version pushes numbers (before 2023.8).
 pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
     // What the game's version cannot run and preprocessing will hide (`delete v` lowered).
-    super::gates::check_text(&game.features, text).map_err(|e| {
+    super::gates::check_text(game, text).map_err(|e| {
         let (line, col) = e.place(text, true).unwrap_or((0, 0));
         CodeError {
             line,
