@@ -313,6 +313,30 @@ fn each_gate_refuses_just_before_its_version_and_accepts_from_it() {
     }
 }
 
+/// A local may not take a built-in variable's name ("Cannot re-declare a built-in variable",
+/// the manual's compiler errors), in every version; no corpus, wild or source game does.
+#[test]
+fn a_local_named_as_a_built_in_variable_is_refused() {
+    for name in [
+        "tricking-the-vikings.win",
+        GMS1,
+        PRE_23,
+        GML_23,
+        "longdog.win",
+    ] {
+        let file = gmkit_testdata::need!(load(name));
+        let e = compile(&file, "x = 1;\nvar a, speed = 2;\n").expect_err(name);
+        assert!(
+            e.message
+                .contains("`var speed` declares a built-in variable"),
+            "{name}: {e}"
+        );
+        assert_eq!((e.line, e.col), (2, 8), "{name}: {e}");
+        compile(&file, "x = 1;\nvar a, pace = 2;\nx = a + pace;\n")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
 /// `#macro`, `#region` and `enum` are preprocessing and leave no code: taken in every
 /// version (GMS 1.x included, whose own compiler has project constants instead).
 #[test]
@@ -367,6 +391,7 @@ fn read_only_built_in_variables_are_refused_in_every_family() {
             ),
             ("room_first += 1;\n", 1, 1, "room_first"),
             ("x = 1;\nrepeat (2) {\n    mouse_x++;\n}\n", 3, 5, "mouse_x"),
+            ("x = 1;\nargument_count = 2;\n", 2, 1, "argument_count"),
         ] {
             let e = compile(&file, text).expect_err(text);
             assert!(

@@ -153,6 +153,10 @@ fn declared(body: &[Stmt], params: &[(String, Option<Expr>)]) -> HashSet<String>
     v.0
 }
 
+/// Read-only built-in variables the built-in tables do not list: `argument_count` ("the
+/// read-only variable argument_count", the manual's page of `argument`).
+const READ_ONLY: &[&str] = &["argument_count"];
+
 /// The tree walk: the game's features and the local names of the functions around the place.
 struct Gate<'a> {
     f: &'a Features,
@@ -195,10 +199,24 @@ impl Gate<'_> {
                 self.expr(value)
             }
             Stmt::Update { target, .. } => self.write(target),
-            Stmt::Var(v) => v
-                .iter()
-                .filter_map(|(_, e)| e.as_ref())
-                .try_for_each(|e| self.expr(e)),
+            Stmt::Var(v) => {
+                if let Some(n) = v
+                    .iter()
+                    .map(|(n, _)| n)
+                    .find(|n| builtins::variable(n).is_some())
+                {
+                    return Err(CompileError::Refused(Refusal {
+                        what: format!("`var {n}`"),
+                        why: "declares a built-in variable: GameMaker refuses to re-declare one"
+                            .into(),
+                        mark: Mark::Word(n.clone()),
+                        at: None,
+                    }));
+                }
+                v.iter()
+                    .filter_map(|(_, e)| e.as_ref())
+                    .try_for_each(|e| self.expr(e))
+            }
             Stmt::Static(v) => {
                 self.need(Construct::GmlV2, "`static`", Mark::Word("static".into()))?;
                 v.iter().try_for_each(|(_, e)| self.expr(e))
@@ -302,7 +320,8 @@ impl Gate<'_> {
         };
         if let Some(n) = name
             && !self.local(n)
-            && builtins::variable(n).is_some_and(|v| v.read_only)
+            && (builtins::variable(n).is_some_and(|v| v.read_only)
+                || READ_ONLY.contains(&n.as_str()))
             && !games_own(self.game, n)
         {
             return Err(CompileError::Refused(Refusal {
