@@ -313,30 +313,6 @@ fn each_gate_refuses_just_before_its_version_and_accepts_from_it() {
     }
 }
 
-/// A local may not take a built-in variable's name ("Cannot re-declare a built-in variable",
-/// the manual's compiler errors), in every version; no corpus, wild or source game does.
-#[test]
-fn a_local_named_as_a_built_in_variable_is_refused() {
-    for name in [
-        "tricking-the-vikings.win",
-        GMS1,
-        PRE_23,
-        GML_23,
-        "longdog.win",
-    ] {
-        let file = gmkit_testdata::need!(load(name));
-        let e = compile(&file, "x = 1;\nvar a, speed = 2;\n").expect_err(name);
-        assert!(
-            e.message
-                .contains("`var speed` declares a built-in variable"),
-            "{name}: {e}"
-        );
-        assert_eq!((e.line, e.col), (2, 8), "{name}: {e}");
-        compile(&file, "x = 1;\nvar a, pace = 2;\nx = a + pace;\n")
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-    }
-}
-
 /// `#macro`, `#region` and `enum` are preprocessing and leave no code: taken in every
 /// version (GMS 1.x included, whose own compiler has project constants instead).
 #[test]

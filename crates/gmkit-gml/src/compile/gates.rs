@@ -199,24 +199,12 @@ impl Gate<'_> {
                 self.expr(value)
             }
             Stmt::Update { target, .. } => self.write(target),
-            Stmt::Var(v) => {
-                if let Some(n) = v
-                    .iter()
-                    .map(|(n, _)| n)
-                    .find(|n| builtins::variable(n).is_some())
-                {
-                    return Err(CompileError::Refused(Refusal {
-                        what: format!("`var {n}`"),
-                        why: "declares a built-in variable: GameMaker refuses to re-declare one"
-                            .into(),
-                        mark: Mark::Word(n.clone()),
-                        at: None,
-                    }));
-                }
-                v.iter()
-                    .filter_map(|(_, e)| e.as_ref())
-                    .try_for_each(|e| self.expr(e))
-            }
+            // (A local named as a built-in variable is a compile error in GameMaker, "cannot
+            // re-declare a built-in variable", but runs as a local: not refused here.)
+            Stmt::Var(v) => v
+                .iter()
+                .filter_map(|(_, e)| e.as_ref())
+                .try_for_each(|e| self.expr(e)),
             Stmt::Static(v) => {
                 self.need(Construct::GmlV2, "`static`", Mark::Word("static".into()))?;
                 v.iter().try_for_each(|(_, e)| self.expr(e))
