@@ -460,3 +460,24 @@ fn a_script_as_a_value_is_its_index_before_2_3() {
     );
     assert_eq!((e.line, e.col), (1, 5));
 }
+
+/// The text gate finds a construct after many tokens on one line and after lines of
+/// directives and templates' own fields (one cursor through the text).
+#[test]
+fn the_text_gate_places_a_construct_on_a_long_line() {
+    let file = gmkit_testdata::need!(load(PRE_23));
+    let mut text = String::from("#macro N 3\nx = N;\n");
+    let head = "s = \"a\"; ".repeat(2000);
+    text.push_str(&head);
+    text.push_str("t = @\"b\";\n");
+    let e = compile(&file, &text).expect_err("verbatim string in 2.2");
+    assert!(e.message.contains("verbatim string"), "{e}");
+    assert_eq!((e.line, e.col), (3, head.chars().count() as u32 + 5), "{e}");
+    // After a template string's fields (all placed at its `$`), in 2023.4.
+    let file = gmkit_testdata::need!(load(GML_2022));
+    let e = compile(&file, "a = 1;\nb = \"{\" + string(a);\n").map(|_| ());
+    assert!(e.is_ok(), "{e:?}");
+    let e = compile(&file, "a = 1; b = @\"x\" + $\"{a}\";\n").expect_err("template in 2022.3");
+    assert!(e.message.contains("template string"), "{e}");
+    assert_eq!((e.line, e.col), (1, 19), "{e}");
+}

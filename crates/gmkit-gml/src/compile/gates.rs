@@ -8,10 +8,12 @@
 //! - [`check_tree`] walks the parsed tree: constructs newer than the game (functions, `new`,
 //!   `static`, `delete`, `try`, `throw`, struct literals, calls of a value, arrays of arrays,
 //!   `??`/`??=`, template strings, array literals), built-in functions newer than the game
-//!   (one whose arguments or result is a struct, a method, a sequence or an animation curve
-//!   cannot exist before structs and those assets did, 2.3), built-in functions used as values
-//!   before 2.3, and assignments to read-only built-in variables (`fps = 3`, in every
-//!   version: the manual's variable pages mark them, [`crate::builtins::variable`]).
+//!   (one whose result or a required argument is a struct, a method, a sequence or an
+//!   animation curve cannot exist before structs and those assets did, 2.3), built-in
+//!   functions used as values before 2.3, and assignments to read-only built-in variables
+//!   (`fps = 3`, in every version: the manual's variable pages mark them,
+//!   [`crate::builtins::variable`]). A name the game has as its own is never taken for a
+//!   later built-in.
 //! - [`check_text`] reads what the tree no longer shows: verbatim strings `@"..."`,
 //!   template strings without fields `$"..."`; and walks the tree
 //!   as written, before preprocessing lowers `delete v` to `v = undefined` or drops an
@@ -83,7 +85,12 @@ fn game_version(f: &Features) -> String {
 
 /// The refusal of `what`, which needs construct `c` the game's version lacks.
 fn too_new(f: &Features, c: Construct, what: impl Into<String>, mark: Mark) -> CompileError {
-    CompileError::Refused(Refusal {
+    CompileError::Refused(refusal(f, c, what, mark))
+}
+
+/// As [`too_new`], the refusal itself.
+fn refusal(f: &Features, c: Construct, what: impl Into<String>, mark: Mark) -> Refusal {
+    Refusal {
         what: what.into(),
         why: format!(
             "needs {} or later; this game is {}",
@@ -92,7 +99,7 @@ fn too_new(f: &Features, c: Construct, what: impl Into<String>, mark: Mark) -> C
         ),
         mark,
         at: None,
-    })
+    }
 }
 
 /// Refuses what `game`'s version cannot compile in the tree `body` of one of its code entries
@@ -490,8 +497,57 @@ pub fn check_text(game: &Game, text: &str) -> R<()> {
     let f = &game.features;
     // `#macro`, `#region` and `enum` are preprocessing: they leave no code, so every version
     // takes them in gmkit's text (issue 16 asks for them in new code of every family; GMS 1.x
-    // itself has project constants instead). Directive lines are blanked for the lexer (which
-    // does not read them), keeping every place.
+    // itself has project constants instead).
+    let blanked = blank_directives(text);
+    let Ok(toks) = lex_with(&blanked, f.escaped_strings()) else {
+        return Ok(());
+    };
+    // The character each token starts with, read by one cursor moving forward through the
+    // text (tokens come in text order; a template's own tokens all sit at its `$`).
+    let mut chars = blanked.chars().peekable();
+    let mut at = (1u32, 1u32);
+    let mut first_char = |t: &Token| {
+        while at < (t.line, t.col) {
+            match chars.next() {
+                Some('\n') => at = (at.0 + 1, 1),
+                Some(_) => at.1 += 1,
+                None => return None,
+            }
+        }
+        chars.peek().copied()
+    };
+    for t in &toks {
+        if !matches!(t.tok, Tok::Str(_) | Tok::Ident(_)) {
+            continue;
+        }
+        let c = match (&t.tok, first_char(t)) {
+            (Tok::Str(_), Some('@')) => Some((Construct::GmlV2, "a verbatim string `@\"...\"`")),
+            (Tok::Str(_) | Tok::Ident(_), Some('$')) => {
+                Some((Construct::TemplateString, "a template string `$\"...\"`"))
+            }
+            _ => None,
+        };
+        if let Some((c, what)) = c
+            && !f.has(c)
+        {
+            return Err(CompileError::Refused(Refusal {
+                at: Some((t.line, t.col)),
+                ..refusal(f, c, what, Mark::Statement)
+            }));
+        }
+    }
+    // The tree as written, before preprocessing lowers some of it (`delete v` is `v =
+    // undefined`, an `if (false)` branch goes): text that does not parse yet (a project's
+    // macros) is left to the tree gate after preprocessing.
+    match crate::parse::parse_tokens(toks) {
+        Ok(tree) => check_tree(game, &tree),
+        Err(_) => Ok(()),
+    }
+}
+
+/// `text` with its `#macro`, `#region` and `#endregion` lines blanked (the lexer does not read
+/// them), every other character in its place.
+fn blank_directives(text: &str) -> String {
     let mut blanked = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let body = line.trim_start();
@@ -506,46 +562,7 @@ pub fn check_text(game: &Game, text: &str) -> R<()> {
             blanked.push_str(line);
         }
     }
-    let Ok(toks) = lex_with(&blanked, f.escaped_strings()) else {
-        return Ok(());
-    };
-    let lines: Vec<&str> = blanked.split('\n').collect();
-    let first_char = |t: &Token| {
-        lines
-            .get(t.line as usize - 1)
-            .and_then(|l| l.chars().nth(t.col as usize - 1))
-    };
-    for t in &toks {
-        let c = match (&t.tok, first_char(t)) {
-            (Tok::Str(_), Some('@')) => Some((Construct::GmlV2, "a verbatim string `@\"...\"`")),
-            (Tok::Str(_) | Tok::Ident(_), Some('$')) => {
-                Some((Construct::TemplateString, "a template string `$\"...\"`"))
-            }
-            _ => None,
-        };
-        if let Some((c, what)) = c
-            && !f.has(c)
-        {
-            return Err(CompileError::Refused(Refusal {
-                at: Some((t.line, t.col)),
-                ..refusal(too_new(f, c, what, Mark::Statement))
-            }));
-        }
-    }
-    // The tree as written, before preprocessing lowers some of it (`delete v` is `v =
-    // undefined`, an `if (false)` branch goes): text that does not parse yet (a project's
-    // macros) is left to the tree gate after preprocessing.
-    match crate::parse::parse_tokens(toks) {
-        Ok(tree) => check_tree(game, &tree),
-        Err(_) => Ok(()),
-    }
-}
-
-fn refusal(e: CompileError) -> Refusal {
-    match e {
-        CompileError::Refused(r) => r,
-        _ => unreachable!("too_new makes refusals"),
-    }
+    blanked
 }
 
 /// Line and column in `text` of refusal `r` whose statement starts at `from` (or the text's
@@ -562,7 +579,7 @@ pub(super) fn place(
     }
     let start = from.unwrap_or((1, 1));
     let found = (|| {
-        let toks = lex_with(text, escapes).ok()?;
+        let toks = lex_with(&blank_directives(text), escapes).ok()?;
         let k0 = toks.iter().position(|t| (t.line, t.col) >= start)?;
         let toks = &toks[k0..];
         let value_end = |t: &Tok| {
