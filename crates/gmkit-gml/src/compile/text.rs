@@ -31,7 +31,9 @@ pub struct CodeError {
 pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
     // What the game's version cannot run and preprocessing will hide (`delete v` lowered).
     super::gates::check_text(game, text).map_err(|e| {
-        let (line, col) = e.place(text, true).unwrap_or((0, 0));
+        let (line, col) = e
+            .place(text, game.features.escaped_strings())
+            .unwrap_or((0, 0));
         CodeError {
             line,
             col,
