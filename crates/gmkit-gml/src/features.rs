@@ -291,6 +291,15 @@ impl Features {
         !self.version.non_lts_at_least(2024, 6)
     }
 
+    /// 2022+: a written `argumentN` in a function with named parameters is the built-in
+    /// (`pushbltn.v builtin.argumentN`, its array owner -6); 2.3 to 2.3.2 read it as
+    /// `push.v self.argumentN` (corpus vendaval and wild 2.3.2 games; wild 2022.9 shows the
+    /// built-in, spec §4.7a says built-in for all of 2.3+: real files win). No file between
+    /// 2.3.2 and 2022.9 shows either form; the change is taken at 2022.0.
+    pub fn written_argument_builtin(&self) -> bool {
+        self.gml_v2() && self.version.at_least(2022, 0)
+    }
+
     /// 2024.11+: default-argument code reads and writes `builtin.argumentK`.
     pub fn builtin_default_arguments(&self) -> bool {
         self.version.non_lts_at_least(2024, 11)

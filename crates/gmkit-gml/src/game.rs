@@ -55,7 +55,14 @@ impl<'a> Game<'a> {
                         $kind,
                         c.$list
                             .iter()
-                            .map(|a| a.as_ref().map(|a| s(a.name)))
+                            // A name that is no identifier (empty, or edited into the
+                            // file by hand) could not be written in GML: such an asset
+                            // reads as unnamed (`sprite_86`), as in a stripped file.
+                            .map(|a| {
+                                a.as_ref()
+                                    .map(|a| s(a.name))
+                                    .filter(|n| crate::lex::is_identifier(n))
+                            })
                             .collect(),
                     );
                 }

@@ -148,6 +148,15 @@ fn template(
     }
 }
 
+/// Whether `n` lexes as one identifier (ASCII letters, digits and `_`, not starting with a
+/// digit), as every name GameMaker's IDE gives an asset does.
+pub fn is_identifier(n: &str) -> bool {
+    let mut b = n.bytes();
+    b.next()
+        .is_some_and(|c| c == b'_' || c.is_ascii_alphabetic())
+        && b.all(|c| c == b'_' || c.is_ascii_alphanumeric())
+}
+
 /// Splits `src` into tokens (the last is [`Tok::Eof`]).
 pub fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
     lex_with(src, true)

@@ -72,12 +72,16 @@ pub fn quote(s: &str) -> String {
 }
 
 /// Writes a string literal as GMS 1.x reads it: every character as itself (GMS1 strings have
-/// no escapes), between `"` or, when the string holds `"`, between `'`. A string holding both
+/// no escapes), between `"` or, when the string holds `"`, between `'`. A string holding a
+/// backslash and no `'` goes between `'` too (`'C:\games\'`), so that no reader used to GMS 2
+/// escapes takes its `\"` for an escaped quote. A string holding both
 /// quotes is a parenthesised concatenation of runs (`("say " + '"' + "it's" + '"')`), which
 /// the compiler folds back into the one constant (spec §3.3 folding); `wrap` false leaves out
 /// the parentheses (a whole expression).
 pub fn quote_gms1(s: &str, wrap: bool) -> String {
-    if !s.contains('"') {
+    // `'` delimits a string holding `"`, or a backslash and no `'`.
+    let single = s.contains('"') || (s.contains('\\') && !s.contains('\''));
+    if !single {
         return format!("\"{s}\"");
     }
     if !s.contains('\'') {
@@ -597,6 +601,9 @@ impl Printer {
                     self.out.push('(');
                     self.expr(t, 0);
                     self.out.push(')');
+                } else if plain_accessor_read(t) {
+                    // `l[| i].x`: compiles as the call's `.x` in every version.
+                    self.expr(t, POSTFIX_PREC);
                 } else {
                     self.postfix_base(t);
                 }
@@ -631,6 +638,14 @@ impl Printer {
                     && let Some((true, name)) = unmarked(f)
                 {
                     self.out.push_str(name);
+                    self.args(args);
+                } else if let Expr::Member(t, n) = &**c
+                    && plain_accessor_read(t)
+                {
+                    // A method of a data-structure read stays on the call (`postfix_base`).
+                    self.postfix_base(t);
+                    self.out.push('.');
+                    self.out.push_str(n);
                     self.args(args);
                 } else {
                     self.postfix_base(c);
@@ -805,6 +820,15 @@ fn accessor_setter(f: &str) -> Option<(&'static str, usize)> {
     }
 }
 
+/// Whether `e` is a data-structure read the decompiler wrote as a call that may print as an
+/// accessor ([`accessor_fits`]; a read the source wrote as an accessor prints as one anyway).
+fn plain_accessor_read(e: &Expr) -> bool {
+    matches!(e, Expr::Call(c, args)
+        if matches!(&**c, Expr::Ident(f)
+            if accessor_reader(f).is_some_and(|(_, arity)| arity == args.len()))
+            && accessor_fits(args))
+}
+
 /// Whether a call written out may be printed as an accessor: its container is not a number
 /// (`5[| i]`), and no key reads an array element (2.3+ compiles `m[? a[i]]` as
 /// `m[? array_get(a, i)]`, `fold`), so that both forms compile alike in every version.
@@ -883,8 +907,11 @@ mod tests {
             vec![Ident("l".into()), Ident("i".into()), Ident("j".into())],
         );
         assert_eq!(print_expr(&three), "ds_list_find_value(l, i, j)");
+        // A field of the value compiles alike in both forms; a method called on it does not.
         let member = Member(Box::new(read.clone()), "x".into());
-        assert_eq!(print_expr(&member), "ds_list_find_value(l, i).x");
+        assert_eq!(print_expr(&member), "l[| i].x");
+        let method = Call(Box::new(member), vec![]);
+        assert_eq!(print_expr(&method), "ds_list_find_value(l, i).x()");
         // What the parser marks as written with an accessor prints as one.
         let marked = call(
             &format!("{}ds_map_find_value", crate::parse::ACCESSOR),

@@ -521,11 +521,12 @@ fn written_argument_with_named_parameters() {
     c.compiles("function f(a, b) {\n    argument0 -= 1;\n    v = argument0[0];\n    w = b;\n}");
 }
 
-/// 2023.1 – 2024.10: with named parameters, a written `argument1` is the built-in
+/// 2022 – 2024.10: with named parameters, a written `argument1` is the built-in
 /// (`pushbltn.v builtin.argument1`) and `argument1[i]` the built-in's array (owner -6),
-/// while the parameter itself reads `arg.argument1` / owner -15: each prints as written.
+/// while the parameter itself reads `arg.argument1` / owner -15: each prints as written
+/// (wild 2022.9: a function of three parameters reading `argument0` to `argument2`).
 #[test]
-fn written_argument_with_named_parameters_from_2023() {
+fn written_argument_with_named_parameters_from_2022() {
     let asm = "b L9 / F: / \
         pushbltn.v builtin.argument1 / pop.v.v self.u / \
         pushi.e -6 / pushi.e 2 / push.v [array]0.argument1 / pop.v.v self.v / \
@@ -533,17 +534,19 @@ fn written_argument_with_named_parameters_from_2023() {
         pushi.e -15 / pushi.e 3 / push.v [array]0.argument1 / pop.v.v self.z / exit.i / \
         L9: / push.i [function]gml_Script_g / conv.i.v / pushi.e -1 / conv.i.v / \
         call.i method 2 / dup.v 0 / pushi.e -6 / pop.v.v [stacktop]0.g / popz.v";
-    let c = case(
-        2023,
-        8,
-        "gml_GlobalScript_scr",
-        &[("gml_Script_g", "F")],
-        asm,
-    );
-    let text = "function g(arg0, arg1) {\n    u = argument1;\n    v = argument1[2];\n    \
-        w = arg1;\n    z = arg1[3];\n}";
-    assert_eq!(c.decompiles(), text);
-    c.compiles(text);
+    for (major, minor) in [(2022, 9), (2023, 8)] {
+        let c = case(
+            major,
+            minor,
+            "gml_GlobalScript_scr",
+            &[("gml_Script_g", "F")],
+            asm,
+        );
+        let text = "function g(arg0, arg1) {\n    u = argument1;\n    v = argument1[2];\n    \
+            w = arg1;\n    z = arg1[3];\n}";
+        assert_eq!(c.decompiles(), text, "{major}.{minor}");
+        c.compiles(text);
+    }
 }
 
 /// A named parameter (`arg.argumentK`, -15) reads the VARI entry of type -6 (id 0) that every

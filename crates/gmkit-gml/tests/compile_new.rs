@@ -263,6 +263,48 @@ fn unknown_function_is_placed_and_suggested() {
     }
 }
 
+/// A built-in constant the manual lists but gmkit has no value for is refused with its place,
+/// never compiled as a new variable the game never sets; assigning to any built-in constant
+/// is refused as GameMaker refuses it; a local of that name is the local.
+#[test]
+fn builtin_constants_without_a_value_are_refused_in_place() {
+    assert_eq!(
+        gmkit_gml::builtins::documented_constant("os_android"),
+        Some("OS_Type")
+    );
+    assert!(gmkit_gml::builtins::constant("os_android").is_none());
+    for name in GAMES {
+        let file = gmkit_testdata::need!(load(name));
+        let entry = target(&file);
+        let game = Game::new(&file);
+        let names = Names::new(&game);
+        let e = compile_text(
+            &game,
+            &names,
+            entry,
+            "x = 1;\nif (y == os_android) {\n    x = 2;\n}\n",
+        )
+        .expect_err("a constant with no value");
+        assert_eq!(e.line, 2, "{name}: {e}");
+        assert!(e.to_string().contains("os_android"), "{name}: {e}");
+        assert!(e.to_string().contains("write its number"), "{name}: {e}");
+        for text in ["c_red = 3;", "os_android = 3;"] {
+            let e = compile_text(&game, &names, entry, text).expect_err("assigning a constant");
+            assert!(e.to_string().contains("cannot be assigned"), "{name}: {e}");
+            assert_eq!((e.line, e.col), (1, 1), "{name}: {e}");
+        }
+        // A local of that name is the local; a constant with a value is its value.
+        compile_text(
+            &game,
+            &names,
+            entry,
+            "var os_android = 3;\nx = os_android;\n",
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        compile_text(&game, &names, entry, "x = c_red;").unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
 #[test]
 fn additions_refuse_another_file() {
     let file = gmkit_testdata::need!(load("space-war-assignment.win"));

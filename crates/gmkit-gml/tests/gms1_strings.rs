@@ -69,7 +69,8 @@ fn gms1() -> Features {
 #[test]
 fn gms1_quoting_by_hand() {
     assert!(!gms1().escaped_strings());
-    assert_eq!(quote_gms1("C:\\games\\", false), "\"C:\\games\\\"");
+    assert_eq!(quote_gms1("C:\\games\\", false), "'C:\\games\\'");
+    assert_eq!(quote_gms1("it's C:\\", false), "\"it's C:\\\"");
     assert_eq!(quote_gms1("say \"hi\"", false), "'say \"hi\"'");
     assert_eq!(quote_gms1("it's", false), "\"it's\"");
     assert_eq!(quote_gms1("a\"b'c", true), "(\"a\" + '\"' + \"b'c\")");
@@ -148,7 +149,7 @@ fn a_gms1_string_with_both_quotes_compiles_to_one_constant() {
     let s = "C:\\say \"it's\"\\";
     let body = parse::parse_for(&format!("x = {};", quote_gms1(s, false)), &game.features).unwrap();
     let text = print_for(&body, &game.features);
-    assert_eq!(text, "x = \"C:\\say \" + '\"' + \"it's\" + '\"' + \"\\\";");
+    assert_eq!(text, "x = 'C:\\say ' + '\"' + \"it's\" + '\"' + '\\';");
     let mut edited = file.clone();
     replace_code(&mut edited, entry, &text).unwrap_or_else(|e| panic!("{name}: {e}"));
     let ins = edited.code.as_ref().unwrap().instructions(entry).unwrap();

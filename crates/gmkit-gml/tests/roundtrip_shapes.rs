@@ -626,6 +626,73 @@ fn unnamed_asset_reference() {
     );
 }
 
+/// An asset whose name is no identifier (empty, or with a space: a file edited by hand) could
+/// not be written in GML: it reads as unnamed (`sprite_1`) and compiles back to its reference,
+/// and before 2023.8 it stays a number.
+#[test]
+fn an_asset_name_that_is_no_identifier_reads_as_unnamed() {
+    use gmkit_data::chunks::code::{ExtOperand, ExtendedKind, Instruction};
+    use gmkit_data::chunks::sprite::{Sprite, Sprites};
+    use gmkit_gml::game::AssetKind;
+    for bad in ["", "my sprite", "9lives"] {
+        let mut a = common::Asm::new(17, 2023, 8);
+        let name = a.file.strings.as_mut().unwrap().push(bad);
+        a.file.sprites = Some(Sprites {
+            sprites: vec![
+                None,
+                Some(Sprite {
+                    name,
+                    ..Sprite::default()
+                }),
+            ],
+        });
+        let x = a.asm("pop.v.v self.x")[0];
+        let game = gmkit_gml::Game::new(&a.file);
+        assert_eq!(game.asset_name(AssetKind::Sprite, 1), None, "{bad:?}");
+        assert!(game.asset_unnamed(AssetKind::Sprite, 1), "{bad:?}");
+        let names = gmkit_gml::compile::Names::new(&game);
+        let t = game.pushref_type(AssetKind::Sprite).expect("sprite refs");
+        let ins = vec![
+            Instruction::Extended {
+                kind: ExtendedKind::PUSHREF,
+                t: gmkit_data::chunks::code::DataType::Int32,
+                operand: Some(ExtOperand::Asset {
+                    asset_type: t,
+                    index: 1,
+                }),
+            },
+            x,
+        ];
+        let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+        let text = gmkit_gml::print::print_stmts(&d.body);
+        assert_eq!(text, "x = sprite_1;", "{bad:?}");
+        let tree = gmkit_gml::parse::parse(&text).unwrap();
+        assert_eq!(
+            gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap(),
+            ins,
+            "{bad:?}"
+        );
+    }
+    // Before 2023.8 an object named so is no owner name: `(1).x`, not a broken identifier.
+    let mut a = common::Asm::new(16, 1, 4);
+    let name = a.file.strings.as_mut().unwrap().push("my obj");
+    a.file.objects = Some(gmkit_data::chunks::object::Objects {
+        objects: vec![
+            None,
+            Some(gmkit_data::chunks::object::Object {
+                name,
+                ..Default::default()
+            }),
+        ],
+    });
+    let ins = a.asm("pushi.e 5\npop.v.i 1.x");
+    let game = gmkit_gml::Game::new(&a.file);
+    let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+    let text = gmkit_gml::print::print_stmts(&d.body);
+    assert!(!text.contains("my obj"), "{text}");
+    gmkit_gml::parse::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+}
+
 /// `new self.c()` reads `push.v self.c` while a bare `new c()` of an instance variable reads
 /// `builtin.c` (2.3+): the written `self.` is kept, so each reads back as itself.
 #[test]
@@ -669,5 +736,36 @@ fn new_of_a_qualified_script_function_is_the_function() {
         // A variable that is no function stays a read of the variable.
         let other = compile_with(&a, "x = new global.x(2);");
         assert_ne!(other, bare);
+    }
+}
+
+/// A field of a data-structure read prints with the accessor (`l[| 0].x`, as sources write
+/// it), which compiles as the call's field in every version; a method called on such a read
+/// stays on the call.
+#[test]
+fn a_field_of_an_accessor_read_prints_with_the_accessor() {
+    let names = "push.v self.l / push.v self.x / call.i ds_list_find_value 2 / \
+                 call.i ds_map_find_value 2 / call.i ds_grid_get 3 / pop.v.v self.a / push.v self.m";
+    for (bc, major, minor) in [
+        (16, 1, 4),
+        (17, 2, 2),
+        (17, 2, 3),
+        (17, 2023, 8),
+        (17, 2024, 14),
+    ] {
+        for (src, want) in [
+            ("a = ds_list_find_value(l, 0).x;", "a = l[| 0].x;"),
+            ("a = ds_map_find_value(l, 2).x;", "a = l[? 2].x;"),
+            ("a = ds_grid_get(l, 0, 1).x;", "a = l[# 0, 1].x;"),
+            ("ds_list_find_value(l, 0).x = 1;", "l[| 0].x = 1;"),
+            ("ds_list_find_value(l, 0).x += 1;", "l[| 0].x += 1;"),
+        ] {
+            let text = common::round_trip(bc, major, minor, names, src);
+            assert_eq!(text, want, "{major}.{minor}");
+        }
+        if major >= 2023 || (major == 2 && minor >= 3) {
+            let src = "a = ds_list_find_value(l, 0).m(1);";
+            assert_eq!(common::round_trip(bc, major, minor, names, src), src);
+        }
     }
 }

@@ -43,6 +43,17 @@ pub fn constant(name: &str) -> Option<ConstValue> {
     })
 }
 
+/// Whether the GameMaker manual lists `name` as a built-in constant, and the family of its
+/// table (`"OS_Type"` for `os_android`; empty when the table names none). Many of them have
+/// no value in [`constant`]: the manual gives names, not values, and the compiler refuses such
+/// a name rather than take it for a new variable.
+pub fn documented_constant(name: &str) -> Option<&'static str> {
+    let t = super::generated::CONSTANT_NAMES;
+    t.binary_search_by(|(n, _)| n.cmp(&name))
+        .ok()
+        .map(|i| t[i].1)
+}
+
 /// The family (kind) of built-in constant `name`, for the names a decompiler may print:
 /// colours, keys, mouse buttons, alignments, event types, blend modes and factors, buffer data
 /// types, kinds and seek bases, ds types, cursors, primitive types, gamepad buttons and axes.

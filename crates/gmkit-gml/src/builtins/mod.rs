@@ -16,7 +16,7 @@ mod constants;
 mod generated;
 mod signatures;
 
-pub use constants::{ConstValue, constant, constant_for, constant_kind};
+pub use constants::{ConstValue, constant, constant_for, constant_kind, documented_constant};
 pub use signatures::{Function, Scope, Variable, function, variable};
 
 use crate::game::AssetKind;

@@ -187,6 +187,7 @@ impl Compiler<'_> {
     fn target_place(&mut self, target: &Expr, update: bool) -> R<Place> {
         match target {
             Expr::Ident(n) => {
+                self.refuse_builtin_constant(n, true)?;
                 let (vi, inst, _) = self.scope_of(n);
                 Ok(Place::Simple(self.varref(n, vi, inst, RefType::NORMAL)?))
             }

@@ -914,10 +914,11 @@ impl Compiler<'_> {
             return None;
         }
         // A written `argumentN` in a function with named parameters: a self variable of that
-        // name before 2023 (corpus 2.3.2: `push.v self.argument0`), a builtin one after.
-        // (Built-ins take their VARI entry of type self, id -6, not a parameter's.)
+        // name before 2022 (corpus 2.3.2: `push.v self.argument0`), a builtin one after
+        // ([`Features::written_argument_builtin`]). (Built-ins take their VARI entry of type
+        // self, id -6, not a parameter's.)
         if name.ends_with(EXPLICIT_ARGUMENT) {
-            return Some(if self.f().version().non_lts_at_least(2023, 1) {
+            return Some(if self.f().written_argument_builtin() {
                 (-1, -6, Opcode::PushBltn)
             } else {
                 (-1, -1, Opcode::Push)

@@ -782,6 +782,33 @@ impl<'g> Compiler<'g> {
         Some(self.push_int(index as i64))
     }
 
+    /// A bare name that is a built-in constant the manual lists, where no local or variable
+    /// of the game has that name, is refused rather than compiled as a new variable the game
+    /// never sets: read (`store` false), a constant gmkit has no value for; stored, any
+    /// built-in constant (GameMaker refuses assigning to one).
+    fn refuse_builtin_constant(&self, n: &str, store: bool) -> R<()> {
+        if self.locals.contains(n) || self.var_known(n) {
+            return Ok(());
+        }
+        let valued = crate::builtins::constant(n).is_some();
+        let family = crate::builtins::documented_constant(n);
+        let of = |f: &str| match f {
+            "" => String::new(),
+            f => format!(" ({} constant)", f.replace('_', " ")),
+        };
+        match (store, valued, family) {
+            (true, _, f) if valued || f.is_some() => Err(CompileError::Invalid(format!(
+                "`{n}` is a built-in constant{}: it cannot be assigned",
+                of(f.unwrap_or_default())
+            ))),
+            (false, false, Some(f)) => Err(CompileError::Unsupported(format!(
+                "`{n}` is a built-in constant{} whose value gmkit does not know: write its number",
+                of(f)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     fn push_e1(&mut self) {
         self.emit(Instruction::Push {
             op: Opcode::Push,
@@ -1744,6 +1771,7 @@ impl<'g> Compiler<'g> {
     fn assign(&mut self, target: &Expr, value: &Expr) -> R<()> {
         match target {
             Expr::Ident(n) => {
+                self.refuse_builtin_constant(n, true)?;
                 let t = self.expr(value)?;
                 let (vi, inst, _) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
@@ -1811,13 +1839,13 @@ impl<'g> Compiler<'g> {
                 let explicit = n.strip_suffix(function::EXPLICIT_ARGUMENT);
                 let n = &explicit.unwrap_or(n).to_string();
                 let (vi, mut inst, _) = self.scope_of(n);
-                // 2023.1 – 2024.10: a written `argumentN[i]` in a function with named
+                // 2022 – 2024.10: a written `argumentN[i]` in a function with named
                 // parameters is the built-in's array (`pushi.e -6`), as its plain read is
                 // `pushbltn.v builtin.argumentN`.
                 let f = self.f();
                 if explicit.is_some()
                     && v2
-                    && f.version().non_lts_at_least(2023, 1)
+                    && f.written_argument_builtin()
                     && !f.builtin_default_arguments()
                 {
                     inst = -6;
@@ -2014,6 +2042,7 @@ impl<'g> Compiler<'g> {
                 if let Some(t) = self.builtin_or_asset_value(n) {
                     return Ok(t);
                 }
+                self.refuse_builtin_constant(n, false)?;
                 let (vi, inst, op) = self.scope_of(n);
                 let var = self.varref(n, vi, inst, RefType::NORMAL)?;
                 self.emit(Instruction::Push {
@@ -2328,7 +2357,7 @@ impl<'g> Compiler<'g> {
                         if n.ends_with(function::EXPLICIT_ARGUMENT)
                             && self.fnc.depth > 0
                             && self.f().gml_v2()
-                            && !self.f().version().non_lts_at_least(2023, 1) =>
+                            && !self.f().written_argument_builtin() =>
                     {
                         let inst = if self.f().builtin_globals_self() {
                             -1

@@ -108,8 +108,9 @@ impl Compiler<'_> {
         Ok(Some(DataType::Int32))
     }
 
-    /// Whether the owner `o` of `o.arr[i]` is pushed as a value (`@@This@@` etc. then `-9`):
-    /// `self`/`other` from 2024.2, `global` from 2023.11 (spec §4.7).
+    /// Whether the owner `o` of `o.arr[i]` is pushed as a value (`@@This@@`/`@@Other@@` then
+    /// `-9`): `self`/`other` from 2.3 ([`crate::Features::gml_v2`]), `global` from 2023.11
+    /// ([`crate::Features::global_as_call`]) (spec §4.7).
     pub(super) fn owner_by_call(&self, o: &Expr) -> bool {
         match o {
             Expr::Ident(n) if n == "global" => self.f().global_as_call(),

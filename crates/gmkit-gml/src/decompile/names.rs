@@ -1418,7 +1418,7 @@ impl Namer<'_, '_> {
             && builtins::variable(n).is_none()
             && builtins::function(n).is_none()
             && !KEYWORDS.contains(&n)
-            && is_identifier(n);
+            && crate::lex::is_identifier(n);
         ok.then(|| Expr::Ident(n.to_string()))
     }
 }
@@ -1613,12 +1613,4 @@ impl Evidence<'_, '_, '_> {
             _ => {}
         }
     }
-}
-
-/// Whether `n` lexes as one identifier.
-fn is_identifier(n: &str) -> bool {
-    let mut b = n.bytes();
-    b.next()
-        .is_some_and(|c| c == b'_' || c.is_ascii_alphabetic())
-        && b.all(|c| c == b'_' || c.is_ascii_alphanumeric())
 }

@@ -302,15 +302,14 @@ impl Dec<'_, '_> {
 
     /// `builtin.argumentK` (read plainly or as an array). In a function it is a parameter
     /// only from 2024.11 (default-argument code reads parameters so) and below the header's
-    /// count; otherwise it is the written `argumentK` (2023.1+ compile an explicit
-    /// `argumentK` in a function with named parameters so).
+    /// count; otherwise it is the written `argumentK`: 2.3 to 2024.10 read named parameters
+    /// as `arg.argumentK` (owner -15) and a written `argumentK` as `builtin` (wild 2.3.2 and
+    /// 2022.9 games, the corpus's 2.3 to 2022 files).
     fn builtin_argument(&mut self, name: &str) -> Expr {
         let f = self.game.features;
         let s = self.scope();
         let written = s.function
-            && (f.gml_v2()
-                && f.version().non_lts_at_least(2023, 1)
-                && !f.builtin_default_arguments()
+            && (f.gml_v2() && !f.builtin_default_arguments()
                 || s.declared
                     .is_some_and(|d| name[8..].parse::<usize>().is_ok_and(|k| k >= d)));
         if written {
@@ -937,8 +936,9 @@ impl Dec<'_, '_> {
             }
             // 2024.14+: an element of a value that is no variable (`l[| i][1]`, `f()[0]`).
             ARRAY_GET_INTERNAL if args.len() == 2 && !is_variable(&args[0].e) => {
-                let i = args.pop().expect("two").e;
-                let base = args.pop().expect("two").e;
+                // Two arguments (the guard): the fallbacks are never taken.
+                let i = args.pop().map_or_else(|| ident("undefined"), |a| a.e);
+                let base = args.pop().map_or_else(|| ident("undefined"), |a| a.e);
                 plain(Expr::Index(Box::new(base), vec![i]))
             }
             _ => {
@@ -1326,8 +1326,9 @@ fn internal_array_get_as_index(e: &mut Expr) {
         Expr::Call(c, a)
             if a.len() == 2 && matches!(&**c, Expr::Ident(n) if n == ARRAY_GET_INTERNAL) =>
         {
-            let i = a.pop().expect("two");
-            let base = a.pop().expect("two");
+            // Two arguments (the guard): the fallbacks are never taken.
+            let i = a.pop().unwrap_or_else(|| ident("undefined"));
+            let base = a.pop().unwrap_or_else(|| ident("undefined"));
             *e = Expr::Index(Box::new(base), vec![i]);
         }
         Expr::Binary(_, l, r) => {
