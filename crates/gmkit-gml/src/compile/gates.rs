@@ -111,8 +111,34 @@ pub fn check_tree(game: &Game, body: &[Stmt]) -> R<()> {
         f: &game.features,
         game,
         locals: vec![declared(body, &[])],
+        assigned: assigned(body),
     };
     g.block(body)
+}
+
+/// The bare names `body` assigns anywhere (`n = v`, `n += v`, `n++`): variables of the code,
+/// whatever built-in a later version has of that name.
+fn assigned(body: &[Stmt]) -> HashSet<String> {
+    struct Names(HashSet<String>);
+    impl crate::visit::Visitor for Names {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let Stmt::Assign {
+                target: Expr::Ident(n),
+                ..
+            }
+            | Stmt::Update {
+                target: Expr::Ident(n),
+                ..
+            } = s
+            {
+                self.0.insert(n.clone());
+            }
+            crate::visit::walk_stmt(self, s)
+        }
+    }
+    let mut v = Names(HashSet::new());
+    crate::visit::Visitor::visit_block(&mut v, body);
+    v.0
 }
 
 /// Whether `name` is one of `game`'s own: a script or function it defines, an asset, or a
@@ -169,6 +195,8 @@ struct Gate<'a> {
     f: &'a Features,
     game: &'a Game<'a>,
     locals: Vec<HashSet<String>>,
+    /// The bare names the code assigns ([`assigned`]).
+    assigned: HashSet<String>,
 }
 
 impl Gate<'_> {
@@ -353,6 +381,7 @@ impl Gate<'_> {
                     && builtins::function(n).is_some()
                     && builtins::variable(n).is_none()
                     && builtins::constant(n).is_none()
+                    && !self.assigned.contains(n)
                     && !games_own(self.game, n)
                 {
                     return Err(too_new(
