@@ -52,6 +52,37 @@ impl Family {
     }
 }
 
+/// A piece of GML that only some GameMaker versions compile: what the compiler's version
+/// gates ([`crate::compile::gates`]) refuse in text for an older game. Whether a version has
+/// it is [`Features::has`], from the named predicates below; [`Construct::since`] is the
+/// first version that has it, as an error message names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Construct {
+    /// Array literals `[a, b]` (GMS2; a compile error in GMS 1.x, spec §7.3).
+    ArrayLiteral,
+    /// Function declarations and literals, `constructor`, `new`, `static`, `delete`,
+    /// `try`/`catch`/`finally`, `throw`, struct literals `{}`, methods and calls of a value
+    /// (`a.f()`, `a[0]()`), built-in functions used as values, arrays of arrays `a[i][j]`,
+    /// verbatim strings `@"..."` (2.3.0, "GMLv2", spec §1).
+    GmlV2,
+    /// `??` and `??=` (2.3.7, spec §1 and §4.3).
+    Nullish,
+    /// Template strings `$"a{x}"` (2023.4 on the main branch, spec §6.5).
+    TemplateString,
+}
+
+impl Construct {
+    /// The first GameMaker version that compiles it, as an error message names it.
+    pub fn since(self) -> &'static str {
+        match self {
+            Construct::ArrayLiteral => "GameMaker Studio 2",
+            Construct::GmlV2 => "GameMaker 2.3",
+            Construct::Nullish => "GameMaker 2.3.7",
+            Construct::TemplateString => "GameMaker 2023.4 (not the 2022 LTS)",
+        }
+    }
+}
+
 impl Features {
     /// The features of `version`.
     pub fn new(version: Version) -> Self {
@@ -394,6 +425,34 @@ impl Features {
     /// ([`crate::print::print_for`]) and [`crate::compile::text::prepare`] reads it.
     pub fn escaped_strings(&self) -> bool {
         self.version.is_gms2()
+    }
+
+    /// Whether this version compiles `c` ([`Construct`]; the compiler's version gates).
+    pub fn has(&self, c: Construct) -> bool {
+        match c {
+            Construct::ArrayLiteral => self.array_literals(),
+            Construct::GmlV2 => self.gml_v2(),
+            Construct::Nullish => self.nullish_operators(),
+            Construct::TemplateString => self.template_strings(),
+        }
+    }
+
+    /// GMS2+: array literals `[a, b]` compile to `@@NewGMLArray@@` (spec §7.3: a compile
+    /// error before).
+    pub fn array_literals(&self) -> bool {
+        self.version.is_gms2()
+    }
+
+    /// 2.3.7+: `??` and `??=` (`isnullish.e`, spec §4.3), as [`Features::typed_booleans`]
+    /// (the same release; the file's typed booleans show that compiler though its chunks
+    /// look older).
+    pub fn nullish_operators(&self) -> bool {
+        self.typed_booleans()
+    }
+
+    /// 2023.4+ (non-LTS): template strings `$"a{x}"` (spec §6.5).
+    pub fn template_strings(&self) -> bool {
+        self.version.non_lts_at_least(2023, 4)
     }
 
     /// The `1` of `++`/`--` and short-circuit landing constants use plain `push.e`, unlike

@@ -31,5 +31,5 @@ pub mod room_instance;
 pub mod source;
 pub mod visit;
 
-pub use features::{Family, Features};
+pub use features::{Construct, Family, Features};
 pub use game::Game;

@@ -367,10 +367,10 @@ fn continue_in_switch_and_global_update() {
     let asm = "L0: / push.v self.c / conv.v.b / bf L9 / \
         push.v self.v / dup.v 0 / pushi.e 1 / cmp.i.v EQ / bt C1 / b S9 / \
         C1: / b K / b S9 / K: / popz.v / b L0 / S9: / popz.v / b L0 / L9: / \
-        push.v global.n / push.e 1 / add.i.v / dup.v 0 / pop.v.v global.n / pop.v.v self.id";
+        push.v global.n / push.e 1 / add.i.v / dup.v 0 / pop.v.v global.n / pop.v.v self.hp";
     let c = case(2, 3, "gml_Object_o_Create_0", &[], asm);
     let gml = "while (c) {\n    switch (v) {\n        case 1:\n            continue;\n    }\n}\n\
-               id = ++global.n;";
+               hp = ++global.n;";
     c.compiles(gml);
     assert_eq!(c.decompiles(), gml);
 }

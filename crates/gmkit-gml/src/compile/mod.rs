@@ -23,6 +23,7 @@ use std::collections::{HashMap, HashSet};
 mod assign;
 mod flow;
 mod function;
+pub mod gates;
 mod grow;
 mod oracle;
 mod owner;
@@ -54,6 +55,10 @@ pub enum CompileError {
     /// `break`/`continue` outside a loop, and similar.
     #[error("{0}")]
     Invalid(String),
+    /// What the game's GameMaker version cannot run ([`gates`]: a construct or built-in newer
+    /// than the game, a read-only built-in variable assigned).
+    #[error("{0}")]
+    Refused(gates::Refusal),
     /// An error of the statement it arose in, printed as GML: what [`locate_statement`]
     /// places in the text (line and column).
     #[error("{error} in `{statement}`")]
@@ -508,6 +513,11 @@ fn compile_any(
     growing: bool,
     source: Option<&str>,
 ) -> R<Compiled> {
+    // What the game's version cannot run is refused first, with its place.
+    if let Some(text) = source {
+        gates::check_text(game, text)?;
+    }
+    gates::check_tree(game, body)?;
     let mut c = new_compiler(game, names, entry, growing);
     c.fnc.source = source.map(str::to_string);
     // `view_xview` without an index is its element 0 (spec §4.7).

@@ -29,6 +29,18 @@ pub struct CodeError {
 /// itself are applied, built-in constants (`c_red`, `vk_space`) become their values and asset
 /// names their index where the version pushes numbers (before 2023.8).
 pub fn prepare(game: &Game, text: &str) -> Result<Vec<Stmt>, CodeError> {
+    // What the game's version cannot run and preprocessing will hide (`delete v` lowered).
+    super::gates::check_text(game, text).map_err(|e| {
+        let (line, col) = e
+            .place(text, game.features.escaped_strings())
+            .unwrap_or((0, 0));
+        CodeError {
+            line,
+            col,
+            message: e.to_string(),
+            suggestion: None,
+        }
+    })?;
     let gms1 = !game.features.escaped_strings();
     let project = Project {
         format: Some(if gms1 {
@@ -133,8 +145,13 @@ impl CompileError {
                     .chain([statement])
                     .map(String::as_str)
                     .collect();
-                locate_statement(text, &outermost_first, escapes)
+                let at = locate_statement(text, &outermost_first, escapes);
+                match self.cause() {
+                    CompileError::Refused(r) => super::gates::place(text, escapes, at, r),
+                    _ => at,
+                }
             }
+            CompileError::Refused(r) => super::gates::place(text, escapes, None, r),
             _ => None,
         }
     }
