@@ -285,12 +285,12 @@ fn builtin_constants_without_a_value_are_refused_in_place() {
             "x = 1;\nif (y == os_android) {\n    x = 2;\n}\n",
         )
         .expect_err("a constant with no value");
-        assert_eq!(e.line, 2, "{name}: {e}");
+        assert_eq!((e.line, e.col), (2, 10), "{name}: {e}");
         assert!(e.to_string().contains("os_android"), "{name}: {e}");
         assert!(e.to_string().contains("write its number"), "{name}: {e}");
         for text in ["c_red = 3;", "os_android = 3;"] {
             let e = compile_text(&game, &names, entry, text).expect_err("assigning a constant");
-            assert!(e.to_string().contains("cannot be assigned"), "{name}: {e}");
+            assert!(e.to_string().contains("refuses to assign"), "{name}: {e}");
             assert_eq!((e.line, e.col), (1, 1), "{name}: {e}");
         }
         // A local of that name is the local; a constant with a value is its value.

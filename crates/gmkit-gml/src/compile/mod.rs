@@ -796,17 +796,23 @@ impl<'g> Compiler<'g> {
             "" => String::new(),
             f => format!(" ({} constant)", f.replace('_', " ")),
         };
-        match (store, valued, family) {
-            (true, _, f) if valued || f.is_some() => Err(CompileError::Invalid(format!(
-                "`{n}` is a built-in constant{}: it cannot be assigned",
+        let why = match (store, valued, family) {
+            (true, _, f) if valued || f.is_some() => format!(
+                "is a built-in constant{}: GameMaker refuses to assign it",
                 of(f.unwrap_or_default())
-            ))),
-            (false, false, Some(f)) => Err(CompileError::Unsupported(format!(
-                "`{n}` is a built-in constant{} whose value gmkit does not know: write its number",
+            ),
+            (false, false, Some(f)) => format!(
+                "is a built-in constant{} whose value gmkit does not know: write its number",
                 of(f)
-            ))),
-            _ => Ok(()),
-        }
+            ),
+            _ => return Ok(()),
+        };
+        Err(CompileError::Refused(gates::Refusal {
+            what: format!("`{n}`"),
+            why,
+            mark: gates::Mark::Word(n.to_string()),
+            at: None,
+        }))
     }
 
     fn push_e1(&mut self) {
