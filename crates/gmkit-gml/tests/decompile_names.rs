@@ -6,8 +6,6 @@
 mod common;
 use common::Asm;
 use gmkit_data::chunks::code::{CodeBody, CodeEntries, CodeEntry};
-use gmkit_data::chunks::object::{Object, Objects};
-use gmkit_data::chunks::sprite::{Sprite, Sprites};
 use gmkit_gml::compile::{Names, compile_entry};
 use gmkit_gml::{Game, decompile, parse, print};
 
@@ -24,27 +22,7 @@ const V2023_8: (u8, u16, u16) = (17, 2023, 8);
 /// A file of version `v` with objects `obj_wall` (0), `obj_player` (1) and sprites
 /// `spr_player` (0), `spr_wall` (1).
 fn file(v: (u8, u16, u16)) -> Asm {
-    let mut a = Asm::new(v.0, v.1, v.2);
-    let mut s = |n: &str| a.file.strings.as_mut().unwrap().push(n);
-    let objects = ["obj_wall", "obj_player"].map(|n| {
-        Some(Object {
-            name: s(n),
-            ..Object::default()
-        })
-    });
-    let sprites = ["spr_player", "spr_wall"].map(|n| {
-        Some(Sprite {
-            name: s(n),
-            ..Sprite::default()
-        })
-    });
-    a.file.objects = Some(Objects {
-        objects: objects.to_vec(),
-    });
-    a.file.sprites = Some(Sprites {
-        sprites: sprites.to_vec(),
-    });
-    a
+    common::with_assets(v)
 }
 
 /// Decompiles `asm` for version `v`, checks the text, and compiles the text back to `asm`.

@@ -8,10 +8,7 @@
 //! back to its own instructions.
 
 mod common;
-use common::Asm;
 use gmkit_data::chunks::code::{CodeBody, CodeEntries, CodeEntry};
-use gmkit_data::chunks::object::{Object, Objects};
-use gmkit_data::chunks::sprite::{Sprite, Sprites};
 use gmkit_gml::ast::{Expr, Literal, Stmt};
 use gmkit_gml::builtins::Kind;
 use gmkit_gml::compile::{Names, compile_entry};
@@ -281,26 +278,7 @@ const V2022: (u8, u16, u16) = (17, 2022, 1);
 /// names file `names`, checks its text, and compiles the text back to its instructions.
 #[track_caller]
 fn typed(v: (u8, u16, u16), names: &str, entries: &[(&str, &str, &str)]) {
-    let mut a = Asm::new(v.0, v.1, v.2);
-    let mut s = |n: &str| a.file.strings.as_mut().unwrap().push(n);
-    let objects = ["obj_wall", "obj_player"].map(|n| {
-        Some(Object {
-            name: s(n),
-            ..Object::default()
-        })
-    });
-    let sprites = ["spr_player", "spr_wall"].map(|n| {
-        Some(Sprite {
-            name: s(n),
-            ..Sprite::default()
-        })
-    });
-    a.file.objects = Some(Objects {
-        objects: objects.to_vec(),
-    });
-    a.file.sprites = Some(Sprites {
-        sprites: sprites.to_vec(),
-    });
+    let mut a = common::with_assets(v);
     let mut code = Vec::new();
     for (name, asm, _) in entries {
         let asm = if v.0 <= 14 {

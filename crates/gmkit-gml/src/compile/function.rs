@@ -870,18 +870,7 @@ impl Compiler<'_> {
             None => return None,
         };
         if self.f().function_refs() && is_script {
-            let asset_type = self
-                .game
-                .pushref_type(crate::game::AssetKind::Script)
-                .unwrap_or(0);
-            self.emit(Instruction::Extended {
-                kind: gmkit_data::chunks::code::ExtendedKind::PUSHREF,
-                t: DataType::Int32,
-                operand: Some(gmkit_data::chunks::code::ExtOperand::Function {
-                    function,
-                    asset_type,
-                }),
-            });
+            self.pushref_function(function);
             Some(DataType::Variable)
         } else {
             self.emit(Instruction::Push {

@@ -312,6 +312,35 @@ impl Asm {
     }
 }
 
+/// A file of version (bytecode, major, minor) `v` with objects `obj_wall` (0), `obj_player`
+/// (1) and sprites `spr_player` (0), `spr_wall` (1).
+#[allow(dead_code)]
+pub fn with_assets(v: (u8, u16, u16)) -> Asm {
+    use gmkit_data::chunks::object::{Object, Objects};
+    use gmkit_data::chunks::sprite::{Sprite, Sprites};
+    let mut a = Asm::new(v.0, v.1, v.2);
+    let mut s = |n: &str| a.file.strings.as_mut().unwrap().push(n);
+    let objects = ["obj_wall", "obj_player"].map(|n| {
+        Some(Object {
+            name: s(n),
+            ..Object::default()
+        })
+    });
+    let sprites = ["spr_player", "spr_wall"].map(|n| {
+        Some(Sprite {
+            name: s(n),
+            ..Sprite::default()
+        })
+    });
+    a.file.objects = Some(Objects {
+        objects: objects.to_vec(),
+    });
+    a.file.sprites = Some(Sprites {
+        sprites: sprites.to_vec(),
+    });
+    a
+}
+
 /// Compiles GML `source` for the version and checks the result against the assembly
 /// `expected`. With `entry`, the file gets one code entry holding `entry`'s assembly (the
 /// compiler takes array-owner ids and similar from the entry's own code).
