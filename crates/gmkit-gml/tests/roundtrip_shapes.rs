@@ -769,3 +769,54 @@ fn a_field_of_an_accessor_read_prints_with_the_accessor() {
         }
     }
 }
+
+/// 2023.8+ without function `pushref`s in the file's code: a script that declares no function
+/// of its name is referred to by the FUNC entry of its bare name (`push.i [function]s`), as
+/// GameMaker 2024.14 compiles it (wild: a menu's `[..., exit_game]` of a script whose code is
+/// a plain statement), not by a script-asset `pushref`.
+#[test]
+fn a_script_without_its_function_is_its_bare_function_entry() {
+    use gmkit_data::chunks::script::{Script, Scripts};
+    for (major, minor) in [(2023, 8), (2024, 14)] {
+        let mut a = common::Asm::new(17, major, minor);
+        // (A bare `x` is stored as `builtin` from 2024.2.)
+        let owner = if major >= 2024 { "builtin" } else { "self" };
+        let ins = a.asm(&format!("push.i [function]exit_menu / pop.v.i {owner}.x"));
+        // The file's own code is this entry: it shows functions pushed, not `pushref`.
+        let entry = a
+            .file
+            .strings
+            .as_mut()
+            .unwrap()
+            .push("gml_Object_menu_Create_0");
+        a.file.code = Some(gmkit_data::chunks::code::CodeEntries {
+            entries: vec![gmkit_data::chunks::code::CodeEntry {
+                name: entry,
+                body: gmkit_data::chunks::code::CodeBody::Instructions(ins.clone()),
+                locals_count: 1,
+                arguments_count: 0,
+                arguments_flag: false,
+                execution_offset: 0,
+            }],
+            empty_body: false,
+        });
+        let name = a.file.strings.as_mut().unwrap().push("exit_menu");
+        a.file.scripts = Some(Scripts {
+            scripts: vec![Some(Script {
+                name,
+                ..Script::default()
+            })],
+        });
+        let game = gmkit_gml::Game::new(&a.file);
+        let d = gmkit_gml::decompile::decompile_instructions(&game, &ins);
+        let text = gmkit_gml::print::print_stmts(&d.body);
+        assert_eq!(text, "x = exit_menu;", "{major}.{minor}");
+        let names = gmkit_gml::compile::Names::new(&game);
+        let tree = gmkit_gml::parse::parse(&text).unwrap();
+        assert_eq!(
+            gmkit_gml::compile::compile_entry(&game, &names, 0, &tree).unwrap(),
+            ins,
+            "{major}.{minor}"
+        );
+    }
+}

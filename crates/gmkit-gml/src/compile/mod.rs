@@ -2031,7 +2031,8 @@ impl<'g> Compiler<'g> {
                 // entry's local has that name too (a local of this entry or an instance
                 // variable of the name hides it: `bare_var_known`); a script's name that is a
                 // variable, or (without function `pushref`s) a function, is the function it
-                // declares (`push.i [function]gml_Script_…`).
+                // declares (`push.i [function]gml_Script_…`) or, when it declares none of its
+                // name, the FUNC entry of its bare name (`push.i [function]s`, wild 2024.14).
                 if self.f().asset_refs()
                     && !self.locals.contains(n)
                     && !self.bare_var_known(n)
@@ -2039,7 +2040,8 @@ impl<'g> Compiler<'g> {
                     && (self.game.pushref_kind(asset_type) != Some(AssetKind::Script)
                         || !self.var_known(n)
                             && (self.f().function_refs()
-                                || !self.known_func(&format!("gml_Script_{n}"))))
+                                || !self.known_func(&format!("gml_Script_{n}"))
+                                    && !self.names.funcs.contains_key(n.as_str())))
                 {
                     return Ok(self.push_asset_ref(asset_type, index));
                 }
