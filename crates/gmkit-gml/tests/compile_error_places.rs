@@ -3,32 +3,11 @@
 //! (`CompileError::InStatement`), placed in the text by `locate_statement`; `compile_text`,
 //! `gml check-source` and the folder report its line and column.
 
-use gmkit_data::DataFile;
+mod common;
 use gmkit_gml::compile::{CompileError, Names, compile_text, locate_statement};
 use gmkit_gml::{Game, parse};
 
-/// GMS 1.4 (bytecode 14 and 16), GMS2 2.0–2.2, 2.3–2022, 2023+.
-const GAMES: &[&str] = &[
-    "tricking-the-vikings.win",
-    "bubblinaway.win",
-    "space-war-assignment.win",
-    "acrandomizer.win",
-    "longdog.win",
-];
-
-fn load(name: &str) -> Option<DataFile> {
-    let bytes = gmkit_testdata::corpus_file(name)?;
-    Some(gmkit_data::parse_bytes(bytes).expect("corpus file parses"))
-}
-
-/// The first root entry without nested functions.
-fn target(file: &DataFile) -> usize {
-    let game = Game::new(file);
-    let code = file.code.as_ref().expect("code");
-    (0..code.entries.len())
-        .find(|&i| code.entries[i].body.is_root() && game.children(i).is_empty())
-        .expect("a root entry")
-}
+use common::{FAMILY_GAMES as GAMES, load, plain_root_entry as target};
 
 /// (text, line, column, part of the message) compiling to an error in every version.
 const CASES: &[(&str, u32, u32, &str)] = &[

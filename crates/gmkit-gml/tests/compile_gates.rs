@@ -3,6 +3,7 @@
 //! side of the version that brought it; and no game's own code is ever refused (every corpus
 //! entry, decompiled and printed for its version).
 
+mod common;
 use gmkit_data::DataFile;
 use gmkit_gml::compile::gates::{check_text, check_tree};
 use gmkit_gml::compile::{CodeError, Names, compile_text};
@@ -52,19 +53,7 @@ fn no_game_code_is_refused() {
     assert!(refused.is_empty(), "game code refused: {refused:#?}");
 }
 
-fn load(name: &str) -> Option<DataFile> {
-    let bytes = gmkit_testdata::corpus_file(name)?;
-    Some(gmkit_data::parse_bytes(bytes).expect("corpus file parses"))
-}
-
-/// The first root entry without nested functions.
-fn target(file: &DataFile) -> usize {
-    let game = Game::new(file);
-    let code = file.code.as_ref().expect("code");
-    (0..code.entries.len())
-        .find(|&i| code.entries[i].body.is_root() && game.children(i).is_empty())
-        .expect("a root entry")
-}
+use common::{load, plain_root_entry as target};
 
 /// `text` compiled as new code into `game`'s first plain root entry.
 fn compile(file: &DataFile, text: &str) -> Result<(), CodeError> {

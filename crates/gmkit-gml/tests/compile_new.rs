@@ -5,24 +5,13 @@
 //! `validate`), parsed again, and the entry decompiled back to text that compiles to the same
 //! instructions with nothing left to add.
 
+mod common;
 use gmkit_data::DataFile;
 use gmkit_data::chunks::code::{CodeBody, Instruction, PushValue};
 use gmkit_gml::compile::{Compiled, Names, compile_text};
 use gmkit_gml::{Game, decompile, print};
 
-/// One game per family: GMS 1.4 (bytecode 14 and 16), GMS2 2.0–2.2, 2.3–2022, 2023+.
-const GAMES: &[&str] = &[
-    "tricking-the-vikings.win",
-    "bubblinaway.win",
-    "space-war-assignment.win",
-    "acrandomizer.win",
-    "longdog.win",
-];
-
-fn load(name: &str) -> Option<DataFile> {
-    let bytes = gmkit_testdata::corpus_file(name)?;
-    Some(gmkit_data::parse_bytes(bytes).expect("corpus file parses"))
-}
+use common::{FAMILY_GAMES as GAMES, load};
 
 /// The first object event without nested functions: where the new code goes.
 fn target(file: &DataFile) -> usize {

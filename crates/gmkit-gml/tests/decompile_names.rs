@@ -5,7 +5,7 @@
 
 mod common;
 use common::Asm;
-use gmkit_data::chunks::code::{CodeBody, CodeEntries, CodeEntry};
+use gmkit_data::chunks::code::CodeBody;
 use gmkit_gml::compile::{Names, compile_entry};
 use gmkit_gml::{Game, decompile, parse, print};
 
@@ -45,21 +45,9 @@ fn named_in(v: (u8, u16, u16), entries: &[(&str, &str, &str)]) {
         } else {
             asm.replace("push.v local.", "pushloc.v local.")
         };
-        let ins = a.asm(&asm);
-        let name = a.file.strings.as_mut().unwrap().push(*name);
-        code.push(CodeEntry {
-            name,
-            body: CodeBody::Instructions(ins),
-            locals_count: 1,
-            arguments_count: 0,
-            arguments_flag: false,
-            execution_offset: 0,
-        });
+        code.push((*name, a.asm(&asm)));
     }
-    a.file.code = Some(CodeEntries {
-        entries: code,
-        empty_body: false,
-    });
+    a.set_code(code);
     let game = Game::new(&a.file);
     let names = Names::new(&game);
     let dis = gmkit_data::chunks::code::asm::Disassembler::new(&a.file);

@@ -8,7 +8,7 @@
 //! back to its own instructions.
 
 mod common;
-use gmkit_data::chunks::code::{CodeBody, CodeEntries, CodeEntry};
+use gmkit_data::chunks::code::CodeBody;
 use gmkit_gml::ast::{Expr, Literal, Stmt};
 use gmkit_gml::builtins::Kind;
 use gmkit_gml::compile::{Names, compile_entry};
@@ -287,21 +287,9 @@ fn typed(v: (u8, u16, u16), names: &str, entries: &[(&str, &str, &str)]) {
             asm.replace("push.v local.", "pushloc.v local.")
                 .replace("push.v global.", "pushglb.v global.")
         };
-        let ins = a.asm(&asm);
-        let name = a.file.strings.as_mut().unwrap().push(*name);
-        code.push(CodeEntry {
-            name,
-            body: CodeBody::Instructions(ins),
-            locals_count: 1,
-            arguments_count: 0,
-            arguments_flag: false,
-            execution_offset: 0,
-        });
+        code.push((*name, a.asm(&asm)));
     }
-    a.file.code = Some(CodeEntries {
-        entries: code,
-        empty_body: false,
-    });
+    a.set_code(code);
     let nf = NamesFile::parse(names).expect("names file parses");
     let game = Game::new(&a.file).with_names_file(nf.clone());
     let cn = Names::new(&game);

@@ -783,23 +783,7 @@ fn a_script_without_its_function_is_its_bare_function_entry() {
         let owner = if major >= 2024 { "builtin" } else { "self" };
         let ins = a.asm(&format!("push.i [function]exit_menu / pop.v.i {owner}.x"));
         // The file's own code is this entry: it shows functions pushed, not `pushref`.
-        let entry = a
-            .file
-            .strings
-            .as_mut()
-            .unwrap()
-            .push("gml_Object_menu_Create_0");
-        a.file.code = Some(gmkit_data::chunks::code::CodeEntries {
-            entries: vec![gmkit_data::chunks::code::CodeEntry {
-                name: entry,
-                body: gmkit_data::chunks::code::CodeBody::Instructions(ins.clone()),
-                locals_count: 1,
-                arguments_count: 0,
-                arguments_flag: false,
-                execution_offset: 0,
-            }],
-            empty_body: false,
-        });
+        a.set_code(vec![("gml_Object_menu_Create_0", ins.clone())]);
         let name = a.file.strings.as_mut().unwrap().push("exit_menu");
         a.file.scripts = Some(Scripts {
             scripts: vec![Some(Script {

@@ -452,6 +452,20 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// Compares the value on the stack with `undefined` and branches past what follows when
+    /// they differ (a default argument's test): the label to place after it.
+    fn unless_undefined(&mut self) -> R<usize> {
+        let t = self.expr(&Expr::Ident("undefined".into()))?;
+        self.emit(Instruction::Compare {
+            cmp: gmkit_data::chunks::code::Comparison::Eq,
+            t1: super::int_type(t),
+            t2: DataType::Variable,
+        });
+        let l = self.label();
+        self.branch(Opcode::Bf, l);
+        Ok(l)
+    }
+
     /// `if (argumentK == undefined) argumentK = d;` (2024.11+: through `builtin.argumentK`).
     fn default_argument(&mut self, k: usize, d: &Expr) -> R<()> {
         if k >= MAX_ARGUMENT_VARIABLES {
@@ -459,14 +473,7 @@ impl Compiler<'_> {
             let target = argument_element(k);
             let t = self.expr(&target)?;
             self.conv(t, DataType::Variable);
-            let t = self.expr(&Expr::Ident("undefined".into()))?;
-            self.emit(Instruction::Compare {
-                cmp: gmkit_data::chunks::code::Comparison::Eq,
-                t1: super::int_type(t),
-                t2: DataType::Variable,
-            });
-            let l = self.label();
-            self.branch(Opcode::Bf, l);
+            let l = self.unless_undefined()?;
             self.set_owner(&Stmt::Assign {
                 target: target.clone(),
                 op: None,
@@ -493,14 +500,7 @@ impl Compiler<'_> {
             op,
             value: PushValue::Variable(var),
         });
-        let t = self.expr(&Expr::Ident("undefined".into()))?;
-        self.emit(Instruction::Compare {
-            cmp: gmkit_data::chunks::code::Comparison::Eq,
-            t1: super::int_type(t),
-            t2: DataType::Variable,
-        });
-        let l = self.label();
-        self.branch(Opcode::Bf, l);
+        let l = self.unless_undefined()?;
         // An array default value sets the array owner like any assignment (copy-on-write).
         self.set_owner(&Stmt::Assign {
             target: Expr::Ident(name.clone()),

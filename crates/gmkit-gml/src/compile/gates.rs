@@ -150,9 +150,9 @@ fn games_own(game: &Game, name: &str) -> bool {
     let file = game.file;
     file.version.bytecode >= 15
         && file.variables.as_ref().is_some_and(|v| {
-            v.variables
-                .iter()
-                .any(|x| x.variable_id != -6 && game.string(x.name) == name)
+            v.variables.iter().enumerate().any(|(i, x)| {
+                x.variable_id != -6 && game.var_name(gmkit_data::Id::new(i as u32)) == name
+            })
         })
 }
 
@@ -479,9 +479,6 @@ impl Gate<'_> {
         let Some(func) = builtins::function(name) else {
             return Ok(());
         };
-        if games_own(self.game, name) {
-            return Ok(());
-        }
         let v2 = |k: &Kind| {
             matches!(
                 k,
@@ -496,7 +493,8 @@ impl Gate<'_> {
             1 => func.args,
             n => &func.args[..n.saturating_sub(1)],
         };
-        if v2(&func.returns) || args.iter().any(v2) {
+        // (The game's own name is looked up last: it scans the game's names.)
+        if (v2(&func.returns) || args.iter().any(v2)) && !games_own(self.game, name) {
             return Err(too_new(
                 self.f,
                 Construct::GmlV2,

@@ -44,6 +44,26 @@ impl Asm {
         a
     }
 
+    /// Gives the file these root code entries (name, instructions), in order: one local, no
+    /// arguments.
+    pub fn set_code(&mut self, entries: Vec<(&str, Vec<Instruction>)>) {
+        let entries = entries
+            .into_iter()
+            .map(|(name, ins)| gmkit_data::chunks::code::CodeEntry {
+                name: self.string(name),
+                body: gmkit_data::chunks::code::CodeBody::Instructions(ins),
+                locals_count: 1,
+                arguments_count: 0,
+                arguments_flag: false,
+                execution_offset: 0,
+            })
+            .collect();
+        self.file.code = Some(gmkit_data::chunks::code::CodeEntries {
+            entries,
+            empty_body: false,
+        });
+    }
+
     fn string(&mut self, s: &str) -> gmkit_data::StringRef {
         let t = self.file.strings.as_mut().unwrap();
         t.find(s).unwrap_or_else(|| t.push(s))
@@ -314,7 +334,6 @@ impl Asm {
 
 /// A file of version (bytecode, major, minor) `v` with objects `obj_wall` (0), `obj_player`
 /// (1) and sprites `spr_player` (0), `spr_wall` (1).
-#[allow(dead_code)]
 pub fn with_assets(v: (u8, u16, u16)) -> Asm {
     use gmkit_data::chunks::object::{Object, Objects};
     use gmkit_data::chunks::sprite::{Sprite, Sprites};
@@ -361,18 +380,7 @@ pub fn compiles_to_in(
     let want = a.asm(expected);
     if let Some(text) = entry {
         let ins = a.asm(text);
-        let name = a.string("gml_Object_test_Create_0");
-        a.file.code = Some(gmkit_data::chunks::code::CodeEntries {
-            entries: vec![gmkit_data::chunks::code::CodeEntry {
-                name,
-                body: gmkit_data::chunks::code::CodeBody::Instructions(ins),
-                locals_count: 1,
-                arguments_count: 0,
-                arguments_flag: false,
-                execution_offset: 0,
-            }],
-            empty_body: false,
-        });
+        a.set_code(vec![("gml_Object_test_Create_0", ins)]);
     }
     let game = gmkit_gml::Game::new(&a.file);
     let names = gmkit_gml::compile::Names::new(&game);
@@ -444,4 +452,28 @@ pub fn replaced_difference(
                 after.get(k)
             )
         }))
+}
+
+/// One corpus game per family: GMS 1.4 (bytecode 14 and 16), GMS2 2.0–2.2, 2.3–2022, 2023+.
+pub const FAMILY_GAMES: &[&str] = &[
+    "tricking-the-vikings.win",
+    "bubblinaway.win",
+    "space-war-assignment.win",
+    "acrandomizer.win",
+    "longdog.win",
+];
+
+/// Corpus file `name`, parsed (`None` without a corpus: the caller skips with `need!`).
+pub fn load(name: &str) -> Option<DataFile> {
+    let bytes = gmkit_testdata::corpus_file(name)?;
+    Some(gmkit_data::parse_bytes(bytes).expect("corpus file parses"))
+}
+
+/// The first root entry of `file` without nested functions.
+pub fn plain_root_entry(file: &DataFile) -> usize {
+    let game = gmkit_gml::Game::new(file);
+    let code = file.code.as_ref().expect("code");
+    (0..code.entries.len())
+        .find(|&i| code.entries[i].body.is_root() && game.children(i).is_empty())
+        .expect("a root entry")
 }
